@@ -1,0 +1,1 @@
+"""The table screen: pygame screens drawn from plain view-models."""

@@ -1,0 +1,1 @@
+"""The button box link: framing, link health, acknowledgements, port discovery, keyboard fallback."""

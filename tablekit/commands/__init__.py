@@ -1,0 +1,1 @@
+"""Subcommands of ``tablekit``, one module each (see ``tablekit.cli``)."""

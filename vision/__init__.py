@@ -1,0 +1,1 @@
+"""Vision: frame sources, table calibration, card and tile recognition, grouping into melds."""
