@@ -1,0 +1,245 @@
+/* Virtual button box: runs the real firmware .hex in simavr at wall-clock speed, UART0 on a pty.
+ *
+ * Usage: boxsim FIRMWARE.hex|.elf
+ * Prints "pty /dev/pts/N" once the UART is bridged, then "ready". Reads commands on stdin,
+ * one per line, and answers each with one line on stdout:
+ *   press N | release N  -> "ok N <CLOCK_MONOTONIC ns when the pin changed>"
+ *   led?                 -> "leds 0101...."   (one digit per seat LED, seat 0 first)
+ *   buzz?                -> "buzz 0|1"
+ *   time?                -> "time <simulated ms>"
+ *   quit (or EOF)        -> exits at once (_exit: uart_pty_stop can hang)
+ * Pin map: keep in step with hardware/firmware/src/board.h.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "avr_ioport.h"
+#include "sim_avr.h"
+#include "sim_elf.h"
+#include "sim_hex.h"
+#include "sim_irq.h"
+#include "uart_pty.h"
+
+#define F_CPU 16000000u
+#define SLICE_CYCLES (F_CPU / 1000u) /* run 1 ms of simulated time between checks */
+
+typedef struct {
+    char port;
+    int bit;
+} pin_t;
+
+/* Seats 0..7, MENU, OK: active low. */
+static const pin_t buttons[] = {
+    {'D', 2}, {'D', 3}, {'D', 4}, {'D', 5}, {'D', 6}, {'D', 7}, {'B', 0}, {'B', 1}, {'C', 0}, {'C', 1},
+};
+#define NBUTTONS (int)(sizeof buttons / sizeof buttons[0])
+
+enum { PIN_LATCH = 2, PIN_DATA = 3, PIN_BUZZER = 4, PIN_CLOCK = 5 }; /* all on port B */
+
+static avr_t *avr;
+static uart_pty_t pty;
+
+/* A 74HC595 model: shift on the clock's rising edge, copy to the outputs on the latch's. */
+static struct {
+    uint32_t data, clock, latch;
+    uint8_t shift, out;
+} hc595;
+static uint32_t buzzer;
+
+static void on_pin(struct avr_irq_t *irq, uint32_t value, void *param)
+{
+    (void)irq;
+    switch ((int)(intptr_t)param) {
+    case PIN_DATA:
+        hc595.data = value;
+        break;
+    case PIN_CLOCK:
+        if (value && !hc595.clock)
+            hc595.shift = (uint8_t)((hc595.shift << 1) | (hc595.data ? 1 : 0));
+        hc595.clock = value;
+        break;
+    case PIN_LATCH:
+        if (value && !hc595.latch)
+            hc595.out = hc595.shift;
+        hc595.latch = value;
+        break;
+    case PIN_BUZZER:
+        buzzer = value;
+        break;
+    }
+}
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void drive_button(int i, int pressed)
+{
+    avr_irq_t *irq = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(buttons[i].port), buttons[i].bit);
+    avr_raise_irq(irq, pressed ? 0 : 1);
+}
+
+/* The firmware sleeps between ticks; we pace the whole simulation ourselves instead. */
+static void no_sleep(avr_t *a, avr_cycle_count_t how_long)
+{
+    (void)a;
+    (void)how_long;
+}
+
+static void reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#include <stdarg.h>
+static void reply(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    fflush(stdout);
+}
+
+static void command(char *line)
+{
+    int n;
+    line[strcspn(line, "\r\n")] = 0;
+    if (sscanf(line, "press %d", &n) == 1 || sscanf(line, "release %d", &n) == 1) {
+        if (n < 0 || n >= NBUTTONS) {
+            reply("error no button %d", n);
+            return;
+        }
+        drive_button(n, line[0] == 'p');
+        reply("ok %d %llu", n, (unsigned long long)mono_ns());
+    } else if (!strcmp(line, "led?")) {
+        char bits[9];
+        for (int i = 0; i < 8; i++)
+            bits[i] = (hc595.out >> i) & 1 ? '1' : '0';
+        bits[8] = 0;
+        reply("leds %s", bits);
+    } else if (!strcmp(line, "buzz?")) {
+        reply("buzz %d", buzzer ? 1 : 0);
+    } else if (!strcmp(line, "time?")) {
+        reply("time %llu", (unsigned long long)(avr->cycle / (F_CPU / 1000u)));
+    } else if (!strcmp(line, "quit")) {
+        fflush(stdout);
+        _exit(0);
+    } else if (line[0]) {
+        reply("error unknown command");
+    }
+}
+
+/* Reads whatever stdin holds without blocking and runs each complete line. */
+static void poll_stdin(void)
+{
+    static char buf[4096];
+    static size_t len;
+    struct pollfd pfd = {.fd = 0, .events = POLLIN};
+    while (poll(&pfd, 1, 0) > 0) {
+        ssize_t r = read(0, buf + len, sizeof buf - 1 - len);
+        if (r <= 0)
+            _exit(0); /* the test that drove us is gone */
+        len += (size_t)r;
+        char *nl;
+        while ((nl = memchr(buf, '\n', len)) != NULL) {
+            *nl = 0;
+            command(buf);
+            size_t used = (size_t)(nl - buf) + 1;
+            memmove(buf, nl + 1, len - used);
+            len -= used;
+        }
+        if (len == sizeof buf - 1)
+            len = 0; /* a runaway line: forget it */
+    }
+}
+
+static int load(const char *path)
+{
+    size_t n = strlen(path);
+    if (n > 4 && !strcmp(path + n - 4, ".elf")) {
+        elf_firmware_t fw;
+        memset(&fw, 0, sizeof fw);
+        if (elf_read_firmware(path, &fw))
+            return -1;
+        fw.frequency = F_CPU;
+        avr_load_firmware(avr, &fw);
+        return 0;
+    }
+    uint32_t size = 0, start = 0;
+    uint8_t *code = read_ihex_file(path, &size, &start);
+    if (!code || start + size > avr->flashend + 1u)
+        return -1;
+    memcpy(avr->flash + start, code, size);
+    avr->codeend = start + size;
+    free(code);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s FIRMWARE.hex\n", argv[0]);
+        return 2;
+    }
+    avr = avr_make_mcu_by_name("atmega328p");
+    if (!avr || avr_init(avr) != 0) {
+        fprintf(stderr, "boxsim: no atmega328p in this simavr\n");
+        return 1;
+    }
+    avr->frequency = F_CPU;
+    avr->log = LOG_ERROR;
+    if (load(argv[1])) {
+        fprintf(stderr, "boxsim: cannot load %s\n", argv[1]);
+        return 1;
+    }
+    avr->frequency = F_CPU;
+    avr->sleep = no_sleep;
+
+    for (int i = 0; i < NBUTTONS; i++)
+        drive_button(i, 0);
+    static const int watched[] = {PIN_DATA, PIN_CLOCK, PIN_LATCH, PIN_BUZZER};
+    for (size_t i = 0; i < sizeof watched / sizeof watched[0]; i++)
+        avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), watched[i]), on_pin,
+                                (void *)(intptr_t)watched[i]);
+
+    /* uart_pty chatters on stdout; keep our control channel clean by pointing it at stderr. */
+    fflush(stdout);
+    int saved = dup(1);
+    dup2(2, 1);
+    uart_pty_init(avr, &pty);
+    uart_pty_connect(&pty, '0');
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    reply("pty %s", pty.port[0].slavename);
+    reply("ready");
+
+    uint64_t start = mono_ns();
+    avr_cycle_count_t next = SLICE_CYCLES;
+    for (;;) {
+        while (avr->cycle < next) {
+            int state = avr_run(avr);
+            if (state == cpu_Done || state == cpu_Crashed) {
+                fprintf(stderr, "boxsim: firmware stopped (state %d)\n", state);
+                _exit(1);
+            }
+        }
+        next += SLICE_CYCLES;
+        uint64_t sim_ns = (uint64_t)avr->cycle * 1000000000ull / F_CPU;
+        uint64_t wall_ns = mono_ns() - start;
+        if (sim_ns > wall_ns) {
+            struct timespec ts = {.tv_sec = (time_t)((sim_ns - wall_ns) / 1000000000ull),
+                                  .tv_nsec = (long)((sim_ns - wall_ns) % 1000000000ull)};
+            nanosleep(&ts, NULL);
+        }
+        poll_stdin();
+    }
+}
