@@ -1,0 +1,326 @@
+"""The best arrangement: the lowest penalty a hand can be arranged to, and that arrangement.
+
+The search is exact. It enumerates every meld the hand could form (sequences with wild cards
+in gaps and at the ends, sets with or without wilds, wild-rank cards standing as themselves),
+then runs a memoised depth-first search over the multiset of cards left: the first remaining
+card is either deadwood or part of one of the melds that contain it. A credit condition (for
+Indian rummy: two sequences, one pure) is tracked in the memo key, so the search returns the
+cheapest arrangement that earns credit; a hand that cannot earn it counts in full.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from itertools import combinations, product
+
+from engine.cards import Card
+from engine.melds import MeldRules, Piece, WildRule, _wild_limits, _window, to_piece
+from engine.tiles import Tile
+
+Item = Card | Tile
+Number = int | float | Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class Credit:
+    """What a hand's melds must include before they reduce its count."""
+
+    min_sequences: int = 0
+    min_pure: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    melds: tuple[tuple[Item, ...], ...]
+    kinds: tuple[str, ...]
+    deadwood: tuple[Item, ...]
+    points: Number
+    credited: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    uses: tuple[int, ...]  # per identity slot: how many copies this meld consumes
+    jokers: int  # generic wild slots, filled from any wild identity
+    kind: str  # "pure-sequence" | "sequence" | "set"
+    order: tuple[int, ...]  # identity per position, -1 for a generic wild
+
+
+def best_arrangement(
+    items: Sequence[Item],
+    rules: MeldRules,
+    is_wild: Callable[[Item], bool],
+    value: Callable[[Item], Number],
+    credit: Credit = Credit(),
+    cap: Number | None = None,
+) -> Arrangement:
+    """Return the arrangement of ``items`` with the lowest penalty under ``rules``."""
+    pieces = [_pool_key(to_piece(i, is_wild), i, items, is_wild, value, rules) for i in items]
+    ids: list[tuple[Piece, Item]] = []
+    index: dict[Piece, int] = {}
+    for piece, item in zip(pieces, items, strict=True):
+        if piece not in index:
+            index[piece] = len(ids)
+            ids.append((piece, item))
+    order = sorted(range(len(ids)), key=lambda k: (ids[k][0].wild, ids[k][0].printed_joker, k))
+    ids = [ids[k] for k in order]
+    index = {p: k for k, (p, _) in enumerate(ids)}
+    members: dict[int, list[Item]] = {}
+    for piece, item in zip(pieces, items, strict=True):
+        members.setdefault(index[piece], []).append(item)
+    counts = Counter(index[p] for p in pieces)
+    start = tuple(counts[k] for k in range(len(ids)))
+    values = [value(item) for _, item in ids]
+    wild_ids = [k for k, (p, _) in enumerate(ids) if p.wild]
+    free_jokers = all(values[k] == 0 for k in wild_ids)
+    cands = _candidates([p for p, _ in ids], start, rules, free_jokers)
+    by_first: dict[int, list[tuple[_Candidate, tuple[tuple[int, int], ...]]]] = {}
+    for c in cands:
+        sparse = tuple((k, n) for k, n in enumerate(c.uses) if n)
+        for k, _ in sparse:
+            by_first.setdefault(k, []).append((c, sparse))
+
+    @cache
+    def fills(avail: tuple[tuple[int, int], ...], n: int) -> list[tuple[int, ...]]:
+        return _joker_fills(avail, n)
+    need_seq, need_pure = credit.min_sequences, credit.min_pure
+
+    @cache
+    def solve(state: tuple[int, ...], seqs: int, pure: int) -> tuple[Number, tuple[tuple[_Candidate, tuple[int, ...]], ...]] | None:
+        first = next((k for k, n in enumerate(state) if n), None)
+        if first is None:
+            return (0, ()) if seqs >= need_seq and pure >= need_pure else None
+        best: tuple[Number, tuple[tuple[_Candidate, tuple[int, ...]], ...]] | None = None
+        # leave one copy of `first` as deadwood
+        rest = state[:first] + (state[first] - 1,) + state[first + 1:]
+        sub = solve(rest, seqs, pure)
+        if sub is not None:
+            best = (sub[0] + values[first], sub[1])
+        for cand, sparse in by_first.get(first, ()):
+            if any(state[k] < u for k, u in sparse):
+                continue
+            after = list(state)
+            for k, u in sparse:
+                after[k] -= u
+            avail = tuple((k, after[k]) for k in wild_ids if after[k]) if cand.jokers else ()
+            for fill in fills(avail, cand.jokers):
+                left = list(after)
+                for k in fill:
+                    left[k] -= 1
+                ns = min(need_seq, seqs + (cand.kind != "set"))
+                np_ = min(need_pure, pure + (cand.kind == "pure-sequence"))
+                sub = solve(tuple(left), ns, np_)
+                if sub is not None and (best is None or sub[0] < best[0]):
+                    best = (sub[0], ((cand, fill),) + sub[1])
+        return best
+
+    total = sum(values[k] * n for k, n in enumerate(start))
+    found = solve(start, 0, 0)
+    solve.cache_clear()
+    fills.cache_clear()
+    if found is None:
+        return Arrangement((), (), tuple(items), _capped(total, cap), False)
+    return _build(found, ids, members, start, cap)
+
+
+def _capped(points: Number, cap: Number | None) -> Number:
+    return points if cap is None else min(points, cap)
+
+
+def _pool_key(piece: Piece, item: Item, items: Sequence[Item], is_wild: Callable[[Item], bool],
+              value: Callable[[Item], Number], rules: MeldRules) -> Piece:
+    """Wild cards that can only ever act as jokers are interchangeable: give them one identity."""
+    if not piece.wild or piece.printed_joker:
+        return Piece(0, "", True) if piece.wild else piece
+    # a wild-rank card may stand as itself only beside natural cards of its suit or rank
+    others = [to_piece(o, is_wild) for o in items if o is not item]
+    spare = sum(1 for o in others if o.wild)
+    if any(_could_pair(piece, o, spare) for o in others):
+        return piece
+    return Piece(0, "", True) if value(item) == value(Card(0, "")) else piece
+
+
+def _could_pair(piece: Piece, other: Piece, spare_wilds: int) -> bool:
+    if other.wild or other.rank == piece.rank:
+        return True
+    if other.suit == piece.suit:
+        gap = min(abs(other.rank - piece.rank), abs((other.rank or 14) - piece.rank),
+                  abs(other.rank - (14 if piece.rank == 1 else piece.rank)))
+        return gap - 1 <= spare_wilds
+    return False
+
+
+def _build(found: tuple[Number, tuple[tuple[_Candidate, tuple[int, ...]], ...]],
+           ids: list[tuple[Piece, Item]], members: dict[int, list[Item]], start: tuple[int, ...],
+           cap: Number | None) -> Arrangement:
+    pools = {k: list(v) for k, v in members.items()}
+    left = list(start)
+    melds: list[tuple[Item, ...]] = []
+    kinds: list[str] = []
+    for cand, fill in found[1]:
+        jokers = list(fill)
+        cards: list[Item] = []
+        for k in cand.order:
+            if k < 0:
+                k = jokers.pop(0)
+            left[k] -= 1
+            cards.append(pools[k].pop())
+        melds.append(tuple(cards))
+        kinds.append(cand.kind)
+    dead = tuple(item for k in range(len(ids)) for item in pools[k])
+    return Arrangement(tuple(melds), tuple(kinds), dead, _capped(found[0], cap), True)
+
+
+def _joker_fills(avail: tuple[tuple[int, int], ...], n: int) -> list[tuple[int, ...]]:
+    """Every distinct multiset of ``n`` wild identities from ``avail`` (identity, copies)."""
+    if n == 0:
+        return [()]
+    out: list[tuple[int, ...]] = []
+
+    def rec(i: int, left: int, acc: tuple[int, ...]) -> None:
+        if left == 0:
+            out.append(acc)
+            return
+        if i == len(avail):
+            return
+        k, c = avail[i]
+        for take in range(min(c, left), -1, -1):
+            rec(i + 1, left - take, acc + (k,) * take)
+
+    rec(0, n, ())
+    return out
+
+
+def _candidates(ids: list[Piece], start: tuple[int, ...], rules: MeldRules,
+                free_jokers: bool) -> list[_Candidate]:
+    """Every meld the hand could form. With jokers that cost nothing, a meld padded with more
+    jokers than its minimum size needs is never better than the same meld without them."""
+    n_wild = sum(start[k] for k, p in enumerate(ids) if p.wild)
+    out: list[_Candidate] = []
+    if rules.sequence is not None:
+        out += _sequence_candidates(ids, start, rules, n_wild, free_jokers)
+    if rules.group is not None:
+        out += _set_candidates(ids, start, rules, n_wild, free_jokers)
+    return out
+
+
+def _sequence_candidates(ids: list[Piece], start: tuple[int, ...], rules: MeldRules,
+                         n_wild: int, free_jokers: bool) -> list[_Candidate]:
+    seq = rules.sequence
+    assert seq is not None
+    wild = rules.wild
+    lo_w, hi_w = _window(seq)
+    out: list[_Candidate] = []
+    suits = sorted({p.suit for p in ids if not p.printed_joker})
+    longest = min(seq.max_len or 99, seq.exact_len or 99, hi_w - lo_w + 1)
+    shortest = seq.exact_len or seq.min_len
+    if free_jokers and wild.max_per_meld is None and wild.max_ratio is None and wild.min_natural <= 1:
+        # A run of 2*shortest cards or more splits into two runs that are melds too (each
+        # keeps a natural end card), covering the same cards: longer windows add nothing.
+        longest = min(longest, 2 * shortest - 1)
+    for suit in suits:
+        # sources per rank value: natural identity, flex identity (wild-rank card as itself)
+        sources: dict[int, list[int]] = {}
+        for k, p in enumerate(ids):
+            if p.suit != suit or p.printed_joker or p.rank < 1:
+                continue
+            if p.rank != 1 and p.rank < seq.lowest:
+                continue
+            for v in ([14, 1] if p.rank == 1 else [p.rank]):
+                sources.setdefault(v, []).append(k)
+        for lo in range(lo_w, hi_w + 1):
+            missing = 0
+            for hi in range(lo, min(hi_w, lo + longest - 1) + 1):
+                if hi not in sources:
+                    missing += 1
+                    if missing > n_wild:
+                        break
+                if hi - lo + 1 < shortest:
+                    continue
+                positions = range(lo, hi + 1)
+                padded = free_jokers and hi - lo + 1 > shortest
+                if padded and (lo not in sources or hi not in sources):
+                    continue
+                out += _runs_in_window(ids, positions, sources, n_wild, padded, wild,
+                                       reuse=lo == 1 and hi == 14)
+    return out
+
+
+def _runs_in_window(ids: list[Piece], positions: range, sources: dict[int, list[int]], n_wild: int,
+                    padded: bool, wild: WildRule, reuse: bool) -> list[_Candidate]:
+    """Every way to fill one window of ranks: each position by a natural, a wild-rank card
+    standing as itself, or a joker (also where a natural exists, in case it is needed elsewhere)."""
+    out: list[_Candidate] = []
+    pos = list(positions)
+    optional = [i for i, v in enumerate(pos) if v in sources]
+    mandatory = len(pos) - len(optional)
+    inner = optional[1:-1] if padded else optional
+    for extra in range(0, n_wild - mandatory + 1):
+        for jokered in combinations(inner, extra):
+            jset = set(jokered)
+            slots = [[-1] if (v not in sources or i in jset) else sources[v] for i, v in enumerate(pos)]
+            for choice in product(*slots):
+                jokers = mandatory + extra
+                naturals = len(choice) - jokers
+                if _wild_limits(wild, jokers, naturals):
+                    continue
+                if wild.no_adjacent and any(a == -1 and b == -1 for a, b in zip(choice, choice[1:], strict=False)):
+                    continue
+                uses = [0] * len(ids)
+                for k in choice:
+                    if k >= 0:
+                        uses[k] += 1
+                if reuse and any(u > 1 for u in uses):
+                    continue  # both aces of A-…-K-A are one card here; the state check decides
+                flexed = any(k >= 0 and ids[k].wild for k in choice)
+                pure = jokers == 0 and (not flexed or wild.natural_if_in_place)
+                out.append(_Candidate(tuple(uses), jokers, "pure-sequence" if pure else "sequence", choice))
+    return out
+
+
+def _set_candidates(ids: list[Piece], start: tuple[int, ...], rules: MeldRules,
+                    n_wild: int, free_jokers: bool) -> list[_Candidate]:
+    grp = rules.group
+    assert grp is not None
+    wild = rules.wild
+    out: list[_Candidate] = []
+    ranks = sorted({p.rank for p in ids if not p.printed_joker})
+    size_min = grp.exact_size or grp.min_size
+    size_max = grp.exact_size or grp.max_size or 99
+    for rank in ranks:
+        if grp.ranks is not None and rank not in grp.ranks:
+            continue
+        members = [k for k, p in enumerate(ids) if p.rank == rank and not p.printed_joker]
+        # copies available per member identity (a suit may appear twice across decks)
+        pool: list[int] = []
+        for k in members:
+            pool += [k] * start[k]
+        seen: set[tuple[tuple[int, ...], int]] = set()
+        for size in range(1, min(len(pool), size_max) + 1):
+            for chosen in combinations(pool, size):
+                suits = [ids[k].suit for k in chosen]
+                if grp.distinct_suits and len(set(suits)) < len(suits):
+                    continue
+                if grp.same_suit and len(set(suits)) > 1:
+                    continue
+                for jokers in range(0, min(n_wild, size_max - size) + 1):
+                    total = size + jokers
+                    if total < size_min or (free_jokers and jokers and total > size_min):
+                        continue
+                    if grp.distinct_suits and total > 4:
+                        continue
+                    if _wild_limits(wild, jokers, size):
+                        continue
+                    key = (tuple(sorted(chosen)), jokers)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    uses = [0] * len(ids)
+                    for k in chosen:
+                        uses[k] += 1
+                    out.append(_Candidate(tuple(uses), jokers, "set", tuple(chosen) + (-1,) * jokers))
+    return out

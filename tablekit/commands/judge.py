@@ -1,0 +1,102 @@
+"""``tablekit judge``: adjudicate a hand, a meld, a contract or a turn (see the judge contract)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from engine.errors import TablekitError
+from tablekit.judging import answer, load_state_file
+
+NAME = "judge"
+HELP = "rule on a declaration, a hand count, melds, a contract or a turn"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", help="variant id (see `tablekit variants`)")
+    p.add_argument("--mode", choices=["declare", "count", "best", "contract", "meld", "turn"])
+    p.add_argument("--wild", help="the cut wild-joker card (Indian rummy)")
+    p.add_argument("--deal", help="deal/round number, 1-based (contract games)")
+    p.add_argument("--decks", help="number of decks, if not the variant's default")
+    p.add_argument("--players", help="number of players, if not the variant's default")
+    p.add_argument("--seat", help="the seat whose turn it was (turn mode)")
+    p.add_argument("--before", help="table state before the turn (JSON file)")
+    p.add_argument("--after", help="table state after the turn (JSON file)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="house-rule option, e.g. wrap=true (repeatable)")
+    p.add_argument("--batch", action="store_true", help="read JSON lines on stdin, answer one per line")
+    p.add_argument("hand", nargs="*", help="the hand: groups separated by '|'")
+
+
+def _option_value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "yes", "on", "1"):
+        return True
+    if low in ("false", "no", "off", "0"):
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _question(args: argparse.Namespace) -> dict[str, Any]:
+    q: dict[str, Any] = {"variant": args.variant, "mode": args.mode}
+    for key in ("wild", "deal", "decks", "players", "seat"):
+        if getattr(args, key) is not None:
+            q[key] = getattr(args, key)
+    options = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise TablekitError(f"bad --option {item!r}: expected KEY=VALUE")
+        options[key.strip()] = _option_value(value.strip())
+    if options:
+        q["options"] = options
+    if args.mode == "turn":
+        if not args.before or not args.after:
+            raise TablekitError("turn mode needs --before FILE and --after FILE")
+        q["before"] = load_state_file(args.before)
+        q["after"] = load_state_file(args.after)
+    else:
+        q["hand"] = " ".join(args.hand)
+    return q
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.batch:
+        return _run_batch()
+    if not args.variant:
+        return _fail("missing --variant")
+    if not args.mode:
+        return _fail("missing --mode")
+    try:
+        result = answer(_question(args))
+    except TablekitError as exc:
+        return _fail(str(exc))
+    print(json.dumps(result, ensure_ascii=False))
+    return 0
+
+
+def _run_batch() -> int:
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            question = json.loads(line)
+            if not isinstance(question, dict):
+                raise TablekitError("each batch line must be a JSON object")
+            result = answer(question)
+        except ValueError as exc:
+            result = {"error": f"bad JSON line: {exc}" if not isinstance(exc, TablekitError) else str(exc)}
+        except TablekitError as exc:
+            result = {"error": str(exc)}
+        print(json.dumps(result, ensure_ascii=False), flush=True)
+    return 0

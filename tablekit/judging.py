@@ -1,0 +1,84 @@
+"""Turns judge questions (command-line flags or batch JSON lines) into engine calls and JSON answers."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from engine.cards import parse_card
+from engine.errors import NotationError, TablekitError
+from engine.variants import JudgeRequest, find
+from engine.variants.base import MODES
+
+
+class JudgeInputError(TablekitError, ValueError):
+    """A judge question that is malformed before the engine sees it."""
+
+
+def _int(value: Any, name: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise JudgeInputError(f"{name} must be a whole number, got {value!r}")
+    try:
+        n = int(value)
+    except ValueError:
+        raise JudgeInputError(f"{name} must be a whole number, got {value!r}") from None
+    if n < (0 if name == "seat" else 1):
+        raise JudgeInputError(f"{name} out of range: {value!r}")
+    return n
+
+
+def _state(value: Any, name: str) -> Mapping[str, Any]:
+    if isinstance(value, Mapping):
+        return value
+    raise JudgeInputError(f"{name} must be a table state object")
+
+
+def answer(question: Mapping[str, Any]) -> dict[str, Any]:
+    """Answer one judge question; raise a TablekitError for bad input."""
+    variant_id = question.get("variant")
+    if not isinstance(variant_id, str) or not variant_id:
+        raise JudgeInputError("missing variant")
+    mode = question.get("mode")
+    if not isinstance(mode, str) or mode not in MODES:
+        raise JudgeInputError(f"unknown mode {mode!r}")
+    variant = find(variant_id)
+    wild_text = question.get("wild")
+    wild = None
+    if wild_text not in (None, ""):
+        if not isinstance(wild_text, str):
+            raise NotationError(f"unknown wild card {wild_text!r}")
+        wild = parse_card(wild_text)
+    options = question.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise JudgeInputError("options must be an object")
+    if mode == "turn":
+        request = JudgeRequest(
+            mode=mode, wild=wild, deal=_int(question.get("deal"), "deal"),
+            decks=_int(question.get("decks"), "decks"), players=_int(question.get("players"), "players"),
+            seat=_int(question.get("seat"), "seat"),
+            before=_state(question.get("before"), "before"), after=_state(question.get("after"), "after"),
+            options=options)
+    else:
+        hand = question.get("hand")
+        if not isinstance(hand, str):
+            raise JudgeInputError("missing hand")
+        request = JudgeRequest(
+            mode=mode, groups=variant.parse(hand), wild=wild, deal=_int(question.get("deal"), "deal"),
+            decks=_int(question.get("decks"), "decks"), players=_int(question.get("players"), "players"),
+            options=options)
+    ruling = variant.judge(request)
+    return ruling.to_json(variant.id, mode)
+
+
+def load_state_file(path: str) -> Mapping[str, Any]:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise JudgeInputError(f"cannot read table state {path}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise JudgeInputError(f"table state {path} is not valid JSON: {exc}") from None
+    return _state(data, path)
