@@ -83,10 +83,20 @@ static uint64_t mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* A button pulls its pin low. The level is also registered as the pin's "external" state:
+ * otherwise simavr re-applies the internal pull-up on every write to the port (the LED and
+ * buzzer pins share port B) and a held button would read as released. */
 static void drive_button(int i, int pressed)
 {
-    avr_irq_t *irq = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(buttons[i].port), buttons[i].bit);
-    avr_raise_irq(irq, pressed ? 0 : 1);
+    static uint8_t ext_mask[3], ext_value[3]; /* ports B, C, D */
+    char port = buttons[i].port;
+    int k = port - 'B';
+    uint8_t bit = (uint8_t)(1u << buttons[i].bit);
+    ext_mask[k] |= bit;
+    ext_value[k] = pressed ? (uint8_t)(ext_value[k] & ~bit) : (uint8_t)(ext_value[k] | bit);
+    avr_ioport_external_t ext = {.name = (unsigned long)port, .mask = ext_mask[k], .value = ext_value[k]};
+    avr_ioctl(avr, AVR_IOCTL_IOPORT_SET_EXTERNAL(port), &ext);
+    avr_raise_irq(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(port), buttons[i].bit), pressed ? 0 : 1);
 }
 
 /* The firmware sleeps between ticks; we pace the whole simulation ourselves instead. */
