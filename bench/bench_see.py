@@ -1,0 +1,108 @@
+"""Benchmark of ``tablekit see`` on the shared labelled photos: F1, exact share, ms (full and held-out).
+
+Usage: ``.venv/bin/python bench/bench_see.py [--data ../shared/data] [--misses]``
+
+Runs ``tablekit see --json`` once per folder (as ``../shared/tools/see-eval`` does) and scores
+it with see-eval's rules: per image, the set of distinct card labels (ranks only on rank-labelled
+folders), ``??`` counting against recall only. The held-out part is the capture groups that
+``vision/train/split.py`` keeps out of training.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from vision.train.split import is_held_out  # noqa: E402
+
+FOLDERS = ("cards-corners", "cards-ranks")
+
+
+def norm(label: str) -> str:
+    t = label.strip().upper()
+    if "JOKER" in t or t in ("JK", "PJ"):
+        return "PJ"
+    return "10" + t[1:] if t.startswith("T") else t
+
+
+def truth(labels: dict[str, list[dict[str, object]]]) -> dict[str, tuple[str, set[str]]]:
+    out = {}
+    for name, boxes in labels.items():
+        if boxes and "rank" in boxes[0]:
+            out[name] = ("rank", {str(b["rank"]).upper() for b in boxes})
+        else:
+            out[name] = ("card", {norm(str(b["label"])) for b in boxes if b["label"] != "BACK"})
+    return out
+
+
+def score(names: list[str], want: dict[str, tuple[str, set[str]]],
+          got: dict[str, dict[str, object]], misses: bool) -> dict[str, float]:
+    tp = fp = fn = exact = 0
+    times = []
+    for n in names:
+        kind, w = want[n]
+        r = got.get(n)
+        if r is None or "error" in r:
+            fn += len(w)
+            continue
+        seen = set()
+        for c in r.get("cards", []):  # type: ignore[union-attr]
+            card = norm(str(c.get("card", "??")))
+            if card == "??":
+                continue
+            seen.add(("PJ" if card == "PJ" else card[:-1]) if kind == "rank" else card)
+        times.append(float(r["ms"]))  # type: ignore[arg-type]
+        tp += len(seen & w)
+        fp += len(seen - w)
+        fn += len(w - seen)
+        exact += seen == w
+        if misses and seen != w:
+            print(f"  miss {n}: missing {sorted(w - seen)} extra {sorted(seen - w)}")
+    p = tp / (tp + fp) if tp + fp else 0.0
+    rc = tp / (tp + fn) if tp + fn else 0.0
+    return {
+        "images": len(names), "precision": p, "recall": rc,
+        "f1": 2 * p * rc / (p + rc) if p + rc else 0.0,
+        "exact": exact / len(names) if names else 0.0,
+        "median_ms": statistics.median(times) if times else float("nan"),
+        "p95_ms": sorted(times)[int(0.95 * (len(times) - 1))] if times else float("nan"),
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
+    ap.add_argument("--misses", action="store_true", help="list the images read wrongly")
+    args = ap.parse_args()
+    tablekit = [sys.executable, "-m", "tablekit"]
+    for folder in FOLDERS:
+        root = args.data / folder
+        if not root.is_dir():
+            print(f"{folder}: not found under {args.data}")
+            continue
+        want = truth(json.loads((root / "labels.json").read_text()))
+        names = sorted(want)
+        proc = subprocess.run(tablekit + ["see", "--json"] + [str(root / "images" / n) for n in names],
+                              capture_output=True, text=True, cwd=REPO)
+        got = {}
+        for line in proc.stdout.splitlines():
+            r = json.loads(line)
+            got[Path(str(r["image"])).name] = r
+        for part, subset in (("full", names), ("held-out", [n for n in names if is_held_out(n)])):
+            print(f"{folder} [{part}]" + (" misses:" if args.misses else ""))
+            s = score(subset, want, got, args.misses)
+            print(f"{folder:14s} {part:9s} images={s['images']:4d} precision={s['precision']:.4f} "
+                  f"recall={s['recall']:.4f} f1={s['f1']:.4f} exact={s['exact']:.4f} "
+                  f"median_ms={s['median_ms']:.1f} p95_ms={s['p95_ms']:.1f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""``tablekit see``: read the cards on photos, one line (or JSON line) per image.
+
+The contract is ``../shared/spec/see.md``: a directory means its ``.jpg``/``.jpeg``/``.png``
+files sorted; an unreadable file yields an ``error`` line and the run goes on; ``ms`` is the
+recognition time only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+NAME = "see"
+HELP = "read the cards (or tiles) on photos of the table"
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="one JSON object per image")
+    parser.add_argument("--calibration", metavar="FILE",
+                        help="table calibration from `tablekit camera --calibrate`/`vision.calibration`")
+    parser.add_argument("paths", nargs="+", metavar="IMAGE_OR_DIR")
+
+
+def image_paths(args: list[str]) -> Iterator[str]:
+    """Each argument as given, or a directory's images sorted by name."""
+    for arg in args:
+        p = Path(arg)
+        if p.is_dir():
+            for child in sorted(p.iterdir()):
+                if child.suffix.lower() in IMAGE_SUFFIXES and child.is_file():
+                    yield str(Path(arg) / child.name)
+        else:
+            yield arg
+
+
+def read_image(path: str) -> np.ndarray:
+    """The image at ``path`` as BGR; raises ``VisionError`` when it cannot be decoded."""
+    import cv2
+
+    from vision.errors import VisionError
+
+    try:
+        data = np.fromfile(path, dtype=np.uint8)
+    except OSError as exc:
+        raise VisionError(f"cannot read file: {exc.strerror or exc}") from None
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise VisionError("not a readable image")
+    return image
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.calibration import Calibration
+    from vision.errors import VisionError
+    from vision.recognize import read_table, warm_up
+
+    calibration = Calibration.load(Path(args.calibration)) if args.calibration else None
+    warm_up()
+    failures = 0
+    for path in image_paths(args.paths):
+        try:
+            image = read_image(path)
+            start = time.perf_counter()
+            if calibration is not None:
+                reading = calibration.read(image, read_table)
+            else:
+                reading = read_table(image)
+            ms = (time.perf_counter() - start) * 1000
+        except VisionError as exc:
+            failures += 1
+            line: dict[str, object] = {"image": path, "error": str(exc)}
+            print(json.dumps(line) if args.json else f"{path}: error: {exc}", flush=True)
+            continue
+        if args.json:
+            line = {"image": path, **reading.to_json(), "ms": round(ms, 1)}
+            print(json.dumps(line), flush=True)
+        else:
+            groups = " | ".join(" ".join(g) for g in reading.group_cards()) or "(no cards)"
+            print(f"{path}: {groups}  ({ms:.0f} ms)", flush=True)
+    if failures:
+        print(f"{failures} image(s) could not be read", file=sys.stderr)
+    return 1 if failures else 0

@@ -1,0 +1,170 @@
+"""Turning detector peaks into physical cards: pairing corner indices, fusing whole-card reads.
+
+A card shows its index in two opposite corners, so two indices with the same reading that lie
+about a card's diagonal apart are one card; closer ones (a fan of two identical cards from two
+decks) or farther ones stay separate. A whole-card detection adds its rank evidence to the
+indices inside it, or stands alone when no index inside it was found.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.detector import Detection
+from vision.labels import CARD_CLASSES, INDEX_CLASSES, RANKS, SUITS
+from vision.reading import UNREADABLE, Box, DetectedCard
+
+
+@dataclass(frozen=True, slots=True)
+class AssemblyParams:
+    """Thresholds of the assembly stage (fractions, or multiples of an index's size)."""
+
+    index_score: float = 0.3
+    card_score: float = 0.3
+    min_confidence: float = 0.5
+    pair_min: float = 2.5
+    pair_max: float = 16.0
+
+
+_RANK_OF_INDEX = np.array([RANKS.index(c[:-1]) if c != "PJ" else len(RANKS) for c in INDEX_CLASSES])
+_SUIT_OF_INDEX = np.array([SUITS.index(c[-1]) if c != "PJ" else -1 for c in INDEX_CLASSES])
+
+
+def _size(box: Box) -> float:
+    return max(box[2] - box[0], box[3] - box[1])
+
+
+def _union(boxes: list[Box]) -> Box:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes),
+            max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _inside(x: float, y: float, box: Box, margin: float) -> bool:
+    mx = (box[2] - box[0]) * margin
+    my = (box[3] - box[1]) * margin
+    return box[0] - mx <= x <= box[2] + mx and box[1] - my <= y <= box[3] + my
+
+
+def pair_indices(indices: list[Detection], params: AssemblyParams) -> list[list[Detection]]:
+    """Group index detections into physical cards (one or two indices each)."""
+    order = sorted(range(len(indices)), key=lambda i: -indices[i].score)
+    candidates = []
+    for a_pos, a in enumerate(order):
+        for b in order[a_pos + 1:]:
+            da, db = indices[a], indices[b]
+            if da.label != db.label:
+                continue
+            s = (_size(da.box) + _size(db.box)) / 2
+            d = float(np.hypot(da.x - db.x, da.y - db.y))
+            if params.pair_min * s <= d <= params.pair_max * s:
+                candidates.append((d / s, a, b))
+    used: set[int] = set()
+    cards = []
+    for _, a, b in sorted(candidates):
+        if a in used or b in used:
+            continue
+        used |= {a, b}
+        cards.append([indices[a], indices[b]])
+    cards += [[indices[i]] for i in order if i not in used]
+    return cards
+
+
+def _index_probs(group: list[Detection]) -> np.ndarray:
+    p = np.mean([d.probs for d in group], axis=0)
+    return p / p.sum()
+
+
+def _rank_marginal(index_probs: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(CARD_CLASSES))
+    np.add.at(out, _RANK_OF_INDEX, index_probs)
+    return out
+
+
+def _read(index_probs: np.ndarray | None, card_probs: np.ndarray | None) -> tuple[str, float]:
+    """The best card name and its confidence from index and/or whole-card class evidence."""
+    if index_probs is not None and card_probs is None:
+        k = int(np.argmax(index_probs))
+        return INDEX_CLASSES[k], float(index_probs[k])
+    if index_probs is None:
+        assert card_probs is not None
+        k = int(np.argmax(card_probs))
+        # The rank alone: the suit is unknown, so such a card is reported only with a guess
+        # marked by halved confidence (below the default threshold it becomes ``??``).
+        return CARD_CLASSES[k], float(card_probs[k])
+    rank = _rank_marginal(index_probs) * (card_probs + 1e-3)
+    rank /= rank.sum()
+    r = int(np.argmax(rank))
+    if r == len(RANKS):
+        return "PJ", float(rank[r])
+    within = np.where(_RANK_OF_INDEX == r, index_probs, 0.0)
+    k = int(np.argmax(within))
+    suit_conf = float(within[k] / max(within.sum(), 1e-9))
+    return INDEX_CLASSES[k], float(rank[r]) * suit_conf
+
+
+def _suit_from(image: np.ndarray | None, box: Box, weak: list[Detection]) -> tuple[str, float]:
+    """A suit for a card whose indices were not found: from weak index peaks inside it, or
+    (failing those) its ink colour, with a low confidence."""
+    if weak:
+        p = _index_probs(weak)
+        suits = np.zeros(len(SUITS))
+        mask = _SUIT_OF_INDEX >= 0
+        np.add.at(suits, _SUIT_OF_INDEX[mask], p[mask])
+        k = int(np.argmax(suits))
+        return SUITS[k], float(suits[k] / max(suits.sum(), 1e-9))
+    if image is None:
+        return "S", 0.25
+    h, w = image.shape[:2]
+    x0, y0 = int(max(0, box[0])), int(max(0, box[1]))
+    x1, y1 = int(min(w, box[2])), int(min(h, box[3]))
+    crop = image[y0:y1, x0:x1].astype(np.int32)
+    if crop.size == 0:
+        return "S", 0.25
+    b, g, r = crop[..., 0], crop[..., 1], crop[..., 2]
+    red = np.count_nonzero((r > 120) & (r > g + 50) & (r > b + 50))
+    dark = np.count_nonzero((r + g + b) < 200)
+    return ("H", 0.3) if red > dark else ("S", 0.3)
+
+
+def assemble(detections: list[Detection], params: AssemblyParams = AssemblyParams(),
+             image: np.ndarray | None = None) -> list[DetectedCard]:
+    """Physical cards from raw detections, each labelled or ``??`` below the threshold."""
+    indices = [d for d in detections if d.kind == "index" and d.score >= params.index_score]
+    weak = [d for d in detections if d.kind == "index" and 0.1 <= d.score < params.index_score]
+    wholes = [d for d in detections if d.kind == "card" and d.score >= params.card_score]
+    groups = pair_indices(indices, params)
+    taken: set[int] = set()
+    out: list[DetectedCard] = []
+    for whole in sorted(wholes, key=lambda d: -d.score):
+        inside = [i for i, g in enumerate(groups)
+                  if i not in taken and any(_inside(d.x, d.y, whole.box, 0.1) for d in g)]
+        if inside:
+            best = max(inside, key=lambda i: max(d.score for d in groups[i]))
+            taken.add(best)
+            group = groups[best]
+            name, conf = _read(_index_probs(group), whole.probs)
+            boxes = tuple(d.box for d in group)
+            out.append(_card(name, _union([whole.box, *boxes]), conf, boxes, params))
+            continue
+        name, conf = _read(None, whole.probs)
+        if name != "PJ":
+            near = [d for d in weak if _inside(d.x, d.y, whole.box, 0.05)]
+            suit, suit_conf = _suit_from(image, whole.box, near)
+            name, conf = name + suit, conf * suit_conf
+        out.append(_card(name, whole.box, conf, (), params))
+    for i, group in enumerate(groups):
+        if i in taken:
+            continue
+        name, conf = _read(_index_probs(group), None)
+        boxes = tuple(d.box for d in group)
+        out.append(_card(name, _union(list(boxes)), conf, boxes, params))
+    return out
+
+
+def _card(name: str, box: Box, conf: float, indices: tuple[Box, ...],
+          params: AssemblyParams) -> DetectedCard:
+    if conf < params.min_confidence:
+        name = UNREADABLE
+    return DetectedCard(name, tuple(float(v) for v in box), float(conf), indices)  # type: ignore[arg-type]

@@ -1,0 +1,111 @@
+"""Running the shipped card detector (ONNX through ``cv2.dnn``) and decoding its output maps."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Final
+
+import cv2
+import numpy as np
+
+from vision.errors import VisionError
+from vision.labels import CARD_CLASSES, INDEX_CLASSES
+
+INPUT_SIZE: Final = 384
+STRIDE: Final = 4
+DEFAULT_WEIGHTS: Final = Path(__file__).with_name("weights") / "cardnet.onnx"
+_N_INDEX: Final = len(INDEX_CLASSES)
+_N_CARD: Final = len(CARD_CLASSES)
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """One peak of a heat map: a corner index (``kind='index'``) or a whole card (``'card'``).
+
+    ``probs`` is the class distribution (over ``INDEX_CLASSES`` or ``CARD_CLASSES``);
+    ``box`` is ``(x0, y0, x1, y1)`` in the image's pixels.
+    """
+
+    kind: str
+    x: float
+    y: float
+    box: tuple[float, float, float, float]
+    score: float
+    probs: np.ndarray
+
+    @property
+    def label(self) -> str:
+        names = INDEX_CLASSES if self.kind == "index" else CARD_CLASSES
+        return names[int(np.argmax(self.probs))]
+
+    @property
+    def confidence(self) -> float:
+        return float(np.max(self.probs))
+
+
+@lru_cache(maxsize=4)
+def _load(path: str) -> cv2.dnn.Net:
+    try:
+        net = cv2.dnn.readNetFromONNX(path)
+    except cv2.error as exc:
+        raise VisionError(f"cannot load detector weights {path}: {exc}") from None
+    return net
+
+
+def letterbox(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The image scaled so its longer side is ``INPUT_SIZE``, padded to a square; and the scale."""
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise VisionError(f"expected a BGR image, got shape {image.shape}")
+    h, w = image.shape[:2]
+    scale = INPUT_SIZE / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    small = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
+    canvas = np.full((INPUT_SIZE, INPUT_SIZE, 3), 114, np.uint8)
+    canvas[:nh, :nw] = small
+    return canvas, scale
+
+
+def run_maps(image: np.ndarray, weights: Path = DEFAULT_WEIGHTS) -> tuple[np.ndarray, float]:
+    """The raw output maps (C, H/4, W/4) for a BGR image, and the letterbox scale."""
+    canvas, scale = letterbox(image)
+    net = _load(str(weights))
+    blob = canvas.transpose(2, 0, 1)[None].astype(np.float32)
+    net.setInput(blob)
+    return net.forward()[0], scale
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max())
+    return e / e.sum()
+
+
+def _peaks(heat: np.ndarray, threshold: float) -> list[tuple[int, int, float]]:
+    prob = 1.0 / (1.0 + np.exp(-heat))
+    dil = cv2.dilate(prob, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((prob >= dil) & (prob >= threshold))
+    return [(int(y), int(x), float(prob[y, x])) for y, x in zip(ys, xs, strict=True)]
+
+
+def decode(maps: np.ndarray, scale: float, threshold: float = 0.3) -> list[Detection]:
+    """Heat-map peaks above ``threshold`` as detections in image pixels."""
+    out: list[Detection] = []
+    layout = (("index", 0, _N_INDEX), ("card", 3 + _N_INDEX, _N_CARD))
+    for kind, base, ncls in layout:
+        for gy, gx, score in _peaks(maps[base], threshold):
+            lw, lh = maps[base + 1, gy, gx], maps[base + 2, gy, gx]
+            w = float(np.exp(lw)) * STRIDE / scale
+            h = float(np.exp(lh)) * STRIDE / scale
+            x = (gx + 0.5) * STRIDE / scale
+            y = (gy + 0.5) * STRIDE / scale
+            probs = _softmax(maps[base + 3:base + 3 + ncls, gy, gx])
+            box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+            out.append(Detection(kind, x, y, box, score, probs))
+    return out
+
+
+def detect(image: np.ndarray, threshold: float = 0.3, weights: Path = DEFAULT_WEIGHTS) -> list[Detection]:
+    """Corner-index and whole-card detections on a BGR image."""
+    maps, scale = run_maps(image, weights)
+    return decode(maps, scale, threshold)

@@ -1,0 +1,56 @@
+"""Grouping cards into melds by how they lie: cards that touch or overlap form one group.
+
+A card known only by a corner index (the rest hidden under its neighbour in a fan) is given
+a reach of one index size around that index, which spans the gap to the next index in a fan
+or a row; whole-card boxes reach a small fraction of their size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from vision.reading import Box, DetectedCard
+
+
+def _grow(box: Box, by: float) -> Box:
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def reach(card: DetectedCard, index_reach: float = 1.0, card_reach: float = 0.04) -> list[Box]:
+    """The regions of the table a card occupies, grown by how far a neighbour may be."""
+    regions = [_grow(b, index_reach * max(b[2] - b[0], b[3] - b[1])) for b in card.indices]
+    size = max(card.box[2] - card.box[0], card.box[3] - card.box[1])
+    regions.append(_grow(card.box, card_reach * size))
+    return regions
+
+
+def group_cards(cards: Sequence[DetectedCard], index_reach: float = 1.0,
+                card_reach: float = 0.04) -> tuple[tuple[int, ...], ...]:
+    """Groups of card positions (touching/overlapping cards together), sorted left to right
+    within a group and by the group's leftmost card between groups."""
+    parent = list(range(len(cards)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    regions = [reach(c, index_reach, card_reach) for c in cards]
+    for i in range(len(cards)):
+        for j in range(i + 1, len(cards)):
+            if any(_overlap(a, b) for a in regions[i] for b in regions[j]):
+                parent[find(i)] = find(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(cards)):
+        groups.setdefault(find(i), []).append(i)
+
+    def left(i: int) -> float:
+        return cards[i].box[0]
+
+    ordered = [tuple(sorted(g, key=left)) for g in groups.values()]
+    return tuple(sorted(ordered, key=lambda g: left(g[0])))

@@ -1,0 +1,48 @@
+"""What the recognizer reports: detected cards (or tiles), groups, and the whole table reading."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Box = tuple[float, float, float, float]
+
+#: The label of a card that cannot be read with confidence.
+UNREADABLE = "??"
+
+
+@dataclass(frozen=True, slots=True)
+class DetectedCard:
+    """One physical card or tile: its notation (or ``??``), its box ``(x0, y0, x1, y1)`` in
+    image pixels, the confidence of the reading, and the corner indices it was read from."""
+
+    card: str
+    box: Box
+    confidence: float
+    indices: tuple[Box, ...] = ()
+
+    @property
+    def readable(self) -> bool:
+        return self.card != UNREADABLE
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "card": self.card,
+            "box": [round(v, 1) for v in self.box],
+            "confidence": round(self.confidence, 3),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TableReading:
+    """Every card found on one image and their grouping into melds (lists of card positions)."""
+
+    cards: tuple[DetectedCard, ...]
+    groups: tuple[tuple[int, ...], ...] = field(default=())
+
+    def group_cards(self) -> list[list[str]]:
+        """The groups as lists of card notations, as ``tablekit see`` prints them."""
+        return [[self.cards[i].card for i in g] for g in self.groups]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cards": [c.to_json() for c in self.cards], "groups": self.group_cards()}

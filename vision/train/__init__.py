@@ -1,0 +1,1 @@
+"""Training of the card detector (needs torch; never imported at run time)."""

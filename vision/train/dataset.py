@@ -1,0 +1,171 @@
+"""Training samples from the shared labelled photos: augmented crops and heat-map targets."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.detector import INPUT_SIZE
+from vision.labels import card_class, index_class
+from vision.train.split import is_held_out
+
+STRIDE = 4
+
+
+@dataclass
+class Photo:
+    """One labelled photo: the image and its objects as (cx, cy, w, h, class) in its pixels."""
+
+    name: str
+    image: np.ndarray
+    indices: list[tuple[float, float, float, float, int]]
+    cards: list[tuple[float, float, float, float, int]]
+    backs: list[tuple[float, float, float, float]]
+    has_indices: bool
+    has_cards: bool
+
+
+def load_corners(root: Path) -> list[Photo]:
+    labels = json.loads((root / "labels.json").read_text())
+    out = []
+    for name, boxes in sorted(labels.items()):
+        img = cv2.imread(str(root / "images" / name))
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        idx, backs = [], []
+        for b in boxes:
+            box = (b["cx"] * w, b["cy"] * h, b["w"] * w, b["h"] * h)
+            if b["label"].upper() == "BACK":
+                backs.append(box)
+            else:
+                idx.append((*box, index_class(b["label"])))
+        out.append(Photo(name, img, idx, [], backs, True, False))
+    return out
+
+
+def load_ranks(root: Path) -> list[Photo]:
+    labels = json.loads((root / "labels.json").read_text())
+    out = []
+    for name, boxes in sorted(labels.items()):
+        img = cv2.imread(str(root / "images" / name))
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        cards = []
+        for b in boxes:
+            sx, sy = w / b["width"], h / b["height"]
+            x0, y0, x1, y1 = b["box"]
+            cards.append(((x0 + x1) / 2 * sx, (y0 + y1) / 2 * sy, (x1 - x0) * sx, (y1 - y0) * sy,
+                          card_class(b["rank"])))
+        out.append(Photo(name, img, [], cards, [], False, True))
+    return out
+
+
+def load_photos(data_root: Path, held_out: bool | None) -> list[Photo]:
+    """Photos of both folders; ``held_out`` None for all, True/False for one side of the split."""
+    photos = load_corners(data_root / "cards-corners") + load_ranks(data_root / "cards-ranks")
+    if held_out is None:
+        return photos
+    return [p for p in photos if is_held_out(p.name) == held_out]
+
+
+def _gauss(heat: np.ndarray, cx: float, cy: float, sigma: float) -> None:
+    h, w = heat.shape
+    r = int(math.ceil(3 * sigma))
+    ix, iy = int(cx), int(cy)
+    x0, x1 = max(0, ix - r), min(w, ix + r + 1)
+    y0, y1 = max(0, iy - r), min(h, iy + r + 1)
+    if x0 >= x1 or y0 >= y1:
+        return
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    g = np.exp(-((xs - ix) ** 2 + (ys - iy) ** 2) / (2 * sigma * sigma))
+    np.maximum(heat[y0:y1, x0:x1], g, out=heat[y0:y1, x0:x1])
+
+
+def _transform(m: np.ndarray, obj: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    cx, cy, w, h = obj
+    pts = np.array([[cx - w / 2, cy - h / 2, 1], [cx + w / 2, cy - h / 2, 1],
+                    [cx + w / 2, cy + h / 2, 1], [cx - w / 2, cy + h / 2, 1]]).T
+    q = m @ pts
+    c = m @ np.array([cx, cy, 1.0])
+    return float(c[0]), float(c[1]), float(np.ptp(q[0])), float(np.ptp(q[1]))
+
+
+def sample(photo: Photo, rng: np.random.Generator, crop: int) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """One augmented crop of ``photo`` with its targets at stride 4."""
+    h, w = photo.image.shape[:2]
+    base = INPUT_SIZE / max(h, w)
+    zoom = math.exp(rng.uniform(math.log(0.65), math.log(1.5)))
+    aspect = math.exp(rng.uniform(-0.15, 0.15))
+    angle = rng.uniform(0, 2 * math.pi) if rng.random() < 0.5 else rng.uniform(-0.3, 0.3)
+    objs = photo.indices + photo.cards
+    if objs and rng.random() < 0.85:
+        o = objs[rng.integers(len(objs))]
+        centre = np.array([o[0], o[1]]) + rng.normal(0, 0.4, 2) * np.array([o[2], o[3]])
+    else:
+        centre = np.array([rng.uniform(0.3, 0.7) * w, rng.uniform(0.3, 0.7) * h])
+    s = base * zoom
+    ca, sa = math.cos(angle), math.sin(angle)
+    a = np.array([[ca * s * aspect, -sa * s], [sa * s * aspect, ca * s]])
+    t = np.array([crop / 2, crop / 2]) - a @ centre
+    m = np.hstack([a, t[:, None]])
+    border = tuple(int(v) for v in rng.integers(0, 256, 3))
+    img = cv2.warpAffine(photo.image, m, (crop, crop), flags=cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT if rng.random() < 0.5 else cv2.BORDER_REFLECT,
+                         borderValue=border)
+    img = _photometric(img, rng)
+    g = crop // STRIDE
+    t_ih = np.zeros((g, g), np.float32)
+    t_ch = np.zeros((g, g), np.float32)
+    t_icls = np.full((g, g), -1, np.int64)
+    t_ccls = np.full((g, g), -1, np.int64)
+    t_isz = np.zeros((2, g, g), np.float32)
+    t_csz = np.zeros((2, g, g), np.float32)
+    ignore = np.ones((g, g), np.float32)
+    for kind, items in (("i", photo.indices), ("c", photo.cards)):
+        heat, cls, size = (t_ih, t_icls, t_isz) if kind == "i" else (t_ch, t_ccls, t_csz)
+        for cx, cy, bw, bh, k in items:
+            x, y, tw, th = _transform(m, (cx, cy, bw, bh))
+            gx, gy = x / STRIDE, y / STRIDE
+            if not (0 <= gx < g and 0 <= gy < g):
+                continue
+            sigma = max(0.8, min(tw, th) / STRIDE / 6)
+            _gauss(heat, gx, gy, sigma)
+            ix, iy = int(gx), int(gy)
+            heat[iy, ix] = 1.0
+            cls[max(0, iy - 1):iy + 2, max(0, ix - 1):ix + 2] = k
+            size[:, iy, ix] = (math.log(max(tw, 1) / STRIDE), math.log(max(th, 1) / STRIDE))
+    for back in photo.backs:
+        x, y, tw, th = _transform(m, back)
+        x0, x1 = int((x - tw / 2) / STRIDE), int((x + tw / 2) / STRIDE) + 1
+        y0, y1 = int((y - th / 2) / STRIDE), int((y + th / 2) / STRIDE) + 1
+        ignore[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = 0
+    targets = {
+        "ih": t_ih, "ch": t_ch, "icls": t_icls, "ccls": t_ccls, "isz": t_isz, "csz": t_csz,
+        "iignore": ignore,
+        "ivalid": np.float32(photo.has_indices), "cvalid": np.float32(photo.has_cards),
+    }
+    return img, targets
+
+
+def _photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    f = img.astype(np.float32)
+    f = f * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40)
+    f = f * rng.uniform(0.85, 1.15, 3)[None, None, :]
+    if rng.random() < 0.15:
+        f[:] = f.mean(axis=2, keepdims=True)
+    if rng.random() < 0.25:
+        k = int(rng.choice([3, 5]))
+        f = cv2.GaussianBlur(f, (k, k), 0)
+    if rng.random() < 0.25:
+        f = f + rng.normal(0, rng.uniform(2, 12), f.shape)
+    if rng.random() < 0.1:
+        mask = rng.random(f.shape[:2]) < 0.01
+        f[mask] = rng.choice([0.0, 255.0])
+    return np.clip(f, 0, 255).astype(np.uint8)

@@ -1,0 +1,108 @@
+"""Rebuild ``vision/weights/cardnet.onnx`` from the shared photos (CPU, torch).
+
+Usage (from the repo root, with torch installed in the venv)::
+
+    .venv/bin/python -m vision.train.train [--minutes 35] [--all] [--data ../shared/data]
+
+By default the held-out capture groups (``vision.train.split``) are left out of training, so
+``bench/bench_see.py`` can report honest held-out figures; ``--all`` trains on every photo.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from vision.detector import DEFAULT_WEIGHTS, INPUT_SIZE
+from vision.train.dataset import load_photos, sample
+from vision.train.net import N_CARD, N_INDEX, CardNet
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def focal(logits: torch.Tensor, gt: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss, per image weighted by ``weight`` (B,H,W)."""
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    pos = (gt >= 1.0).float()
+    neg = 1.0 - pos
+    pos_l = -torch.log(p) * (1 - p) ** 2 * pos
+    neg_l = -torch.log(1 - p) * p**2 * (1 - gt) ** 4 * neg
+    n = (pos * weight).sum().clamp(min=1.0)
+    return ((pos_l + neg_l) * weight).sum() / n
+
+
+def loss_fn(out: torch.Tensor, t: dict[str, torch.Tensor]) -> torch.Tensor:
+    ih, isz, icls = out[:, 0], out[:, 1:3], out[:, 3:3 + N_INDEX]
+    o = 3 + N_INDEX
+    ch, csz, ccls = out[:, o], out[:, o + 1:o + 3], out[:, o + 3:o + 3 + N_CARD]
+    iv = t["ivalid"][:, None, None] * t["iignore"]
+    cv = t["cvalid"][:, None, None].expand_as(t["ch"])
+    loss = focal(ih, t["ih"], iv) + focal(ch, t["ch"], cv)
+    for cls, target, valid in ((icls, t["icls"], t["ivalid"]), (ccls, t["ccls"], t["cvalid"])):
+        tgt = torch.where(valid[:, None, None] > 0, target, torch.full_like(target, -1))
+        if (tgt >= 0).any():
+            loss = loss + F.cross_entropy(cls, tgt, ignore_index=-1)
+    for sz, target, heat in ((isz, t["isz"], t["ih"]), (csz, t["csz"], t["ch"])):
+        m = (heat >= 1.0).float()[:, None]
+        if m.sum() > 0:
+            loss = loss + 0.1 * (torch.abs(sz - target) * m).sum() / m.sum()
+    return loss
+
+
+def export(model: CardNet, path: Path) -> None:
+    model.eval()
+    x = torch.zeros(1, 3, INPUT_SIZE, INPUT_SIZE)
+    torch.onnx.export(model, x, str(path), opset_version=13, dynamo=False,
+                      input_names=["image"], output_names=["maps"])
+    model.train()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
+    ap.add_argument("--out", type=Path, default=DEFAULT_WEIGHTS)
+    ap.add_argument("--minutes", type=float, default=35.0)
+    ap.add_argument("--all", action="store_true", help="train on held-out photos too")
+    ap.add_argument("--crop", type=int, default=288)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(2)
+    rng = np.random.default_rng(args.seed)
+    photos = load_photos(args.data, None if args.all else False)
+    print(f"training on {len(photos)} photos for {args.minutes} min", flush=True)
+    model = CardNet()
+    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    start = time.time()
+    budget = args.minutes * 60
+    step = 0
+    running = 0.0
+    while (elapsed := time.time() - start) < budget:
+        frac = elapsed / budget
+        lr = 2e-3 * (0.5 * (1 + np.cos(np.pi * frac))) + 2e-5
+        for group in opt.param_groups:
+            group["lr"] = lr
+        batch = [sample(photos[i], rng, args.crop) for i in rng.integers(len(photos), size=args.batch)]
+        x = torch.from_numpy(np.stack([b[0] for b in batch]).transpose(0, 3, 1, 2).astype(np.float32))
+        t = {k: torch.from_numpy(np.stack([b[1][k] for b in batch])) for k in batch[0][1]}
+        loss = loss_fn(model(x), t)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        running = 0.98 * running + 0.02 * float(loss) if step else float(loss)
+        step += 1
+        if step % 100 == 0:
+            print(f"step {step} {elapsed / 60:.1f} min loss {running:.3f} lr {lr:.5f}", flush=True)
+            export(model, args.out)
+    export(model, args.out)
+    print(f"wrote {args.out} after {step} steps", flush=True)
+
+
+if __name__ == "__main__":
+    main()
