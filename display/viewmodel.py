@@ -1,0 +1,298 @@
+"""View-models: what each table screen shows, as plain frozen data (no pygame, no engine).
+
+`tablekit.present` builds one of these from the game state and the clock; `display` draws it
+and decides nothing. Every field is plain data (str, int, float, bool, tuples of them), so a
+view-model is hashable, prints readably in a test failure, and can be written to a fixture.
+
+Conventions:
+
+* Cards and tiles are strings in the judge notation: ``"QH"``, ``"10C"``, ``"PJ"`` (printed
+  joker), ``"R7"``, ``"K13"``, ``"JY"`` (Joly). A string that is not a card (``"?"``, ``""``)
+  is drawn as an unread card, so a misread can still be shown and corrected.
+* Seats are listed in table order (clockwise, as the players sit); ``active_seat`` and
+  ``dealer_seat`` are indexes into that tuple, ``None`` when there is none.
+* Scores are numbers as the variant counts them; the screen only prints and plots them.
+* Texts (reasons, prompts, messages) are already in players' words; the screen never
+  composes game wording itself, except the short fixed labels of its own layout.
+
+Stability: the app codes against these names. Change them only by adding fields with
+defaults or adding new classes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, TypeAlias
+
+Score: TypeAlias = int | float
+
+# Health of the button-box link and of the camera.
+HEALTH_OK: Final = "ok"  # working
+HEALTH_FALLBACK: Final = "fallback"  # absent, a stand-in is used (keyboard, photo folder)
+HEALTH_LOST: Final = "lost"  # was working and is gone; play is paused
+HEALTH_STATES: Final = (HEALTH_OK, HEALTH_FALLBACK, HEALTH_LOST)
+
+# How a seat stands in the game.
+SEAT_PLAYING: Final = "playing"
+SEAT_DROPPED: Final = "dropped"  # out of this deal (a drop, a missed-turn drop)
+SEAT_ELIMINATED: Final = "eliminated"  # out of the game (pool limit reached)
+SEAT_STATES: Final = (SEAT_PLAYING, SEAT_DROPPED, SEAT_ELIMINATED)
+
+# Toast and message levels.
+LEVEL_INFO: Final = "info"
+LEVEL_WARNING: Final = "warning"
+LEVEL_ERROR: Final = "error"
+LEVELS: Final = (LEVEL_INFO, LEVEL_WARNING, LEVEL_ERROR)
+
+# Stages of the show screen.
+SHOW_READING: Final = "reading"  # the camera is reading the declarer's zone
+SHOW_CONFIRM: Final = "confirm"  # verdict shown, waiting for OK (or MENU to correct)
+SHOW_CORRECTING: Final = "correcting"  # a card is selected and being corrected
+SHOW_STAGES: Final = (SHOW_READING, SHOW_CONFIRM, SHOW_CORRECTING)
+
+
+@dataclass(frozen=True, slots=True)
+class Toast:
+    """A one-line message over the bottom of any screen ("Camera back", "Seat 3 dropped")."""
+
+    text: str
+    level: str = LEVEL_INFO
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceHealth:
+    """The state of one device (link to the button box, or camera) and what to tell players."""
+
+    state: str = HEALTH_OK
+    message: str = ""  # e.g. "keyboard instead of the button box", "camera unplugged"
+
+
+# --- setup ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SetupPlayer:
+    """One player as seated on the setup screen."""
+
+    name: str
+    team: str = ""  # team label for partnership games, "" when playing alone
+
+
+@dataclass(frozen=True, slots=True)
+class SetupOption:
+    """One house-rule or game option: its label and its current value, both as shown."""
+
+    key: str  # stable id, e.g. "turn_seconds"
+    label: str  # e.g. "Turn timer"
+    value: str  # e.g. "45 s"
+
+
+@dataclass(frozen=True, slots=True)
+class SetupCursor:
+    """Where the setup cursor stands: ``section`` is "variant", "player", "option" or "start";
+    ``index`` is the player or option index within its section (0 otherwise)."""
+
+    section: str = "variant"
+    index: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SetupView:
+    """The setup screen: pick the game, seat the players, set the options, then start."""
+
+    variant_id: str
+    variant_name: str
+    players: tuple[SetupPlayer, ...] = ()
+    options: tuple[SetupOption, ...] = ()
+    cursor: SetupCursor = SetupCursor()
+    editing: bool = False  # the row under the cursor is being changed
+    hint: str = ""  # e.g. "MENU next · OK change"
+    problem: str = ""  # why the game cannot start yet, e.g. "Indian rummy needs 2 to 6 players"
+    toast: Toast | None = None
+
+
+# --- play ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat in the ring around the table."""
+
+    name: str
+    team: str = ""
+    score: Score = 0  # running total in the variant's own count
+    missed_turns: int = 0  # missed turns in a row
+    state: str = SEAT_PLAYING
+    note: str = ""  # short extra line, e.g. "drop 20", "2 cards"
+
+
+@dataclass(frozen=True, slots=True)
+class Countdown:
+    """The turn timer of the active seat."""
+
+    seconds_left: float
+    total_seconds: float
+    running: bool = True  # False while paused: the ring is drawn frozen and dimmed
+    label: str = ""  # e.g. "doubles window"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayView:
+    """The play screen: the seat ring, whose turn it is, the countdown and device health."""
+
+    variant_name: str
+    seats: tuple[SeatView, ...]
+    active_seat: int | None = None
+    dealer_seat: int | None = None
+    countdown: Countdown | None = None
+    missed_turn_limit: int = 0  # marks drawn out of this many; 0 = just the count
+    deal_number: int = 1
+    deals_total: int | None = None  # fixed-length games (Shanghai: 10); None otherwise
+    target: str = ""  # e.g. "pool 101", "first to 500"
+    link: DeviceHealth = DeviceHealth()
+    camera: DeviceHealth = DeviceHealth()
+    paused_reason: str = ""  # non-empty: play is paused and this says why
+    hint: str = ""  # e.g. "short press: end turn · long press: show"
+    toast: Toast | None = None
+
+
+# --- show verdict --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GroupView:
+    """One group of the shown hand as recognized, with the engine's verdict on it."""
+
+    cards: tuple[str, ...]
+    valid: bool
+    kind: str = ""  # e.g. "pure sequence", "set", "invalid"
+    reason: str = ""  # in players' words; shown under the group, mostly for invalid ones
+    points: Score = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CardRef:
+    """A card on the show screen: group index and position within the group."""
+
+    group: int
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShowView:
+    """The show verdict: the declarer's groups drawn as cards, each marked valid or not."""
+
+    declarer: str
+    groups: tuple[GroupView, ...] = ()
+    valid: bool | None = None  # the whole show; None while still reading
+    verdict: str = ""  # headline, e.g. "Valid show" / "Invalid show: no pure sequence"
+    stage: str = SHOW_CONFIRM
+    prompt: str = ""  # e.g. "OK: confirm · MENU: correct a card"
+    selected: CardRef | None = None  # the card under correction
+    proposed: str = ""  # the card the selected one would become, e.g. "8H"
+    wild_cards: tuple[str, ...] = ()  # cards acting as jokers this deal, e.g. ("7S", "7H", ...)
+    loose: tuple[str, ...] = ()  # cards outside any group (deadwood)
+    points: Score | None = None  # points charged for this hand, when known
+    toast: Toast | None = None
+
+
+# --- deal result, scoreboard, game over ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DealLine:
+    """One player's line in a deal's result."""
+
+    name: str
+    points: Score  # this deal
+    total: Score  # running total after this deal
+    note: str = ""  # e.g. "winner", "first drop", "invalid show", "eliminated"
+    winner: bool = False
+    eliminated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DealResultView:
+    """The result of one deal: who won and what everybody scored."""
+
+    deal_number: int
+    lines: tuple[DealLine, ...]
+    headline: str = ""  # e.g. "Ravi wins deal 3"
+    prompt: str = ""
+    toast: Toast | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSeries:
+    """One player's (or team's) running total after each deal, deal 1 first."""
+
+    name: str
+    totals: tuple[Score, ...]
+    eliminated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreboardView:
+    """Running totals per deal, as a table and a line chart."""
+
+    title: str
+    series: tuple[ScoreSeries, ...]
+    target: Score | None = None  # a line across the chart (pool limit, target score)
+    target_label: str = ""  # e.g. "101 — out"
+    lower_is_better: bool = True  # Indian pool: low is good; Open rummy to a target: high
+    prompt: str = ""
+    toast: Toast | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One place in the final standings."""
+
+    place: int
+    name: str
+    total: Score
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GameOverView:
+    """The end of the game: the winner and the final standings."""
+
+    winner: str
+    standings: tuple[Standing, ...]
+    headline: str = ""  # e.g. "Meera wins pool 101"
+    deals_played: int = 0
+    prompt: str = ""  # e.g. "OK: new game"
+    toast: Toast | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MessageView:
+    """A whole-screen message: starting up, waiting for the box, a fault players must see."""
+
+    title: str
+    body: str = ""
+    level: str = LEVEL_INFO
+    prompt: str = ""
+    toast: Toast | None = None
+
+
+ViewModel: TypeAlias = (
+    SetupView
+    | PlayView
+    | ShowView
+    | DealResultView
+    | ScoreboardView
+    | GameOverView
+    | MessageView
+)
+
+VIEW_TYPES: Final = (
+    SetupView,
+    PlayView,
+    ShowView,
+    DealResultView,
+    ScoreboardView,
+    GameOverView,
+    MessageView,
+)
