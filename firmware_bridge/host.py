@@ -6,7 +6,14 @@ port and a thread; tests drive it directly against the reference box with a fake
 
 Rules, from the spec: acknowledge every BUTTON frame, repeats included; deliver each one once
 (a repeat among the last 16 delivered is ignored); link up on HELLO, down after 3 s without a
-valid frame; HELLO_REQ after (re)opening the port. LED and BUZZ are re-sent every 100 ms until
+valid frame; HELLO_REQ after (re)opening the port.
+
+The link is up once any valid frame arrives after opening (a lost HELLO must not keep the game
+paused). HELLO_REQ is repeated every second only while nothing at all has been heard since
+opening: a HELLO makes the box renumber an event that may already have been delivered, so the
+host asks for one only when the box might have restarted. The host's own seq restarts only
+on a HELLO, so commands after a reopen whose HELLO_REQ was lost never reuse a seq the box
+just saw. LED and BUZZ are re-sent every 100 ms until
 the box acknowledges them (10 tries), and the LED modes are sent again whenever the link comes
 up, so a box that restarted shows what the game last asked for.
 
@@ -87,6 +94,7 @@ class HostProtocol:
         self._pending: dict[int, _Pending] = {}
         self._last_valid = 0.0
         self._last_hello_req = 0.0
+        self._heard = False  # any valid frame since the port was opened
 
     # --- what the owner of the port calls -------------------------------------------------
 
@@ -95,8 +103,8 @@ class HostProtocol:
         self.stats.opens += 1
         self.want_reopen = False
         self.packetizer.reset()
-        self._seq = 0
         self._pending.clear()
+        self._heard = False
         self._last_valid = now
         self._out += b"\x00"  # ends any half frame the box holds
         self._hello_req(now)
@@ -108,17 +116,21 @@ class HostProtocol:
     def receive(self, data: bytes, now: float) -> None:
         for frame in self.packetizer.feed(data):
             self._last_valid = now
+            self._heard = True
             try:
                 self._handle(frame, now)
             except ValueError:
                 self.stats.bad_payloads += 1
+                continue
+            if not self.up:
+                self._set_up(now)
 
     def tick(self, now: float) -> None:
         if now - self._last_valid >= self.lost_after:
             self._set_down()
             self.want_reopen = True
             self._last_valid = now
-        if not self.up and now - self._last_hello_req >= self.hello_every:
+        if not self._heard and now - self._last_hello_req >= self.hello_every:
             self._hello_req(now)
         for seq, p in list(self._pending.items()):
             if now - p.sent_at < self.resend_after:
@@ -209,9 +221,17 @@ class HostProtocol:
         self._seq = 0
         self._pending.clear()
         self._delivered.clear()
-        if not self.up:
-            self.up = True
-            self._events.append(LinkEvent("up"))
+        if self.up:
+            self._resync_leds(now)  # the box restarted on its own
+        else:
+            self._set_up(now)
+
+    def _set_up(self, now: float) -> None:
+        self.up = True
+        self._events.append(LinkEvent("up"))
+        self._resync_leds(now)
+
+    def _resync_leds(self, now: float) -> None:
         for button, mode in sorted(self.leds.items()):
             if mode != LED_OFF:
                 self._command(Msg.LED, led_payload(button, mode), now)
