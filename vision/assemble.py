@@ -28,6 +28,7 @@ class AssemblyParams:
     pair_max: float = 16.0
 
 
+DEFAULT_PARAMS = AssemblyParams()
 _RANK_OF_INDEX = np.array([RANKS.index(c[:-1]) if c != "PJ" else len(RANKS) for c in INDEX_CLASSES])
 _SUIT_OF_INDEX = np.array([SUITS.index(c[-1]) if c != "PJ" else -1 for c in INDEX_CLASSES])
 
@@ -128,7 +129,7 @@ def _suit_from(image: np.ndarray | None, box: Box, weak: list[Detection]) -> tup
     return ("H", 0.3) if red > dark else ("S", 0.3)
 
 
-def assemble(detections: list[Detection], params: AssemblyParams = AssemblyParams(),
+def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAMS,
              image: np.ndarray | None = None) -> list[DetectedCard]:
     """Physical cards from raw detections, each labelled or ``??`` below the threshold."""
     indices = [d for d in detections if d.kind == "index" and d.score >= params.index_score]

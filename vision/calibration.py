@@ -30,6 +30,7 @@ class Calibration:
     white_gains: tuple[float, float, float] = (1.0, 1.0, 1.0)
     px_per_mm: float = 2.0
     zones: tuple[Zone, ...] = field(default=())
+    deck: Path | None = None  # enrolled deck templates (``tablekit enroll``), if any
 
     def to_mat(self, points: np.ndarray) -> np.ndarray:
         """Image points (N, 2) in mat millimetres."""
@@ -68,6 +69,7 @@ class Calibration:
             "mat": self.mat.name, "seats": self.mat.seats,
             "homography": self.homography.tolist(), "image_size": list(self.image_size),
             "white_gains": list(self.white_gains), "px_per_mm": self.px_per_mm,
+            **({"deck": str(self.deck)} if self.deck else {}),
         }
 
     def save(self, path: Path) -> None:
@@ -81,8 +83,9 @@ class Calibration:
             h = np.array(data["homography"], np.float64).reshape(3, 3)
             w, hh = data["image_size"]
             gains = tuple(float(g) for g in data.get("white_gains", (1, 1, 1)))
+            deck = path.parent / data["deck"] if data.get("deck") else None
             return cls(mat, h, (int(w), int(hh)), gains,  # type: ignore[arg-type]
-                       float(data.get("px_per_mm", 2.0)), tuple(mat.zones()))
+                       float(data.get("px_per_mm", 2.0)), tuple(mat.zones()), deck)
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise CalibrationError(f"cannot load calibration {path}: {exc}") from None
 

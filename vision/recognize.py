@@ -1,4 +1,5 @@
-"""Reading a table image end to end: detect, assemble physical cards, group into melds."""
+"""Reading a table image end to end: detect, refine with an enrolled deck, assemble physical
+cards, group them into melds."""
 
 from __future__ import annotations
 
@@ -6,17 +7,20 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.assemble import AssemblyParams, assemble
+from vision.assemble import DEFAULT_PARAMS, AssemblyParams, assemble
 from vision.detector import DEFAULT_WEIGHTS, detect
+from vision.enroll import DeckTemplates
 from vision.grouping import group_cards
 from vision.reading import TableReading
 
 
-def read_table(image: np.ndarray, params: AssemblyParams = AssemblyParams(),
-               weights: Path = DEFAULT_WEIGHTS) -> TableReading:
+def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
+               weights: Path = DEFAULT_WEIGHTS, deck: DeckTemplates | None = None) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie."""
     detections = detect(image, threshold=min(0.1, params.index_score, params.card_score),
                         weights=weights)
+    if deck is not None:
+        detections = deck.refine(image, detections)
     cards = tuple(assemble(detections, params, image))
     return TableReading(cards, group_cards(cards))
 

@@ -58,10 +58,12 @@ def read_image(path: str) -> np.ndarray:
 
 def run(args: argparse.Namespace) -> int:
     from vision.calibration import Calibration
+    from vision.enroll import DeckTemplates
     from vision.errors import VisionError
     from vision.recognize import read_table, warm_up
 
     calibration = Calibration.load(Path(args.calibration)) if args.calibration else None
+    deck = DeckTemplates.load(calibration.deck) if calibration and calibration.deck else None
     warm_up()
     failures = 0
     for path in image_paths(args.paths):
@@ -69,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             image = read_image(path)
             start = time.perf_counter()
             if calibration is not None:
-                reading = calibration.read(image, read_table)
+                reading = calibration.read(image, lambda im: read_table(im, deck=deck))
             else:
                 reading = read_table(image)
             ms = (time.perf_counter() - start) * 1000

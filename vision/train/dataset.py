@@ -169,3 +169,18 @@ def _photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         mask = rng.random(f.shape[:2]) < 0.01
         f[mask] = rng.choice([0.0, 255.0])
     return np.clip(f, 0, 255).astype(np.uint8)
+
+
+def synthetic_photos(count: int, seed: int) -> list[Photo]:
+    """Drawn table scenes (``vision.synth``) labelled with every visible corner index."""
+    from vision.synth import scene
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(count):
+        size = (640, 480) if rng.random() < 0.6 else (640, 640)
+        img, cards = scene(rng, size)
+        idx = [((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, index_class(c.card))
+               for c in cards for (x0, y0, x1, y1) in c.visible_indices]
+        out.append(Photo(f"synth-{seed}-{i}", img, idx, [], [], True, False))
+    return out

@@ -19,7 +19,7 @@ import torch
 import torch.nn.functional as F
 
 from vision.detector import DEFAULT_WEIGHTS, INPUT_SIZE
-from vision.train.dataset import load_photos, sample
+from vision.train.dataset import load_photos, sample, synthetic_photos
 from vision.train.net import N_CARD, N_INDEX, CardNet
 
 REPO = Path(__file__).resolve().parents[2]
@@ -71,12 +71,17 @@ def main() -> None:
     ap.add_argument("--crop", type=int, default=288)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--synth", type=int, default=800, help="drawn scenes added to the photos")
+    ap.add_argument("--synth-share", type=float, default=0.3,
+                    help="share of each batch drawn from the synthetic scenes")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(2)
     rng = np.random.default_rng(args.seed)
     photos = load_photos(args.data, None if args.all else False)
-    print(f"training on {len(photos)} photos for {args.minutes} min", flush=True)
+    synth = synthetic_photos(args.synth, args.seed + 1) if args.synth else []
+    print(f"training on {len(photos)} photos + {len(synth)} drawn scenes for {args.minutes} min",
+          flush=True)
     model = CardNet()
     opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     start = time.time()
@@ -88,14 +93,17 @@ def main() -> None:
         lr = 2e-3 * (0.5 * (1 + np.cos(np.pi * frac))) + 2e-5
         for group in opt.param_groups:
             group["lr"] = lr
-        batch = [sample(photos[i], rng, args.crop) for i in rng.integers(len(photos), size=args.batch)]
+        n_synth = int(rng.binomial(args.batch, args.synth_share)) if synth else 0
+        chosen = [photos[i] for i in rng.integers(len(photos), size=args.batch - n_synth)]
+        chosen += [synth[i] for i in rng.integers(len(synth), size=n_synth)] if n_synth else []
+        batch = [sample(p, rng, args.crop) for p in chosen]
         x = torch.from_numpy(np.stack([b[0] for b in batch]).transpose(0, 3, 1, 2).astype(np.float32))
         t = {k: torch.from_numpy(np.stack([b[1][k] for b in batch])) for k in batch[0][1]}
         loss = loss_fn(model(x), t)
         opt.zero_grad()
         loss.backward()
         opt.step()
-        running = 0.98 * running + 0.02 * float(loss) if step else float(loss)
+        running = 0.98 * running + 0.02 * loss.item() if step else loss.item()
         step += 1
         if step % 100 == 0:
             print(f"step {step} {elapsed / 60:.1f} min loss {running:.3f} lr {lr:.5f}", flush=True)

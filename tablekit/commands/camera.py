@@ -1,0 +1,98 @@
+"""``tablekit camera``: calibrate against the mat, or watch the table and show what it reads.
+
+A live window when OpenCV has one (``--show``); otherwise annotated frames are written to
+``--out`` whenever the table comes to rest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+NAME = "camera"
+HELP = "calibrate the camera on the mat, or preview readings on still frames"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--source", default="0",
+                        help="picamera, a device number, a video file or a folder of photos")
+    parser.add_argument("--calibrate", metavar="FILE", help="find the mat and save a calibration")
+    parser.add_argument("--mat", choices=("A2", "A3", "letter"), default="A3")
+    parser.add_argument("--seats", type=int, default=4, choices=(2, 3, 4))
+    parser.add_argument("--deck", metavar="FILE", help="enrolled deck (from `tablekit enroll`)")
+    parser.add_argument("--calibration", metavar="FILE", help="use this calibration")
+    parser.add_argument("--out", default="camera-frames", help="folder for annotated frames")
+    parser.add_argument("--show", action="store_true", help="show a live window if possible")
+    parser.add_argument("--max-frames", type=int, default=0, help="stop after N frames (0: never)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.annotate import annotate
+    from vision.calibration import Calibration, calibrate
+    from vision.enroll import DeckTemplates
+    from vision.errors import CalibrationError, FrameSourceError
+    from vision.mat import layout
+    from vision.recognize import read_table
+    from vision.sources import open_source
+    from vision.stillness import StillnessGate
+
+    try:
+        source = open_source(args.source)
+    except FrameSourceError as exc:
+        print(f"camera: {exc}", file=sys.stderr)
+        return 1
+    gate = StillnessGate(still_frames=1 if Path(args.source).is_dir() else 5)
+    try:
+        if args.calibrate:
+            error = "no frames"
+            for frame in source.frames():
+                try:
+                    cal = calibrate(frame, layout(args.mat, args.seats))
+                except CalibrationError as exc:
+                    error = str(exc)
+                    continue
+                if args.deck:
+                    cal = Calibration(cal.mat, cal.homography, cal.image_size, cal.white_gains,
+                                      cal.px_per_mm, cal.zones, Path(args.deck).resolve())
+                cal.save(Path(args.calibrate))
+                print(f"wrote {args.calibrate}: white gains "
+                      + " ".join(f"{g:.2f}" for g in cal.white_gains))
+                return 0
+            print(f"camera: calibration failed: {error}", file=sys.stderr)
+            return 1
+        cal = Calibration.load(Path(args.calibration)) if args.calibration else None
+        deck_path = args.deck or (cal.deck if cal else None)
+        deck = DeckTemplates.load(Path(deck_path)) if deck_path else None
+        out = Path(args.out)
+        window = args.show
+        count = 0
+        for n, frame in enumerate(source.frames()):
+            if args.max_frames and n >= args.max_frames:
+                break
+            if not gate.push(frame):
+                continue
+            image = cal.white_balance(frame) if cal else frame
+            reading = read_table(image, deck=deck)
+            zones = cal.group_zones(reading) if cal else [None] * len(reading.groups)
+            print(json.dumps({"frame": n, **reading.to_json(), "zones": zones}), flush=True)
+            drawn = annotate(frame, reading)
+            if window:
+                try:
+                    cv2.imshow("tablekit", drawn)
+                    if cv2.waitKey(1) & 0xFF == ord("q"):
+                        break
+                    continue
+                except cv2.error:
+                    window = False  # a headless OpenCV build: fall back to files
+            out.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(out / f"frame-{n:06d}.jpg"), drawn)
+            count += 1
+        if count:
+            print(f"wrote {count} annotated frame(s) to {out}", file=sys.stderr)
+        return 0
+    finally:
+        source.close()

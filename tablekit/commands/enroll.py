@@ -1,0 +1,79 @@
+"""``tablekit enroll``: photograph each card of a club's deck once to improve recognition.
+
+From photos: each file's name starts with the card it shows (``QH.jpg``, ``10C-2.png``,
+``PJ.jpg``). From a camera: ``--source 0 --cards all`` asks for each card in turn and takes
+the first still frame.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+NAME = "enroll"
+HELP = "enrol a deck: photos of each card once, saved as templates for recognition"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--deck", required=True, metavar="FILE", help="templates to write (.npz)")
+    parser.add_argument("--source", help="a camera to photograph the cards with")
+    parser.add_argument("--cards", default="all", help="comma-separated cards, or 'all' (camera)")
+    parser.add_argument("photos", nargs="*", metavar="PHOTO_OR_DIR")
+
+
+_CARD_NAME = re.compile(r"^(10|[2-9AJQKT])([SHDC])|^(PJ|JK)", re.IGNORECASE)
+
+
+def card_from_name(path: Path) -> str | None:
+    """The card a photo's file name starts with, or None."""
+    m = _CARD_NAME.match(path.stem)
+    if not m:
+        return None
+    return (m.group(3) or (m.group(1) + m.group(2))).upper()
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from engine.cards import full_deck
+    from vision.enroll import enroll
+    from vision.errors import VisionError
+    from vision.sources import open_source
+    from vision.stillness import StillnessGate
+
+    photos = []
+    for arg in args.photos:
+        p = Path(arg)
+        files = sorted(p.iterdir()) if p.is_dir() else [p]
+        for f in files:
+            card = card_from_name(f)
+            image = cv2.imread(str(f)) if card else None
+            if image is None:
+                print(f"skipping {f}: no card name or not an image", file=sys.stderr)
+                continue
+            photos.append((card, image))
+    if args.source:
+        wanted = ([str(c) for c in full_deck(jokers=1)] if args.cards == "all"
+                  else [c.strip() for c in args.cards.split(",") if c.strip()])
+        source = open_source(args.source)
+        frames = source.frames()
+        try:
+            for card in wanted:
+                print(f"show {card} to the camera and hold still", file=sys.stderr, flush=True)
+                gate = StillnessGate()
+                for frame in frames:
+                    if gate.push(frame):
+                        photos.append((card, frame))
+                        break
+        finally:
+            source.close()
+    try:
+        deck = enroll(photos)
+    except VisionError as exc:
+        print(f"enroll: {exc}", file=sys.stderr)
+        return 1
+    deck.save(Path(args.deck))
+    print(f"wrote {args.deck}: {len(deck.cards)} index templates of {len(set(deck.cards))} cards")
+    return 0

@@ -1,0 +1,73 @@
+"""Frame sources and stillness detection."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.errors import FrameSourceError
+from vision.sources import CaptureSource, FolderSource, open_source, rgb_to_bgr
+from vision.stillness import StillnessGate, motion, still_frames
+
+
+def _frame(x: int | None) -> np.ndarray:
+    img = np.full((240, 320, 3), 120, np.uint8)
+    if x is not None:
+        cv2.circle(img, (x, 120), 30, (20, 20, 200), -1)  # a hand passing over
+    return img
+
+
+def test_folder_source_yields_images_in_name_order(tmp_path: Path) -> None:
+    for name, value in (("b.png", 200), ("a.jpg", 10)):
+        cv2.imwrite(str(tmp_path / name), np.full((20, 30, 3), value, np.uint8))
+    (tmp_path / "notes.txt").write_text("not an image")
+    frames = list(open_source(str(tmp_path)).frames())
+    assert [int(f[0, 0, 0]) for f in frames] == [10, 200]
+    assert isinstance(open_source(str(tmp_path)), FolderSource)
+
+
+def test_video_file_source(tmp_path: Path) -> None:
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (64, 48))
+    if not writer.isOpened():
+        pytest.skip("this OpenCV build cannot write MJPG video")
+    for i in range(4):
+        writer.write(np.full((48, 64, 3), 40 * i, np.uint8))
+    writer.release()
+    source = open_source(str(path))
+    assert isinstance(source, CaptureSource)
+    assert len(list(source.frames())) == 4
+    source.close()
+
+
+def test_unknown_source_is_an_error() -> None:
+    with pytest.raises(FrameSourceError):
+        open_source("no-such-camera-or-file")
+    with pytest.raises(OSError):
+        FolderSource(Path("/nonexistent-folder"))
+
+
+def test_picamera_rgb_becomes_bgr() -> None:
+    rgb = np.zeros((2, 2, 3), np.uint8)
+    rgb[..., 0] = 255  # red in RGB
+    assert rgb_to_bgr(rgb)[0, 0].tolist() == [0, 0, 255]
+
+
+def test_motion_measures_changed_share() -> None:
+    assert motion(_frame(None), _frame(None)) == 0.0
+    assert motion(_frame(None), _frame(100)) > 0.01
+
+
+def test_gate_reads_once_after_the_hand_leaves() -> None:
+    xs = [50, 90, 130, 170, None, None, None, None, None, None, None, None, 200, None, None,
+          None, None, None, None]
+    frames = [_frame(x) for x in xs]
+    fired = [i for i, f in enumerate(frames) if StillnessGate(still_frames=4).push(f)]
+    assert fired == []  # a fresh gate per frame never fires
+    gate = StillnessGate(still_frames=4)
+    fired = [i for i, f in enumerate(frames) if gate.push(f)]
+    assert fired == [8, 17]
+    assert len(list(still_frames(frames, StillnessGate(still_frames=4)))) == 2

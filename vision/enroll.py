@@ -1,0 +1,106 @@
+"""Deck enrolment: templates of a club's own corner indices, used as an extra classifier stage.
+
+Each enrolled photo shows one known card; its clearest corner indices are cut out, scaled to
+a fixed patch and stored with the card's name. When reading, every detected index patch is
+compared (normalised correlation, four quarter turns) with the templates and a close match
+sharpens the detector's class distribution towards that card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.detector import Detection
+from vision.errors import VisionError
+from vision.labels import INDEX_CLASSES
+from vision.reading import Box
+
+PATCH = 32
+
+
+def index_patch(image: np.ndarray, box: Box) -> np.ndarray | None:
+    """The index under ``box`` as a zero-mean, unit-norm square grey patch (None if empty)."""
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = box
+    side = max(x1 - x0, y1 - y0) * 1.1
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    a0, b0 = int(max(0, cx - side / 2)), int(max(0, cy - side / 2))
+    a1, b1 = int(min(w, cx + side / 2)), int(min(h, cy + side / 2))
+    if a1 - a0 < 4 or b1 - b0 < 4:
+        return None
+    grey = cv2.cvtColor(image[b0:b1, a0:a1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    patch = cv2.resize(grey, (PATCH, PATCH), interpolation=cv2.INTER_AREA)
+    patch -= patch.mean()
+    norm = float(np.linalg.norm(patch))
+    return patch / norm if norm > 1e-6 else None
+
+
+@dataclass(frozen=True)
+class DeckTemplates:
+    """Enrolled index patches (N, PATCH, PATCH) and the card each shows."""
+
+    cards: tuple[str, ...]
+    patches: np.ndarray
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, cards=np.array(self.cards), patches=self.patches)
+
+    @classmethod
+    def load(cls, path: Path) -> DeckTemplates:
+        try:
+            with np.load(path) as data:
+                return cls(tuple(str(c) for c in data["cards"]), data["patches"].astype(np.float32))
+        except (OSError, KeyError, ValueError) as exc:
+            raise VisionError(f"cannot load deck templates {path}: {exc}") from None
+
+    def similarity(self, patch: np.ndarray) -> np.ndarray:
+        """Best correlation with each template over four quarter turns."""
+        turns = np.stack([np.rot90(patch, k) for k in range(4)]).reshape(4, -1)
+        flat = self.patches.reshape(len(self.cards), -1)
+        return (flat @ turns.T).max(axis=1)
+
+    def refine(self, image: np.ndarray, detections: list[Detection],
+               sharpness: float = 12.0, floor: float = 0.6) -> list[Detection]:
+        """Detections with index class distributions sharpened by template matches."""
+        if not self.cards:
+            return detections
+        out = []
+        class_of = np.array([INDEX_CLASSES.index(c) for c in self.cards])
+        for d in detections:
+            patch = index_patch(image, d.box) if d.kind == "index" else None
+            if patch is None:
+                out.append(d)
+                continue
+            sim = self.similarity(patch)
+            best = np.full(len(INDEX_CLASSES), -1.0)
+            np.maximum.at(best, class_of, sim)
+            boost = np.where(best >= floor, np.exp(sharpness * (best - floor)), 1.0)
+            probs = d.probs * boost
+            out.append(Detection(d.kind, d.x, d.y, d.box, d.score, probs / probs.sum()))
+        return out
+
+
+def enroll(photos: list[tuple[str, np.ndarray]], detect_fn: object = None) -> DeckTemplates:
+    """Templates from photos of known single cards: ``[(card, image), …]``."""
+    from engine.cards import parse_card
+    from vision.detector import detect
+
+    detector = detect if detect_fn is None else detect_fn
+    cards: list[str] = []
+    patches: list[np.ndarray] = []
+    for card, image in photos:
+        name = str(parse_card(card))
+        found = [d for d in detector(image) if d.kind == "index"]  # type: ignore[operator]
+        found.sort(key=lambda d: -d.score)
+        for d in found[:2]:
+            patch = index_patch(image, d.box)
+            if patch is not None:
+                cards.append(name)
+                patches.append(patch)
+    if not cards:
+        raise VisionError("no corner index was found on any enrolment photo")
+    return DeckTemplates(tuple(cards), np.stack(patches).astype(np.float32))

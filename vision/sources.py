@@ -1,0 +1,109 @@
+"""Frame sources behind one seam: a folder of photos, a video file, a cv2 capture device, the
+Pi camera (picamera2, imported only when asked for). Every source yields BGR numpy frames.
+
+``open_source("photos/")``, ``open_source("game.mp4")``, ``open_source("0")`` (device 0) and
+``open_source("picamera")`` choose by the text alone, so configuration never needs code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from vision.errors import FrameSourceError
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+
+
+class FrameSource(Protocol):
+    """Anything that yields BGR frames and can be closed."""
+
+    name: str
+
+    def frames(self) -> Iterator[np.ndarray]: ...
+
+    def close(self) -> None: ...
+
+
+class FolderSource:
+    """The images of a folder, sorted by name, as frames (unreadable files are skipped)."""
+
+    def __init__(self, folder: Path) -> None:
+        if not folder.is_dir():
+            raise FrameSourceError(f"no such folder: {folder}")
+        self.name = str(folder)
+        self.paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+
+    def frames(self) -> Iterator[np.ndarray]:
+        for path in self.paths:
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is not None:
+                yield image
+
+    def close(self) -> None:
+        pass
+
+
+class CaptureSource:
+    """A video file or a cv2 capture device (a USB webcam by index)."""
+
+    def __init__(self, target: str | int) -> None:
+        self.name = str(target)
+        self.capture = cv2.VideoCapture(target)
+        if not self.capture.isOpened():
+            raise FrameSourceError(f"cannot open video source {target!r}")
+
+    def frames(self) -> Iterator[np.ndarray]:
+        while True:
+            ok, frame = self.capture.read()
+            if not ok:
+                return
+            yield frame
+
+    def close(self) -> None:
+        self.capture.release()
+
+
+class PiCameraSource:
+    """The Raspberry Pi camera through picamera2 (Pi OS's ``python3-picamera2``)."""
+
+    def __init__(self, size: tuple[int, int] = (1640, 1232)) -> None:
+        try:
+            from picamera2 import Picamera2  # type: ignore[import-not-found]
+        except ImportError:
+            raise FrameSourceError("picamera2 is not installed (it comes with Pi OS)") from None
+        self.name = "picamera"
+        self.camera = Picamera2()
+        config = self.camera.create_still_configuration(main={"size": size, "format": "RGB888"})
+        self.camera.configure(config)
+        self.camera.start()
+
+    def frames(self) -> Iterator[np.ndarray]:
+        while True:
+            yield rgb_to_bgr(self.camera.capture_array())
+
+    def close(self) -> None:
+        self.camera.stop()
+
+
+def rgb_to_bgr(frame: np.ndarray) -> np.ndarray:
+    """picamera2 hands out RGB; OpenCV and the recognizer expect BGR."""
+    return np.ascontiguousarray(frame[..., 2::-1])
+
+
+def open_source(spec: str) -> FrameSource:
+    """A frame source from its text: ``picamera``, a device number, a folder or a video file."""
+    if spec == "picamera":
+        return PiCameraSource()
+    if spec.isdigit():
+        return CaptureSource(int(spec))
+    path = Path(spec)
+    if path.is_dir():
+        return FolderSource(path)
+    if path.is_file():
+        return CaptureSource(str(path))
+    raise FrameSourceError(f"no camera, folder or video file {spec!r}")

@@ -1,0 +1,258 @@
+"""Synthetic cards and table scenes drawn with OpenCV, with exact labels (training and tests).
+
+Card faces vary font, ink shades, index size and placement, pip layout and court art, so the
+detector does not learn one deck. A scene lays cards out as singles, overlapping rows and fans
+on a random table and labels every corner index that stays visible, with its meld group.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.labels import RANKS, SUITS
+
+CARD_W, CARD_H = 250, 350
+FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX,
+         cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_PLAIN)
+
+
+@dataclass(frozen=True)
+class Face:
+    """A drawn card face and the boxes (x0, y0, x1, y1) of its corner indices, in face pixels."""
+
+    card: str
+    image: np.ndarray
+    indices: tuple[tuple[float, float, float, float], ...]
+
+
+@dataclass(frozen=True)
+class SceneCard:
+    """A card placed in a scene: its name, group, corner quad and visible index boxes."""
+
+    card: str
+    group: int
+    quad: np.ndarray
+    visible_indices: tuple[tuple[float, float, float, float], ...]
+
+
+def draw_suit(img: np.ndarray, suit: str, cx: float, cy: float, size: float,
+              colour: tuple[int, int, int], flip: bool = False) -> None:
+    """A suit symbol of height ``size`` centred at (cx, cy), upside down when ``flip``."""
+    s = size / 2
+    sign = -1.0 if flip else 1.0
+
+    def pt(dx: float, dy: float) -> tuple[int, int]:
+        return (round(cx + dx * s * sign), round(cy + dy * s * sign))
+
+    r = max(1, round(0.5 * s))
+    if suit == "D":
+        cv2.fillConvexPoly(img, np.array([pt(0, -1), pt(0.72, 0), pt(0, 1), pt(-0.72, 0)]), colour,
+                           cv2.LINE_AA)
+    elif suit == "H":
+        cv2.circle(img, pt(-0.45, -0.4), r, colour, -1, cv2.LINE_AA)
+        cv2.circle(img, pt(0.45, -0.4), r, colour, -1, cv2.LINE_AA)
+        cv2.fillConvexPoly(img, np.array([pt(-0.93, -0.25), pt(0.93, -0.25), pt(0, 1)]), colour,
+                           cv2.LINE_AA)
+    elif suit == "S":
+        cv2.circle(img, pt(-0.45, 0.25), r, colour, -1, cv2.LINE_AA)
+        cv2.circle(img, pt(0.45, 0.25), r, colour, -1, cv2.LINE_AA)
+        cv2.fillConvexPoly(img, np.array([pt(-0.93, 0.1), pt(0.93, 0.1), pt(0, -1)]), colour,
+                           cv2.LINE_AA)
+        cv2.fillConvexPoly(img, np.array([pt(0, 0.3), pt(0.3, 1), pt(-0.3, 1)]), colour, cv2.LINE_AA)
+    else:
+        r2 = max(1, round(0.42 * s))
+        cv2.circle(img, pt(0, -0.5), r2, colour, -1, cv2.LINE_AA)
+        cv2.circle(img, pt(-0.5, 0.2), r2, colour, -1, cv2.LINE_AA)
+        cv2.circle(img, pt(0.5, 0.2), r2, colour, -1, cv2.LINE_AA)
+        cv2.fillConvexPoly(img, np.array([pt(0, 0.1), pt(0.3, 1), pt(-0.3, 1)]), colour, cv2.LINE_AA)
+
+
+def _ink(suit: str, rng: np.random.Generator) -> tuple[int, int, int]:
+    if suit in ("H", "D"):
+        return (int(rng.integers(0, 60)), int(rng.integers(0, 50)), int(rng.integers(170, 240)))
+    v = int(rng.integers(0, 50))
+    return (v, v, v)
+
+
+def _pips(img: np.ndarray, rank: str, suit: str, colour: tuple[int, int, int],
+          rng: np.random.Generator) -> None:
+    n = {"A": 1, "10": 10}.get(rank, int(rank) if rank.isdigit() else 0)
+    if n == 0:
+        return
+    cols = 1 if n <= 3 else 2 if n <= 8 else 3 if n == 9 else 2
+    rows = math.ceil(n / cols) if n > 3 else n
+    size = 90 if n == 1 else int(rng.integers(34, 46))
+    placed = 0
+    for r in range(rows):
+        for c in range(cols):
+            if placed >= n:
+                break
+            x = CARD_W / 2 if cols == 1 else 80 + c * (90 / max(cols - 1, 1))
+            y = CARD_H / 2 if rows == 1 else 80 + r * (190 / max(rows - 1, 1))
+            draw_suit(img, suit, x, y, size, colour, flip=y > CARD_H / 2 + 1)
+            placed += 1
+
+
+def _court(img: np.ndarray, rng: np.random.Generator) -> None:
+    x0, y0, x1, y1 = 60, 60, CARD_W - 60, CARD_H - 60
+    cv2.rectangle(img, (x0, y0), (x1, y1), tuple(int(v) for v in rng.integers(0, 200, 3)), 2)
+    for _ in range(14):
+        colour = tuple(int(v) for v in rng.integers(0, 256, 3))
+        c = (int(rng.integers(x0, x1)), int(rng.integers(y0, y1)))
+        if rng.random() < 0.5:
+            cv2.circle(img, c, int(rng.integers(6, 30)), colour, -1)
+        else:
+            d = (int(rng.integers(x0, x1)), int(rng.integers(y0, y1)))
+            cv2.line(img, c, d, colour, int(rng.integers(2, 9)))
+
+
+def draw_face(card: str, rng: np.random.Generator) -> Face:
+    """One card face (``QH``, ``10C``, ``PJ``) in a random style, with its index boxes."""
+    paper = int(rng.integers(225, 256))
+    img = np.full((CARD_H, CARD_W, 3), paper, np.uint8)
+    img[..., 0] = np.clip(paper - int(rng.integers(0, 20)), 0, 255)
+    font = FONTS[int(rng.integers(len(FONTS)))]
+    thick = int(rng.integers(2, 5))
+    boxes: list[tuple[float, float, float, float]] = []
+    ix, iy = float(rng.uniform(8, 20)), float(rng.uniform(10, 22))
+    if card == "PJ":
+        colour = _ink("H" if rng.random() < 0.5 else "S", rng)
+        letter_h = float(rng.uniform(18, 26))
+        scale = cv2.getFontScaleFromHeight(font, int(letter_h), thick)
+        y = iy
+        width = 0.0
+        for ch in "JOKER":
+            (tw, th), _ = cv2.getTextSize(ch, font, scale, thick)
+            cv2.putText(img, ch, (round(ix), round(y + th)), font, scale, colour, thick, cv2.LINE_AA)
+            y += th + 5
+            width = max(width, tw)
+        boxes.append((ix - 3, iy - 3, ix + width + 3, y + 1))
+        cv2.circle(img, (CARD_W // 2, CARD_H // 2), 60, colour, 4)
+        _court(img, rng)
+    else:
+        rank, suit = card[:-1], card[-1]
+        colour = _ink(suit, rng)
+        height = float(rng.uniform(30, 46))
+        scale = cv2.getFontScaleFromHeight(font, int(height), thick)
+        if rank == "10":
+            scale *= float(rng.uniform(0.75, 0.9))
+        (tw, th), _ = cv2.getTextSize(rank, font, scale, thick)
+        cv2.putText(img, rank, (round(ix), round(iy + th)), font, scale, colour, thick, cv2.LINE_AA)
+        ss = float(rng.uniform(0.7, 1.0)) * height
+        sx = ix + tw / 2
+        sy = iy + th + 6 + ss / 2
+        draw_suit(img, suit, sx, sy, ss, colour)
+        boxes.append((ix - 3, iy - 3, max(ix + tw, sx + ss / 2) + 3, sy + ss / 2 + 3))
+        if rank in ("J", "Q", "K"):
+            _court(img, rng)
+        else:
+            _pips(img, rank, suit, colour, rng)
+    # The opposite corner carries the same index rotated half a turn.
+    x0, y0, x1, y1 = boxes[0]
+    patch = img[round(y0):round(y1), round(x0):round(x1)].copy()
+    rot = cv2.rotate(patch, cv2.ROTATE_180)
+    bx0, by0 = CARD_W - round(x1), CARD_H - round(y1)
+    img[by0:by0 + rot.shape[0], bx0:bx0 + rot.shape[1]] = rot
+    boxes.append((bx0, by0, bx0 + rot.shape[1], by0 + rot.shape[0]))
+    edge = tuple(int(v) for v in rng.integers(120, 220, 3))
+    cv2.rectangle(img, (0, 0), (CARD_W - 1, CARD_H - 1), edge, 2)
+    return Face(card, img, tuple(boxes))
+
+
+def random_card(rng: np.random.Generator, jokers: float = 0.04) -> str:
+    if rng.random() < jokers:
+        return "PJ"
+    return RANKS[int(rng.integers(13))] + SUITS[int(rng.integers(4))]
+
+
+def _table(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
+    base = rng.integers(0, 200, 3).astype(np.float32)
+    img = np.ones((h, w, 3), np.float32) * base
+    kind = rng.integers(3)
+    if kind == 0:
+        ys = np.arange(h, dtype=np.float32)[:, None]
+        xs = np.arange(w, dtype=np.float32)[None, :]
+        wave = np.sin(xs * rng.uniform(0.02, 0.2) + np.sin(ys * 0.01) * rng.uniform(1, 6))
+        img += wave[..., None] * rng.uniform(10, 40)
+    elif kind == 1:
+        noise = rng.normal(0, rng.uniform(5, 30), (h // 4 + 1, w // 4 + 1, 1)).astype(np.float32)
+        img += cv2.resize(noise, (w, h))[..., None]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _layout(n: int, rng: np.random.Generator, scale: float) -> list[np.ndarray]:
+    """Card quads for one meld of ``n`` cards (a fan or an overlapping row)."""
+    corners = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float64)
+    quads = []
+    base = rng.uniform(-math.pi, math.pi) if rng.random() < 0.5 else rng.uniform(-0.3, 0.3)
+    fan = rng.random() < 0.5 and n > 1
+    step = rng.uniform(0.12, 0.25)
+    spread = rng.uniform(0.32, 0.6)
+    for i in range(n):
+        if fan:
+            angle = base + (i - (n - 1) / 2) * step
+            pivot = np.array([CARD_W / 2, CARD_H * 0.95])
+            pts = corners - pivot
+        else:
+            angle = base
+            pts = corners + np.array([i * CARD_W * spread, 0]) - np.array([CARD_W / 2, CARD_H / 2])
+        ca, sa = math.cos(angle), math.sin(angle)
+        rot = np.array([[ca, -sa], [sa, ca]])
+        quads.append((pts @ rot.T) * scale)
+    return quads
+
+
+def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
+          groups: list[list[str]] | None = None) -> tuple[np.ndarray, list[SceneCard]]:
+    """A table image with melds laid out, and every card with its visible indices.
+
+    ``groups`` fixes the cards of each meld; otherwise 1–4 random melds are drawn.
+    """
+    w, h = size
+    img = _table(h, w, rng)
+    if groups is None:
+        groups = [[random_card(rng) for _ in range(int(rng.integers(1, 6)))]
+                  for _ in range(int(rng.integers(1, 4)))]
+    scale = float(rng.uniform(0.22, 0.42)) * min(w, h) / 480 * 1.4
+    placed: list[tuple[str, int, np.ndarray, Face]] = []
+    cols = len(groups)
+    for g, cards in enumerate(groups):
+        cx = w * (g + 0.5) / cols + rng.uniform(-0.05, 0.05) * w
+        cy = h * float(rng.uniform(0.35, 0.65))
+        quads = _layout(len(cards), rng, scale)
+        middle = np.concatenate(quads).mean(axis=0)
+        for card, quad in zip(cards, quads, strict=True):
+            quad = quad - middle + np.array([cx, cy])
+            placed.append((card, g, quad, draw_face(card, rng)))
+    coverage = np.zeros((h, w), np.int32) - 1
+    for k, (_card, _g, quad, face) in enumerate(placed):
+        src = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+        m = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+        warped = cv2.warpPerspective(face.image, m, (w, h), flags=cv2.INTER_AREA)
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(mask, quad.round().astype(np.int32), 255)
+        img[mask > 0] = warped[mask > 0]
+        coverage[mask > 0] = k
+    out = []
+    for k, (card, g, quad, face) in enumerate(placed):
+        src = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+        m = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+        visible = []
+        for x0, y0, x1, y1 in face.indices:
+            pts = np.array([[[x0, y0]], [[x1, y0]], [[x1, y1]], [[x0, y1]]], np.float32)
+            q = cv2.perspectiveTransform(pts, m).reshape(-1, 2)
+            mask = np.zeros((h, w), np.uint8)
+            cv2.fillConvexPoly(mask, q.round().astype(np.int32), 1)
+            area = int(mask.sum())
+            if area < 12:
+                continue
+            own = int(np.count_nonzero((coverage == k) & (mask > 0)))
+            if own >= 0.85 * area:
+                visible.append((float(q[:, 0].min()), float(q[:, 1].min()),
+                                float(q[:, 0].max()), float(q[:, 1].max())))
+        out.append(SceneCard(card, g, quad, tuple(visible)))
+    return img, out
