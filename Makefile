@@ -39,10 +39,11 @@ pytest: venv
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -q
 
 demo: venv
-	$(BIN)/tablekit demo
+	@if $(BIN)/tablekit demo --help >/dev/null 2>&1; then $(BIN)/tablekit demo; \
+	else $(BIN)/python bench/judge_examples.py; fi
 
 bench: venv
-	$(BIN)/python bench/run_all.py
+	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info

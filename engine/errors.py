@@ -25,3 +25,11 @@ class UnknownVariantError(TablekitError, LookupError):
 
 class UnsupportedModeError(TablekitError, ValueError):
     """The variant does not answer this judge mode (or an option it needs is missing)."""
+
+
+class TableStateError(TablekitError, ValueError):
+    """A table state the camera could not have produced: a seat that does not exist, a malformed state."""
+
+
+class PlayerCountError(TablekitError, ValueError):
+    """A number of players the variant cannot seat."""

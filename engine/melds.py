@@ -138,9 +138,12 @@ def _card_word(rank: int) -> str:
     return rank_name(1 if rank == 14 else rank)
 
 
+_PLURALS = {1: "aces", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes", 7: "sevens",
+            8: "eights", 9: "nines", 10: "tens", 11: "jacks", 12: "queens", 13: "kings", 14: "aces"}
+
+
 def _plural(rank: int) -> str:
-    word = _card_word(rank)
-    return word + ("es" if word.endswith("x") else "s")
+    return _PLURALS.get(rank, f"{rank}s")
 
 
 def _invalid(reason: str) -> MeldCheck:
@@ -176,6 +179,8 @@ def check_group(pieces: Sequence[Piece], rules: GroupRule, wild: WildRule) -> Me
         if len(ranks) == 1 and wild.natural_if_in_place:
             rank = ranks.pop()
             hard = [p for p in pieces if p.rank == rank]
+        elif wild.min_natural == 0 and rules.min_size <= n <= (rules.max_size or n):
+            return MeldCheck("set", "a set made only of jokers", n, 0, ())
         else:
             return _invalid(_wild_limits(wild, n, 0) or "a group needs natural cards")
     ranks = {p.rank for p in hard}
@@ -283,6 +288,8 @@ def _place_run(pieces: Sequence[Piece], natural: list[tuple[int, Piece]], rule: 
     if limit:
         return limit
     if not natural:
+        if wild.min_natural == 0:
+            return MeldCheck("sequence", "a run made only of jokers", wilds, 0, ())
         return "a meld needs at least one natural card, not only jokers"
     suits = {p.suit for _, p in natural}
     if rule.same_suit and len(suits) > 1:

@@ -106,6 +106,10 @@ class IndianVariant(Variant):
     family: ClassVar[str] = "indian"
     modes: ClassVar[tuple[str, ...]] = ("declare", "count", "best", "meld")
 
+    def jokers_for(self, request: JudgeRequest) -> int:
+        """Each pack brings one printed joker."""
+        return self.decks_for(request)
+
     @property
     def drops_allowed(self) -> bool:
         return self.first_drop is not None
@@ -175,8 +179,6 @@ class IndianVariant(Variant):
 
     def judge_declare(self, request: JudgeRequest) -> Ruling:
         items = request.items
-        if len(items) > HAND_SIZE:
-            raise DeckError(f"a show must hold exactly {HAND_SIZE} cards, got {len(items)}")
         readings, _, _ = self.read(request.groups, request)
         kinds, has_pure, has_two = self._kinds(readings)
         groups = tuple(GroupRuling(r.group, k, 0, 0, self._group_reason(r, k)) for r, k in zip(readings, kinds, strict=True))
@@ -186,11 +188,11 @@ class IndianVariant(Variant):
         elif not has_two:
             problems.append("only one sequence: a show needs two, one of them pure")
         problems += [f"{' '.join(map(str, g.cards))} is not a meld: {g.reason}" for g in groups if not g.valid]
-        if len(items) < HAND_SIZE:
+        if len(items) != HAND_SIZE:
             if not problems:
-                # a short show that would otherwise pass is a miscount, not a ruling
+                # melds that would pass with the wrong number of cards: a miscount, not a show
                 raise DeckError(f"a show must hold exactly {HAND_SIZE} cards, got {len(items)}")
-            problems.append(f"only {len(items)} cards shown, not {HAND_SIZE}")
+            problems.append(f"{len(items)} cards shown, not {HAND_SIZE}")
         if problems:
             return Ruling(False, WRONG_SHOW, groups, "wrong show (80 points): " + "; ".join(problems))
         return Ruling(True, 0, groups, "valid show: every card is in a meld, with two sequences including a pure one")

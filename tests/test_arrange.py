@@ -1,0 +1,110 @@
+"""The best arrangement is exact: checked against brute force and against as-arranged counts."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.arrange import Credit, best_arrangement
+from engine.cards import Card, full_deck
+from engine.melds import check_group, check_sequence, to_piece
+from engine.variants import JudgeRequest, find
+from engine.variants.indian import IndianRules, card_points, wild_test
+
+RULES = IndianRules().meld_rules()
+DECK = full_deck(2, 2)
+
+
+def partitions(items: list[int]) -> Iterator[list[list[int]]]:
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for part in partitions(rest):
+        yield [[first], *part]
+        for i in range(len(part)):
+            yield part[:i] + [[first, *part[i]]] + part[i + 1:]
+
+
+def brute_force(hand: list[Card], cut: Card | None) -> int:
+    is_wild = wild_test(cut)
+    values = [card_points(c, is_wild) for c in hand]
+    full = min(sum(values), 80)
+    best = full
+    for part in partitions(list(range(len(hand)))):
+        dead = 0
+        pure = seqs = 0
+        for block in part:
+            pieces = [to_piece(hand[i], is_wild) for i in block]
+            assert RULES.sequence is not None and RULES.group is not None
+            seq = check_sequence(pieces, RULES.sequence, RULES.wild)
+            grp = check_group(pieces, RULES.group, RULES.wild)
+            if seq.kind == "pure-sequence":
+                pure += 1
+                seqs += 1
+            elif seq.valid:
+                seqs += 1
+            elif not grp.valid:
+                dead += sum(values[i] for i in block)
+        if pure >= 1 and seqs >= 2:
+            best = min(best, dead)
+    return best
+
+
+def best_points(hand: list[Card], cut: Card | None) -> int:
+    is_wild = wild_test(cut)
+    got = best_arrangement(hand, RULES, is_wild, lambda c: card_points(c, is_wild), Credit(2, 1), 80)
+    return int(got.points)
+
+
+def test_rule_text_examples() -> None:
+    hand = [Card.parse(t) for t in "4H 5H 6H 7C 8C 5D 9D 9S 4C KD QD 7S 9S".split()]
+    # the text counts 58 as arranged; rearranged, Q-K of diamonds with the wild five score less
+    assert best_points(hand, Card.parse("5D")) <= 58
+    full = [Card.parse(t) for t in "4H 5H 6H 7H KC QC PJ QD QS QC 7S 7D 7C".split()]
+    assert best_points(full, Card.parse("3S")) == 0
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(min_value=5, max_value=8))
+def test_agrees_with_brute_force(rnd: random.Random, size: int) -> None:
+    hand = rnd.sample(DECK, size)
+    cut = rnd.choice([None, Card(0, ""), *DECK[:52]])
+    assert best_points(hand, cut) == brute_force(hand, cut)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_best_is_never_worse_than_as_arranged(rnd: random.Random) -> None:
+    hand = rnd.sample(DECK, 13)
+    cut = rnd.choice(DECK[:52])
+    cuts = sorted(rnd.sample(range(1, 13), 3))
+    groups = [hand[a:b] for a, b in zip([0, *cuts], [*cuts, 13], strict=True)]
+    variant = find("indian-points")
+    counted = variant.judge(JudgeRequest("count", groups=list(groups), wild=cut))
+    best = variant.judge(JudgeRequest("best", groups=[hand], wild=cut))
+    assert best.points <= counted.points
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_returned_arrangement_is_real(rnd: random.Random) -> None:
+    hand = rnd.sample(DECK, 13)
+    cut = rnd.choice(DECK[:52])
+    is_wild = wild_test(cut)
+    got = best_arrangement(hand, RULES, is_wild, lambda c: card_points(c, is_wild), Credit(2, 1), 80)
+    used = [c for m in got.melds for c in m] + list(got.deadwood)
+    assert sorted(used) == sorted(hand)
+    if got.credited:
+        assert got.points == min(80, sum(card_points(c, is_wild) for c in got.deadwood))
+        kinds = [check_sequence([to_piece(c, is_wild) for c in m], RULES.sequence, RULES.wild).kind  # type: ignore[arg-type]
+                 for m in got.melds]
+        assert "pure-sequence" in kinds
+        assert sum(k != "invalid" for k in kinds) >= 2
+        for meld in got.melds:
+            pieces = [to_piece(c, is_wild) for c in meld]
+            assert check_sequence(pieces, RULES.sequence, RULES.wild).valid or check_group(  # type: ignore[arg-type]
+                pieces, RULES.group, RULES.wild).valid  # type: ignore[arg-type]

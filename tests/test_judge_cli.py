@@ -1,0 +1,108 @@
+"""`tablekit judge` and `tablekit variants` as a user runs them: real processes, real output."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_CASES = ROOT.parent / "shared" / "cases" / "judge-public.jsonl"
+
+
+def tablekit(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tablekit", *args], input=stdin, capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+
+
+def test_count_prints_one_json_object() -> None:
+    p = tablekit("judge", "--variant", "indian-points", "--mode", "count", "--wild", "5D", "--",
+                 "4H 5H 6H | 7C 8C 5D | 9D 9S 4C | KD QD 7S 9S")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["variant"] == "indian-points" and out["mode"] == "count"
+    assert out["valid"] is True and out["points"] == 58
+    assert out["groups"][0] == {"cards": ["4H", "5H", "6H"], "kind": "pure-sequence", "points": 0, "bonus": 0,
+                                "reason": "a run 4 to 6 of hearts"}
+    assert out["reason"]
+
+
+def test_hand_may_be_given_as_several_words() -> None:
+    p = tablekit("judge", "--variant", "indian-points", "--mode", "best", "--wild", "3S",
+                 "4H", "5H", "6H", "7H", "KC", "QC", "PJ", "QD", "QS", "QC", "7S", "7D", "7C")
+    assert p.returncode == 0 and json.loads(p.stdout)["points"] == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [(["--variant", "indian-points", "--mode", "count", "--", "4H 5H 1X"], "1X"),
+     (["--variant", "no-such-game", "--mode", "count", "--", "4H"], "no-such-game"),
+     (["--variant", "indian-points", "--mode", "count", "--wild", "ZZ", "--", "4H 5H 6H"], "ZZ"),
+     (["--variant", "indian-points", "--mode", "count", "--", "7S 7S 7S"], "7S"),
+     (["--variant", "indian-points", "--mode", "contract", "--", "4H 5H 6H"], "contract"),
+     (["--variant", "indian-points", "--mode", "count", "--"], "empty")],
+)
+def test_bad_input_exits_2_with_an_error_line(args: list[str], names: str) -> None:
+    p = tablekit("judge", *args)
+    assert p.returncode == 2
+    assert p.stdout == ""
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and names in lines[0]
+
+
+def test_batch_answers_every_line_in_order_and_goes_on_after_errors() -> None:
+    lines = [
+        {"variant": "indian-points", "mode": "declare", "hand": "4H 5H 6H 7H | KC QC PJ | QD QS QC | 7S 7D 7C", "wild": "3S"},
+        {"variant": "indian-points", "mode": "count", "hand": "4H 5H 6H | 1X"},
+        "not json",
+        {"variant": "indian-points", "mode": "count", "hand": "9S 9H 9C | 8D 9D 6D | 8S 10S JS | QH KH | KS KD", "wild": "6C"},
+    ]
+    text = "\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n"
+    p = tablekit("judge", "--batch", stdin=text)
+    assert p.returncode == 0
+    out = [json.loads(line) for line in p.stdout.splitlines()]
+    assert len(out) == 4
+    assert out[0]["valid"] is True and out[0]["points"] == 0
+    assert "1X" in out[1]["error"]
+    assert "error" in out[2]
+    assert out[3]["points"] == 80
+
+
+def test_public_indian_cases_pass() -> None:
+    if not SHARED_CASES.exists():
+        pytest.fail(f"shared cases missing at {SHARED_CASES}")
+    cases = [json.loads(line) for line in SHARED_CASES.read_text().splitlines() if line.strip()]
+    indian = [c for c in cases if c["variant"].startswith("indian")]
+    assert indian
+    keys = ("variant", "mode", "hand", "wild", "deal", "decks", "players")
+    batch = "".join(json.dumps({k: c[k] for k in keys if k in c}) + "\n" for c in indian)
+    p = tablekit("judge", "--batch", stdin=batch)
+    results = [json.loads(line) for line in p.stdout.splitlines()]
+    for case, result in zip(indian, results, strict=True):
+        expect = case["expect"]
+        if expect.get("error"):
+            assert "error" in result, case["id"]
+            continue
+        assert "error" not in result, (case["id"], result)
+        if "valid" in expect:
+            assert result["valid"] is expect["valid"], case["id"]
+        if "points" in expect:
+            assert result["points"] == expect["points"], case["id"]
+
+
+def test_variants_lists_every_indian_game() -> None:
+    p = tablekit("variants", "--json")
+    assert p.returncode == 0
+    rows = {json.loads(line)["id"]: json.loads(line) for line in p.stdout.splitlines()}
+    for vid in ("indian-points", "indian-pool-101", "indian-pool-201", "indian-deals"):
+        assert rows[vid]["cards_dealt"] == 13 and rows[vid]["summary"]
+
+
+def test_console_script_and_module_agree() -> None:
+    exe = Path(sys.executable).with_name("tablekit")
+    assert exe.exists(), "the tablekit console script is installed beside the interpreter"
+    p = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and p.stdout.startswith("tablekit ")
