@@ -11,18 +11,35 @@ from vision.assemble import DEFAULT_PARAMS, AssemblyParams, assemble
 from vision.detector import DEFAULT_WEIGHTS, detect
 from vision.enroll import DeckTemplates
 from vision.grouping import group_cards
-from vision.reading import TableReading
+from vision.reading import DetectedCard, TableReading
+from vision.tiles import read_tiles
 
 
 def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
-               weights: Path = DEFAULT_WEIGHTS, deck: DeckTemplates | None = None) -> TableReading:
-    """Every card on a BGR image, one entry per physical card, grouped as they lie."""
+               weights: Path = DEFAULT_WEIGHTS, deck: DeckTemplates | None = None,
+               pieces: str = "auto") -> TableReading:
+    """Every card on a BGR image, one entry per physical card, grouped as they lie.
+
+    ``pieces`` is ``cards``, ``tiles`` or ``auto`` (tiles are looked for only when no card
+    was read, and reported only when at least two are read with confidence).
+    """
+    if pieces == "tiles":
+        return _tiles_reading(read_tiles(image))
     detections = detect(image, threshold=min(0.1, params.index_score, params.card_score),
                         weights=weights)
     if deck is not None:
         detections = deck.refine(image, detections)
     cards = tuple(assemble(detections, params, image))
+    if pieces == "auto" and not any(c.readable for c in cards):
+        tiles = read_tiles(image)
+        if sum(t.readable for t in tiles) >= 2:
+            return _tiles_reading(tiles)
     return TableReading(cards, group_cards(cards))
+
+
+def _tiles_reading(tiles: list[DetectedCard]) -> TableReading:
+    found = tuple(tiles)
+    return TableReading(found, group_cards(found, card_reach=0.35))
 
 
 def warm_up(weights: Path = DEFAULT_WEIGHTS) -> None:

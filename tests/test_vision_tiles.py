@@ -1,0 +1,45 @@
+"""Tiles drawn from fonts: number, colour and the Joly; a rack read end to end."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.recognize import read_table
+from vision.tiles import draw_tile, read_tile_face, read_tiles
+
+FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN)
+
+
+@pytest.mark.parametrize("tile", ["R7", "K13", "B1", "Y10", "JY", "R12", "B4", "K8", "Y3", "R11"])
+@pytest.mark.parametrize("font", FONTS)
+def test_tile_faces_read_in_several_fonts(tile: str, font: int) -> None:
+    assert read_tile_face(draw_tile(tile, font, 1.5)).tile == tile
+
+
+def _rack(groups: list[list[str]], gap: int, group_gap: int) -> np.ndarray:
+    img = np.full((300, 900, 3), (40, 90, 40), np.uint8)
+    x = 30
+    for group in groups:
+        for t in group:
+            face = draw_tile(t, cv2.FONT_HERSHEY_DUPLEX, 1.2)
+            h, w = face.shape[:2]
+            img[100:100 + h, x:x + w] = face
+            x += w + gap
+        x += group_gap
+    return img
+
+
+def test_a_rack_reads_left_to_right_and_groups_by_gaps() -> None:
+    img = _rack([["R7", "R8", "R9"], ["K2", "B2", "Y2"]], gap=6, group_gap=120)
+    assert [t.card for t in read_tiles(img)] == ["R7", "R8", "R9", "K2", "B2", "Y2"]
+    reading = read_table(img)
+    assert reading.group_cards() == [["R7", "R8", "R9"], ["K2", "B2", "Y2"]]
+
+
+def test_rotated_half_turn_tile_still_reads() -> None:
+    face = cv2.rotate(draw_tile("B12", cv2.FONT_HERSHEY_DUPLEX, 1.5), cv2.ROTATE_180)
+    img = np.full((300, 300, 3), (40, 90, 40), np.uint8)
+    img[80:80 + face.shape[0], 100:100 + face.shape[1]] = face
+    assert [t.card for t in read_tiles(img)] == ["B12"]

@@ -1,0 +1,180 @@
+"""Rummy tiles: find the tiles on an image, read each one's number and colour, or the Joly.
+
+A classical stage (no learned weights): tiles are light, evenly sized rectangles; inside each,
+the ink (pixels well darker or more saturated than the tile face) gives the colour by hue and
+the number by correlation with numerals drawn from OpenCV's fonts in several styles; the Joly
+is recognised by its face symbol. ``draw_tile`` draws synthetic tiles for tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from vision.reading import UNREADABLE, DetectedCard
+
+TILE_W, TILE_H = 60, 80
+GLYPH = (24, 32)
+INK_BGR = {"R": (40, 30, 200), "B": (190, 90, 20), "K": (25, 25, 25), "Y": (20, 140, 240)}
+_FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX,
+          cv2.FONT_HERSHEY_COMPLEX)
+
+
+def draw_joly_face(img: np.ndarray, cx: int, cy: int, r: int, colour: tuple[int, int, int]) -> None:
+    """The Joly's smiling face symbol."""
+    cv2.circle(img, (cx, cy), r, colour, max(2, r // 6), cv2.LINE_AA)
+    cv2.circle(img, (cx - r // 3, cy - r // 4), max(2, r // 6), colour, -1, cv2.LINE_AA)
+    cv2.circle(img, (cx + r // 3, cy - r // 4), max(2, r // 6), colour, -1, cv2.LINE_AA)
+    cv2.ellipse(img, (cx, cy + r // 8), (r // 2, r // 3), 0, 20, 160, colour, max(2, r // 6),
+                cv2.LINE_AA)
+
+
+def draw_tile(tile: str, font: int = cv2.FONT_HERSHEY_DUPLEX, scale: float = 1.0) -> np.ndarray:
+    """A tile face (``R7``, ``K13``, ``JY``) of ``TILE_W`` × ``TILE_H`` times ``scale``."""
+    w, h = round(TILE_W * scale), round(TILE_H * scale)
+    img = np.full((h, w, 3), (215, 235, 245), np.uint8)
+    cv2.rectangle(img, (0, 0), (w - 1, h - 1), (170, 190, 200), max(1, round(2 * scale)))
+    if tile == "JY":
+        draw_joly_face(img, w // 2, round(h * 0.4), round(w * 0.3), INK_BGR["R"])
+        return img
+    colour, number = tile[0], tile[1:]
+    thick = max(2, round(3 * scale))
+    fs = cv2.getFontScaleFromHeight(font, round(h * 0.38), thick)
+    (tw, th), _ = cv2.getTextSize(number, font, fs, thick)
+    if tw > w * 0.85:
+        fs *= w * 0.85 / tw
+        (tw, th), _ = cv2.getTextSize(number, font, fs, thick)
+    cv2.putText(img, number, ((w - tw) // 2, round(h * 0.2) + th), font, fs, INK_BGR[colour],
+                thick, cv2.LINE_AA)
+    cv2.circle(img, (w // 2, round(h * 0.8)), max(2, round(5 * scale)), (150, 170, 180), -1)
+    return img
+
+
+def _glyph(mask: np.ndarray) -> np.ndarray | None:
+    ys, xs = np.nonzero(mask)
+    if len(xs) < 8:
+        return None
+    crop = mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32)
+    g = cv2.resize(crop, GLYPH, interpolation=cv2.INTER_AREA)
+    g -= g.mean()
+    n = float(np.linalg.norm(g))
+    return g / n if n > 1e-6 else None
+
+
+@lru_cache(maxsize=1)
+def _templates() -> tuple[tuple[str, ...], np.ndarray]:
+    names, glyphs = [], []
+    for font in _FONTS:
+        for number in range(1, 14):
+            face = draw_tile(f"K{number}", font, 2.0)
+            g = _glyph(_ink(face)[: round(face.shape[0] * 0.68)])
+            if g is not None:
+                names.append(str(number))
+                glyphs.append(g)
+    face = draw_tile("JY", scale=2.0)
+    g = _glyph(_ink(face)[: round(face.shape[0] * 0.68)])
+    assert g is not None
+    names.append("JY")
+    glyphs.append(g)
+    return tuple(names), np.stack(glyphs).reshape(len(names), -1)
+
+
+def _ink(face: np.ndarray) -> np.ndarray:
+    """Pixels of ink on a tile face: darker or more saturated than the face's paper."""
+    hsv = cv2.cvtColor(face, cv2.COLOR_BGR2HSV).astype(np.int32)
+    paper_v = int(np.percentile(hsv[..., 2], 80))
+    paper_s = int(np.percentile(hsv[..., 1], 30))
+    return ((hsv[..., 2] < paper_v - 70) | (hsv[..., 1] > paper_s + 90)).astype(np.uint8)
+
+
+def ink_colour(face: np.ndarray, mask: np.ndarray) -> str:
+    """R, Y, B or K from the ink pixels' hue and brightness."""
+    hsv = cv2.cvtColor(face, cv2.COLOR_BGR2HSV)[mask > 0]
+    if len(hsv) == 0:
+        return "K"
+    sat = hsv[:, 1].astype(float)
+    if np.median(sat) < 90 or np.median(hsv[:, 2]) < 60:
+        return "K"
+    hue = float(np.median(hsv[:, 0]))
+    if hue < 8 or hue > 160:
+        return "R"
+    if hue < 35:
+        return "Y"
+    if 85 <= hue <= 135:
+        return "B"
+    return "K"
+
+
+@dataclass(frozen=True, slots=True)
+class TileRead:
+    """One tile's reading from a face image."""
+
+    tile: str
+    confidence: float
+
+
+def read_tile_face(face: np.ndarray) -> TileRead:
+    """The tile on an upright face crop (any size), or ``??`` when no numeral matches well."""
+    face = cv2.resize(face, (TILE_W * 2, TILE_H * 2), interpolation=cv2.INTER_AREA)
+    mask = _ink(face)[: round(face.shape[0] * 0.68)]
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    glyph = _glyph(mask)
+    if glyph is None:
+        return TileRead(UNREADABLE, 0.0)
+    names, templates = _templates()
+    sims = templates @ glyph.ravel()
+    k = int(np.argmax(sims))
+    best = float(sims[k])
+    other = max((float(s) for n, s in zip(names, sims, strict=True) if n != names[k]), default=0.0)
+    confidence = max(0.0, min(1.0, best)) * min(1.0, 0.5 + 4 * (best - other))
+    if names[k] == "JY":
+        return TileRead("JY", confidence)
+    return TileRead(ink_colour(face[: mask.shape[0]], mask) + names[k], confidence)
+
+
+def find_tiles(image: np.ndarray, min_area: float = 400.0) -> list[np.ndarray]:
+    """Quadrilaterals (4×2, corners clockwise from top-left) of light tile-shaped regions."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    light = ((hsv[..., 2] > 150) & (hsv[..., 1] < 80)).astype(np.uint8) * 255
+    light = cv2.morphologyEx(light, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(light, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    quads = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < min_area:
+            continue
+        (cx, cy), (w, h), angle = cv2.minAreaRect(c)
+        if w > h:
+            w, h, angle = h, w, angle + 90
+        if not (0.55 <= w / max(h, 1) <= 0.9) or area < 0.8 * w * h:
+            continue
+        pts = cv2.boxPoints(((cx, cy), (w, h), angle))
+        quads.append(_order(pts))
+    return quads
+
+
+def _order(pts: np.ndarray) -> np.ndarray:
+    """Corners as TL, TR, BR, BL of an upright tile (the long side vertical)."""
+    pts = pts[np.argsort(pts[:, 1])]
+    top = pts[:2][np.argsort(pts[:2, 0])]
+    bottom = pts[2:][np.argsort(pts[2:, 0])]
+    return np.array([top[0], top[1], bottom[1], bottom[0]], np.float32)
+
+
+def read_tiles(image: np.ndarray, min_confidence: float = 0.5) -> list[DetectedCard]:
+    """Every tile found on the image, read (``??`` below ``min_confidence``)."""
+    out = []
+    dst = np.float32([[0, 0], [TILE_W * 2, 0], [TILE_W * 2, TILE_H * 2], [0, TILE_H * 2]])
+    for quad in find_tiles(image):
+        m = cv2.getPerspectiveTransform(quad, dst)
+        face = cv2.warpPerspective(image, m, (TILE_W * 2, TILE_H * 2))
+        reads = [read_tile_face(face), read_tile_face(cv2.rotate(face, cv2.ROTATE_180))]
+        best = max(reads, key=lambda r: r.confidence)
+        name = best.tile if best.confidence >= min_confidence else UNREADABLE
+        box = (float(quad[:, 0].min()), float(quad[:, 1].min()),
+               float(quad[:, 0].max()), float(quad[:, 1].max()))
+        out.append(DetectedCard(name, box, best.confidence))
+    return sorted(out, key=lambda c: (c.box[0], c.box[1]))
