@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from engine.errors import TablekitError
 from engine.variants.indian import FULL_COUNT_CAP, WRONG_SHOW, IndianVariant
@@ -29,7 +29,7 @@ class ScoringError(TablekitError, ValueError):
     """Deal results that cannot happen under the rules (two winners, a drop where none is allowed)."""
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     WINNER = "winner"
     LOST = "lost"
     SECOND_VALID = "second-valid"
