@@ -1,0 +1,189 @@
+"""The drawing surface of one frame: fitted text, panels, and a record of what went where.
+
+Screens draw through a `Canvas` so that every text is fitted inside its box (shrunk, then
+cut with an ellipsis, never spilling off the screen) and so tests can ask where a seat, a
+ring or a marker was drawn (`regions`) and where every text landed (`texts`).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import pygame
+
+from display.fonts import Fonts
+from display.layout import Layout
+from display.theme import Colour
+
+ELLIPSIS = "…"
+
+
+@dataclass(frozen=True, slots=True)
+class TextPlacement:
+    """One text as drawn: its words, its box on the surface and the box it had to fit."""
+
+    text: str
+    rect: pygame.Rect
+    bounds: pygame.Rect
+
+
+class TextCache:
+    """Rendered text surfaces, reused across frames (the countdown digits, the names)."""
+
+    def __init__(self, fonts: Fonts, capacity: int = 768) -> None:
+        self.fonts = fonts
+        self.capacity = capacity
+        self._store: OrderedDict[tuple[str, int, bool, Colour], pygame.Surface] = OrderedDict()
+
+    def render(self, text: str, line_px: int, colour: Colour, bold: bool = True) -> pygame.Surface:
+        key = (text, line_px, bold, colour)
+        surf = self._store.get(key)
+        if surf is None:
+            surf = self.fonts.get(line_px, bold).render(text, True, colour)
+            self._store[key] = surf
+            if len(self._store) > self.capacity:
+                self._store.popitem(last=False)
+        else:
+            self._store.move_to_end(key)
+        return surf
+
+    def width(self, text: str, line_px: int, bold: bool = True) -> int:
+        return self.fonts.get(line_px, bold).size(text)[0]
+
+
+class Canvas:
+    """One frame's surface plus its layout, fonts and the record of texts and regions."""
+
+    def __init__(self, surface: pygame.Surface, texts: TextCache) -> None:
+        self.surface = surface
+        self.layout = Layout.of(surface)
+        self.cache = texts
+        self.texts: list[TextPlacement] = []
+        self.regions: dict[str, pygame.Rect] = {}
+
+    # --- records -------------------------------------------------------------------------
+
+    def mark(self, name: str, rect: pygame.Rect) -> pygame.Rect:
+        """Remember where ``name`` (e.g. "seat:2", "countdown") was drawn."""
+        self.regions[name] = pygame.Rect(rect)
+        return rect
+
+    # --- text ----------------------------------------------------------------------------
+
+    def fit(self, text: str, line_px: int, width: int, bold: bool = True, min_scale: float = 0.6) -> tuple[str, int]:
+        """The text and line height that fit ``width``: shrink down to ``min_scale``, then cut."""
+        if not text:
+            return text, line_px
+        size = line_px
+        floor = max(12, int(line_px * min_scale))
+        while size > floor and self.cache.width(text, size, bold) > width:
+            size = max(floor, int(size * 0.9))
+        if self.cache.width(text, size, bold) <= width:
+            return text, size
+        cut = text
+        while cut and self.cache.width(cut + ELLIPSIS, size, bold) > width:
+            cut = cut[:-1]
+        return (cut.rstrip() + ELLIPSIS) if cut else "", size
+
+    def text(
+        self,
+        text: str,
+        line_px: int,
+        box: pygame.Rect,
+        colour: Colour,
+        *,
+        align: str = "left",
+        valign: str = "center",
+        bold: bool = True,
+        min_scale: float = 0.6,
+    ) -> pygame.Rect:
+        """Draw one line of text fitted inside ``box``; returns where it landed."""
+        box = box.clip(self.layout.full)
+        line_px = min(line_px, max(1, box.h))
+        shown, size = self.fit(text, line_px, box.w, bold, min_scale)
+        if not shown:
+            return pygame.Rect(box.x, box.y, 0, 0)
+        surf = self.cache.render(shown, size, colour, bold)
+        rect = surf.get_rect()
+        if align == "center":
+            rect.centerx = box.centerx
+        elif align == "right":
+            rect.right = box.right
+        else:
+            rect.left = box.left
+        if valign == "top":
+            rect.top = box.top
+        elif valign == "bottom":
+            rect.bottom = box.bottom
+        else:
+            rect.centery = box.centery
+        # A font's line box can be a pixel or two taller than asked; keep it inside.
+        if rect.h <= box.h:
+            rect.clamp_ip(box)
+        rect.clamp_ip(self.layout.full)
+        self.surface.blit(surf, rect)
+        self.texts.append(TextPlacement(shown, rect, box))
+        return rect
+
+    def wrapped(
+        self,
+        text: str,
+        line_px: int,
+        box: pygame.Rect,
+        colour: Colour,
+        *,
+        align: str = "left",
+        max_lines: int | None = None,
+        bold: bool = False,
+    ) -> list[pygame.Rect]:
+        """Draw ``text`` over as many lines as fit in ``box`` (the last one cut if needed)."""
+        box = box.clip(self.layout.full)
+        if not text or box.h <= 0:
+            return []
+        line_px = min(line_px, box.h)
+        lines_fit = max(1, box.h // line_px)
+        if max_lines is not None:
+            lines_fit = min(lines_fit, max_lines)
+        lines: list[str] = []
+        words = text.split()
+        current = ""
+        i = 0
+        while i < len(words):
+            trial = f"{current} {words[i]}".strip()
+            if self.cache.width(trial, line_px, bold) <= box.w or not current:
+                current = trial
+                i += 1
+                continue
+            lines.append(current)
+            current = ""
+            if len(lines) == lines_fit:
+                break
+        if current and len(lines) < lines_fit:
+            lines.append(current)
+        if i < len(words) and lines:
+            lines[-1] = lines[-1] + " " + " ".join(words[i:])  # cut with an ellipsis below
+        top = box.y
+        out = []
+        for line in lines:
+            row = pygame.Rect(box.x, top, box.w, line_px)
+            out.append(self.text(line, line_px, row, colour, align=align, bold=bold, min_scale=1.0))
+            top += line_px
+        return out
+
+    # --- shapes --------------------------------------------------------------------------
+
+    def panel(
+        self,
+        rect: pygame.Rect,
+        fill: Colour | None,
+        edge: Colour | None = None,
+        *,
+        width: int = 0,
+        radius: int | None = None,
+    ) -> None:
+        r = self.layout.py(0.012) if radius is None else radius
+        if fill is not None:
+            pygame.draw.rect(self.surface, fill, rect, border_radius=r)
+        if edge is not None:
+            pygame.draw.rect(self.surface, edge, rect, max(1, width), border_radius=r)

@@ -1,0 +1,95 @@
+"""What frames every screen: the header band, the footer prompt, the toast and health icons."""
+
+from __future__ import annotations
+
+import pygame
+
+from display import theme
+from display.canvas import Canvas
+from display.layout import FOOTER, HEADER, inset
+from display.viewmodel import DeviceHealth, Toast
+
+
+def header(canvas: Canvas, title: str, right: str = "", colour: theme.Colour = theme.TEXT) -> pygame.Rect:
+    """The top band: the screen's title on the left, a short status on the right."""
+    L = canvas.layout
+    band = L.rect(HEADER)
+    pygame.draw.rect(canvas.surface, theme.PANEL, band)
+    pygame.draw.line(canvas.surface, theme.PANEL_EDGE, band.bottomleft, (band.right, band.bottom - 1), max(1, L.py(0.003)))
+    inner = inset(band, L.py(0.03), L.py(0.012))
+    if right:
+        left_box, right_box = pygame.Rect(inner.x, inner.y, int(inner.w * 0.62), inner.h), pygame.Rect(
+            inner.x + int(inner.w * 0.64), inner.y, int(inner.w * 0.36), inner.h
+        )
+        canvas.text(right, L.line("body"), right_box, theme.TEXT_DIM, align="right")
+    else:
+        left_box = inner
+    canvas.text(title, L.line("title"), left_box, colour)
+    return canvas.mark("header", band)
+
+
+def footer(canvas: Canvas, prompt: str) -> None:
+    """The bottom band: what the buttons do now."""
+    if not prompt:
+        return
+    L = canvas.layout
+    band = inset(L.rect(FOOTER), L.py(0.03), L.py(0.012))
+    canvas.text(prompt, L.line("small"), band, theme.TEXT_DIM, align="center", bold=False)
+    canvas.mark("footer", band)
+
+
+def toast(canvas: Canvas, note: Toast | None) -> None:
+    """A one-line message in a coloured pill over the footer."""
+    if note is None or not note.text:
+        return
+    L = canvas.layout
+    band = inset(L.rect(FOOTER), L.py(0.06), L.py(0.006))
+    colour = theme.LEVEL_COLOURS.get(note.level, theme.LEVEL_COLOURS["info"])
+    canvas.panel(band, colour, theme.TEXT, width=L.py(0.003), radius=band.h // 2)
+    canvas.text(note.text, L.line("body"), inset(band, band.h // 2, 0), theme.TEXT, align="center")
+    canvas.mark("toast", band)
+
+
+def _box_icon(surf: pygame.Surface, rect: pygame.Rect, colour: theme.Colour) -> None:
+    """The button box: a bar with three round buttons."""
+    body = rect.inflate(-rect.w // 8, -rect.h // 2)
+    pygame.draw.rect(surf, colour, body, max(2, rect.h // 12), border_radius=rect.h // 8)
+    for i in range(3):
+        cx = body.x + body.w * (i + 1) // 4
+        pygame.draw.circle(surf, colour, (cx, body.centery), max(2, body.h // 4))
+
+
+def _camera_icon(surf: pygame.Surface, rect: pygame.Rect, colour: theme.Colour) -> None:
+    """A camera: body, lens and a bump on top."""
+    body = pygame.Rect(0, 0, rect.w * 7 // 8, rect.h * 5 // 8)
+    body.midbottom = (rect.centerx, rect.bottom - rect.h // 10)
+    pygame.draw.rect(surf, colour, body, max(2, rect.h // 12), border_radius=rect.h // 10)
+    bump = pygame.Rect(0, 0, body.w // 3, rect.h // 7)
+    bump.midbottom = (body.centerx, body.top + 1)
+    pygame.draw.rect(surf, colour, bump)
+    pygame.draw.circle(surf, colour, body.center, max(3, body.h // 3), max(2, rect.h // 12))
+
+
+def health_icons(canvas: Canvas, area: pygame.Rect, link: DeviceHealth, camera: DeviceHealth) -> str:
+    """Two icons (button box, camera) coloured by health, a strike through a lost one.
+
+    Returns the message to show for the worst device ("" when both are fine).
+    """
+    size = min(area.h, area.w // 2)
+    icons = [("health:link", link, _box_icon), ("health:camera", camera, _camera_icon)]
+    x = area.right - size * 2 - size // 4
+    worst = ""
+    rank = {"lost": 2, "fallback": 1}
+    worst_rank = 0
+    for name, health, draw in icons:
+        rect = pygame.Rect(x, area.centery - size // 2, size, size)
+        colour = theme.HEALTH_COLOURS.get(health.state, theme.NEUTRAL)
+        pygame.draw.rect(canvas.surface, theme.dim(colour, 0.25), rect, border_radius=size // 5)
+        draw(canvas.surface, rect.inflate(-size // 5, -size // 5), colour)
+        if health.state == "lost":
+            pygame.draw.line(canvas.surface, colour, rect.topright, rect.bottomleft, max(3, size // 10))
+        canvas.mark(name, rect)
+        if health.message and rank.get(health.state, 0) > worst_rank:
+            worst, worst_rank = health.message, rank[health.state]
+        x += size + size // 4
+    return worst

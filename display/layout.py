@@ -1,0 +1,91 @@
+"""One layout description for every screen size: boxes and type sizes as fractions.
+
+A box is ``(x, y, w, h)`` in fractions of the screen's width and height; a type size is a
+line height in fractions of the screen's height. The same description gives the 1920×1080
+table screen and the 800×480 Pi touchscreen; only a floor on type size differs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import pygame
+
+Box = tuple[float, float, float, float]
+
+# Line heights as fractions of screen height.
+TYPE: Final[dict[str, float]] = {
+    "huge": 0.20,  # countdown seconds
+    "title": 0.085,
+    "large": 0.068,
+    "body": 0.052,
+    "small": 0.042,
+}
+MIN_LINE_PX: Final = 16  # below this nothing is readable on a 7" screen
+
+SIZES: Final[dict[str, tuple[int, int]]] = {
+    "table": (1920, 1080),
+    "pi": (800, 480),
+}
+
+# Bands shared by the screens.
+HEADER: Final[Box] = (0.0, 0.0, 1.0, 0.1)
+BODY: Final[Box] = (0.02, 0.11, 0.96, 0.79)
+FOOTER: Final[Box] = (0.0, 0.91, 1.0, 0.09)
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Turns the fractional description into pixels for one surface size."""
+
+    width: int
+    height: int
+
+    @classmethod
+    def of(cls, surface: pygame.Surface) -> Layout:
+        w, h = surface.get_size()
+        return cls(w, h)
+
+    def rect(self, box: Box) -> pygame.Rect:
+        x, y, w, h = box
+        left, top = round(x * self.width), round(y * self.height)
+        return pygame.Rect(left, top, round((x + w) * self.width) - left, round((y + h) * self.height) - top)
+
+    def py(self, fraction: float) -> int:
+        """A length as a fraction of the screen height, in pixels (at least 1)."""
+        return max(1, round(fraction * self.height))
+
+    def line(self, role: str) -> int:
+        return max(MIN_LINE_PX, round(TYPE[role] * self.height))
+
+    @property
+    def full(self) -> pygame.Rect:
+        return pygame.Rect(0, 0, self.width, self.height)
+
+
+def inset(rect: pygame.Rect, dx: int, dy: int | None = None) -> pygame.Rect:
+    """``rect`` shrunk by ``dx`` on left and right and ``dy`` on top and bottom."""
+    dy = dx if dy is None else dy
+    return pygame.Rect(rect.x + dx, rect.y + dy, max(0, rect.w - 2 * dx), max(0, rect.h - 2 * dy))
+
+
+def split_rows(rect: pygame.Rect, count: int, gap: int = 0) -> list[pygame.Rect]:
+    """``count`` equal rows stacked in ``rect``."""
+    if count <= 0:
+        return []
+    h = (rect.h - gap * (count - 1)) / count
+    return [pygame.Rect(rect.x, round(rect.y + i * (h + gap)), rect.w, max(1, round(h))) for i in range(count)]
+
+
+def split_columns(rect: pygame.Rect, weights: list[float], gap: int = 0) -> list[pygame.Rect]:
+    """Columns side by side in ``rect``, widths in proportion to ``weights``."""
+    total = sum(weights) or 1.0
+    free = rect.w - gap * (len(weights) - 1)
+    out: list[pygame.Rect] = []
+    x = float(rect.x)
+    for w in weights:
+        width = free * w / total
+        out.append(pygame.Rect(round(x), rect.y, max(1, round(width)), rect.h))
+        x += width + gap
+    return out

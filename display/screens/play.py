@@ -1,0 +1,272 @@
+"""The play screen: the seat ring around the table, the active seat, the countdown ring.
+
+Drawn in two layers so a running timer stays cheap: `draw_table` draws everything that
+changes only when the game does (cached by the renderer), `draw_countdown` the ring and its
+seconds, every frame.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from display import chrome, theme
+from display.canvas import Canvas
+from display.layout import HEADER, inset
+from display.viewmodel import SEAT_DROPPED, SEAT_ELIMINATED, PlayView, SeatView
+
+CENTRE = (0.5, 0.52)  # the table's centre, as fractions of width and height
+RING_RADIUS = 0.19  # of the height
+RING_WIDTH = 0.042
+SEAT_ORBIT = (0.355, 0.315)  # seat centres lie on this ellipse (fractions of width, height)
+FELT = (0.30, 0.25)
+
+
+def team_colours(view: PlayView) -> dict[str, theme.Colour]:
+    teams: dict[str, theme.Colour] = {}
+    for seat in view.seats:
+        if seat.team and seat.team not in teams:
+            teams[seat.team] = theme.series_colour(len(teams))
+    return teams
+
+
+def seat_rects(canvas: Canvas, count: int) -> list[pygame.Rect]:
+    """Seat boxes around the table, clockwise from the bottom (the screen's own side)."""
+    L = canvas.layout
+    cx, cy = CENTRE[0] * L.width, CENTRE[1] * L.height
+    rx, ry = SEAT_ORBIT[0] * L.width, SEAT_ORBIT[1] * L.height
+    w = round(L.width * (0.2 if count <= 6 else 0.165))
+    h = round(L.height * (0.19 if count <= 6 else 0.165))
+    out = []
+    for i in range(count):
+        t = 2 * math.pi * i / max(1, count)
+        x = cx - rx * math.sin(t)
+        y = cy + ry * math.cos(t)
+        rect = pygame.Rect(0, 0, w, h)
+        rect.center = (round(x), round(y))
+        out.append(rect)
+    return out
+
+
+def ring_geometry(canvas: Canvas) -> tuple[tuple[int, int], int, int]:
+    L = canvas.layout
+    return (round(CENTRE[0] * L.width), round(CENTRE[1] * L.height)), L.py(RING_RADIUS), L.py(RING_WIDTH)
+
+
+def draw_table(canvas: Canvas, view: PlayView) -> None:
+    """Everything on the play screen except the countdown ring's moving parts."""
+    L = canvas.layout
+    surf = canvas.surface
+    surf.fill(theme.BACKGROUND)
+    _header(canvas, view)
+
+    (cx, cy), radius, width = ring_geometry(canvas)
+    felt = pygame.Rect(0, 0, round(2 * FELT[0] * L.width), round(2 * FELT[1] * L.height) + radius)
+    felt.center = (cx, cy)
+    pygame.draw.ellipse(surf, theme.FELT, felt)
+    pygame.draw.ellipse(surf, theme.FELT_EDGE, felt, L.py(0.008))
+
+    teams = team_colours(view)
+    rects = seat_rects(canvas, len(view.seats))
+    active = view.active_seat if view.active_seat is not None and 0 <= view.active_seat < len(rects) else None
+    if active is not None:
+        _pointer(canvas, rects[active], (cx, cy), radius + width)
+    for i, (seat, rect) in enumerate(zip(view.seats, rects, strict=True)):
+        _seat(canvas, i, seat, rect, i == active, i == view.dealer_seat, teams.get(seat.team), view.missed_turn_limit)
+
+    chrome.footer(canvas, view.hint)
+    chrome.toast(canvas, view.toast)
+
+
+def _header(canvas: Canvas, view: PlayView) -> None:
+    L = canvas.layout
+    band = L.rect(HEADER)
+    pygame.draw.rect(canvas.surface, theme.PANEL, band)
+    inner = inset(band, L.py(0.03), L.py(0.012))
+    icons = pygame.Rect(0, inner.y, inner.h * 2 + inner.h // 2, inner.h)
+    icons.right = inner.right
+    problem = chrome.health_icons(canvas, icons, view.link, view.camera)
+    title_box = pygame.Rect(inner.x, inner.y, int(inner.w * 0.4), inner.h)
+    status_box = pygame.Rect(title_box.right + L.py(0.02), inner.y, icons.left - title_box.right - L.py(0.04), inner.h)
+    canvas.text(view.variant_name, L.line("title"), title_box, theme.TEXT)
+    if problem:
+        canvas.text(problem, L.line("small"), status_box, theme.WARNING, align="right")
+    else:
+        parts = [f"Deal {view.deal_number}" + (f" of {view.deals_total}" if view.deals_total else "")]
+        if view.target:
+            parts.append(view.target)
+        canvas.text(" · ".join(parts), L.line("body"), status_box, theme.TEXT_DIM, align="right")
+    canvas.mark("header", band)
+
+
+def _pointer(canvas: Canvas, seat: pygame.Rect, centre: tuple[int, int], reach: int) -> None:
+    """A highlight wedge on the ring's edge, pointing at the active seat."""
+    cx, cy = centre
+    dx, dy = seat.centerx - cx, seat.centery - cy
+    dist = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / dist, dy / dist
+    size = canvas.layout.py(0.04)
+    tip = (cx + ux * (reach + size * 1.6), cy + uy * (reach + size * 1.6))
+    base = (cx + ux * (reach + size * 0.3), cy + uy * (reach + size * 0.3))
+    left = (base[0] - uy * size, base[1] + ux * size)
+    right = (base[0] + uy * size, base[1] - ux * size)
+    pygame.draw.polygon(canvas.surface, theme.HIGHLIGHT, [tip, left, right])
+
+
+def _seat(
+    canvas: Canvas,
+    index: int,
+    seat: SeatView,
+    rect: pygame.Rect,
+    active: bool,
+    dealer: bool,
+    team: theme.Colour | None,
+    missed_limit: int,
+) -> None:
+    L = canvas.layout
+    out = seat.state in (SEAT_DROPPED, SEAT_ELIMINATED)
+    fill = theme.HIGHLIGHT if active else (theme.dim(theme.PANEL, 0.7) if out else theme.PANEL)
+    ink = theme.HIGHLIGHT_TEXT if active else (theme.TEXT_DIM if out else theme.TEXT)
+    edge = theme.HIGHLIGHT if active else theme.PANEL_EDGE
+    canvas.panel(rect, fill, edge, width=L.py(0.004))
+    canvas.mark(f"seat:{index}", rect)
+    pad = max(4, rect.h // 12)
+    inner = inset(rect, pad)
+    if team is not None:
+        stripe = pygame.Rect(rect.x, rect.y + rect.h // 8, max(4, pad), rect.h * 3 // 4)
+        pygame.draw.rect(canvas.surface, team, stripe, border_radius=2)
+        inner = pygame.Rect(inner.x + pad, inner.y, inner.w - pad, inner.h)
+    name_h = int(inner.h * 0.42)
+    row_h = int(inner.h * 0.31)
+    name_box = pygame.Rect(inner.x, inner.y, inner.w, name_h)
+    if dealer:
+        chip_d = min(name_h, inner.w // 5)
+        chip = pygame.Rect(0, 0, chip_d, chip_d)
+        chip.midright = name_box.midright
+        pygame.draw.circle(canvas.surface, theme.TEXT, chip.center, chip_d // 2)
+        pygame.draw.circle(canvas.surface, theme.TEXT_DARK, chip.center, chip_d // 2, max(1, chip_d // 12))
+        canvas.text("D", int(chip_d * 0.8), chip.inflate(-chip_d // 5, -chip_d // 8), theme.TEXT_DARK, align="center")
+        canvas.mark(f"dealer:{index}", chip)
+        name_box.w -= chip_d + pad
+    canvas.text(seat.name, L.line("large"), name_box, ink)
+
+    row = pygame.Rect(inner.x, name_box.bottom, inner.w, row_h)
+    marks_w = _missed_marks(canvas, index, seat.missed_turns, missed_limit, row)
+    score_box = pygame.Rect(row.x, row.y, row.w - marks_w - pad, row.h)
+    canvas.text(_number(seat.score), L.line("body"), score_box, ink)
+
+    note = seat.note or (seat.state if out else "")
+    if note:
+        note_box = pygame.Rect(inner.x, row.bottom, inner.w, inner.bottom - row.bottom)
+        colour = theme.INVALID if seat.state == SEAT_ELIMINATED and not active else ink
+        canvas.text(note, L.line("small"), note_box, colour, bold=False)
+    if seat.state == SEAT_ELIMINATED:
+        pygame.draw.line(canvas.surface, theme.INVALID, rect.topleft, rect.bottomright, max(2, L.py(0.004)))
+
+
+def _missed_marks(canvas: Canvas, index: int, missed: int, limit: int, row: pygame.Rect) -> int:
+    """Dots at the right of the score row: red for each missed turn, hollow for those left."""
+    slots = limit if limit > 0 else min(missed, 5)
+    if slots <= 0:
+        return 0
+    d = max(6, min(row.h * 2 // 3, row.w // 9))
+    gap = max(2, d // 3)
+    width = slots * d + (slots - 1) * gap
+    x = row.right - width
+    for k in range(slots):
+        centre = (x + k * (d + gap) + d // 2, row.centery)
+        if k < missed:
+            pygame.draw.circle(canvas.surface, theme.MISSED_MARK, centre, d // 2)
+        else:
+            pygame.draw.circle(canvas.surface, theme.MISSED_SLOT, centre, d // 2, max(2, d // 6))
+    canvas.mark(f"missed:{index}", pygame.Rect(x, row.centery - d // 2, width, d))
+    return width
+
+
+def _number(value: float) -> str:
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.1f}"
+    return str(int(value))
+
+
+# --- the moving layer ----------------------------------------------------------------------
+
+
+def ring_colour(fraction: float, running: bool) -> theme.Colour:
+    if not running:
+        return theme.RING_PAUSED
+    if fraction > 0.5:
+        return theme.RING_CALM
+    if fraction > 0.2:
+        return theme.RING_HURRY
+    return theme.RING_LAST
+
+
+def arc_points(centre: tuple[int, int], outer: float, inner: float, fraction: float) -> list[tuple[float, float]]:
+    """An annulus sector from twelve o'clock clockwise over ``fraction`` of a turn."""
+    cx, cy = centre
+    sweep = 2 * math.pi * fraction
+    steps = max(2, int(180 * fraction) + 1)
+    angles = [-math.pi / 2 + sweep * k / steps for k in range(steps + 1)]
+    outside = [(cx + outer * math.cos(a), cy + outer * math.sin(a)) for a in angles]
+    inside = [(cx + inner * math.cos(a), cy + inner * math.sin(a)) for a in reversed(angles)]
+    return outside + inside
+
+
+def draw_countdown(canvas: Canvas, view: PlayView) -> None:
+    """The large ring: the share of the turn left, the seconds, whose turn it is."""
+    L = canvas.layout
+    surf = canvas.surface
+    centre, radius, width = ring_geometry(canvas)
+    bounds = pygame.Rect(0, 0, 2 * radius + 2, 2 * radius + 2)
+    bounds.center = centre
+    canvas.mark("countdown", bounds)
+    pygame.draw.circle(surf, theme.BACKGROUND, centre, radius - width)
+    pygame.draw.circle(surf, theme.RING_TRACK, centre, radius, width)
+    cd = view.countdown
+    inner_box = pygame.Rect(0, 0, int((radius - width) * 1.5), int((radius - width) * 1.5))
+    inner_box.center = centre
+    name = ""
+    if view.active_seat is not None and 0 <= view.active_seat < len(view.seats):
+        name = view.seats[view.active_seat].name
+    if cd is None:
+        canvas.text(name, L.line("large"), inner_box, theme.TEXT, align="center")
+        return
+    total = cd.total_seconds if cd.total_seconds > 0 else 1.0
+    fraction = min(1.0, max(0.0, cd.seconds_left / total))
+    colour = ring_colour(fraction, cd.running)
+    if fraction > 0:
+        if fraction >= 1.0:
+            pygame.draw.circle(surf, colour, centre, radius, width)
+        else:
+            pygame.draw.polygon(surf, colour, arc_points(centre, radius, radius - width, fraction))
+    seconds = max(0, math.ceil(cd.seconds_left - 1e-9))
+    digits = pygame.Rect(inner_box.x, inner_box.y + inner_box.h // 6, inner_box.w, int(inner_box.h * 0.56))
+    canvas.text(str(seconds), L.line("huge"), digits, colour if cd.running else theme.TEXT_DIM, align="center")
+    label = pygame.Rect(inner_box.x, digits.bottom, inner_box.w, inner_box.bottom - digits.bottom)
+    canvas.text(name, L.line("small"), label, theme.TEXT, align="center")
+    if cd.label:
+        top = pygame.Rect(inner_box.x, inner_box.y, inner_box.w, inner_box.h // 6)
+        canvas.text(cd.label, L.line("small"), top, theme.TEXT_DIM, align="center", bold=False)
+
+
+def draw_pause(canvas: Canvas, view: PlayView, veil: pygame.Surface | None = None) -> pygame.Surface | None:
+    """A banner across the table saying why play is paused. Returns the veil for reuse."""
+    if not view.paused_reason:
+        return veil
+    L = canvas.layout
+    band = L.rect((0.0, 0.43, 1.0, 0.18))
+    if veil is None or veil.get_size() != band.size:
+        veil = pygame.Surface(band.size, pygame.SRCALPHA)
+        veil.fill((0, 0, 0, 200))
+    canvas.surface.blit(veil, band)
+    pygame.draw.line(canvas.surface, theme.WARNING, band.topleft, band.topright, L.py(0.006))
+    pygame.draw.line(canvas.surface, theme.WARNING, band.bottomleft, band.bottomright, L.py(0.006))
+    rows = inset(band, L.py(0.04), L.py(0.015))
+    top = pygame.Rect(rows.x, rows.y, rows.w, rows.h * 45 // 100)
+    canvas.text("Paused", L.line("large"), top, theme.WARNING, align="center")
+    bottom = pygame.Rect(rows.x, top.bottom, rows.w, rows.bottom - top.bottom)
+    canvas.text(view.paused_reason, L.line("body"), bottom, theme.TEXT, align="center")
+    canvas.mark("paused", band)
+    return veil
