@@ -10,7 +10,13 @@ UDEV_NAME = "/dev/tablekit-box"  # made by hardware/udev/99-tablekit-box.rules
 BY_ID_GLOB = "/dev/serial/by-id/*"
 
 # USB vendor ids of the boards and adapters a box is built on (Arduino, CH340, FTDI, CP210x).
-KNOWN_VENDORS = {0x2341: "Arduino", 0x2A03: "Arduino", 0x1A86: "CH340", 0x0403: "FTDI", 0x10C4: "CP210x"}
+KNOWN_VENDORS = {
+    0x2341: "Arduino",
+    0x2A03: "Arduino",
+    0x1A86: "CH340",
+    0x0403: "FTDI",
+    0x10C4: "CP210x",
+}
 
 
 @dataclass(frozen=True, slots=True)

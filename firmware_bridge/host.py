@@ -106,7 +106,6 @@ class HostProtocol:
         self._pending.clear()
         self._heard = False
         self._last_valid = now
-        self._out += b"\x00"  # ends any half frame the box holds
         self._hello_req(now)
 
     def closed(self) -> None:
@@ -179,15 +178,24 @@ class HostProtocol:
         self._seq = (self._seq + 1) & 0xFF
         return seq
 
+    def _send(self, msg: int, payload: bytes, seq: int | None = None) -> bytes:
+        """Queues one frame after a lone delimiter (an empty frame, which receivers skip).
+
+        Line noise just before the frame then ends as a bad frame of its own instead of
+        spoiling this one. Returns the bytes, for re-sending.
+        """
+        frame = b"\x00" + encode_frame(msg, self._next_seq() if seq is None else seq, payload)
+        self._out += frame
+        return frame
+
     def _hello_req(self, now: float) -> None:
         self._last_hello_req = now
-        self._out += encode_frame(Msg.HELLO_REQ, self._next_seq())
+        self._send(Msg.HELLO_REQ, b"")
 
     def _command(self, msg: int, payload: bytes, now: float) -> None:
         seq = self._next_seq()
-        frame = encode_frame(msg, seq, payload)
+        frame = self._send(msg, payload, seq)
         self._pending[seq] = _Pending(frame, 1, now)
-        self._out += frame
 
     def _set_down(self) -> None:
         if self.up:
@@ -197,7 +205,7 @@ class HostProtocol:
     def _handle(self, frame: Frame, now: float) -> None:
         if frame.type == Msg.BUTTON:
             button, edge, t_ms = parse_button(frame.payload)
-            self._out += encode_frame(Msg.HOST_ACK, self._next_seq(), bytes((frame.seq,)))
+            self._send(Msg.HOST_ACK, bytes((frame.seq,)))
             key = (frame.seq, frame.payload)
             if key in self._delivered:
                 self.stats.repeats += 1

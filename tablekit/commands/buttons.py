@@ -1,0 +1,69 @@
+"""``tablekit buttons``: list button box ports, or print the box's events as they come."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from firmware_bridge import ButtonBox, ButtonEvent, LinkError, candidate_ports, require_port
+
+NAME = "buttons"
+HELP = "Show the button box's events (a wiring check), or list the ports a box may be on."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--list", action="store_true", help="list candidate ports and exit")
+    parser.add_argument(
+        "--port", metavar="URL", help="pyserial URL or device (default: the first box found)"
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument(
+        "--seconds", type=float, metavar="N", help="stop after N seconds (default: run until ^C)"
+    )
+    parser.add_argument("--count", type=int, metavar="N", help="stop after N button events")
+
+
+def _print(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.list:
+        ports = candidate_ports()
+        for port in ports:
+            _print(
+                json.dumps({"port": port.url, "description": port.description})
+                if args.json
+                else f"{port.url}\t{port.description}"
+            )
+        if not ports and not args.json:
+            _print(
+                "no button box found (is it plugged in? see hardware/README.md for the udev rule)"
+            )
+        return 0
+    try:
+        url = require_port(args.port)
+    except LinkError as exc:
+        print(f"tablekit buttons: {exc}", file=sys.stderr)
+        return 1
+    deadline = None if args.seconds is None else time.monotonic() + args.seconds
+    presses = 0
+    with ButtonBox(url) as box:
+        while args.count is None or presses < args.count:
+            wait = 0.5 if deadline is None else deadline - time.monotonic()
+            if wait <= 0:
+                break
+            event = box.get_event(timeout=min(wait, 0.5))
+            if event is None:
+                continue
+            if args.json:
+                _print(json.dumps(event.to_json()))
+            elif isinstance(event, ButtonEvent):
+                _print(f"button {event.button} {event.event} at {event.t_ms} ms")
+            else:
+                _print(f"link {event.state}")
+            presses += isinstance(event, ButtonEvent)
+    return 0
