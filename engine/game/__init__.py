@@ -1,0 +1,57 @@
+"""The referee's game flow: a pure state machine folded over table events.
+
+``Game`` holds what is fixed, ``GameState`` what changes; ``apply(state, event)`` answers with
+the next state and the effects the app should perform; ``replay`` rebuilds a state from a
+journal. No clock, no I/O: time and chance (the cut card) arrive as events.
+"""
+
+from engine.game.effects import (
+    EFFECT_TYPES,
+    Buzz,
+    Effect,
+    GameOver,
+    Notice,
+    ReadCut,
+    ReadZone,
+    SetLed,
+    ShowVerdict,
+    StartTimer,
+    StopTimer,
+    WriteScores,
+    effect_from_json,
+)
+from engine.game.events import (
+    EVENT_TYPES,
+    ButtonPressed,
+    ButtonReleased,
+    CameraLost,
+    CameraRestored,
+    Confirm,
+    Correction,
+    DealStarted,
+    Declare,
+    Drop,
+    Event,
+    LinkLost,
+    LinkRestored,
+    MenuPressed,
+    TableRead,
+    Tick,
+    TimerExpired,
+    event_from_json,
+)
+from engine.game.flow import LONG_PRESS_MS, apply, new_game, replay
+from engine.game.policy import FamilyPolicy, Standings, policy_for
+from engine.game.setup import TURN_SECONDS, Game, Seat, SetupError
+from engine.game.state import DealRecord, DealState, GameState, HandReading, ShowState
+
+__all__ = [
+    "EFFECT_TYPES", "EVENT_TYPES", "LONG_PRESS_MS", "TURN_SECONDS",
+    "Buzz", "ButtonPressed", "ButtonReleased", "CameraLost", "CameraRestored", "Confirm",
+    "Correction", "DealRecord", "DealStarted", "DealState", "Declare", "Drop", "Effect", "Event",
+    "FamilyPolicy", "Game", "GameOver", "GameState", "HandReading", "LinkLost", "LinkRestored",
+    "MenuPressed", "Notice", "ReadCut", "ReadZone", "Seat", "SetLed", "SetupError", "ShowState",
+    "ShowVerdict", "Standings", "StartTimer", "StopTimer", "TableRead", "Tick", "TimerExpired",
+    "WriteScores", "apply", "effect_from_json", "event_from_json", "new_game", "policy_for",
+    "replay",
+]

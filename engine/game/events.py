@@ -1,0 +1,170 @@
+"""Everything that can happen at the table, as small frozen records the game folds in.
+
+Each event carries ``t_ms``, the table clock (milliseconds, injected by the app) when it
+happened; the engine never reads a clock. Card readings travel as notation strings so an
+event is plain JSON in the journal. ``event_from_json`` reads any of them back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.game.codec import record_from_json, record_to_json
+
+Groups = tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every event."""
+
+    TYPE: ClassVar[str] = "event"
+
+    def to_json(self) -> dict[str, Any]:
+        return record_to_json(self)
+
+
+@dataclass(frozen=True, slots=True)
+class DealStarted(Event):
+    """The cards are dealt; ``wild`` is the cut wild card (the chance input), "" when none."""
+
+    TYPE: ClassVar[str] = "deal-started"
+    wild: str = ""
+    t_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPressed(Event):
+    """A seat button went down."""
+
+    TYPE: ClassVar[str] = "button-pressed"
+    seat: int = 0
+    t_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonReleased(Event):
+    """A seat button came up: short after a press ends the turn, long declares a show."""
+
+    TYPE: ClassVar[str] = "button-released"
+    seat: int = 0
+    t_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MenuPressed(Event):
+    """The MENU button: opens the table menu or moves to its next item."""
+
+    TYPE: ClassVar[str] = "menu"
+    t_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Confirm(Event):
+    """The OK button: confirms what the screen shows."""
+
+    TYPE: ClassVar[str] = "confirm"
+    t_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Tick(Event):
+    """Time passed; a running turn timer that has run out counts as a missed turn."""
+
+    TYPE: ClassVar[str] = "tick"
+    t_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TimerExpired(Event):
+    """The app's timer for ``seat`` ran out (same effect as a late enough Tick)."""
+
+    TYPE: ClassVar[str] = "timer-expired"
+    seat: int = 0
+    t_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TableRead(Event):
+    """The camera read the groups lying in a seat's zone, each in table order."""
+
+    TYPE: ClassVar[str] = "table-read"
+    zone: int = 0
+    groups: Groups = ()
+    t_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Correction(Event):
+    """The table fixes one misread card: ``card`` replaces the one at (group, position).
+
+    An empty ``card`` removes the card; ``position`` equal to the group's length appends one.
+    """
+
+    TYPE: ClassVar[str] = "correction"
+    zone: int = 0
+    group: int = 0
+    position: int = 0
+    card: str = ""
+    t_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Declare(Event):
+    """A seat declares a show without the long press (keyboard shortcut, scripts)."""
+
+    TYPE: ClassVar[str] = "declare"
+    seat: int = 0
+    t_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Drop(Event):
+    """The seat whose turn it is drops out of the deal."""
+
+    TYPE: ClassVar[str] = "drop"
+    seat: int = 0
+    t_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LinkLost(Event):
+    """The button box stopped answering; timers pause."""
+
+    TYPE: ClassVar[str] = "link-lost"
+    t_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LinkRestored(Event):
+    TYPE: ClassVar[str] = "link-restored"
+    t_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CameraLost(Event):
+    """The camera gives no frames; timers pause."""
+
+    TYPE: ClassVar[str] = "camera-lost"
+    t_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CameraRestored(Event):
+    TYPE: ClassVar[str] = "camera-restored"
+    t_ms: int = 0
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.TYPE: cls
+    for cls in (DealStarted, ButtonPressed, ButtonReleased, MenuPressed, Confirm, Tick,
+                TimerExpired, TableRead, Correction, Declare, Drop, LinkLost, LinkRestored,
+                CameraLost, CameraRestored)
+}
+
+
+def event_from_json(data: Mapping[str, Any]) -> Event:
+    """The event a journal or script line describes."""
+    return record_from_json(EVENT_TYPES, data)

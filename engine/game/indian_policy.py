@@ -1,0 +1,139 @@
+"""13-card Indian rummy at the table: shows judged by the variant, deals scored by the Indian rules.
+
+Table rulings where the texts are silent:
+- a drop during the seat's first turn is a first drop (the table cannot see whether a card
+  was drawn); any later drop is a middle drop;
+- losing hands are counted by their best arrangement unless the ``count`` option is
+  ``arranged`` (the camera's grouping of a hastily laid hand should not cost points);
+- a loser whose hand would itself be a valid show scores as a second valid declarer (2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from engine.cards import parse_card
+from engine.errors import TablekitError
+from engine.game.policy import (
+    DEAL_SHOW,
+    FIRST_DROP,
+    LOST,
+    MIDDLE_DROP,
+    SECOND_VALID,
+    SITTING_OUT,
+    WRONG_SHOW,
+    FamilyPolicy,
+    SeatOutcome,
+    Standings,
+    parse_groups,
+)
+from engine.game.setup import Game
+from engine.game.state import DealState, Groups
+from engine.indian_scoring import (
+    Outcome,
+    SeatResult,
+    deal_scores,
+    deals_standings,
+    pool_standings,
+)
+from engine.ruling import Ruling
+from engine.variants.base import JudgeRequest
+from engine.variants.indian import IndianVariant
+
+MISSED_TURN_LIMIT = 3
+
+
+def _variant(game: Game) -> IndianVariant:
+    v = game.variant
+    assert isinstance(v, IndianVariant)
+    return v
+
+
+class IndianPolicy(FamilyPolicy):
+    family = "indian"
+    uses_wild = True
+    missed_turn_limit = MISSED_TURN_LIMIT
+    wrong_show_outcome = WRONG_SHOW
+
+    def lower_wins(self, game: Game) -> bool:
+        return _variant(game).deal_count is None  # deals rummy counts chips: more is better
+
+    def drop_outcome(self, game: Game, deal: DealState, seat: int) -> str | None:
+        if not _variant(game).drops_allowed:
+            return None
+        return FIRST_DROP if deal.turns_played[seat] == 0 else MIDDLE_DROP
+
+    def _request(self, game: Game, deal: DealState, mode: str, groups: Groups) -> JudgeRequest:
+        wild = parse_card(deal.wild) if deal.wild else None
+        return JudgeRequest(mode, parse_groups(game, groups), wild=wild,
+                            players=game.players, options=game.judge_options())
+
+    def judge_show(self, game: Game, deal: DealState, groups: Groups) -> Ruling:
+        return game.variant.judge(self._request(game, deal, "declare", groups))
+
+    def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, int, Ruling]:
+        variant = game.variant
+        if game.option("count", "best") == "arranged":
+            ruling = variant.judge(self._request(game, deal, "count", groups))
+            try:
+                valid_hand = variant.judge(self._request(game, deal, "declare", groups)).valid
+            except TablekitError:
+                valid_hand = False
+        else:
+            flat = (tuple(c for g in groups for c in g),)
+            ruling = variant.judge(self._request(game, deal, "best", flat))
+            cards = sum(len(g) for g in groups)
+            valid_hand = ruling.valid and int(ruling.points) == 0 and cards == 13
+        count = int(ruling.points)
+        if valid_hand:
+            return SECOND_VALID, count, ruling
+        if deal.turns_begun[seat] == 0:
+            return DEAL_SHOW, count, ruling
+        return LOST, count, ruling
+
+    def deal_scores(self, game: Game, outcomes: Sequence[SeatOutcome]) -> dict[int, int]:
+        results = [SeatResult(o.seat, Outcome(o.outcome), o.count)
+                   for o in outcomes if o.outcome != SITTING_OUT]
+        return deal_scores(_variant(game), results)
+
+    def deals_total(self, game: Game) -> int | None:
+        v = _variant(game)
+        if v.deal_count is not None:
+            return int(game.option("deals", v.deal_count))
+        if v.pool_limit is None:
+            return 1
+        return None
+
+    def target(self, game: Game) -> tuple[int | None, str]:
+        v = _variant(game)
+        if v.pool_limit is not None:
+            return v.pool_limit, f"{v.pool_limit}: out"
+        return None, ""
+
+    def standings(self, game: Game, deals: Sequence[Mapping[int, int]]) -> Standings:
+        v = _variant(game)
+        seats = list(range(game.players))
+        if v.pool_limit is not None:
+            pool = pool_standings(v, deals, seats)
+            totals = tuple(pool.totals[s] for s in seats)
+            out = tuple(s in pool.eliminated for s in seats)
+            winners: tuple[int, ...] = ()
+            if pool.over:
+                alive = [s for s in seats if not out[s]]
+                pool_winners = alive or _lowest(totals, seats)
+                winners = tuple(pool_winners)
+            return Standings(totals, out, pool.over, winners)
+        if v.deal_count is not None:
+            count = self.deals_total(game)
+            chips = deals_standings(v, deals, seats, deal_count=count)
+            totals = tuple(chips.chips[s] for s in seats)
+            return Standings(totals, (False,) * len(seats), chips.over,
+                             chips.leaders if chips.over else ())
+        totals = tuple(sum(d.get(s, 0) for d in deals) for s in seats)
+        over = len(deals) >= 1
+        return Standings(totals, (False,) * len(seats), over, tuple(_lowest(totals, seats)) if over else ())
+
+
+def _lowest(totals: Sequence[int], seats: Sequence[int]) -> list[int]:
+    best = min(totals[s] for s in seats)
+    return [s for s in seats if totals[s] == best]

@@ -1,0 +1,74 @@
+"""Games where losers pay for the cards left in hand and the lowest total wins (contract family,
+and the fallback for any family without its own policy).
+
+The show is the declarer going out: every group in their zone must be a valid meld. A wrong
+show costs nothing here; the declarer simply plays on (the texts give no penalty for it).
+Losing hands are counted as laid out (``count``) where the variant answers that, otherwise by
+their best arrangement. The game lasts one deal per contract, or the variant's fixed number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from engine.cards import parse_card
+from engine.game.policy import (
+    LOST,
+    SITTING_OUT,
+    WINNER,
+    FamilyPolicy,
+    SeatOutcome,
+    Standings,
+    parse_groups,
+)
+from engine.game.setup import Game
+from engine.game.state import DealState, Groups
+from engine.ruling import Ruling
+from engine.variants.base import JudgeRequest
+
+
+class PenaltyPolicy(FamilyPolicy):
+    family = "penalty"
+
+    def _request(self, game: Game, deal: DealState, mode: str, groups: Groups) -> JudgeRequest:
+        wild = parse_card(deal.wild) if deal.wild and not game.variant.uses_tiles else None
+        return JudgeRequest(mode, parse_groups(game, groups), wild=wild, deal=deal.number,
+                            players=game.players, options=game.judge_options())
+
+    def judge_show(self, game: Game, deal: DealState, groups: Groups) -> Ruling:
+        modes = type(game.variant).modes
+        mode = "meld" if "meld" in modes else "declare"
+        return game.variant.judge(self._request(game, deal, mode, groups))
+
+    def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, int, Ruling]:
+        modes = type(game.variant).modes
+        if "count" in modes and game.option("count", "arranged") == "arranged":
+            ruling = game.variant.judge(self._request(game, deal, "count", groups))
+        else:
+            flat = (tuple(c for g in groups for c in g),)
+            ruling = game.variant.judge(self._request(game, deal, "best", flat))
+        return LOST, int(ruling.points), ruling
+
+    def deal_scores(self, game: Game, outcomes: Sequence[SeatOutcome]) -> dict[int, int]:
+        return {o.seat: (0 if o.outcome == WINNER else o.count)
+                for o in outcomes if o.outcome != SITTING_OUT}
+
+    def deals_total(self, game: Game) -> int | None:
+        variant = game.variant
+        contracts = getattr(variant, "contracts", None)
+        if isinstance(contracts, Sequence) and contracts:
+            return len(contracts)
+        if isinstance(variant.deals, int):
+            return variant.deals
+        return None
+
+    def standings(self, game: Game, deals: Sequence[Mapping[int, int]]) -> Standings:
+        seats = range(game.players)
+        totals = tuple(sum(d.get(s, 0) for d in deals) for s in seats)
+        total = self.deals_total(game)
+        over = total is not None and len(deals) >= total
+        winners: tuple[int, ...] = ()
+        if over:
+            best = min(totals)
+            winners = tuple(s for s in seats if totals[s] == best)
+        return Standings(totals, (False,) * game.players, over, winners)

@@ -1,0 +1,109 @@
+"""How a family of games scores a deal and ends a game: the small object the flow plugs in.
+
+The flow (turns, timers, shows, readings) is the same for every family; what differs — how a
+show is judged, what a losing hand costs, drops, eliminations, when the game ends — is a
+:class:`FamilyPolicy`. :func:`policy_for` picks one by the variant's family.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.errors import TablekitError
+from engine.game.setup import TURN_SECONDS, Game
+from engine.game.state import DealState, Groups
+from engine.notation import split_groups
+from engine.ruling import Ruling
+from engine.variants.base import Groups as ItemGroups
+
+# Seat outcomes of a deal (the Indian names are the scoring module's).
+WINNER = "winner"
+LOST = "lost"
+SECOND_VALID = "second-valid"
+WRONG_SHOW = "wrong-show"
+FIRST_DROP = "first-drop"
+MIDDLE_DROP = "middle-drop"
+MISSED_TURNS = "missed-turns"
+DEAL_SHOW = "deal-show"
+SITTING_OUT = "out"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOutcome:
+    seat: int
+    outcome: str
+    count: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """The game after some deals: totals, who is out, whether it is over and who won."""
+
+    totals: tuple[int, ...]
+    eliminated: tuple[bool, ...]
+    over: bool
+    winners: tuple[int, ...] = ()
+
+
+def parse_groups(game: Game, groups: Groups) -> ItemGroups:
+    """Notation strings to the variant's cards or tiles (raises NotationError on a misread)."""
+    text = " | ".join(" ".join(g) for g in groups if g)
+    if not split_groups(text):
+        raise EmptyReadingError("no cards were read")
+    return game.variant.parse(text)
+
+
+class EmptyReadingError(TablekitError, ValueError):
+    """The camera saw no cards where a hand should lie."""
+
+
+class FamilyPolicy:
+    """Defaults shared by every family; subclasses override what their games do differently."""
+
+    family = ""
+    uses_wild = False
+    missed_turn_limit: int | None = None
+    #: What an invalid show costs the declarer; None: they play on as before.
+    wrong_show_outcome: str | None = None
+
+    def turn_seconds(self, game: Game) -> int:
+        return game.turn_seconds or TURN_SECONDS
+
+    def lower_wins(self, game: Game) -> bool:
+        return True
+
+    def drop_outcome(self, game: Game, deal: DealState, seat: int) -> str | None:
+        """The outcome a drop by ``seat`` now gives, or None when drops are not allowed."""
+        return None
+
+    def judge_show(self, game: Game, deal: DealState, groups: Groups) -> Ruling:
+        raise NotImplementedError
+
+    def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, int, Ruling]:
+        """(outcome, count, ruling) for a losing hand laid out after a valid show."""
+        raise NotImplementedError
+
+    def deal_scores(self, game: Game, outcomes: Sequence[SeatOutcome]) -> dict[int, int]:
+        raise NotImplementedError
+
+    def standings(self, game: Game, deals: Sequence[Mapping[int, int]]) -> Standings:
+        """Fold the deals' scores (seat -> points, seats that played only) into standings."""
+        raise NotImplementedError
+
+    def deals_total(self, game: Game) -> int | None:
+        return None
+
+    def target(self, game: Game) -> tuple[int | None, str]:
+        """A number to draw across the score chart, and its label."""
+        return None, ""
+
+
+def policy_for(game: Game) -> FamilyPolicy:
+    from engine.game.indian_policy import IndianPolicy
+    from engine.game.penalty_policy import PenaltyPolicy
+
+    family = type(game.variant).family
+    if family == "indian":
+        return IndianPolicy()
+    return PenaltyPolicy()

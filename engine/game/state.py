@@ -1,0 +1,120 @@
+"""What changes during a game: the deal in progress, the show being judged, the scores so far.
+
+States are frozen; :func:`engine.game.flow.apply` returns a new one for every event.
+Per-seat facts are tuples indexed by seat number (clockwise from seat 0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from engine.game.setup import Game
+from engine.ruling import Ruling
+
+Phase = Literal["setup", "play", "show", "deal-over", "game-over"]
+SeatStatus = Literal["playing", "dropped", "wrong-show", "out"]
+ShowStage = Literal["reading", "verdict", "hand-reading", "hand-check"]
+Groups = tuple[tuple[str, ...], ...]
+
+PLAYING: SeatStatus = "playing"
+
+
+@dataclass(frozen=True, slots=True)
+class HandReading:
+    """One zone as the camera (and any corrections) read it, with the engine's ruling.
+
+    ``problem`` is set when the cards could not be judged at all (a misread, a miscount).
+    ``points`` is what the hand costs, once known.
+    """
+
+    seat: int
+    groups: Groups
+    ruling: Ruling | None = None
+    problem: str = ""
+    points: int | None = None
+    outcome: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ShowState:
+    """A show in progress: the declarer's reading, then the other hands one by one."""
+
+    declarer: int
+    stage: ShowStage = "reading"
+    declaration: HandReading | None = None
+    pending: tuple[int, ...] = ()  # seats whose hands are still to be read, current first
+    hands: tuple[HandReading, ...] = ()  # hands read and confirmed, in reading order
+    current: HandReading | None = None  # the hand being checked (stage hand-check)
+
+
+@dataclass(frozen=True, slots=True)
+class DealState:
+    """One deal: whose turn, the turn clock, and how each seat stands in it."""
+
+    number: int
+    dealer: int
+    wild: str
+    turn: int
+    status: tuple[SeatStatus, ...]
+    turns_played: tuple[int, ...]  # turns ended with a press
+    turns_begun: tuple[int, ...]  # turns the seat has had (played, missed or current)
+    missed_in_row: tuple[int, ...]
+    outcomes: tuple[str, ...]  # fixed during the deal ("first-drop", "wrong-show", …) or ""
+    turn_count: int = 1
+    deadline_ms: int | None = None  # turn clock runs until then
+    paused_left_ms: int | None = None  # turn clock stopped with this much left
+
+    def playing(self) -> list[int]:
+        return [s for s, st in enumerate(self.status) if st == PLAYING]
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """A finished deal as the score sheet keeps it."""
+
+    number: int
+    dealer: int
+    wild: str
+    winner: int | None
+    outcomes: tuple[str, ...]
+    counts: tuple[int, ...]
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything about the game that changes, folded from the events so far.
+
+    ``game`` is the fixed description it belongs to (shared, never changed)."""
+
+    game: Game
+    phase: Phase
+    dealer: int
+    totals: tuple[int, ...]
+    eliminated: tuple[bool, ...]
+    deal: DealState | None = None
+    show: ShowState | None = None
+    history: tuple[DealRecord, ...] = ()
+    winners: tuple[int, ...] = ()
+    link_ok: bool = True
+    camera_ok: bool = True
+    pressed_at: tuple[int | None, ...] = ()
+    menu: tuple[str, ...] = ()  # open menu items, the selected one first
+    notice: str = ""  # last thing the table was told
+
+    @property
+    def paused(self) -> bool:
+        return not (self.link_ok and self.camera_ok)
+
+    def pause_reason(self) -> str:
+        parts = []
+        if not self.link_ok:
+            parts.append("button box lost")
+        if not self.camera_ok:
+            parts.append("camera lost")
+        return " and ".join(parts)
+
+    def with_notice(self, text: str) -> GameState:
+        return replace(self, notice=text)
