@@ -48,6 +48,8 @@ class _Candidate:
     jokers: int  # generic wild slots, filled from any wild identity
     kind: str  # "pure-sequence" | "sequence" | "set"
     order: tuple[int, ...]  # identity per position, -1 for a generic wild
+    suit: str = ""  # sequences: their suit and lowest rank value, for joining runs afterwards
+    lo: int = 0
 
 
 def best_arrangement(
@@ -124,7 +126,7 @@ def best_arrangement(
     fills.cache_clear()
     if found is None:
         return Arrangement((), (), tuple(items), _capped(total, cap), False)
-    return _build(found, ids, members, start, cap)
+    return _build(found, ids, members, start, cap, credit, rules)
 
 
 def _capped(points: Number, cap: Number | None) -> Number:
@@ -156,23 +158,58 @@ def _could_pair(piece: Piece, other: Piece, spare_wilds: int) -> bool:
 
 def _build(found: tuple[Number, tuple[tuple[_Candidate, tuple[int, ...]], ...]],
            ids: list[tuple[Piece, Item]], members: dict[int, list[Item]], start: tuple[int, ...],
-           cap: Number | None) -> Arrangement:
+           cap: Number | None, credit: Credit, rules: MeldRules) -> Arrangement:
     pools = {k: list(v) for k, v in members.items()}
-    left = list(start)
+    runs = _join_runs([c for c, _ in found[1]], [f for _, f in found[1]], credit, rules)
     melds: list[tuple[Item, ...]] = []
     kinds: list[str] = []
-    for cand, fill in found[1]:
-        jokers = list(fill)
+    for kind, parts in runs:
         cards: list[Item] = []
-        for k in cand.order:
-            if k < 0:
-                k = jokers.pop(0)
-            left[k] -= 1
-            cards.append(pools[k].pop())
+        for cand, fill in parts:
+            jokers = list(fill)
+            for k in cand.order:
+                if k < 0:
+                    k = jokers.pop(0)
+                cards.append(pools[k].pop())
         melds.append(tuple(cards))
-        kinds.append(cand.kind)
+        kinds.append(kind)
     dead = tuple(item for k in range(len(ids)) for item in pools[k])
     return Arrangement(tuple(melds), tuple(kinds), dead, _capped(found[0], cap), True)
+
+
+def _join_runs(cands: list[_Candidate], fills: list[tuple[int, ...]], credit: Credit,
+               rules: MeldRules) -> list[tuple[str, list[tuple[_Candidate, tuple[int, ...]]]]]:
+    """Join runs of one suit that continue each other (the search splits long runs) while the
+    credit condition still holds and the joined run is still a meld."""
+    groups: list[tuple[str, list[tuple[_Candidate, tuple[int, ...]]]]] = [
+        (c.kind, [(c, f)]) for c, f in zip(cands, fills, strict=True)]
+    seq = rules.sequence
+    limit = seq.max_len if seq is not None and seq.max_len else 99
+    joined = True
+    while joined:
+        joined = False
+        seqs = sum(k != "set" for k, _ in groups)
+        pure = sum(k == "pure-sequence" for k, _ in groups)
+        for i, (ki, pi) in enumerate(groups):
+            for j, (kj, pj) in enumerate(groups):
+                if i == j or ki == "set" or kj == "set":
+                    continue
+                a, b = pi[-1][0], pj[0][0]
+                if a.suit != b.suit or a.lo + len(a.order) != b.lo:
+                    continue
+                if sum(len(c.order) for c, _ in pi + pj) > limit:
+                    continue
+                kind = "pure-sequence" if ki == kj == "pure-sequence" else "sequence"
+                lost_pure = (ki == "pure-sequence") + (kj == "pure-sequence") - (kind == "pure-sequence")
+                if seqs - 1 < credit.min_sequences or pure - lost_pure < credit.min_pure:
+                    continue
+                groups[i] = (kind, pi + pj)
+                del groups[j]
+                joined = True
+                break
+            if joined:
+                break
+    return groups
 
 
 def _joker_fills(avail: tuple[tuple[int, int], ...], n: int) -> list[tuple[int, ...]]:
@@ -246,12 +283,12 @@ def _sequence_candidates(ids: list[Piece], start: tuple[int, ...], rules: MeldRu
                 if padded and (lo not in sources or hi not in sources):
                     continue
                 out += _runs_in_window(ids, positions, sources, n_wild, padded, wild,
-                                       reuse=lo == 1 and hi == 14)
+                                       reuse=lo == 1 and hi == 14, suit=suit)
     return out
 
 
 def _runs_in_window(ids: list[Piece], positions: range, sources: dict[int, list[int]], n_wild: int,
-                    padded: bool, wild: WildRule, reuse: bool) -> list[_Candidate]:
+                    padded: bool, wild: WildRule, reuse: bool, suit: str) -> list[_Candidate]:
     """Every way to fill one window of ranks: each position by a natural, a wild-rank card
     standing as itself, or a joker (also where a natural exists, in case it is needed elsewhere)."""
     out: list[_Candidate] = []
@@ -278,7 +315,8 @@ def _runs_in_window(ids: list[Piece], positions: range, sources: dict[int, list[
                     continue  # both aces of A-…-K-A are one card here; the state check decides
                 flexed = any(k >= 0 and ids[k].wild for k in choice)
                 pure = jokers == 0 and (not flexed or wild.natural_if_in_place)
-                out.append(_Candidate(tuple(uses), jokers, "pure-sequence" if pure else "sequence", choice))
+                out.append(_Candidate(tuple(uses), jokers, "pure-sequence" if pure else "sequence", choice,
+                                      suit, pos[0]))
     return out
 
 

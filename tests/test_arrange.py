@@ -108,3 +108,10 @@ def test_returned_arrangement_is_real(rnd: random.Random) -> None:
             pieces = [to_piece(c, is_wild) for c in meld]
             assert check_sequence(pieces, RULES.sequence, RULES.wild).valid or check_group(  # type: ignore[arg-type]
                 pieces, RULES.group, RULES.wild).valid  # type: ignore[arg-type]
+
+
+def test_split_runs_are_joined_again_for_the_players() -> None:
+    hand = [Card.parse(t) for t in "4H 5H 6H 7H 8H 9H 10H KC KS KD 2C 3C 4C".split()]
+    got = best_arrangement(hand, RULES, wild_test(None), lambda c: card_points(c, wild_test(None)), Credit(2, 1), 80)
+    assert got.points == 0
+    assert [len(m) for m in got.melds] == [7, 3, 3]

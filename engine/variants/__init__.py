@@ -32,6 +32,7 @@ KNOWN_IDS = (
 )
 
 _REGISTRY: dict[str, Variant] = {}
+_BROKEN: dict[str, str] = {}
 _loaded = False
 
 
@@ -46,8 +47,13 @@ def _load() -> None:
         return
     _loaded = True
     for name in _FAMILY_MODULES:
-        if importlib.util.find_spec(name) is not None:
+        if importlib.util.find_spec(name) is None:
+            continue
+        try:
             importlib.import_module(name)
+        except ImportError as exc:
+            # One broken family must not take the judge down for every other game.
+            _BROKEN[name.rsplit(".", 1)[-1]] = f"{type(exc).__name__}: {exc}"
 
 
 def find(variant_id: str) -> Variant:
@@ -57,7 +63,8 @@ def find(variant_id: str) -> Variant:
     if key in _REGISTRY:
         return _REGISTRY[key]
     if key in KNOWN_IDS:
-        raise UnknownVariantError(f"variant not implemented yet: {variant_id}")
+        broken = "; ".join(f"{fam} failed to load ({why})" for fam, why in _BROKEN.items())
+        raise UnknownVariantError(f"variant not implemented yet: {variant_id}" + (f" [{broken}]" if broken else ""))
     raise UnknownVariantError(f"unknown variant {variant_id!r}")
 
 

@@ -224,7 +224,9 @@ class IndianVariant(Variant):
         is_wild = wild_test(request.wild)
         best = best_arrangement(request.items, house.meld_rules(), is_wild,
                                 lambda c: card_points(c, is_wild), Credit(2, 1), FULL_COUNT_CAP)
-        groups = [GroupRuling(m, k, 0, 0) for m, k in zip(best.melds, best.kinds, strict=True)]
+        readings, _, _ = self.read(best.melds, request)
+        groups = [GroupRuling(m, k, 0, 0, self._group_reason(r, k))
+                  for m, k, r in zip(best.melds, best.kinds, readings, strict=True)]
         if best.deadwood:
             pts = sum(card_points(c, is_wild) for c in best.deadwood)
             groups.append(GroupRuling(best.deadwood, "invalid", pts, 0, "unmelded cards"))
