@@ -33,3 +33,7 @@ class TableStateError(TablekitError, ValueError):
 
 class PlayerCountError(TablekitError, ValueError):
     """A number of players the variant cannot seat."""
+
+
+class GameSetupError(TablekitError, ValueError):
+    """A deal number, player count or deck count the game does not have."""
