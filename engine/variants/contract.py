@@ -1,0 +1,331 @@
+"""The contract-rummy family: one engine class, each game one declarative definition.
+
+A :class:`ContractVariant` is data: who plays with how many decks and jokers
+(:class:`Packs`), which cards are wild, what melds look like (:class:`MeldStyle`), each deal's
+cards and contract (:class:`Deal`), what cards cost (:class:`CardValues`), the table actions
+the game allows (:class:`TableRules`) and how a game is scored (:class:`Scoring`). The games
+themselves are declared in :mod:`engine.variants.contract_games`.
+
+Judge modes: ``count`` (penalty of the cards given; option ``bent_table`` doubles it where the
+game says so), ``meld`` (each group a valid meld; contract games do not score melds, so 0),
+``contract`` (do the groups meet deal N's first meld; points are their melding value, a wild
+card counting as the card it stands for).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Literal
+
+from engine.cards import Card
+from engine.contracts import Contract, GoingOut, MeldStyle, Reading, meet, pieces_of, read_meld
+from engine.errors import DeckError, GameSetupError, UnsupportedModeError
+from engine.ruling import GroupRuling, Ruling
+from engine.variants.base import Item, JudgeRequest, Variant
+
+WildKind = Literal["joker", "two", "red-ace"]
+
+
+@dataclass(frozen=True, slots=True)
+class Packs:
+    """Decks and jokers for some player counts; ``jokers=None`` means one fewer than players."""
+
+    players: tuple[int, ...]
+    decks: int
+    jokers: int | None = None
+
+    def jokers_for(self, players: int) -> int:
+        return players - 1 if self.jokers is None else self.jokers
+
+
+@dataclass(frozen=True, slots=True)
+class CardValues:
+    """What a card left in hand costs (and, for melding, what a natural card is worth).
+
+    ``court`` is J Q K (one value, or three); ``ten`` and ``pips`` (2–9) default to face value;
+    ``two`` overrides the two; ``wild`` is the cost of any wild card that is not a printed joker
+    (wild twos, red aces); ``red_ace`` a red ace's cost; ``overrides`` (rank, value) pairs.
+    """
+
+    joker: int
+    ace: int
+    court: int | tuple[int, int, int] = 10
+    ten: int | None = None
+    pips: int | None = None
+    two: int | None = None
+    red_ace: int | None = None
+    wild: int | None = None
+    overrides: tuple[tuple[int, int], ...] = ()
+
+    def rank_value(self, rank: int) -> int:
+        """A natural card of ``rank``'s value (aces at the black-ace value)."""
+        for r, v in self.overrides:
+            if r == rank:
+                return v
+        if rank == 1:
+            return self.ace
+        if rank >= 11:
+            return self.court if isinstance(self.court, int) else self.court[rank - 11]
+        if rank == 10:
+            return 10 if self.ten is None else self.ten
+        if rank == 2 and self.two is not None:
+            return self.two
+        return rank if self.pips is None else self.pips
+
+    def penalty(self, card: Card, wild: bool) -> int:
+        if card.is_joker:
+            return self.joker
+        if wild and self.wild is not None:
+            return self.wild
+        if card.rank == 1 and card.is_red and self.red_ace is not None:
+            return self.red_ace
+        return self.rank_value(card.rank)
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One deal of the game: cards dealt to each player and the first-meld contract."""
+
+    cards: int
+    contract: Contract
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Taking the discard out of turn ("May I", buying, calling, claiming, cutting in).
+
+    ``limit`` is per deal (a tuple gives it deal by deal); ``tokens``: chips each player holds,
+    one spent per claim; ``refusable``: the player whose turn it is may refuse until he has
+    melded; ``ties``: who wins when several claim at once.
+    """
+
+    name: str
+    penalty_cards: int = 1
+    limit: int | tuple[int, ...] | None = None
+    ties: Literal["nearest", "first"] = "nearest"
+    tokens: int | None = None
+    before_melding_only: bool = False
+    refusable: bool = False
+
+    def limit_for(self, deal: int) -> int | None:
+        if isinstance(self.limit, tuple):
+            return self.limit[min(deal, len(self.limit)) - 1]
+        return self.limit
+
+
+@dataclass(frozen=True, slots=True)
+class JokerSwap:
+    """Taking a wild card off the table by putting the card it stands for in its place.
+
+    ``when``: ``after-contract`` (on one's turn, once one's contract is down), ``on-turn`` (any
+    turn), ``at-once`` (any player, the moment a joker is melded), ``never``.
+    ``jokers_only``: wild twos or red aces cannot be taken. ``set_cards``: natural cards needed
+    to free a wild from a group. ``replay``: the freed wild must be played in the same turn.
+    ``run_wild``: a wild in a sequence is ``fixed``, may move to either ``ends``, move once
+    (``ends-once``), or move ``anywhere`` it still makes a sequence.
+    """
+
+    when: Literal["after-contract", "on-turn", "at-once", "never"] = "after-contract"
+    jokers_only: bool = False
+    set_cards: int = 1
+    replay: bool = False
+    run_wild: Literal["fixed", "ends", "ends-once", "anywhere"] = "fixed"
+
+
+@dataclass(frozen=True, slots=True)
+class TableRules:
+    """Table actions a game flow enforces. ``going_out`` is the default for every deal."""
+
+    claim: Claim | None = None
+    swap: JokerSwap = field(default_factory=JokerSwap)
+    lay_off: Literal["after-contract", "next-turn", "never"] = "after-contract"
+    new_melds: Literal["any", "none", "one-per-turn", "contract-only"] = "any"
+    going_out: GoingOut = "discard-or-meld"
+    draw_after_contract: Literal["either", "stock-only"] = "either"
+    discard_wild: bool = True
+    pushing: bool = False
+    floating: bool = False
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """How a deal's penalties add up to a game."""
+
+    winner: Literal["lowest", "highest"] = "lowest"
+    bent_table_doubles: bool = False
+    one_turn_bonus: int = 0
+    eliminate_at: int | None = None
+    partnerships: bool = False
+
+
+@dataclass(frozen=True)
+class ContractVariant(Variant):
+    """One contract-rummy game, declared as data."""
+
+    packs: tuple[Packs, ...] = ()
+    wild_cards: frozenset[str] = frozenset({"joker"})
+    style: MeldStyle = field(default_factory=lambda: MeldStyle(None, None))
+    values: CardValues = field(default_factory=lambda: CardValues(joker=15, ace=15))
+    meld_values: CardValues | None = None
+    deal_list: tuple[Deal, ...] = ()
+    opening: Contract | None = None
+    table: TableRules = field(default_factory=TableRules)
+    scoring: Scoring = field(default_factory=Scoring)
+    rulings: tuple[str, ...] = ()
+    family: ClassVar[str] = "contract"
+    modes: ClassVar[tuple[str, ...]] = ("count", "meld", "contract")
+
+    # --- setup -------------------------------------------------------------------------
+
+    def is_wild(self, card: Card) -> bool:
+        if card.is_joker:
+            return True
+        if "two" in self.wild_cards and card.rank == 2:
+            return True
+        return "red-ace" in self.wild_cards and card.rank == 1 and card.is_red
+
+    def packs_for(self, players: int) -> Packs:
+        if not self.min_players <= players <= self.max_players:
+            seats = (f"{self.min_players}" if self.min_players == self.max_players
+                     else f"{self.min_players} to {self.max_players}")
+            raise GameSetupError(f"{self.name} is for {seats} players, not {players}")
+        for p in self.packs:
+            if players in p.players:
+                return p
+        raise GameSetupError(f"{self.name} gives no deck size for {players} players")
+
+    def decks_for(self, request: JudgeRequest) -> int:
+        if request.decks:
+            return request.decks
+        if request.players:
+            return self.packs_for(request.players).decks
+        return self.decks
+
+    def jokers_for(self, request: JudgeRequest) -> int:
+        if request.players and not request.decks:
+            return self.packs_for(request.players).jokers_for(request.players)
+        decks = self.decks_for(request)
+        same = [p.jokers_for(n) for p in self.packs if p.decks == decks for n in p.players]
+        if same:
+            return max(same)
+        if self.packs and all(p.jokers is not None and p.jokers == 2 * p.decks for p in self.packs):
+            return 2 * decks  # two jokers go with each deck
+        return self.jokers
+
+    def deal(self, number: int | None) -> Deal | None:
+        """Deal ``number``'s data; None for games whose every deal has the same first meld."""
+        if not self.deal_list:
+            return None
+        if number is None:
+            raise UnsupportedModeError(
+                f"contract mode needs --deal N for {self.id} (deals 1 to {len(self.deal_list)})")
+        if not 1 <= number <= len(self.deal_list):
+            raise GameSetupError(
+                f"{self.id} has deals 1 to {len(self.deal_list)}; there is no deal {number}")
+        return self.deal_list[number - 1]
+
+    def contract_for(self, number: int | None) -> Contract:
+        deal = self.deal(number)
+        if deal is not None:
+            return deal.contract
+        assert self.opening is not None, f"{self.id} declares neither deals nor an opening"
+        return self.opening
+
+    def going_out(self, number: int) -> GoingOut:
+        terms = self.contract_for(number)
+        return terms.going_out if terms.going_out != "discard-or-meld" else self.table.going_out
+
+    def validate(self, request: JudgeRequest) -> None:
+        if request.players:
+            self.packs_for(request.players)
+        if request.deal is not None and self.deal_list:
+            self.deal(request.deal)
+        super().validate(request)
+
+    # --- modes -------------------------------------------------------------------------
+
+    def style_for(self, request: JudgeRequest) -> MeldStyle:
+        """The meld style, with house options applied (``same_suit_runs``)."""
+        style = self.style
+        if request.options.get("same_suit_runs") and style.sequence is not None:
+            style = replace(style, sequence=replace(style.sequence, same_suit=True))
+        return style
+
+    def _read(self, group: Sequence[Item], style: MeldStyle) -> Reading:
+        return read_meld(pieces_of(_cards(group), self.is_wild), style)
+
+    def judge_count(self, request: JudgeRequest) -> Ruling:
+        double = bool(request.options.get("bent_table")) and self.scoring.bent_table_doubles
+        factor = 2 if double else 1
+        groups = []
+        total = 0
+        for group in request.groups:
+            cards = _cards(group)
+            pts = factor * sum(self.values.penalty(c, self.is_wild(c)) for c in cards)
+            total += pts
+            groups.append(GroupRuling(tuple(cards), self._read(cards, self.style_for(request)).kind, pts, 0))
+        reason = "every card left in hand counts"
+        if double:
+            reason += ", doubled: the winner bent the table"
+        return Ruling(True, total, tuple(groups), reason)
+
+    def judge_meld(self, request: JudgeRequest) -> Ruling:
+        rulings = []
+        style = self.style_for(request)
+        for group in request.groups:
+            r = self._read(group, style)
+            rulings.append(GroupRuling(tuple(group), r.kind, 0, 0, r.reason))
+        bad = [g for g in rulings if not g.valid]
+        reason = ("every group is a valid meld" if not bad else
+                  f"{len(bad)} group(s) are not melds: " + "; ".join(g.reason for g in bad))
+        return Ruling(not bad, 0, tuple(rulings), reason)
+
+    def judge_contract(self, request: JudgeRequest) -> Ruling:
+        terms = self.contract_for(request.deal)
+        value_table = self.meld_values or self.values
+        groups = [_cards(g) for g in request.groups]
+        verdict = meet(groups, terms, self.style_for(request), self.is_wild, value_table.rank_value)
+        rulings = tuple(GroupRuling(tuple(g), r.kind, _value(r, value_table), 0, r.reason)
+                        for g, r in zip(groups, verdict.readings, strict=True))
+        where = f"deal {request.deal}" if self.deal_list else "the first meld"
+        if verdict.valid:
+            reason = f"meets {where}: {verdict.met}"
+        else:
+            reason = f"does not meet {where} ({verdict.met}): " + "; ".join(verdict.problems)
+        return Ruling(verdict.valid, verdict.points, rulings, reason, verdict.problems)
+
+    def describe(self) -> dict[str, Any]:
+        row = super().describe()
+        decks = sorted({p.decks for p in self.packs})
+        jokers = sorted({p.jokers_for(n) for p in self.packs for n in p.players})
+        row["decks"] = _span(decks)
+        row["jokers"] = _span(jokers)
+        row["wild"] = sorted(self.wild_cards)
+        return row
+
+
+def _span(values: Sequence[int]) -> int | str:
+    if not values:
+        return 0
+    return values[0] if values[0] == values[-1] else f"{values[0]}-{values[-1]}"
+
+
+def _cards(group: Sequence[Item]) -> list[Card]:
+    out = []
+    for item in group:
+        if not isinstance(item, Card):
+            raise DeckError(f"contract rummy is played with cards, not tiles ({item})")
+        out.append(item)
+    return out
+
+
+def _value(reading: Reading, table: CardValues) -> int:
+    from engine.contracts import melding_value
+
+    return melding_value(reading, table.rank_value)
+
+
+# The games register themselves when their definitions load.
+import engine.variants.contract_games  # noqa: E402,F401
