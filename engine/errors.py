@@ -37,7 +37,3 @@ class PlayerCountError(TablekitError, ValueError):
 
 class GameSetupError(TablekitError, ValueError):
     """A deal number, player count or deck count the game does not have."""
-
-
-class GameSetupError(TablekitError, ValueError):
-    """A deal number, player count or deck count the game does not have."""
