@@ -15,7 +15,8 @@ def header(canvas: Canvas, title: str, right: str = "", colour: theme.Colour = t
     L = canvas.layout
     band = L.rect(HEADER)
     pygame.draw.rect(canvas.surface, theme.PANEL, band)
-    pygame.draw.line(canvas.surface, theme.PANEL_EDGE, band.bottomleft, (band.right, band.bottom - 1), max(1, L.py(0.003)))
+    y = band.bottom - 1
+    pygame.draw.line(canvas.surface, theme.PANEL_EDGE, (band.x, y), (band.right, y), max(1, L.py(0.003)))
     inner = inset(band, L.py(0.03), L.py(0.012))
     if right:
         left_box, right_box = pygame.Rect(inner.x, inner.y, int(inner.w * 0.62), inner.h), pygame.Rect(

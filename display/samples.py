@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from display.viewmodel import (
     HEALTH_FALLBACK,
     LEVEL_WARNING,
     SEAT_DROPPED,
-    SEAT_ELIMINATED,
     SHOW_CONFIRM,
     SHOW_CORRECTING,
     CardRef,
@@ -73,8 +74,6 @@ def play_view(seats: int = 4, seconds_left: float = 31.5, active: int = 1, **cha
         target="pool 101",
         hint="short press: end turn · long press: show",
     )
-    import dataclasses
-
     return dataclasses.replace(view, **changes) if changes else view  # type: ignore[arg-type]
 
 
@@ -149,7 +148,7 @@ def scoreboard_view(deals: int = 6) -> ScoreboardView:
             totals.append(total)
         series.append(ScoreSeries(name, tuple(totals), eliminated=total >= 101))
     return ScoreboardView(
-        title="Scores after deal %d" % deals,
+        title=f"Scores after deal {deals}",
         series=tuple(series),
         target=101,
         target_label="101: out",
@@ -205,5 +204,3 @@ def every_screen() -> dict[str, ViewModel]:
         "message": message_view(),
     }
 
-
-__all__ = ["SEAT_ELIMINATED", "every_screen"]

@@ -1,7 +1,48 @@
-"""Placeholder."""
+"""The deal result: who won the deal and what each player scored, with running totals."""
 
+from __future__ import annotations
+
+import pygame
+
+from display import chrome, theme
 from display.canvas import Canvas
+from display.layout import inset, split_columns, split_rows
+from display.viewmodel import DealResultView
+
+COLUMNS = (0.42, 0.18, 0.18, 0.32)
 
 
-def draw(canvas: Canvas, view: object, *a: object) -> None:
-    pass
+def _number(value: float) -> str:
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.1f}"
+    return str(int(value))
+
+
+def draw(canvas: Canvas, view: DealResultView) -> None:
+    L = canvas.layout
+    chrome.header(canvas, f"Deal {view.deal_number}")
+    if view.headline:
+        box = L.rect((0.03, 0.115, 0.94, 0.1))
+        canvas.text(view.headline, L.line("title"), box, theme.HIGHLIGHT, align="center")
+        canvas.mark("headline", box)
+    table = L.rect((0.06, 0.23, 0.88, 0.66))
+    count = max(len(view.lines) + 1, 6)
+    rows = split_rows(table, count, gap=L.py(0.01))
+    heads = ("Player", "This deal", "Total", "")
+    for cell, head, align in zip(split_columns(inset(rows[0], L.py(0.02), 0), list(COLUMNS), gap=L.py(0.02)), heads, ("left", "right", "right", "left"), strict=True):
+        canvas.text(head, L.line("small"), cell, theme.TEXT_DIM, align=align, bold=False)
+    for i, (row, line) in enumerate(zip(rows[1:], view.lines, strict=False)):
+        fill = theme.HIGHLIGHT if line.winner else theme.PANEL
+        ink = theme.HIGHLIGHT_TEXT if line.winner else theme.TEXT
+        canvas.panel(row, fill, None)
+        canvas.mark(f"line:{i}", row)
+        cells = split_columns(inset(row, L.py(0.02), 0), list(COLUMNS), gap=L.py(0.02))
+        canvas.text(line.name, L.line("large"), cells[0], ink)
+        canvas.text(_number(line.points), L.line("large"), cells[1], ink, align="right")
+        canvas.text(_number(line.total), L.line("large"), cells[2], ink, align="right")
+        note_ink = theme.INVALID if line.eliminated and not line.winner else ink
+        canvas.text(line.note, L.line("body"), cells[3], note_ink, bold=False)
+        if line.eliminated:
+            y = row.centery
+            pygame.draw.line(canvas.surface, theme.INVALID, (cells[0].x, y), (cells[2].right, y), max(2, L.py(0.005)))
+    chrome.footer(canvas, view.prompt)

@@ -1,7 +1,54 @@
-"""Placeholder."""
+"""The end of the game: the winner, large, and the final standings."""
 
+from __future__ import annotations
+
+import pygame
+
+from display import chrome, theme
 from display.canvas import Canvas
+from display.layout import inset, split_columns, split_rows
+from display.viewmodel import GameOverView
 
 
-def draw(canvas: Canvas, view: object, *a: object) -> None:
-    pass
+def _number(value: float) -> str:
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.1f}"
+    return str(int(value))
+
+
+def _trophy(surface: pygame.Surface, rect: pygame.Rect) -> None:
+    """A cup drawn with primitives: bowl, handles, stem and base."""
+    gold = theme.HIGHLIGHT
+    w, h = rect.w, rect.h
+    bowl = pygame.Rect(rect.x + w * 0.2, rect.y, w * 0.6, h * 0.55)
+    pygame.draw.ellipse(surface, gold, bowl)
+    pygame.draw.rect(surface, gold, (bowl.x, bowl.y, bowl.w, bowl.h // 2))
+    for x in (rect.x + w * 0.06, rect.x + w * 0.66):
+        pygame.draw.ellipse(surface, gold, (x, rect.y + h * 0.06, w * 0.28, h * 0.3), max(2, w // 16))
+    pygame.draw.rect(surface, gold, (rect.x + w * 0.44, rect.y + h * 0.5, w * 0.12, h * 0.3))
+    pygame.draw.rect(surface, gold, (rect.x + w * 0.25, rect.y + h * 0.8, w * 0.5, h * 0.16), border_radius=max(1, w // 20))
+
+
+def draw(canvas: Canvas, view: GameOverView) -> None:
+    L = canvas.layout
+    chrome.header(canvas, "Game over", f"{view.deals_played} deals" if view.deals_played else "")
+    cup = L.rect((0.06, 0.14, 0.0, 0.2))
+    cup.w = cup.h
+    _trophy(canvas.surface, cup)
+    canvas.mark("trophy", cup)
+    head = pygame.Rect(cup.right + L.py(0.04), cup.y, L.width - cup.right - L.py(0.1), cup.h)
+    canvas.text(view.headline or f"{view.winner} wins", L.line("title") * 3 // 2, head, theme.HIGHLIGHT)
+    canvas.mark("headline", head)
+    table = L.rect((0.1, 0.38, 0.8, 0.5))
+    count = max(len(view.standings), 4)
+    for i, (row, st) in enumerate(zip(split_rows(table, count, gap=L.py(0.012)), view.standings, strict=False)):
+        first = st.place == 1
+        canvas.panel(row, theme.HIGHLIGHT if first else theme.PANEL, None)
+        canvas.mark(f"standing:{i}", row)
+        ink = theme.HIGHLIGHT_TEXT if first else theme.TEXT
+        cells = split_columns(inset(row, L.py(0.02), 0), [0.1, 0.42, 0.18, 0.3], gap=L.py(0.02))
+        canvas.text(f"{st.place}.", L.line("large"), cells[0], ink)
+        canvas.text(st.name, L.line("large"), cells[1], ink)
+        canvas.text(_number(st.total), L.line("large"), cells[2], ink, align="right")
+        canvas.text(st.note, L.line("body"), cells[3], ink, bold=False)
+    chrome.footer(canvas, view.prompt)

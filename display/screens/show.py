@@ -1,7 +1,163 @@
-"""Placeholder."""
+"""The show verdict: the declarer's groups drawn as cards, each marked valid or not with its reason."""
 
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from display import chrome, theme
 from display.canvas import Canvas
+from display.cardface import CARD_ASPECT, FaceDrawer
+from display.layout import inset
+from display.viewmodel import SHOW_CORRECTING, SHOW_READING, GroupView, ShowView
+
+MIN_STEP = 0.32  # of a card's width: enough of an overlapped card shows to read its index
 
 
-def draw(canvas: Canvas, view: object, *a: object) -> None:
-    pass
+def draw(canvas: Canvas, view: ShowView, faces: FaceDrawer) -> None:
+    L = canvas.layout
+    right = "" if view.points is None else f"{_number(view.points)} points"
+    chrome.header(canvas, f"{view.declarer} shows", right)
+    banner = L.rect((0.0, 0.1, 1.0, 0.1))
+    if view.stage == SHOW_READING or view.valid is None:
+        colour, words = theme.NEUTRAL, view.verdict or "Reading the table…"
+    elif view.valid:
+        colour, words = theme.VALID, view.verdict or "Valid show"
+    else:
+        colour, words = theme.INVALID, view.verdict or "Invalid show"
+    pygame.draw.rect(canvas.surface, colour, banner)
+    canvas.text(words, L.line("large"), inset(banner, L.py(0.03), L.py(0.008)), theme.TEXT_DARK if view.valid else theme.TEXT, align="center")
+    canvas.mark("verdict", banner)
+
+    area = L.rect((0.015, 0.215, 0.97, 0.69))
+    if view.stage == SHOW_CORRECTING and view.selected is not None:
+        side = pygame.Rect(0, area.y, round(L.width * 0.2), area.h)
+        side.right = area.right
+        area = pygame.Rect(area.x, area.y, side.x - area.x - L.py(0.02), area.h)
+        _correction(canvas, view, side, faces)
+
+    cells: list[tuple[GroupView, str]] = [(g, "") for g in view.groups]
+    if view.loose:
+        cells.append((GroupView(view.loose, False, "loose"), "loose"))
+    if cells:
+        cols = 1 if len(cells) == 1 else 2 if len(cells) <= 6 else 3
+        rows = math.ceil(len(cells) / cols)
+        gap = L.py(0.02)
+        cw = (area.w - gap * (cols - 1)) // cols
+        ch = (area.h - gap * (rows - 1)) // rows
+        for i, (group, tag) in enumerate(cells):
+            r, c = divmod(i, cols)
+            cell = pygame.Rect(area.x + c * (cw + gap), area.y + r * (ch + gap), cw, ch)
+            _group(canvas, view, i, group, cell, faces, loose=tag == "loose")
+    chrome.footer(canvas, view.prompt)
+
+
+def _group(canvas: Canvas, view: ShowView, index: int, group: GroupView, cell: pygame.Rect, faces: FaceDrawer, *, loose: bool) -> None:
+    L = canvas.layout
+    canvas.panel(cell, theme.PANEL)
+    name = "loose" if loose else f"group:{index}"
+    canvas.mark(name, cell)
+    colour = theme.NEUTRAL if loose else theme.VALID if group.valid else theme.INVALID
+    bar_w = max(6, L.py(0.022))
+    bar = pygame.Rect(cell.x, cell.y, bar_w, cell.h)
+    pygame.draw.rect(canvas.surface, colour, bar, border_top_left_radius=L.py(0.012), border_bottom_left_radius=L.py(0.012))
+    canvas.mark("marker:loose" if loose else f"marker:{index}", bar)
+
+    pad = L.py(0.012)
+    inner = pygame.Rect(bar.right + pad, cell.y + pad, cell.right - bar.right - 2 * pad, cell.h - 2 * pad)
+    text_h = max(int(inner.h * 0.3), L.line("small") + 4)
+    cards_box = pygame.Rect(inner.x, inner.y, inner.w, inner.h - text_h)
+    badge_d = min(cards_box.h // 2, L.py(0.07))
+    badge = pygame.Rect(cards_box.right - badge_d, cards_box.y, badge_d, badge_d)
+    if not loose:
+        _badge(canvas, badge, group.valid)
+        canvas.mark(f"badge:{index}", badge)
+    cards_box.w -= badge_d + pad
+    _fan(canvas, view, index, group.cards, cards_box, faces, selectable=not loose)
+
+    words_box = pygame.Rect(inner.x, cards_box.bottom + pad // 2, inner.w, inner.bottom - cards_box.bottom - pad // 2)
+    if loose:
+        canvas.text("Not in a group", L.line("small"), words_box, theme.TEXT_DIM, bold=False)
+        return
+    kind = group.kind or ("meld" if group.valid else "not a meld")
+    if group.valid:
+        canvas.text(kind, L.line("small"), words_box, theme.VALID)
+    else:
+        canvas.wrapped(group.reason or kind, L.line("small"), words_box, theme.TEXT, max_lines=2, bold=True)
+
+
+def _fan(canvas: Canvas, view: ShowView, group: int, cards: tuple[str, ...], box: pygame.Rect, faces: FaceDrawer, *, selectable: bool) -> None:
+    """Cards side by side, overlapping as much as needed to fit ``box``."""
+    if not cards:
+        return
+    k = len(cards)
+    h = box.h
+    w = round(h * CARD_ASPECT)
+    if k > 1 and w * (1 + MIN_STEP * (k - 1)) > box.w:
+        w = int(box.w / (1 + MIN_STEP * (k - 1)))
+        h = round(w / CARD_ASPECT)
+    step = w * 1.06 if k == 1 else min(w * 1.06, (box.w - w) / (k - 1))
+    top = box.y + (box.h - h) // 2
+    wild = set(view.wild_cards)
+    chosen = view.selected if selectable and view.selected is not None and view.selected.group == group else None
+    last: tuple[str, pygame.Rect] | None = None
+    for j, card in enumerate(cards):
+        rect = pygame.Rect(round(box.x + j * step), top, w, h)
+        canvas.mark(f"card:{group}:{j}", rect)
+        if chosen is not None and chosen.index == j:
+            last = (card, rect)
+            continue
+        faces.draw(canvas.surface, card, rect, wild=card in wild)
+    if last is not None:
+        card, rect = last
+        faces.draw(canvas.surface, card, rect, selected=True, wild=card in wild)
+        canvas.mark("selected", rect)
+
+
+def _badge(canvas: Canvas, rect: pygame.Rect, valid: bool) -> None:
+    """A round badge with a tick (valid) or a cross (invalid), drawn with lines."""
+    colour = theme.VALID if valid else theme.INVALID
+    pygame.draw.circle(canvas.surface, colour, rect.center, rect.w // 2)
+    w = max(2, rect.w // 8)
+    x, y, s = rect.x, rect.y, rect.w
+    if valid:
+        pts = [(x + s * 0.26, y + s * 0.52), (x + s * 0.43, y + s * 0.69), (x + s * 0.75, y + s * 0.33)]
+        pygame.draw.lines(canvas.surface, theme.TEXT_DARK, False, pts, w)
+    else:
+        a, b = s * 0.3, s * 0.7
+        pygame.draw.line(canvas.surface, theme.TEXT, (x + a, y + a), (x + b, y + b), w)
+        pygame.draw.line(canvas.surface, theme.TEXT, (x + b, y + a), (x + a, y + b), w)
+
+
+def _correction(canvas: Canvas, view: ShowView, side: pygame.Rect, faces: FaceDrawer) -> None:
+    """The card under correction and what it would become."""
+    L = canvas.layout
+    canvas.panel(side, theme.PANEL, theme.SELECTION, width=L.py(0.005))
+    canvas.mark("correction", side)
+    inner = inset(side, L.py(0.015))
+    title = pygame.Rect(inner.x, inner.y, inner.w, L.line("body"))
+    canvas.text("Correct card", L.line("body"), title, theme.SELECTION, align="center")
+    sel = view.selected
+    current = ""
+    if sel is not None and 0 <= sel.group < len(view.groups) and 0 <= sel.index < len(view.groups[sel.group].cards):
+        current = view.groups[sel.group].cards[sel.index]
+    avail = pygame.Rect(inner.x, title.bottom + L.py(0.01), inner.w, inner.bottom - title.bottom - L.py(0.01))
+    h = min(int(avail.h * 0.4), int(inner.w * 0.8 / CARD_ASPECT))
+    w = round(h * CARD_ASPECT)
+    was = pygame.Rect(0, 0, w, h)
+    was.midtop = (inner.centerx, avail.y)
+    faces.draw(canvas.surface, current or "?", was)
+    arrow = pygame.Rect(inner.x, was.bottom, inner.w, int(avail.h * 0.16))
+    cx, cy, a = arrow.centerx, arrow.centery, max(6, arrow.h // 3)
+    pygame.draw.polygon(canvas.surface, theme.SELECTION, [(cx - a, cy - a // 2), (cx + a, cy - a // 2), (cx, cy + a)])
+    becomes = pygame.Rect(0, 0, w, h)
+    becomes.midtop = (inner.centerx, arrow.bottom)
+    faces.draw(canvas.surface, view.proposed or "?", becomes, selected=True)
+    canvas.mark("proposed", becomes)
+
+
+def _number(value: float) -> str:
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.1f}"
+    return str(int(value))

@@ -1,0 +1,100 @@
+"""A line chart of running totals per deal, drawn with pygame lines: axes, ticks, target."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import pygame
+
+from display import theme
+from display.canvas import Canvas
+
+
+def nice_step(span: float, ticks: int = 5) -> float:
+    """A round tick step (1, 2 or 5 times a power of ten) giving about ``ticks`` ticks."""
+    if span <= 0:
+        return 1.0
+    raw = span / ticks
+    power = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if m * power >= raw:
+            return float(m * power)
+    return float(10 * power)
+
+
+def _label(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+
+
+def draw_line_chart(
+    canvas: Canvas,
+    rect: pygame.Rect,
+    series: Sequence[tuple[Sequence[float], theme.Colour]],
+    *,
+    target: float | None = None,
+    target_label: str = "",
+    name: str = "chart",
+) -> None:
+    """Lines of running totals, deal 1 at the left, over a light grid, inside ``rect``."""
+    L = canvas.layout
+    surf = canvas.surface
+    canvas.mark(name, rect)
+    small = L.line("small")
+    axis_w = max(canvas.cache.width("0000", small, False), L.py(0.05))
+    plot = pygame.Rect(rect.x + axis_w + L.py(0.01), rect.y + small // 2, rect.w - axis_w - L.py(0.02), rect.h - small * 2)
+    canvas.mark(f"{name}:plot", plot)
+    deals = max((len(s) for s, _ in series), default=0)
+    values = [v for s, _ in series for v in s]
+    low = min([0.0, *values])
+    high = max([1.0, *values, *([target] if target is not None else [])])
+    step = nice_step(high - low)
+    low = math.floor(low / step) * step
+    high = math.ceil(high / step) * step
+    if high <= low:
+        high = low + step
+
+    def xy(i: int, v: float) -> tuple[int, int]:
+        x = plot.x + (plot.w * (i / (deals - 1)) if deals > 1 else plot.w / 2)
+        y = plot.bottom - plot.h * (v - low) / (high - low)
+        return round(x), round(y)
+
+    grid = theme.dim(theme.PANEL_EDGE, 0.7)
+    v = low
+    while v <= high + step / 2:
+        y = xy(0, v)[1]
+        pygame.draw.line(surf, grid, (plot.x, y), (plot.right, y), 1)
+        canvas.text(_label(v), small, pygame.Rect(rect.x, y - small // 2, axis_w, small), theme.TEXT_DIM, align="right", bold=False)
+        v += step
+    pygame.draw.line(surf, theme.TEXT_DIM, plot.bottomleft, plot.bottomright, max(1, L.py(0.003)))
+    pygame.draw.line(surf, theme.TEXT_DIM, plot.topleft, plot.bottomleft, max(1, L.py(0.003)))
+    label_every = max(1, math.ceil(deals * canvas.cache.width("00", small, False) * 2 / max(1, plot.w)))
+    for i in range(deals):
+        if i % label_every == 0 or i == deals - 1:
+            x = xy(i, low)[0]
+            box = pygame.Rect(0, plot.bottom + 2, small * 2, small)
+            box.centerx = x
+            box.clamp_ip(pygame.Rect(rect.x, rect.y, rect.w, rect.h))
+            canvas.text(str(i + 1), small, box, theme.TEXT_DIM, align="center", bold=False)
+
+    if target is not None and low <= target <= high:
+        y = xy(0, target)[1]
+        dash = L.py(0.02)
+        for x in range(plot.x, plot.right, dash * 2):
+            pygame.draw.line(surf, theme.WARNING, (x, y), (min(x + dash, plot.right), y), max(2, L.py(0.004)))
+        canvas.mark(f"{name}:target", pygame.Rect(plot.x, y - 1, plot.w, 3))
+        if target_label:
+            box = pygame.Rect(plot.right - plot.w // 3, y - small - 2, plot.w // 3, small)
+            box.clamp_ip(plot)
+            canvas.text(target_label, small, box, theme.WARNING, align="right")
+
+    width = max(2, L.py(0.006))
+    dot = max(3, L.py(0.009))
+    for k, (totals, colour) in enumerate(series):
+        points = [xy(i, t) for i, t in enumerate(totals)]
+        if len(points) > 1:
+            pygame.draw.lines(surf, colour, False, points, width)
+        for p in points:
+            pygame.draw.circle(surf, colour, p, dot)
+        if points:
+            canvas.mark(f"{name}:end:{k}", pygame.Rect(points[-1][0] - dot, points[-1][1] - dot, 2 * dot, 2 * dot))

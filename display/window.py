@@ -1,0 +1,163 @@
+"""The screen the table looks at: a fullscreen kiosk on a Pi, a window on a desktop, or none.
+
+Which one is configuration, never a code change: `choose_display` reads the environment
+(``TABLEKIT_DISPLAY=kiosk|window|headless``, ``SDL_VIDEODRIVER``, ``WAYLAND_DISPLAY``,
+``DISPLAY``) and whether this is a Raspberry Pi, and answers with a plan. Asked-for modes
+fail loudly (a kiosk unit should restart, not run blind); the automatic choice falls back
+to headless when no window can be opened.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygame
+
+from display.errors import ScreenError
+from display.renderer import Renderer
+from display.viewmodel import ViewModel
+
+KIOSK = "kiosk"
+WINDOW = "window"
+HEADLESS = "headless"
+MODES = (KIOSK, WINDOW, HEADLESS)
+WINDOW_SIZE = (1280, 720)
+HEADLESS_SIZE = (1920, 1080)
+PI_MODEL_FILE = "/proc/device-tree/model"
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayPlan:
+    """How to open the screen: the mode, the SDL video driver to ask for (None: SDL's
+    choice), whether to go fullscreen, and whether the mode was asked for explicitly."""
+
+    mode: str
+    driver: str | None
+    fullscreen: bool
+    explicit: bool
+
+
+def is_raspberry_pi(model_file: str = PI_MODEL_FILE) -> bool:
+    try:
+        return "raspberry pi" in Path(model_file).read_text(errors="replace").lower()
+    except OSError:
+        return False
+
+
+def choose_display(env: Mapping[str, str], on_pi: bool, platform: str = sys.platform) -> DisplayPlan:
+    """The display plan for this environment (pure: give it any environment to test)."""
+    asked = env.get("TABLEKIT_DISPLAY", "").strip().lower()
+    if asked and asked not in MODES:
+        raise ScreenError(f"TABLEKIT_DISPLAY must be one of {', '.join(MODES)}, not {asked!r}")
+    driver = env.get("SDL_VIDEODRIVER") or None
+    has_desktop = bool(env.get("WAYLAND_DISPLAY") or env.get("DISPLAY"))
+    if not asked:
+        if driver == "dummy":
+            asked_mode = HEADLESS
+        elif on_pi:
+            asked_mode = KIOSK
+        elif has_desktop or platform in ("win32", "darwin"):
+            asked_mode = WINDOW
+        else:
+            asked_mode = HEADLESS
+    else:
+        asked_mode = asked
+    if asked_mode == HEADLESS:
+        return DisplayPlan(HEADLESS, "dummy", False, bool(asked))
+    if asked_mode == KIOSK and driver is None and not has_desktop and platform.startswith("linux"):
+        driver = "kmsdrm"  # Pi OS Lite: no compositor, straight to the display hardware
+    return DisplayPlan(asked_mode, driver, asked_mode == KIOSK, bool(asked))
+
+
+class Screen:
+    """A pygame display plus a renderer: `show(view)` draws a frame and puts it on screen."""
+
+    def __init__(
+        self,
+        size: tuple[int, int] | None = None,
+        *,
+        plan: DisplayPlan | None = None,
+        title: str = "Rummy Table Kit",
+        renderer: Renderer | None = None,
+    ) -> None:
+        self.plan = plan or choose_display(os.environ, is_raspberry_pi())
+        self.surface = self._open(self.plan, size, title)
+        self.renderer = renderer or Renderer()
+        self.frames = 0
+
+    @staticmethod
+    def _open(plan: DisplayPlan, size: tuple[int, int] | None, title: str) -> pygame.Surface:
+        def attempt(p: DisplayPlan) -> pygame.Surface:
+            if p.driver:
+                os.environ["SDL_VIDEODRIVER"] = p.driver
+            os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+            pygame.display.quit()
+            pygame.display.init()
+            pygame.font.init()
+            if p.mode == KIOSK:
+                surf = pygame.display.set_mode(size or (0, 0), pygame.FULLSCREEN)
+                pygame.mouse.set_visible(False)
+            elif p.mode == WINDOW:
+                surf = pygame.display.set_mode(size or WINDOW_SIZE)
+            else:
+                surf = pygame.display.set_mode(size or HEADLESS_SIZE)
+            pygame.display.set_caption(title)
+            return surf
+
+        try:
+            return attempt(plan)
+        except pygame.error as exc:
+            if plan.explicit or plan.mode == HEADLESS:
+                raise ScreenError(f"cannot open the {plan.mode} screen ({plan.driver or 'SDL default'}): {exc}") from exc
+            print(f"tablekit: no {plan.mode} screen ({exc}); drawing headless", file=sys.stderr)
+            return attempt(DisplayPlan(HEADLESS, "dummy", False, False))
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.surface.get_size()
+
+    @property
+    def headless(self) -> bool:
+        return self.plan.mode == HEADLESS or os.environ.get("SDL_VIDEODRIVER") == "dummy"
+
+    def show(self, view: ViewModel) -> None:
+        """Draw ``view`` and put it on the screen."""
+        self.renderer.render(view, self.surface)
+        pygame.display.flip()
+        self.frames += 1
+
+    def events(self) -> list[pygame.event.Event]:
+        """Input since the last call (keys, touches, quit); keeps the window responsive."""
+        return pygame.event.get()
+
+    def save_screenshot(self, path: str | os.PathLike[str]) -> Path:
+        """Write what is on the screen now as an image (PNG by the file's extension)."""
+        out = Path(path)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.surface, str(out))
+        return out
+
+    def close(self) -> None:
+        pygame.display.quit()
+
+    def __enter__(self) -> Screen:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def render_to_file(view: ViewModel, path: str | os.PathLike[str], size: tuple[int, int] = HEADLESS_SIZE, renderer: Renderer | None = None) -> Path:
+    """Draw one view-model off screen and save it (needs no display at all)."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    surface = pygame.Surface(size)
+    (renderer or Renderer()).render(view, surface)
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(surface, str(out))
+    return out
