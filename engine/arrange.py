@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import combinations, product
+from typing import Any
 
 from engine.cards import Card
 from engine.melds import MeldRules, Piece, WildRule, _wild_limits, _window, to_piece
@@ -91,17 +92,20 @@ def best_arrangement(
         return _joker_fills(avail, n)
     need_seq, need_pure = credit.min_sequences, credit.min_pure
 
+    Key = tuple[int, int]
+    Step = tuple[Number, Any]
+
     @cache
-    def solve(state: tuple[int, ...], seqs: int, pure: int) -> tuple[Number, tuple[tuple[_Candidate, tuple[int, ...]], ...]] | None:
+    def solve(state: tuple[int, ...]) -> dict[Key, Step]:
+        """For the cards in ``state``: the cheapest way to reach each (sequences, pure) count
+        (capped at what the credit needs), with the first step of that way."""
         first = next((k for k, n in enumerate(state) if n), None)
         if first is None:
-            return (0, ()) if seqs >= need_seq and pure >= need_pure else None
-        best: tuple[Number, tuple[tuple[_Candidate, tuple[int, ...]], ...]] | None = None
-        # leave one copy of `first` as deadwood
+            return {(0, 0): (0, None)}
+        table: dict[Key, Step] = {}
         rest = state[:first] + (state[first] - 1,) + state[first + 1:]
-        sub = solve(rest, seqs, pure)
-        if sub is not None:
-            best = (sub[0] + values[first], sub[1])
+        for key, (cost, _) in solve(rest).items():
+            table[key] = (cost + values[first], ("dead", rest, key))
         for cand, sparse in by_first.get(first, ()):
             if any(state[k] < u for k, u in sparse):
                 continue
@@ -109,19 +113,34 @@ def best_arrangement(
             for k, u in sparse:
                 after[k] -= u
             avail = tuple((k, after[k]) for k in wild_ids if after[k]) if cand.jokers else ()
+            add_s = cand.kind != "set"
+            add_p = cand.kind == "pure-sequence"
             for fill in fills(avail, cand.jokers):
                 left = list(after)
                 for k in fill:
                     left[k] -= 1
-                ns = min(need_seq, seqs + (cand.kind != "set"))
-                np_ = min(need_pure, pure + (cand.kind == "pure-sequence"))
-                sub = solve(tuple(left), ns, np_)
-                if sub is not None and (best is None or sub[0] < best[0]):
-                    best = (sub[0], ((cand, fill),) + sub[1])
-        return best
+                child = tuple(left)
+                for (ks, kp), (cost, _) in solve(child).items():
+                    key = (min(need_seq, ks + add_s), min(need_pure, kp + add_p))
+                    held = table.get(key)
+                    if held is None or cost < held[0]:
+                        table[key] = (cost, ("meld", cand, fill, child, (ks, kp)))
+        return table
 
     total = sum(values[k] * n for k, n in enumerate(start))
-    found = solve(start, 0, 0)
+    root = solve(start).get((need_seq, need_pure))
+    found: tuple[Number, tuple[tuple[_Candidate, tuple[int, ...]], ...]] | None = None
+    if root is not None:
+        plan: list[tuple[_Candidate, tuple[int, ...]]] = []
+        step = root[1]
+        while step is not None:
+            if step[0] == "meld":
+                _, cand, fill, child, key = step
+                plan.append((cand, fill))
+            else:
+                _, child, key = step
+            step = solve(child)[key][1]
+        found = (root[0], tuple(plan))
     solve.cache_clear()
     fills.cache_clear()
     if found is None:
