@@ -276,6 +276,51 @@ def must_play_drawn(facts: TurnFacts) -> bool:
     return not facts.melded
 
 
+Action = Literal["show-ace", "draw", "take", "meld", "add", "break", "take-from-table", "throw", "close"]
+_TABLE_ACTIONS: Final = frozenset({"meld", "add", "break", "take-from-table"})
+
+
+def check_turn_actions(actions: Sequence[Action], opening_turn: bool = False) -> list[str]:
+    """The order of what a seat does in one turn.
+
+    The game's opening turn (the first seat, 15 tiles) is only a throw, with the ace shown
+    first if the seat wishes. Every other turn starts with a draw from the pool or the taking
+    of the last thrown tile, lays tiles only after that, and ends with one throw (or a close).
+    """
+    acts = [a for a in actions if a != "show-ace"]
+    problems: list[str] = []
+    if "show-ace" in actions and actions[0] != "show-ace":
+        problems.append("the ace is shown at the start of the turn")
+    if opening_turn:
+        if acts != ["throw"]:
+            problems.append("the first player opens the game by throwing one tile, without drawing")
+        return problems
+    if not acts or acts[0] not in ("draw", "take"):
+        problems.append("a turn starts by drawing a tile or taking the last thrown one")
+    if sum(a in ("draw", "take") for a in acts) > 1:
+        problems.append("one tile is drawn or taken per turn")
+    if not acts or acts[-1] not in ("throw", "close"):
+        problems.append("a turn ends by throwing a tile (or closing)")
+    if sum(a in ("throw", "close") for a in acts) > 1:
+        problems.append("one tile is thrown per turn")
+    return problems
+
+
+def meld_timed_out(board: Sequence[Tile], laid: Sequence[Sequence[Tile]], drawn: Tile
+                   ) -> tuple[tuple[Tile, ...], Tile]:
+    """A meld counts only once the turn's throw is made in time; otherwise it lapses.
+
+    ``board`` is what the seat still holds, ``laid`` what it put down this turn. The laid
+    tiles go back to the board and the tile drawn this turn is thrown. Returns (board after,
+    tile thrown).
+    """
+    back = list(board) + [t for g in laid for t in g]
+    if drawn not in back:
+        raise ValueError(f"{drawn} was not drawn onto this board")
+    back.remove(drawn)
+    return tuple(back), drawn
+
+
 # --- the pool ------------------------------------------------------------------------------
 
 

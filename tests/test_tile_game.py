@@ -22,11 +22,13 @@ from engine.tile_game import (
     check_double_declaration,
     check_take_discard,
     check_take_from_table,
+    check_turn_actions,
     deal,
     double_class,
     doubles_in,
     exchange_doubles,
     game_over_by_pool,
+    meld_timed_out,
     must_play_drawn,
     rebuild_pool,
     seat_score,
@@ -274,3 +276,32 @@ def test_a_game_that_runs_out_of_tiles_gives_no_closing_bonus() -> None:
 def test_only_one_seat_closes() -> None:
     with pytest.raises(ValueError):
         standings([SeatResult(closed=True), SeatResult(closed=True)], ace=None)
+
+
+# --- the order of a turn, and a meld that runs out of time --------------------------------
+
+
+def test_the_opening_turn_is_a_single_throw() -> None:
+    assert check_turn_actions(["throw"], opening_turn=True) == []
+    assert check_turn_actions(["show-ace", "throw"], opening_turn=True) == []
+    assert check_turn_actions(["draw", "throw"], opening_turn=True) == [
+        "the first player opens the game by throwing one tile, without drawing"]
+
+
+def test_a_turn_draws_first_and_throws_last() -> None:
+    assert check_turn_actions(["draw", "meld", "add", "throw"]) == []
+    assert check_turn_actions(["take", "meld", "close"]) == []
+    assert check_turn_actions(["meld", "draw", "throw"]) == ["a turn starts by drawing a tile or taking the last thrown one"]
+    assert check_turn_actions(["draw", "meld"]) == ["a turn ends by throwing a tile (or closing)"]
+    assert check_turn_actions(["draw", "take", "throw"]) == ["one tile is drawn or taken per turn"]
+    assert check_turn_actions(["draw", "show-ace", "throw"]) == ["the ace is shown at the start of the turn"]
+
+
+def test_a_meld_not_finished_in_time_goes_back_and_the_drawn_tile_is_thrown() -> None:
+    board = tiles("K2 B9 R4")
+    laid = groups("R10 R11 R12 | B7 Y7 K7")
+    after, thrown = meld_timed_out(board, laid, Tile(4, "R"))
+    assert thrown == Tile(4, "R")
+    assert Counter(after) == Counter(tiles("K2 B9 R10 R11 R12 B7 Y7 K7"))
+    with pytest.raises(ValueError):
+        meld_timed_out(board, laid, Tile(5, "R"))
