@@ -1,0 +1,361 @@
+"""The app shell: events in from the box, keyboard, camera and clock; journal; engine; effects out.
+
+``Table`` owns one game. ``post(event)`` runs the loop's one rule: ask the engine, write the
+event to the journal if it changed anything, only then adopt the new state and perform the
+effects (light LEDs, read a zone, draw the cut card...). Effects that produce events (a
+camera reading) queue them, so one post never recurses. ``step()`` is one frame of the
+loop: poll the inputs, let time pass, draw. Everything with a side effect — camera, box,
+screen, clock, the chance of the cut card — is injected, so tests and the demo drive it all.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from display.viewmodel import HEALTH_FALLBACK, DeviceHealth, ViewModel
+from engine.cards import full_deck
+from engine.game import (
+    ButtonPressed,
+    ButtonReleased,
+    Buzz,
+    CameraLost,
+    CameraRestored,
+    Confirm,
+    DealStarted,
+    Effect,
+    Event,
+    Game,
+    GameOver,
+    GameState,
+    LinkLost,
+    LinkRestored,
+    MenuPressed,
+    ReadCut,
+    ReadZone,
+    SetLed,
+    TableRead,
+    Tick,
+    WriteScores,
+    apply,
+    new_game,
+    policy_for,
+)
+from tablekit.clock import Clock, wall_ms
+from tablekit.journal import Journal
+from tablekit.present import SCOREBOARD, present
+
+Groups = tuple[tuple[str, ...], ...]
+
+
+# --- the seams ----------------------------------------------------------------------------
+
+
+class Camera(Protocol):
+    """Reads the cards lying in a seat's zone, and the cut card. None: no reading possible."""
+
+    name: str
+    fallback: bool
+
+    def read_zone(self, seat: int) -> Groups | None: ...
+
+    def read_cut(self) -> str | None: ...
+
+
+class Box(Protocol):
+    """Where the button lights and the buzzer go (the real box, or nothing for the keyboard)."""
+
+    def led(self, button: int, mode: str) -> None: ...
+
+    def buzz(self, ms: int) -> None: ...
+
+
+class NoBox:
+    """The keyboard has no lights: LED and buzzer commands go nowhere."""
+
+    def led(self, button: int, mode: str) -> None:
+        pass
+
+    def buzz(self, ms: int) -> None:
+        pass
+
+
+@dataclass
+class ScriptedCamera:
+    """Readings handed out in order per zone (tests, the demo without photos)."""
+
+    zones: dict[int, deque[Groups]] = field(default_factory=dict)
+    cuts: deque[str] = field(default_factory=deque)
+    name: str = "scripted readings"
+    fallback: bool = True
+
+    def lay(self, seat: int, groups: Iterable[Iterable[str]]) -> None:
+        self.zones.setdefault(seat, deque()).append(tuple(tuple(g) for g in groups))
+
+    def read_zone(self, seat: int) -> Groups | None:
+        queue = self.zones.get(seat)
+        return queue.popleft() if queue else None
+
+    def read_cut(self) -> str | None:
+        return self.cuts.popleft() if self.cuts else None
+
+
+class FrameCamera:
+    """A vision frame source read by the recognizer: a live camera, or a photo folder.
+
+    With a calibration, a seat's zone is the mat's ``seat<N>`` region and the cut card lies in
+    the ``centre``; without one, each read takes the next frame and reads all of it (a photo
+    folder holding one photo per reading).
+    """
+
+    def __init__(self, source: Any, calibration: Any = None, fallback: bool = False) -> None:
+        self.source = source
+        self.name = str(getattr(source, "name", "camera"))
+        self.calibration = calibration
+        self.fallback = fallback
+        self._frames = iter(source.frames())
+
+    def _reading(self) -> tuple[Any, Any] | None:
+        from vision.recognize import read_table
+
+        frame = next(self._frames, None)
+        if frame is None:
+            return None
+        if self.calibration is not None:
+            return self.calibration.read(frame, read_table), frame
+        return read_table(frame), frame
+
+    def _groups_in(self, zone: str) -> Groups | None:
+        got = self._reading()
+        if got is None:
+            return None
+        reading, _ = got
+        groups = reading.group_cards()
+        if self.calibration is not None:
+            zones = self.calibration.group_zones(reading)
+            groups = [g for g, z in zip(groups, zones, strict=True) if z == zone]
+        return tuple(tuple(g) for g in groups)
+
+    def read_zone(self, seat: int) -> Groups | None:
+        return self._groups_in(f"seat{seat + 1}")
+
+    def read_cut(self) -> str | None:
+        groups = self._groups_in("centre")
+        if not groups:
+            return None
+        card = groups[0][0]
+        return None if card == "??" else card
+
+
+# --- the table ----------------------------------------------------------------------------
+
+
+@dataclass
+class Devices:
+    """What the screen says about the box link and the camera."""
+
+    link: DeviceHealth = field(default_factory=DeviceHealth)
+    camera: DeviceHealth = field(default_factory=DeviceHealth)
+
+
+class Table:
+    """One game at the table: the loop around the pure engine."""
+
+    def __init__(self, journal: Journal, game_id: int, state: GameState, clock: Clock, *,
+                 camera: Camera, box: Box | None = None, rng: random.Random | None = None,
+                 devices: Devices | None = None,
+                 on_view: Callable[[ViewModel], None] | None = None) -> None:
+        self.journal = journal
+        self.game_id = game_id
+        self.state = state
+        self.clock = clock
+        self.camera = camera
+        self.box: Box = box or NoBox()
+        self.rng = rng or random.Random()
+        self.devices = devices or Devices()
+        self.on_view = on_view
+        self.screen = ""  # a screen the players asked for with MENU (the scoreboard)
+        self.effects: list[Effect] = []  # every effect performed, for tests and reports
+        self._queue: deque[Event] = deque()
+        self.menu_button = -1
+        self.ok_button = -1
+
+    # --- starting and resuming ----------------------------------------------------------
+
+    @classmethod
+    def start(cls, journal: Journal, game: Game, clock: Clock, **kw: Any) -> Table:
+        game_id = journal.new_game(game, wall_ms())
+        return cls(journal, game_id, new_game(game), clock, **kw)
+
+    @classmethod
+    def resume(cls, journal: Journal, game_id: int, clock: Clock, **kw: Any) -> Table:
+        """The game exactly as its journal left it (no effect is performed again)."""
+        return cls(journal, game_id, journal.restore(game_id), clock, **kw)
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase == "game-over"
+
+    # --- events -------------------------------------------------------------------------
+
+    def post(self, event: Event) -> None:
+        """Journal and apply ``event`` and everything its effects bring in."""
+        self._queue.append(event)
+        while self._queue:
+            self._apply(self._queue.popleft())
+
+    def _apply(self, event: Event) -> None:
+        new, effects = apply(self.state, event)
+        if new is self.state and not effects:
+            return  # nothing happened: not worth a journal line (most Ticks)
+        self.journal.append(self.game_id, event)
+        self.state = new
+        for effect in effects:
+            self._perform(effect)
+
+    def now(self) -> int:
+        return self.clock.now_ms()
+
+    def _perform(self, effect: Effect) -> None:
+        self.effects.append(effect)
+        if isinstance(effect, ReadZone):
+            groups = self.camera.read_zone(effect.seat)
+            if groups is None:
+                if self.state.camera_ok:
+                    self._queue.append(CameraLost(self.now()))
+            else:
+                self._queue.append(TableRead(effect.seat, groups, self.now()))
+        elif isinstance(effect, ReadCut):
+            self._queue.append(DealStarted(self._cut(), self.now()))
+        elif isinstance(effect, SetLed):
+            self.box.led(effect.seat, effect.mode)
+        elif isinstance(effect, Buzz):
+            self.box.buzz(effect.ms)
+        elif isinstance(effect, WriteScores):
+            self.journal.write_scores(self.game_id, effect.deal, effect.scores, effect.totals)
+        elif isinstance(effect, GameOver):
+            self.journal.finish(self.game_id, effect.winners, wall_ms())
+
+    def _cut(self) -> str:
+        """The cut card: read from the table, else drawn here (the draw is journaled)."""
+        if not policy_for(self.state.game).uses_wild:
+            return ""
+        card = self.camera.read_cut()
+        if card:
+            return card
+        variant = self.state.game.variant
+        return str(self.rng.choice(full_deck(variant.decks, variant.jokers)))
+
+    # --- inputs ---------------------------------------------------------------------------
+
+    def button(self, button: int, pressed: bool, t_ms: int | None = None) -> None:
+        """A button edge from the box or the keyboard (buttons past the seats: MENU, OK)."""
+        t = self.now() if t_ms is None else t_ms
+        players = self.state.game.players
+        if button == self.menu_button or (self.menu_button < 0 and button == players):
+            if pressed:
+                self.menu_pressed(t)
+        elif button == self.ok_button or (self.ok_button < 0 and button == players + 1):
+            if pressed:
+                self.post(Confirm(t))
+        elif 0 <= button < players:
+            self.post(ButtonPressed(button, t) if pressed else ButtonReleased(button, t))
+
+    def menu_pressed(self, t_ms: int) -> None:
+        """MENU: the engine's menu in play; otherwise it flips to the scoreboard and back."""
+        before = self.state
+        self.post(MenuPressed(t_ms))
+        if self.state is before and self.state.phase in ("deal-over", "game-over"):
+            self.screen = "" if self.screen == SCOREBOARD else SCOREBOARD
+
+    def link(self, up: bool) -> None:
+        self.post(LinkRestored(self.now()) if up else LinkLost(self.now()))
+
+    def camera_health(self, up: bool) -> None:
+        self.post(CameraRestored(self.now()) if up else CameraLost(self.now()))
+
+    def tick(self) -> None:
+        self.post(Tick(self.now()))
+
+    # --- screen ---------------------------------------------------------------------------
+
+    def view(self) -> ViewModel:
+        if self.state.phase not in ("deal-over", "game-over"):
+            self.screen = ""
+        return present(self.state, self.now(), link=self.devices.link, camera=self.devices.camera,
+                       screen=self.screen)
+
+    def draw(self) -> ViewModel:
+        view = self.view()
+        if self.on_view is not None:
+            self.on_view(view)
+        return view
+
+
+def fallback_health(what: str) -> DeviceHealth:
+    return DeviceHealth(HEALTH_FALLBACK, what)
+
+
+# --- the screen ---------------------------------------------------------------------------
+
+
+class Screen:
+    """A pygame window (or the dummy driver's surface) drawn by the display renderer.
+
+    ``screenshots``: a folder that gets a PNG every time a different screen appears.
+    """
+
+    def __init__(self, size: tuple[int, int] = (1280, 720), *, fullscreen: bool = False,
+                 screenshots: Path | None = None, title: str = "Rummy Table Kit") -> None:
+        import pygame
+
+        from display.renderer import Renderer
+
+        pygame.display.init()
+        pygame.font.init()
+        flags = pygame.FULLSCREEN if fullscreen else 0
+        self.surface = pygame.display.set_mode(size, flags)
+        pygame.display.set_caption(title)
+        self.renderer = Renderer()
+        self.screenshots = screenshots
+        self.shots: list[Path] = []
+        self._last_key: Any = None
+        if screenshots is not None:
+            screenshots.mkdir(parents=True, exist_ok=True)
+
+    @staticmethod
+    def key(view: ViewModel) -> tuple[Any, ...]:
+        """What makes a screen a different screen (not the ticking countdown)."""
+        name = type(view).__name__
+        if name == "PlayView":
+            return (name, getattr(view, "deal_number", 0), getattr(view, "paused_reason", ""),
+                    tuple(getattr(s, "state", "") for s in getattr(view, "seats", ())))
+        if name == "ShowView":
+            return (name, getattr(view, "declarer", ""), getattr(view, "stage", ""),
+                    getattr(view, "verdict", ""))
+        if name == "DealResultView":
+            return (name, getattr(view, "deal_number", 0))
+        if name == "ScoreboardView":
+            return (name, getattr(view, "title", ""))
+        return (name,)
+
+    def show(self, view: ViewModel) -> None:
+        import pygame
+
+        self.renderer.render(view, self.surface)
+        pygame.display.flip()
+        key = self.key(view)
+        if self.screenshots is not None and key != self._last_key:
+            path = self.screenshots / f"{len(self.shots) + 1:03d}-{type(view).__name__}.png"
+            pygame.image.save(self.surface, str(path))
+            self.shots.append(path)
+        self._last_key = key
+
+    def close(self) -> None:
+        import pygame
+
+        pygame.display.quit()

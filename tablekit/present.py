@@ -1,0 +1,236 @@
+"""``present(state, now)``: the game state as the view-model of the screen the table should see.
+
+Pure and cheap (it runs every frame): no drawing, no I/O. The app passes what only it knows —
+the health of the box and camera links, a screen the players asked for with MENU — as
+keyword arguments.
+"""
+
+from __future__ import annotations
+
+from display.viewmodel import (
+    HEALTH_LOST,
+    HEALTH_OK,
+    LEVEL_INFO,
+    LEVEL_WARNING,
+    SEAT_DROPPED,
+    SEAT_ELIMINATED,
+    SEAT_PLAYING,
+    SHOW_CONFIRM,
+    SHOW_READING,
+    Countdown,
+    DealLine,
+    DealResultView,
+    DeviceHealth,
+    GameOverView,
+    GroupView,
+    PlayView,
+    ScoreboardView,
+    ScoreSeries,
+    SeatView,
+    SetupOption,
+    SetupPlayer,
+    SetupView,
+    ShowView,
+    Standing,
+    Toast,
+    ViewModel,
+)
+from engine.cards import SUITS, parse_card
+from engine.game import GameState, HandReading, policy_for
+from engine.game.state import DealRecord
+from engine.ruling import Ruling, plain_number
+
+SCOREBOARD = "scoreboard"
+PLAY_HINT = "short press: end turn · hold 1.5 s: show · MENU: drop"
+OUTCOME_WORDS = {
+    "winner": "winner", "lost": "", "second-valid": "valid hand, second", "wrong-show": "wrong show",
+    "first-drop": "first drop", "middle-drop": "middle drop", "missed-turns": "3 missed turns",
+    "deal-show": "deal show (half)", "out": "out",
+}
+
+
+HEALTHY = DeviceHealth()
+
+
+def present(state: GameState, now_ms: int, *, link: DeviceHealth = HEALTHY,
+            camera: DeviceHealth = HEALTHY, screen: str = "",
+            toast: Toast | None = None) -> ViewModel:
+    """The view-model for ``state`` at table time ``now_ms``."""
+    if state.phase == "setup":
+        return _setup(state, toast)
+    if screen == SCOREBOARD and state.history:
+        return scoreboard(state, toast)
+    if state.phase == "play":
+        return _play(state, now_ms, link, camera, toast)
+    if state.phase == "show":
+        return _show(state, toast)
+    if state.phase == "deal-over":
+        return deal_result(state, state.history[-1], toast)
+    return _game_over(state, toast)
+
+
+def _toast(state: GameState, toast: Toast | None) -> Toast | None:
+    if toast is not None:
+        return toast
+    return Toast(state.notice, LEVEL_INFO) if state.notice else None
+
+
+def _setup(state: GameState, toast: Toast | None) -> SetupView:
+    game = state.game
+    seconds = policy_for(game).turn_seconds(game)
+    options = [SetupOption("turn_seconds", "Turn timer", f"{seconds} s")]
+    options += [SetupOption(k, k.replace("_", " ").capitalize(), str(v)) for k, v in sorted(game.options.items())]
+    return SetupView(game.variant_id, game.variant.name,
+                     tuple(SetupPlayer(s.name, s.team) for s in game.seats), tuple(options),
+                     hint=f"{game.seats[state.dealer].name} deals first · OK: start the deal",
+                     toast=_toast(state, toast))
+
+
+def _seat_state(state: GameState, seat: int) -> str:
+    if state.eliminated[seat]:
+        return SEAT_ELIMINATED
+    if state.deal is not None and state.deal.status[seat] != "playing":
+        return SEAT_DROPPED
+    return SEAT_PLAYING
+
+
+def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealth,
+          toast: Toast | None) -> PlayView:
+    game = state.game
+    policy = policy_for(game)
+    deal = state.deal
+    assert deal is not None
+    seats = []
+    for s, seat in enumerate(game.seats):
+        note = OUTCOME_WORDS.get(deal.outcomes[s], "") if deal.outcomes[s] else ""
+        seats.append(SeatView(seat.name, seat.team, state.totals[s], deal.missed_in_row[s],
+                              _seat_state(state, s), note))
+    total = policy.turn_seconds(game)
+    if deal.deadline_ms is not None:
+        countdown = Countdown(max(0.0, (deal.deadline_ms - now_ms) / 1000), float(total), True)
+    else:
+        left = deal.paused_left_ms if deal.paused_left_ms is not None else total * 1000
+        countdown = Countdown(left / 1000, float(total), False)
+    if not state.link_ok:
+        link = DeviceHealth(HEALTH_LOST, "button box lost: play is paused")
+    if not state.camera_ok:
+        camera = DeviceHealth(HEALTH_LOST, "camera lost: play is paused")
+    target, label = policy.target(game)
+    if state.menu:
+        choice = state.menu[0]
+        words = f"drop {game.seats[deal.turn].name}" if choice == "drop" else "close the menu"
+        toast = Toast(f"MENU: next choice · OK: {words}", LEVEL_WARNING)
+    return PlayView(
+        variant_name=game.variant.name, seats=tuple(seats), active_seat=deal.turn,
+        dealer_seat=deal.dealer, countdown=countdown,
+        missed_turn_limit=policy.missed_turn_limit or 0, deal_number=deal.number,
+        deals_total=policy.deals_total(game), target=label if target is None else f"pool {target}",
+        link=link, camera=camera, paused_reason=state.pause_reason(), hint=PLAY_HINT,
+        toast=_toast(state, toast))
+
+
+def wild_cards(wild: str) -> tuple[str, ...]:
+    """The cards acting as jokers in a deal whose cut card is ``wild``."""
+    if not wild:
+        return ()
+    card = parse_card(wild)
+    text = "A" if card.is_joker else str(card)[:-1]
+    return tuple(f"{text}{s}" for s in SUITS) + ("PJ",)
+
+
+def _groups(ruling: Ruling | None, reading: HandReading) -> tuple[GroupView, ...]:
+    if ruling is None:
+        return tuple(GroupView(tuple(g), False, "unread", reading.problem) for g in reading.groups)
+    return tuple(GroupView(tuple(str(c) for c in g.cards), g.valid, g.kind.replace("-", " "),
+                           g.reason, plain_number(g.points)) for g in ruling.groups)
+
+
+def _show(state: GameState, toast: Toast | None) -> ShowView:
+    show = state.show
+    deal = state.deal
+    assert show is not None and deal is not None
+    names = [s.name for s in state.game.seats]
+    wild = wild_cards(deal.wild)
+    if show.stage in ("reading", "verdict"):
+        reading = show.declaration
+        who = names[show.declarer]
+        if show.stage == "reading" or reading is None:
+            return ShowView(who, stage=SHOW_READING, verdict=f"{who} declares: reading the show…",
+                            prompt="lay the melds in your zone", wild_cards=wild, toast=_toast(state, toast))
+        ruling = reading.ruling
+        valid = ruling is not None and ruling.valid
+        if ruling is None:
+            verdict = f"Cannot judge: {reading.problem}"
+        else:
+            verdict = ("Valid show" if valid else "Invalid show") + f": {ruling.reason}"
+        return ShowView(who, _groups(ruling, reading), valid, verdict, SHOW_CONFIRM,
+                        "OK: confirm · MENU: read again", wild_cards=wild,
+                        points=None if ruling is None else plain_number(ruling.points),
+                        toast=_toast(state, toast))
+    seat = show.pending[0] if show.pending else show.declarer
+    who = names[seat]
+    reading = show.current
+    if show.stage == "hand-reading" or reading is None:
+        return ShowView(who, stage=SHOW_READING, verdict=f"{who}: lay out your hand…",
+                        prompt=f"{names[show.declarer]} made a valid show", wild_cards=wild,
+                        toast=_toast(state, toast))
+    ruling = reading.ruling
+    if ruling is None:
+        verdict = f"Cannot count: {reading.problem}"
+    else:
+        verdict = f"{who}'s hand: {reading.points} points"
+        note = OUTCOME_WORDS.get(reading.outcome, "")
+        if note:
+            verdict += f" ({note})"
+    return ShowView(who, _groups(ruling, reading), None if ruling is None else ruling.valid, verdict,
+                    SHOW_CONFIRM, "OK: confirm · MENU: read again", wild_cards=wild,
+                    points=reading.points, toast=_toast(state, toast))
+
+
+def deal_result(state: GameState, record: DealRecord, toast: Toast | None = None) -> DealResultView:
+    names = [s.name for s in state.game.seats]
+    lines = []
+    for s, name in enumerate(names):
+        if record.outcomes[s] == "out":
+            continue
+        note = OUTCOME_WORDS.get(record.outcomes[s], "")
+        out = state.eliminated[s] and record.number == len(state.history)
+        lines.append(DealLine(name, record.scores[s], record.totals[s],
+                              "eliminated" if out and not note else (note + (", eliminated" if out else "")),
+                              record.winner == s, out))
+    head = f"{names[record.winner]} wins deal {record.number}" if record.winner is not None else f"Deal {record.number}"
+    prompt = "OK: next deal · MENU: scoreboard" if state.phase == "deal-over" else ""
+    return DealResultView(record.number, tuple(lines), head, prompt, _toast(state, toast))
+
+
+def scoreboard(state: GameState, toast: Toast | None = None) -> ScoreboardView:
+    game = state.game
+    policy = policy_for(game)
+    series = tuple(ScoreSeries(seat.name, tuple(r.totals[s] for r in state.history), state.eliminated[s])
+                   for s, seat in enumerate(game.seats))
+    target, label = policy.target(game)
+    return ScoreboardView(f"{game.variant.name}: after deal {len(state.history)}", series, target, label,
+                          policy.lower_wins(game), "MENU: back · OK: next deal", toast)
+
+
+def _game_over(state: GameState, toast: Toast | None) -> GameOverView:
+    game = state.game
+    lower = policy_for(game).lower_wins(game)
+    order = sorted(range(game.players), key=lambda s: (state.eliminated[s],
+                                                        state.totals[s] if lower else -state.totals[s]))
+    standings = []
+    for place, s in enumerate(order, 1):
+        note = "winner" if s in state.winners else ("eliminated" if state.eliminated[s] else "")
+        standings.append(Standing(place, game.seats[s].name, state.totals[s], note))
+    winner = " & ".join(game.seats[s].name for s in state.winners) or "nobody"
+    return GameOverView(winner, tuple(standings), f"{winner} wins {game.variant.name}",
+                        len(state.history), "the game is over", _toast(state, toast))
+
+
+def health(ok: bool, fallback: bool, message: str) -> DeviceHealth:
+    """A device's health as the screen shows it."""
+    from display.viewmodel import HEALTH_FALLBACK
+
+    if fallback:
+        return DeviceHealth(HEALTH_FALLBACK, message)
+    return DeviceHealth(HEALTH_OK if ok else HEALTH_LOST, message)
