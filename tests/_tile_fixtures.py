@@ -71,3 +71,22 @@ def any_group() -> st.SearchStrategy[list[Tile]]:
     pool = [Tile(n, c) for c in COLOURS for n in range(1, 14)] * 2 + [JOLY, JOLY]
     return st.lists(st.integers(0, len(pool) - 1), min_size=1, max_size=8, unique=True).map(
         lambda idx: [pool[i] for i in idx])
+
+
+@st.composite
+def near_melds(draw: st.DrawFn) -> list[Tile]:
+    """A run or formation with up to three tiles swapped for Jolys or Jolys slipped in anywhere,
+    with no regard for the Joly ratio: groups on both sides of the rules."""
+    base = draw(runs())[0] if draw(st.booleans()) else draw(formations())[0]
+    laid = [t for t in base if not t.is_joker]
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(laid)))
+        if draw(st.booleans()) and at < len(laid):
+            laid[at] = JOLY
+        else:
+            laid.insert(at, JOLY)
+    return laid
+
+
+def groups_to_judge() -> st.SearchStrategy[list[Tile]]:
+    return st.one_of(any_group(), near_melds())

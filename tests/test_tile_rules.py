@@ -17,7 +17,7 @@ from engine.tile_rules import (
     read_meld,
 )
 from engine.tiles import JOLY, Tile
-from tests._tile_fixtures import any_group, formations, groups, put_down_expected, runs, tiles
+from tests._tile_fixtures import formations, groups, groups_to_judge, put_down_expected, runs, tiles
 
 # --- runs ("suites") ------------------------------------------------------------------------
 
@@ -199,17 +199,20 @@ def test_a_close_without_the_lone_tile_allowance() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(any_group())
+@given(groups_to_judge())
 def test_every_accepted_group_obeys_the_joly_ratio(group: list[Tile]) -> None:
     r = read_meld(group)
+    jolys = sum(t.is_joker for t in group)
     if r.valid:
-        jolys = sum(t.is_joker for t in group)
         assert 2 * jolys <= len(group) - jolys
         assert 3 <= len(group) <= 13
+        assert r.value == sum(put_down_expected(n, r.is_run) for n in r.stands_for)
+    elif 2 * jolys > len(group) - jolys and len(group) >= 3 and jolys < len(group):
+        assert r.reason.startswith("too many Jolys")
 
 
 @settings(max_examples=300, deadline=None)
-@given(any_group())
+@given(groups_to_judge())
 def test_an_accepted_run_never_holds_a_1_in_the_middle(group: list[Tile]) -> None:
     r = read_meld(group)
     if r.valid and r.is_run:
