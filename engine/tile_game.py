@@ -20,6 +20,8 @@ Rulings where the rule text is silent (see also :mod:`engine.tile_rules`):
   closing bonus (``max_rebuilds`` changes that).
 - The closing bonus is not given a value by the text: 50 by default (``closing_bonus``).
 - Equal final scores share a place (1, 1, 3 …).
+- The ace's twin is shown at the start of the seat's first turn, before anything else.
+- A tile is taken from a meld on the table only when the meld it leaves stays valid.
 """
 
 from __future__ import annotations
