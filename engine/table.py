@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from engine.cards import Card, parse_card
@@ -39,6 +40,12 @@ class TableMeld:
         return " ".join(str(c) for c in self.cards)
 
 
+@lru_cache(maxsize=512)
+def _card(token: str) -> Card:
+    """Cards are immutable values, so a token read once need not be read again."""
+    return parse_card(token)
+
+
 def _cards_of(value: Any, where: str) -> tuple[Card, ...]:
     if isinstance(value, str):
         if "|" in value:
@@ -50,7 +57,7 @@ def _cards_of(value: Any, where: str) -> tuple[Card, ...]:
     else:
         raise TableStateError(f"{where}: expected cards as text or a list of card tokens, got {value!r}")
     try:
-        return tuple(parse_card(t) for t in tokens)
+        return tuple(_card(t) for t in tokens)
     except NotationError as exc:
         raise NotationError(f"{where}: {exc}") from None
 

@@ -159,7 +159,7 @@ def _check_reading(r: PileReading, before: TableState, after: TableState, change
 def check_turn(before: TableState, after: TableState, seat: int, rules: TurnRules) -> TurnVerdict:
     """Check the change from ``before`` to ``after`` as one turn by ``seat``."""
     require_seat(seat, rules.players)
-    if before.same_table(after) and before.stock == 0:
+    if before.stock == 0 and before.same_table(after):
         return TurnVerdict(True, "ground show: the stock is empty and the player ended the play without a turn",
                            (), "ground show", after=before)
     changes = compare_melds(before, after, seat, rules.players)

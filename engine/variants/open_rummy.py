@@ -26,12 +26,14 @@ to force or deny the first-turn joker exception when the stock count cannot tell
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from engine.cards import Card
+from engine.cards import Card, full_deck
 from engine.errors import TableStateError
 from engine.open_rummy_melds import classify_open
 from engine.open_rummy_scoring import SHOW_POINTS, cards_value, check_show, score_meld
@@ -42,6 +44,12 @@ from engine.variants import register
 from engine.variants.base import Item, JudgeRequest, Variant
 
 JOKERS_PER_DECK = 3
+
+
+@lru_cache(maxsize=8)
+def _deck_counts(decks: int) -> Counter[Item]:
+    """How many of each card ``decks`` decks hold (each with three printed jokers)."""
+    return Counter[Item](full_deck(decks, JOKERS_PER_DECK * decks))
 
 
 def _cards(items: Sequence[Item]) -> list[Card]:
@@ -67,8 +75,14 @@ class OpenRummyVariant(Variant):
     def jokers_for(self, request: JudgeRequest) -> int:
         return JOKERS_PER_DECK * self.decks_for(request)
 
+    def copies_allowed(self, request: JudgeRequest) -> Counter[Item]:
+        return _deck_counts(self.decks_for(request))
+
     def players_for(self, request: JudgeRequest) -> int:
-        return request.players or self.min_players
+        players = request.players or self.min_players
+        if players < 4 or players % 2:
+            raise TableStateError(f"Open Rummy is played by two equal teams of 2 or 3: {players} players cannot sit")
+        return players
 
     def stock_after_deal(self, request: JudgeRequest) -> int | None:
         """The stock at the first turn, when the request plays with the variant's own numbers."""

@@ -1,0 +1,78 @@
+"""Benchmark: checking one Open Rummy turn on a late-game 4-deck table (about 150 cards laid down).
+
+Plays seeded random legal deals (4 players, 4 decks, 45 cards each), keeps every turn whose
+table holds between ``--low`` and ``--high`` laid-down cards, and times the referee on each
+before/after pair two ways: the whole judge question (reading both JSON states, deck-count
+checks, the turn check) and the turn check alone on parsed states. Prints median and 95th
+percentile per pair. Usage:
+    .venv/bin/python bench/bench_turn.py [--games 40] [--seed 11] [--low 130] [--high 170]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from engine.open_rummy_play import new_deal, play_turn
+from engine.table import TableState
+from engine.turns import TurnRules, check_turn
+from engine.variants import JudgeRequest, find
+
+
+def late_turns(games: int, seed: int, low: int, high: int) -> list[tuple[TableState, TableState, int]]:
+    out = []
+    for g in range(games):
+        rng = random.Random(seed * 1000 + g)
+        deal = new_deal(rng)
+        while not deal.over:
+            seat = deal.seat
+            before, after = play_turn(deal, rng)
+            laid = sum(1 for _ in before.laid_cards())
+            if low <= laid <= high:
+                out.append((before, after, seat))
+    return out
+
+
+def _ms(xs: list[float]) -> str:
+    xs = sorted(xs)
+    p95 = xs[min(len(xs) - 1, int(0.95 * len(xs)))]
+    return f"median {statistics.median(xs) * 1000:.3f} ms, p95 {p95 * 1000:.3f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--low", type=int, default=130)
+    parser.add_argument("--high", type=int, default=170)
+    args = parser.parse_args()
+    pairs = late_turns(args.games, args.seed, args.low, args.high)
+    if not pairs:
+        raise SystemExit("no turn reached that many laid-down cards; play more games")
+    variant = find("open-rummy")
+    rules = TurnRules(players=4, first_stock=39)
+    whole, check = [], []
+    illegal = 0
+    laid = []
+    for before, after, seat in pairs:
+        b_json, a_json = before.to_json(), after.to_json()
+        request = JudgeRequest(mode="turn", seat=seat, before=b_json, after=a_json)
+        t0 = time.perf_counter()
+        ruling = variant.judge(request)
+        t1 = time.perf_counter()
+        verdict = check_turn(before, after, seat, rules)
+        t2 = time.perf_counter()
+        whole.append(t1 - t0)
+        check.append(t2 - t1)
+        illegal += (not ruling.valid) + (not verdict.valid)
+        laid.append(sum(1 for _ in before.laid_cards()))
+    print(f"{len(pairs)} turns from {args.games} seeded games, {statistics.median(laid):.0f} cards laid down (median)")
+    print(f"judge question (JSON in, ruling out): {_ms(whole)}")
+    print(f"turn check on parsed states:          {_ms(check)}")
+    print(f"turns ruled illegal (should be 0): {illegal}")
+
+
+if __name__ == "__main__":
+    main()
