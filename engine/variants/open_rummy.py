@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from engine.cards import Card, full_deck
