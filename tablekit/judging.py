@@ -9,6 +9,7 @@ from typing import Any
 
 from engine.cards import parse_card
 from engine.errors import NotationError, TablekitError
+from engine.tiles import parse_tile
 from engine.variants import JudgeRequest, find
 from engine.variants.base import MODES
 
@@ -48,13 +49,18 @@ def answer(question: Mapping[str, Any]) -> dict[str, Any]:
     variant = find(variant_id)
     wild_text = question.get("wild")
     wild = None
-    if wild_text not in (None, ""):
-        if not isinstance(wild_text, str):
-            raise NotationError(f"unknown wild card {wild_text!r}")
-        wild = parse_card(wild_text)
     options = question.get("options") or {}
     if not isinstance(options, Mapping):
         raise JudgeInputError("options must be an object")
+    if wild_text not in (None, ""):
+        if not isinstance(wild_text, str):
+            raise NotationError(f"unknown wild card {wild_text!r}")
+        if variant.uses_tiles:
+            # tile rummy's turned-up "ace" tile plays the part of the cut card
+            parse_tile(wild_text)
+            options = {**options, "ace": wild_text}
+        else:
+            wild = parse_card(wild_text)
     if mode == "turn":
         request = JudgeRequest(
             mode=mode, wild=wild, deal=_int(question.get("deal"), "deal"),

@@ -106,3 +106,12 @@ def test_console_script_and_module_agree() -> None:
     assert exe.exists(), "the tablekit console script is installed beside the interpreter"
     p = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and p.stdout.startswith("tablekit ")
+
+
+def test_wild_names_the_turned_up_ace_in_tile_rummy() -> None:
+    plain = json.loads(tablekit("judge", "--variant", "tile-rummy", "--mode", "count", "--", "B7 R5").stdout)
+    with_ace = json.loads(tablekit("judge", "--variant", "tile-rummy", "--mode", "count", "--wild", "B7",
+                                   "--", "B7 R5").stdout)
+    assert with_ace["points"] > plain["points"]
+    bad = tablekit("judge", "--variant", "tile-rummy", "--mode", "count", "--wild", "QH", "--", "B7 R5")
+    assert bad.returncode == 2 and "QH" in bad.stderr
