@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -84,24 +84,35 @@ class NoBox:
         pass
 
 
-@dataclass
 class ScriptedCamera:
-    """Readings handed out in order per zone (tests, the demo without photos)."""
+    """What a camera would read, given per deal and seat (tests, the demo without photos).
 
-    zones: dict[int, deque[Groups]] = field(default_factory=dict)
-    cuts: deque[str] = field(default_factory=deque)
-    name: str = "scripted readings"
-    fallback: bool = True
+    Readings are keyed ``(deal, seat)`` and cut cards by deal, so the same question always
+    gets the same answer — also after a resume. ``state_of`` tells it which deal is on.
+    """
 
-    def lay(self, seat: int, groups: Iterable[Iterable[str]]) -> None:
-        self.zones.setdefault(seat, deque()).append(tuple(tuple(g) for g in groups))
+    name = "scripted readings"
+    fallback = True
+
+    def __init__(self, readings: dict[tuple[int, int], Groups] | None = None,
+                 cuts: dict[int, str] | None = None) -> None:
+        self.readings = dict(readings or {})
+        self.cuts = dict(cuts or {})
+        self.state_of: Callable[[], GameState] | None = None
+
+    def _deal(self, upcoming: bool) -> int:
+        if self.state_of is None:
+            return 1
+        state = self.state_of()
+        if upcoming or state.deal is None:
+            return len(state.history) + 1
+        return state.deal.number
 
     def read_zone(self, seat: int) -> Groups | None:
-        queue = self.zones.get(seat)
-        return queue.popleft() if queue else None
+        return self.readings.get((self._deal(False), seat))
 
     def read_cut(self) -> str | None:
-        return self.cuts.popleft() if self.cuts else None
+        return self.cuts.get(self._deal(True))
 
 
 class FrameCamera:
@@ -181,8 +192,11 @@ class Table:
         self.screen = ""  # a screen the players asked for with MENU (the scoreboard)
         self.effects: list[Effect] = []  # every effect performed, for tests and reports
         self._queue: deque[Event] = deque()
+        self._redo: list[Effect] = []
         self.menu_button = -1
         self.ok_button = -1
+        if isinstance(camera, ScriptedCamera):
+            camera.state_of = lambda: self.state
 
     # --- starting and resuming ----------------------------------------------------------
 
@@ -193,8 +207,27 @@ class Table:
 
     @classmethod
     def resume(cls, journal: Journal, game_id: int, clock: Clock, **kw: Any) -> Table:
-        """The game exactly as its journal left it (no effect is performed again)."""
-        return cls(journal, game_id, journal.restore(game_id), clock, **kw)
+        """The game exactly as its journal left it.
+
+        Effects already performed are not performed again, except those of the last event
+        that ask for an input (a zone or cut to read) — the crash may have come before their
+        answer was journaled — and the button lights, which the box may have lost.
+        """
+        state = new_game(journal.game(game_id))
+        effects: list[Effect] = []
+        for event in journal.events(game_id):
+            state, effects = apply(state, event)
+        table = cls(journal, game_id, state, clock, **kw)
+        table._redo = [e for e in effects if isinstance(e, ReadZone | ReadCut | SetLed)]
+        return table
+
+    def catch_up(self) -> None:
+        """Perform what a resumed game still owes (see :meth:`resume`)."""
+        redo, self._redo = self._redo, []
+        for effect in redo:
+            self._perform(effect)
+        while self._queue:
+            self._apply(self._queue.popleft())
 
     @property
     def over(self) -> bool:

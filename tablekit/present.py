@@ -162,7 +162,7 @@ def _show(state: GameState, toast: Toast | None) -> ShowView:
         if ruling is None:
             verdict = f"Cannot judge: {reading.problem}"
         else:
-            verdict = ("Valid show" if valid else "Invalid show") + f": {ruling.reason}"
+            verdict = _headline("Valid show" if valid else "Invalid show", ruling.reason)
         return ShowView(who, _groups(ruling, reading), valid, verdict, SHOW_CONFIRM,
                         "OK: confirm · MENU: read again", wild_cards=wild,
                         points=None if ruling is None else plain_number(ruling.points),
@@ -185,6 +185,14 @@ def _show(state: GameState, toast: Toast | None) -> ShowView:
     return ShowView(who, _groups(ruling, reading), None if ruling is None else ruling.valid, verdict,
                     SHOW_CONFIRM, "OK: confirm · MENU: read again", wild_cards=wild,
                     points=reading.points, toast=_toast(state, toast))
+
+
+def _headline(head: str, reason: str) -> str:
+    """"Valid show: …" without saying it twice when the reason already starts so."""
+    first = reason.split(":", 1)[0].split("(", 1)[0].strip().lower()
+    if first in ("valid show", "wrong show", "invalid show"):
+        return reason[:1].upper() + reason[1:]
+    return f"{head}: {reason}" if reason else head
 
 
 def deal_result(state: GameState, record: DealRecord, toast: Toast | None = None) -> DealResultView:

@@ -1,0 +1,297 @@
+"""``tablekit demo``: a whole scripted game through the real pipeline, on screen or headless.
+
+The script (``demo/*.json``) holds the game, the cut cards, what the camera sees in each
+seat's zone per deal, and the table's actions in time: presses (through the keyboard
+mapper of ``firmware_bridge``, as a box without hardware would send them), MENU and OK,
+waits that run a clock out, a lost box link, a corrected misread. The engine, the journal
+and the screen are the real ones; only the clock is scripted, so the demo takes a minute
+in a window and a few seconds headless.
+
+The camera readings come from the script, not from photos: the vision package's reader
+does not yet read its own synthetic scenes reliably enough to referee a scripted game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.errors import TablekitError
+from engine.game import Correction, Game
+from engine.notation import split_groups
+
+NAME = "demo"
+HELP = "play a whole scripted game (deals, shows, a timeout, drops) through engine, journal and screen"
+
+DEFAULT_SCRIPT = Path(__file__).resolve().parents[2] / "demo" / "indian-pool-101.json"
+
+
+class ScriptError(TablekitError, ValueError):
+    """A demo script that cannot be played."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One thing the table does at table time ``t`` (strictly increasing through a script)."""
+
+    t: int
+    kind: str  # down, up, ok, menu, wait, link, camera, correct
+    seat: int = -1
+    data: Any = None
+    note: str = ""
+
+
+@dataclass
+class Script:
+    title: str
+    game: Game
+    cuts: dict[int, str]
+    readings: dict[tuple[int, int], tuple[tuple[str, ...], ...]]
+    actions: list[Action] = field(default_factory=list)
+
+
+def load_script(path: Path) -> Script:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ScriptError(f"cannot read demo script {path}: {exc}") from None
+    game = Game.from_json(data["game"])
+    cuts = {int(k): str(v) for k, v in data.get("cuts", {}).items()}
+    readings = {}
+    for deal, zones in data.get("readings", {}).items():
+        for seat, text in zones.items():
+            groups = tuple(tuple(g) for g in split_groups(text))
+            readings[(int(deal), int(seat))] = groups
+    return Script(str(data.get("title", path.stem)), game, cuts, readings,
+                  list(expand(data.get("steps", []))))
+
+
+def expand(steps: list[dict[str, Any]]) -> Iterator[Action]:
+    """Steps (each ``after`` ms from the previous one) as timed actions."""
+    t = 0
+    last = -1
+    note = ""
+    for step in steps:
+        if "note" in step and len(step) == 1:
+            note = str(step["note"])
+            continue
+        t += int(step.get("after", 1000))
+        found: list[Action] = []
+        if "press" in step:
+            seat = int(step["press"])
+            found = [Action(t, "down", seat, note=note), Action(t + int(step.get("hold", 200)), "up", seat)]
+        elif step.get("ok"):
+            found = [Action(t, "ok", note=note)]
+        elif step.get("menu"):
+            found = [Action(t, "menu", note=note)]
+        elif step.get("wait"):
+            found = [Action(t, "wait", note=note)]
+        elif "link" in step:
+            found = [Action(t, "link", data=step["link"] == "up", note=note)]
+        elif "camera" in step:
+            found = [Action(t, "camera", data=step["camera"] == "up", note=note)]
+        elif "correct" in step:
+            found = [Action(t, "correct", data=dict(step["correct"]), note=note)]
+        else:
+            raise ScriptError(f"unknown demo step {step!r}")
+        note = ""
+        for action in found:
+            if action.t <= last:
+                raise ScriptError(f"demo step at {action.t} ms does not come after {last} ms")
+            last = action.t
+            yield action
+
+
+class Player:
+    """Plays a script's actions on a table, through the keyboard mapper for the buttons."""
+
+    def __init__(self, table: Any, clock: Any) -> None:
+        from firmware_bridge import KeyboardButtons, default_keymap
+
+        self.table = table
+        self.clock = clock
+        players = table.state.game.players
+        self.keys = KeyboardButtons(default_keymap(players))
+        self.seat_keys = {s: str(s + 1) for s in range(players)}
+
+    def _key(self, name: str, down: bool, t: int) -> None:
+        event = self.keys.key_down(name, t) if down else self.keys.key_up(name, t)
+        if event is not None:
+            self.table.button(event.button, event.event == "press", t)
+
+    def do(self, action: Action) -> None:
+        self.clock.set(action.t)
+        table = self.table
+        table.tick()
+        if action.kind in ("down", "up"):
+            self._key(self.seat_keys[action.seat], action.kind == "down", action.t)
+        elif action.kind in ("ok", "menu"):
+            name = "return" if action.kind == "ok" else "m"
+            self._key(name, True, action.t)
+            self._key(name, False, action.t)
+        elif action.kind == "link":
+            table.link(bool(action.data))
+        elif action.kind == "camera":
+            table.camera_health(bool(action.data))
+        elif action.kind == "correct":
+            d = action.data
+            table.post(Correction(int(d["zone"]), int(d["group"]), int(d["position"]),
+                                  str(d.get("card", "")), action.t))
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--script", type=Path, default=DEFAULT_SCRIPT, help="demo script (JSON)")
+    p.add_argument("--headless", action="store_true", help="no window (SDL's dummy video driver)")
+    p.add_argument("--report", type=Path, help="write the final standings here (JSON)")
+    p.add_argument("--screenshots", type=Path, help="save a PNG of every screen in this folder")
+    p.add_argument("--journal", type=Path, help="journal database (default: a temporary file)")
+    p.add_argument("--resume", action="store_true", help="continue the script's game from the journal")
+    p.add_argument("--no-screen", action="store_true", help="do not draw at all (tests)")
+    p.add_argument("--pace-ms", type=int, default=-1,
+                   help="real milliseconds between actions (default: 0 headless, ~0.5 s in a window)")
+    p.add_argument("--size", default="1280x720", help="window size, e.g. 800x480")
+
+
+def _size(text: str) -> tuple[int, int]:
+    w, _, h = text.lower().partition("x")
+    return int(w), int(h)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except TablekitError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _open_screen(args: argparse.Namespace) -> tuple[Any, str]:
+    from tablekit.app import Screen
+
+    if args.no_screen:
+        return None, "none"
+    if args.headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+        return Screen(_size(args.size), screenshots=args.screenshots), "headless"
+    try:
+        return Screen(_size(args.size), screenshots=args.screenshots), "window"
+    except Exception as exc:  # no display here: say so and carry on headless
+        print(f"no window available ({exc}); running headless", file=sys.stderr)
+        import pygame
+
+        pygame.display.quit()
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        return Screen(_size(args.size), screenshots=args.screenshots), "headless"
+
+
+def _run(args: argparse.Namespace) -> int:
+    from tablekit.app import ScriptedCamera, Table, fallback_health
+    from tablekit.clock import ManualClock
+    from tablekit.journal import Journal
+
+    script = load_script(args.script)
+    journal_path = args.journal or Path(tempfile.mkdtemp(prefix="tablekit-demo-")) / "journal.sqlite"
+    journal = Journal(journal_path)
+    camera = ScriptedCamera(script.readings, script.cuts)
+    clock = ManualClock()
+    screen, mode = _open_screen(args)
+    on_view: Callable[[Any], None] | None = screen.show if screen is not None else None
+    devices_kw: dict[str, Any] = {}
+    from tablekit.app import Devices
+
+    devices_kw["devices"] = Devices(link=fallback_health("scripted keys instead of the button box"),
+                                    camera=fallback_health("scripted readings instead of the camera"))
+    start_after = -1
+    if args.resume:
+        game_id = journal.resumable()
+        if game_id is None:
+            raise ScriptError(f"nothing to resume in {journal_path}")
+        start_after = journal.last_time(game_id)
+        clock.set(start_after)
+        table = Table.resume(journal, game_id, clock, camera=camera, on_view=on_view, **devices_kw)
+        table.catch_up()
+    else:
+        table = Table.start(journal, script.game, clock, camera=camera, on_view=on_view, **devices_kw)
+    player = Player(table, clock)
+    pace = args.pace_ms if args.pace_ms >= 0 else (500 if mode == "window" else 0)
+    table.draw()
+    previous = start_after if start_after >= 0 else 0
+    for action in script.actions:
+        if action.t <= start_after:
+            continue
+        if action.note and mode != "none":
+            print(f"[{action.t / 1000:7.1f} s] {action.note}", flush=True)
+        if pace and mode == "window":
+            _animate(table, clock, previous, action.t, pace)
+        elif pace:
+            time.sleep(pace / 1000)
+        player.do(action)
+        table.draw()
+        previous = action.t
+    report = standings_report(table, script, journal_path, screen)
+    if args.report:
+        args.report.parent.mkdir(parents=True, exist_ok=True)
+        args.report.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    if mode != "none":
+        print(_summary(report))
+    if screen is not None:
+        screen.close()
+    journal.close()
+    return 0 if table.over else 1
+
+
+def _animate(table: Any, clock: Any, start: int, end: int, pace_ms: int) -> None:
+    """Sweep the scripted clock from ``start`` to ``end`` over about ``pace_ms`` real ms."""
+    frames = max(1, pace_ms * 30 // 1000)
+    for k in range(1, frames + 1):
+        clock.set(start + (end - start) * k // (frames + 1))
+        table.draw()
+        time.sleep(pace_ms / 1000 / frames)
+
+
+def standings_report(table: Any, script: Script, journal_path: Path, screen: Any) -> dict[str, Any]:
+    state = table.state
+    game = state.game
+    names = [s.name for s in game.seats]
+    from engine.game import policy_for
+
+    lower = policy_for(game).lower_wins(game)
+    order = sorted(range(game.players), key=lambda s: (state.eliminated[s],
+                                                        state.totals[s] if lower else -state.totals[s]))
+    return {
+        "title": script.title,
+        "variant": game.variant_id,
+        "over": table.over,
+        "winners": [names[s] for s in state.winners],
+        "standings": [{"place": i + 1, "name": names[s], "total": state.totals[s],
+                       "eliminated": state.eliminated[s]} for i, s in enumerate(order)],
+        "deals": [{"deal": r.number, "dealer": names[r.dealer], "cut": r.wild,
+                   "winner": names[r.winner] if r.winner is not None else None,
+                   "scores": dict(zip(names, r.scores, strict=True)),
+                   "outcomes": dict(zip(names, r.outcomes, strict=True)),
+                   "totals": dict(zip(names, r.totals, strict=True))} for r in state.history],
+        "game_id": table.game_id,
+        "journal": str(journal_path),
+        "events": len(table.journal.events(table.game_id)),
+        "screenshots": [str(p) for p in (screen.shots if screen is not None else [])],
+    }
+
+
+def _summary(report: dict[str, Any]) -> str:
+    lines = [f"{report['title']}: {'over' if report['over'] else 'NOT finished'}"]
+    for d in report["deals"]:
+        scores = ", ".join(f"{k} {v}" for k, v in d["scores"].items())
+        lines.append(f"  deal {d['deal']} (cut {d['cut'] or '-'}): {d['winner']} wins; {scores}")
+    for s in report["standings"]:
+        lines.append(f"  {s['place']}. {s['name']:<10} {s['total']:>4}{'  (out)' if s['eliminated'] else ''}")
+    lines.append(f"winner: {', '.join(report['winners']) or '-'}   journal: {report['journal']}")
+    return "\n".join(lines)
