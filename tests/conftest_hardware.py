@@ -184,3 +184,14 @@ def collect_buttons(box: ButtonBox, count: int, timeout: float) -> list[ButtonEv
 def drain(box: ButtonBox, quiet: float = 0.3) -> list[BoxEvent]:
     """Everything that arrives until the box has been quiet for ``quiet`` seconds."""
     return list(box.events(timeout=quiet))
+
+
+def sim_sleep(sim: BoxSim, ms: int, timeout: float = 10.0) -> None:
+    """Waits until ``ms`` of *simulated* time have passed, so a slow machine cannot shorten a
+    hold below the firmware's 20 ms debounce."""
+    target = sim.sim_ms() + ms
+    deadline = time.monotonic() + timeout
+    while sim.sim_ms() < target:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the simulator did not advance {ms} ms within {timeout} s")
+        time.sleep(0.002)

@@ -20,7 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "avr_extint.h"
 #include "avr_ioport.h"
+#include "avr_uart.h"
 #include "sim_avr.h"
 #include "sim_elf.h"
 #include "sim_hex.h"
@@ -213,6 +215,11 @@ int main(int argc, char **argv)
     avr->frequency = F_CPU;
     avr->sleep = no_sleep;
 
+    /* Seats 0 and 1 sit on INT0/INT1. In its default "strict" mode simavr polls a low INTn pin
+     * every few cycles even with the interrupt disabled, which keeps the simulated CPU from
+     * sleeping and slows the whole simulation below real time while those buttons are held. */
+    avr_extint_set_strict_lvl_trig(avr, 0, 0);
+    avr_extint_set_strict_lvl_trig(avr, 1, 0);
     for (int i = 0; i < NBUTTONS; i++)
         drive_button(i, 0);
     static const int watched[] = {PIN_DATA, PIN_CLOCK, PIN_LATCH, PIN_BUZZER};
@@ -226,6 +233,12 @@ int main(int argc, char **argv)
     dup2(2, 1);
     uart_pty_init(avr, &pty);
     uart_pty_connect(&pty, '0');
+    /* simavr usleep()s whenever the firmware reads UCSR0A with nothing pending; the firmware
+     * does that after every received byte, and under load each sleep costs milliseconds. */
+    uint32_t flags = 0;
+    avr_ioctl(avr, AVR_IOCTL_UART_GET_FLAGS('0'), &flags);
+    flags &= ~(uint32_t)AVR_UART_FLAG_POOL_SLEEP;
+    avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &flags);
     fflush(stdout);
     dup2(saved, 1);
     close(saved);
@@ -243,7 +256,7 @@ int main(int argc, char **argv)
             }
         }
         next += SLICE_CYCLES;
-        uint64_t sim_ns = (uint64_t)avr->cycle * 1000000000ull / F_CPU;
+        uint64_t sim_ns = (uint64_t)avr->cycle * 125u / 2u; /* 62.5 ns per cycle at 16 MHz */
         uint64_t wall_ns = mono_ns() - start;
         if (sim_ns > wall_ns) {
             struct timespec ts = {.tv_sec = (time_t)((sim_ns - wall_ns) / 1000000000ull),

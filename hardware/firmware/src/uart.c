@@ -17,17 +17,18 @@ static volatile uint8_t tx_head, tx_tail; /* uint8_t wraps at 256 == TX_SIZE */
 void uart_init(void)
 {
     /* 16 MHz, U2X: UBRR = 16 gives 117647 baud (+2.1 %), the usual choice at 115200. */
+    UCSR0A = _BV(U2X0); /* before UBRR0: simavr computes the bit time when UBRR0L is written */
     UBRR0 = 16;
-    UCSR0A = _BV(U2X0);
     UCSR0C = _BV(UCSZ01) | _BV(UCSZ00);
     UCSR0B = _BV(RXEN0) | _BV(TXEN0) | _BV(RXCIE0);
 }
 
 ISR(USART_RX_vect)
 {
-    uint8_t status = UCSR0A;
     uint8_t byte = UDR0;
-    (void)status;
+    /* Reading UCSR0A with the receiver empty is what tells simavr's UART to accept more
+     * bytes from its pty (its XON); on a real chip the read is harmless. */
+    (void)UCSR0A;
     uint8_t next = (uint8_t)((rx_head + 1u) & (RX_SIZE - 1u));
     if (next == rx_tail) {
         if (rx_overruns != 0xFFFFu)
