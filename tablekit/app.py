@@ -285,14 +285,19 @@ class Table:
 
     # --- inputs ---------------------------------------------------------------------------
 
-    def button(self, button: int, pressed: bool, t_ms: int | None = None) -> None:
-        """A button edge from the box or the keyboard (buttons past the seats: MENU, OK)."""
+    def button(self, button: int, pressed: bool, t_ms: int | None = None, *,
+               keyboard: bool = False) -> None:
+        """A button edge from the box or the keyboard. Past the seats come MENU and OK: the
+        box's last two buttons once it said how many it has, else (and on the keyboard
+        mapper) the two numbers after the seats."""
         t = self.now() if t_ms is None else t_ms
         players = self.state.game.players
-        if button == self.menu_button or (self.menu_button < 0 and button == players):
+        menu, ok = (players, players + 1) if keyboard or self.menu_button < 0 else (
+            self.menu_button, self.ok_button)
+        if button == menu:
             if pressed:
                 self.menu_pressed(t)
-        elif button == self.ok_button or (self.ok_button < 0 and button == players + 1):
+        elif button == ok:
             if pressed:
                 self.post(Confirm(t))
         elif 0 <= button < players:

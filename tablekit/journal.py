@@ -222,3 +222,14 @@ class Journal:
                     if record.winner == seat:
                         entry["deals_won"] += 1
         return [PlayerStats(name, **v) for name, v in sorted(stats.items())]
+
+
+def default_path() -> Path:
+    """``$TABLEKIT_JOURNAL``, else the user's data folder (``~/.local/share/tablekit``)."""
+    import os
+
+    env = os.environ.get("TABLEKIT_JOURNAL")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "tablekit" / "journal.sqlite"

@@ -217,8 +217,9 @@ def scoreboard(state: GameState, toast: Toast | None = None) -> ScoreboardView:
     series = tuple(ScoreSeries(seat.name, tuple(r.totals[s] for r in state.history), state.eliminated[s])
                    for s, seat in enumerate(game.seats))
     target, label = policy.target(game)
+    prompt = {"deal-over": "MENU: back · OK: next deal", "game-over": "MENU: back"}.get(state.phase, "")
     return ScoreboardView(f"{game.variant.name}: after deal {len(state.history)}", series, target, label,
-                          policy.lower_wins(game), "MENU: back · OK: next deal", toast)
+                          policy.lower_wins(game), prompt, toast)
 
 
 def _game_over(state: GameState, toast: Toast | None) -> GameOverView:

@@ -125,7 +125,7 @@ class Player:
     def _key(self, name: str, down: bool, t: int) -> None:
         event = self.keys.key_down(name, t) if down else self.keys.key_up(name, t)
         if event is not None:
-            self.table.button(event.button, event.event == "press", t)
+            self.table.button(event.button, event.event == "press", t, keyboard=True)
 
     def do(self, action: Action) -> None:
         self.clock.set(action.t)

@@ -1,0 +1,200 @@
+"""``tablekit run``: the table itself — camera, button box, screen and journal around the engine.
+
+Devices are found with safe fallbacks and the screen says which stand-in is used: no button
+box → the keyboard (digits for seats, M for MENU, Return for OK); no camera → a photo folder
+(``--photos``), read one photo per reading. ``--resume`` picks up the last unfinished game
+exactly where the journal left it (after a power cut, say).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from engine.errors import TablekitError
+from engine.game import Game, Seat
+
+NAME = "run"
+HELP = "run the table: camera, button box and screen (keyboard and photo-folder fallbacks)"
+FPS = 30
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", default="indian-pool-101", help="variant id (see `tablekit variants`)")
+    p.add_argument("--players", default="Player 1,Player 2,Player 3",
+                   help="comma-separated names in seat order (clockwise); 'name/team' for partners")
+    p.add_argument("--turn-seconds", type=int, default=0, help="turn timer (default: the variant's, 45 s)")
+    p.add_argument("--dealer", type=int, default=1, help="seat number (1-based) that deals first")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="house rule, e.g. count=arranged, deals=3, wrap=true (repeatable)")
+    p.add_argument("--resume", action="store_true", help="resume the last unfinished game")
+    p.add_argument("--journal", type=Path, help="journal database (default: $TABLEKIT_JOURNAL or ~/.local/share/tablekit)")
+    p.add_argument("--port", help="button box serial URL (default: the first one found)")
+    p.add_argument("--no-box", action="store_true", help="use the keyboard even if a box is present")
+    p.add_argument("--camera", default="picamera", help="camera: picamera, a device number, or a video file")
+    p.add_argument("--photos", type=Path, help="photo folder to read when there is no camera")
+    p.add_argument("--calibration", type=Path, help="mat calibration (zones per seat)")
+    p.add_argument("--size", default="1280x720", help="window size (e.g. 1920x1080, 800x480)")
+    p.add_argument("--fullscreen", action="store_true", help="kiosk: full screen, no way out by keyboard")
+    p.add_argument("--headless", action="store_true", help="no window (SDL's dummy driver)")
+    p.add_argument("--seconds", type=float, default=0, help="stop after this many seconds (0: never)")
+
+
+def _option(text: str) -> tuple[str, bool | int | str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise TablekitError(f"bad --option {text!r}: expected KEY=VALUE")
+    low = value.lower()
+    if low in ("true", "yes", "on"):
+        return key, True
+    if low in ("false", "no", "off"):
+        return key, False
+    try:
+        return key, int(value)
+    except ValueError:
+        return key, value
+
+
+def game_from_args(args: argparse.Namespace) -> Game:
+    seats = []
+    for part in args.players.split(","):
+        name, _, team = part.strip().partition("/")
+        if name:
+            seats.append(Seat(name, team))
+    options = dict(_option(o) for o in args.option)
+    return Game(args.variant, tuple(seats), args.turn_seconds, args.dealer - 1, options)
+
+
+class BoxLights:
+    """LED and buzzer commands to the real box."""
+
+    def __init__(self, box: Any) -> None:
+        self.box = box
+
+    def led(self, button: int, mode: str) -> None:
+        self.box.led(button, mode)
+
+    def buzz(self, ms: int) -> None:
+        self.box.buzz(ms)
+
+
+def open_box(args: argparse.Namespace) -> Any:
+    """The button box, or None (the keyboard stands in)."""
+    if args.no_box:
+        return None
+    try:
+        from firmware_bridge import ButtonBox, require_port
+
+        return ButtonBox(require_port(args.port)).start()
+    except (TablekitError, OSError, ImportError) as exc:
+        print(f"no button box ({exc}): using the keyboard", file=sys.stderr)
+        return None
+
+
+def open_camera(args: argparse.Namespace) -> Any:
+    """A frame camera, else the photo folder, else a camera that reads nothing."""
+    from tablekit.app import FrameCamera, ScriptedCamera
+
+    calibration = None
+    if args.calibration:
+        from vision.calibration import Calibration
+
+        calibration = Calibration.load(args.calibration)
+    try:
+        from vision.sources import open_source
+
+        return FrameCamera(open_source(args.camera), calibration)
+    except (TablekitError, OSError, ImportError) as exc:
+        print(f"no camera ({exc})", file=sys.stderr)
+    if args.photos:
+        from vision.sources import FolderSource
+
+        return FrameCamera(FolderSource(args.photos), calibration, fallback=True)
+    none = ScriptedCamera()
+    none.name = "no camera and no photo folder"
+    return none
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except TablekitError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
+    from firmware_bridge import KeyboardButtons, default_keymap
+    from tablekit.app import Devices, Screen, Table, fallback_health
+    from tablekit.clock import MonotonicClock
+    from tablekit.journal import Journal, JournalError, default_path
+
+    if args.headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    journal = Journal(args.journal or default_path())
+    box = open_box(args)
+    camera = open_camera(args)
+    devices = Devices()
+    if box is None:
+        devices.link = fallback_health("keyboard instead of the button box")
+    if getattr(camera, "fallback", False):
+        devices.camera = fallback_health(f"{camera.name} instead of the camera")
+    w, _, h = args.size.partition("x")
+    screen = Screen((int(w), int(h)), fullscreen=args.fullscreen)
+    kw: dict[str, Any] = dict(camera=camera, box=BoxLights(box) if box else None,
+                              devices=devices, on_view=screen.show, rng=random.Random())
+    if args.resume:
+        game_id = journal.resumable()
+        if game_id is None:
+            raise JournalError("no unfinished game to resume")
+        clock = MonotonicClock(journal.last_time(game_id))
+        table = Table.resume(journal, game_id, clock, **kw)
+        table.catch_up()
+    else:
+        table = Table.start(journal, game_from_args(args), MonotonicClock(), **kw)
+    try:
+        return _loop(table, box, KeyboardButtons(default_keymap(table.state.game.players)), args)
+    finally:
+        if box is not None:
+            box.close()
+        screen.close()
+        journal.close()
+
+
+def _loop(table: Any, box: Any, keys: Any, args: argparse.Namespace) -> int:
+    import pygame
+
+    frame = pygame.time.Clock()
+    started = time.monotonic()
+    while True:
+        if args.seconds and time.monotonic() - started >= args.seconds:
+            return 0
+        for ev in pygame.event.get():
+            if ev.type == pygame.QUIT and not args.fullscreen:
+                return 0
+            if ev.type in (pygame.KEYDOWN, pygame.KEYUP):
+                name = pygame.key.name(ev.key)
+                if name == "escape" and not args.fullscreen:
+                    return 0
+                t = table.now()
+                got = keys.key_down(name, t) if ev.type == pygame.KEYDOWN else keys.key_up(name, t)
+                if got is not None:
+                    table.button(got.button, got.event == "press", t, keyboard=True)
+        if box is not None:
+            while (event := box.get_event(timeout=0)) is not None:
+                if event.type == "link":
+                    hello = box.protocol.box
+                    if event.state == "up" and hello is not None:
+                        table.menu_button, table.ok_button = hello.buttons - 2, hello.buttons - 1
+                    table.link(event.state == "up")
+                else:
+                    table.button(event.button, event.event == "press")
+        table.tick()
+        table.draw()
+        frame.tick(FPS)
