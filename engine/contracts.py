@@ -299,11 +299,9 @@ def meet(groups: Sequence[Sequence[Card]], terms: Contract, style: MeldStyle, is
     elif len(groups) < len(needs):
         problems.append(f"the contract asks for {len(needs)} melds ({terms.words(style)}); only {len(groups)} given")
     else:
-        found = _assign(pieces, needs, terms, style, general)
-        if isinstance(found, str):
-            problems.append(found)
-        else:
-            readings = found
+        readings, problem = _assign(pieces, needs, terms, style, general)
+        if problem:
+            problems.append(problem)
     total_wilds = sum(r.wilds for r in readings if r.valid)
     if terms.max_wilds is not None and total_wilds > terms.max_wilds and not problems:
         problems.append(f"at most {terms.max_wilds} wild card(s) may go into the first meld, not {total_wilds}")
@@ -323,56 +321,51 @@ def meet(groups: Sequence[Sequence[Card]], terms: Contract, style: MeldStyle, is
 
 
 def _assign(pieces: Sequence[Sequence[Piece]], needs: tuple[Need, ...], terms: Contract, style: MeldStyle,
-            general: Sequence[Reading]) -> list[Reading] | str:
-    """Give every need its own group; return the readings, or why no assignment works."""
+            general: Sequence[Reading]) -> tuple[list[Reading], str]:
+    """Give every need its own group: the readings and "" on success, else the closest
+    assignment's readings and why it fails."""
     n = len(pieces)
     if n > len(needs) and not (terms.extra_melds or terms.any_melds):
-        return (f"the first meld must be exactly the contract ({terms.words(style)}): "
-                f"{n} melds given, {len(needs)} asked for")
+        return list(general), (f"the first meld must be exactly the contract ({terms.words(style)}): "
+                               f"{n} melds given, {len(needs)} asked for")
     cache: dict[tuple[int, int], Reading] = {}
 
     def fit(i: int, j: int) -> Reading:
-        key = (i, j)
-        if key not in cache:
-            need = needs[j]
-            cap = 0 if terms.no_wilds else style.initial_cap(need)
-            cache[key] = read_meld(pieces[i], style, need, cap)
-        return cache[key]
+        if (i, j) not in cache:
+            cap = 0 if terms.no_wilds else style.initial_cap(needs[j])
+            cache[i, j] = read_meld(pieces[i], style, needs[j], cap)
+        return cache[i, j]
 
-    best_fail = ""
-    best_filled = -1
+    base = [read_meld(p, style, cap=0) for p in pieces] if terms.no_wilds else list(general)
+    best: tuple[int, list[Reading], str] = (-1, list(general), f"these groups do not make {terms.words(style)}")
     for chosen in permutations(range(n), len(needs)):
         got = [fit(i, j) for j, i in enumerate(chosen)]
+        out = list(base)
+        for j, i in enumerate(chosen):
+            out[i] = got[j]
         filled = sum(r.valid for r in got)
-        if filled == len(needs):
-            out = list(general)
-            if terms.no_wilds:
-                out = [read_meld(p, style, cap=0) for p in pieces]
-            for j, i in enumerate(chosen):
-                out[i] = got[j]
-            rest = [out[i] for i in range(n) if i not in chosen]
-            if any(not r.valid for r in rest):
-                if best_filled < filled:
-                    best_filled = filled
-                    bad = next(i for i in range(n) if i not in chosen and not out[i].valid)
-                    best_fail = f"{_cards(pieces[bad])} is not a meld: {out[bad].reason}"
-                continue
-            if style.one_per_rank_and_suit and _repeats(out):
-                best_fail = _repeats(out) or best_fail
-                best_filled = filled
-                continue
-            if terms.max_wilds is not None and sum(r.wilds for r in out) > terms.max_wilds:
-                if best_filled < filled:
-                    best_filled = filled
-                    best_fail = f"at most {terms.max_wilds} wild card(s) may go into the first meld"
-                continue
-            return out
-        if filled > best_filled:
-            best_filled = filled
-            j = next(j for j, r in enumerate(got) if not r.valid)
-            best_fail = (f"{_cards(pieces[chosen[j]])} is not the {needs[j].words(style)} "
-                         f"the contract asks for: {got[j].reason}")
-    return best_fail or f"these groups do not make {terms.words(style)}"
+        if filled < len(needs):
+            if filled > best[0]:
+                j = next(j for j, r in enumerate(got) if not r.valid)
+                best = (filled, out, f"{_cards(pieces[chosen[j]])} is not the {needs[j].words(style)} "
+                                     f"the contract asks for: {got[j].reason}")
+            continue
+        # every need is filled: the other groups must be melds and the whole must obey the limits
+        bad = [i for i in range(n) if i not in chosen and not out[i].valid]
+        problem = (f"{_cards(pieces[bad[0]])} is not a meld: {out[bad[0]].reason}" if bad
+                   else (_repeats(out) if style.one_per_rank_and_suit else None)
+                   or _too_wild(out, terms))
+        if not problem:
+            return out, ""
+        if best[0] <= len(needs):
+            best = (len(needs) + 1, out, problem)
+    return best[1], best[2]
+
+
+def _too_wild(readings: Sequence[Reading], terms: Contract) -> str:
+    if terms.max_wilds is not None and sum(r.wilds for r in readings if r.valid) > terms.max_wilds:
+        return f"at most {terms.max_wilds} wild card(s) may go into the first meld"
+    return ""
 
 
 def _cards(pieces: Sequence[Piece]) -> str:

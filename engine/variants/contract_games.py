@@ -266,7 +266,7 @@ KALOOKI_DEALS = (
     (16, "4S4"),
 )
 KALOOKI_TABLE = TableRules(
-    claim=Claim("call", penalty_cards=1, limit=3, ties="first", refusable=True),
+    claim=Claim("call", penalty_cards=1, limit=3, ties="first", before_melding_only=True, refusable=True),
     swap=JokerSwap(when="never", run_wild="ends"), draw_after_contract="stock-only",
     discard_wild=False,
     notes=("a four grows upward only, and downward once its top card is an ace",
