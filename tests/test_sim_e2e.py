@@ -1,0 +1,243 @@
+"""End to end: the real firmware in simavr, the bridge on its pty, buttons driven by pin.
+
+Each test starts its own simulator (a pty of its own, so tests can run side by side). Holds are
+measured in simulated time, so a loaded machine cannot make a press shorter than the
+firmware's 20 ms debounce; every wait has a deadline.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest_hardware import (
+    BUTTONS,
+    BoxSim,
+    collect_buttons,
+    drain,
+    require_sim,
+    sim_sleep,
+    wait_link,
+)
+
+from firmware_bridge import ButtonBox, ButtonEvent, LinkEvent
+
+
+@pytest.fixture
+def sim() -> Iterator[BoxSim]:
+    require_sim()
+    with BoxSim() as box_sim:
+        yield box_sim
+
+
+@pytest.fixture
+def bridge(sim: BoxSim) -> Iterator[ButtonBox]:
+    with ButtonBox(sim.url) as box:
+        wait_link(box, "up", timeout=10)
+        yield box
+
+
+def edges(events: list[ButtonEvent]) -> list[tuple[int, str]]:
+    return [(e.button, e.event) for e in events]
+
+
+def test_every_button_press_and_release_arrives_once_in_order(
+    sim: BoxSim, bridge: ButtonBox
+) -> None:
+    for b in range(BUTTONS):
+        sim.press(b)
+        sim_sleep(sim, 40)
+        sim.release(b)
+        sim_sleep(sim, 40)
+    got = collect_buttons(bridge, 2 * BUTTONS, timeout=20)
+    assert edges(got) == [(b, e) for b in range(BUTTONS) for e in ("press", "release")]
+    times = [e.t_ms for e in got]
+    assert times == sorted(times)
+    # each hold lasted about 40 ms of box time (the edges are stamped at their first sample)
+    assert all(35 <= r.t_ms - p.t_ms <= 60 for p, r in zip(got[::2], got[1::2], strict=True))
+    assert drain(bridge, quiet=0.3) == []
+    assert bridge.protocol.stats.repeats == 0
+
+
+def test_bounces_shorter_than_the_debounce_are_ignored(sim: BoxSim, bridge: ButtonBox) -> None:
+    for _ in range(5):
+        sim.press(4)
+        sim_sleep(sim, 5)
+        sim.release(4)
+        sim_sleep(sim, 5)
+    sim.press(4)
+    sim_sleep(sim, 30)
+    got = collect_buttons(bridge, 1, timeout=10)
+    assert edges(got) == [(4, "press")]
+    sim.release(4)
+    assert edges(collect_buttons(bridge, 1, timeout=10)) == [(4, "release")]
+
+
+def mash(sim: BoxSim, cycles: int, hold_ms: int) -> list[tuple[int, str]]:
+    """All buttons down, then all up, ``cycles`` times; returns the edges the box must report."""
+    expected = []
+    for _ in range(cycles):
+        for b in range(BUTTONS):
+            sim.press(b)
+        sim_sleep(sim, hold_ms)
+        for b in range(BUTTONS):
+            sim.release(b)
+        sim_sleep(sim, hold_ms)
+        expected += [(b, "press") for b in range(BUTTONS)]
+        expected += [(b, "release") for b in range(BUTTONS)]
+    return expected
+
+
+@pytest.mark.slow
+def test_all_buttons_mashed_for_seconds(sim: BoxSim, bridge: ButtonBox) -> None:
+    expected = mash(sim, cycles=25, hold_ms=60)  # about 3 s, 500 edges
+    got = collect_buttons(bridge, len(expected), timeout=30)
+    assert edges(got) == expected
+    assert drain(bridge, quiet=0.3) == []
+
+
+class Noise:
+    """Writes bursts of random bytes into the box's receive line, as a bad cable would."""
+
+    def __init__(self, path: str, seed: int = 5) -> None:
+        self._fd = os.open(path, os.O_WRONLY | os.O_NOCTTY)
+        self._rng = random.Random(seed)
+        self._stop = threading.Event()
+        self.bytes = 0
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._rng.uniform(0.002, 0.02)):
+            burst = bytes(self._rng.randrange(256) for _ in range(self._rng.randint(1, 24)))
+            try:
+                os.write(self._fd, burst)
+            except OSError:
+                return
+            self.bytes += len(burst)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2)
+        os.close(self._fd)
+
+
+@pytest.mark.slow
+def test_events_survive_garbage_from_the_host(sim: BoxSim, bridge: ButtonBox) -> None:
+    noise = Noise(sim.pty)
+    try:
+        expected = mash(sim, cycles=10, hold_ms=60)
+        for b in range(BUTTONS):
+            sim.press(b)
+            sim_sleep(sim, 30)
+            sim.release(b)
+            sim_sleep(sim, 30)
+            expected += [(b, "press"), (b, "release")]
+        got = collect_buttons(bridge, len(expected), timeout=30)
+    finally:
+        noise.stop()
+    assert noise.bytes > 1000
+    assert edges(got) == expected
+    # The box counted what it threw away, and says so in its heartbeat.
+    deadline = time.monotonic() + 5
+    while bridge.protocol.stats.box_dropped == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert bridge.protocol.stats.box_dropped > 0
+    assert bridge.link_up and bridge.alive
+
+
+def wait_leds(sim: BoxSim, want: str, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while (shown := sim.leds()) != want:
+        assert time.monotonic() < deadline, f"LEDs show {shown}, want {want}"
+        time.sleep(0.01)
+
+
+def test_led_modes_and_buzzer(sim: BoxSim, bridge: ButtonBox) -> None:
+    bridge.led(0, "on")
+    bridge.led(5, "on")
+    wait_leds(sim, "10000100")
+    bridge.led(5, "off")
+    bridge.led(2, "slow")
+    bridge.led(3, "fast")
+    deadline = time.monotonic() + 5
+    while sim.leds()[5] != "0":
+        assert time.monotonic() < deadline, "LED 5 never went off"
+        time.sleep(0.005)
+    seen: dict[int, set[str]] = {2: set(), 3: set()}
+    start = sim.sim_ms()
+    while sim.sim_ms() - start < 1100:
+        shown = sim.leds()
+        assert shown[0] == "1" and shown[5] == "0" and shown[1] == "0"
+        for i in seen:
+            seen[i].add(shown[i])
+        time.sleep(0.01)
+    assert seen == {2: {"0", "1"}, 3: {"0", "1"}}
+    bridge.buzz(300)
+    deadline = time.monotonic() + 5
+    while not sim.buzzing():
+        assert time.monotonic() < deadline, "the buzzer never sounded"
+        time.sleep(0.005)
+    sim_sleep(sim, 400)
+    assert not sim.buzzing()
+    assert bridge.protocol.stats.commands_unacked == 0
+
+
+@pytest.mark.slow
+def test_simulator_killed_and_restarted_mid_game(tmp_path: Path) -> None:
+    require_sim()
+    link = tmp_path / "tablekit-box"  # stands in for the udev name of a real box
+    first = BoxSim(link=link)
+    try:
+        with ButtonBox(str(link)) as bridge:
+            wait_link(bridge, "up", timeout=10)
+            bridge.led(1, "on")
+            wait_leds(first, "01000000")
+            for b in range(4):
+                first.press(b)
+                sim_sleep(first, 30)
+                first.release(b)
+                sim_sleep(first, 30)
+            before = collect_buttons(bridge, 8, timeout=10)
+            # a press in flight when the cable is pulled: acknowledged or not, never twice
+            first.press(7)
+            sim_sleep(first, 25)
+            first.kill()
+            seen = [e for e in drain_until_link(bridge, "down", timeout=10)]
+            in_flight = [e for e in seen if isinstance(e, ButtonEvent)]
+            assert edges(in_flight) in ([], [(7, "press")])
+
+            second = BoxSim(link=link)
+            try:
+                wait_link(bridge, "up", timeout=15)
+                wait_leds(second, "01000000")  # the bridge re-sent the LED the game had set
+                for b in (5, 6, 8):
+                    second.press(b)
+                    sim_sleep(second, 30)
+                    second.release(b)
+                    sim_sleep(second, 30)
+                after = collect_buttons(bridge, 6, timeout=10)
+            finally:
+                second.close()
+    finally:
+        first.close()
+    assert edges(before) == [(b, e) for b in range(4) for e in ("press", "release")]
+    assert edges(after) == [(b, e) for b in (5, 6, 8) for e in ("press", "release")]
+
+
+def drain_until_link(box: ButtonBox, state: str, timeout: float) -> list[object]:
+    events: list[object] = []
+    deadline = time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0:
+        event = box.get_event(timeout=left)
+        if event is None:
+            break
+        events.append(event)
+        if event == LinkEvent(state):  # type: ignore[comparison-overlap]
+            return events
+    raise AssertionError(f"no link {state} within {timeout} s: {events}")
