@@ -84,3 +84,15 @@ def test_wrong_player_count_is_an_error_naming_it() -> None:
         ask("jo", "count", "PJ", players=9)
     with pytest.raises(GameSetupError, match="3"):
         ask("push", "count", "PJ", players=3)
+
+
+def test_na_kalooki_deals_fewer_cards_to_six() -> None:
+    v = game("na-kalooki")
+    assert [v.cards_for(1, n) for n in range(2, 7)] == [13, 13, 13, 13, 11]
+    assert game("shanghai").cards_for(3) == 11 and game("progressive-rummy").cards_for(4, 5) == 9
+
+
+def test_jokers_follow_players_even_when_decks_are_given() -> None:
+    v = game("contract-rummy")
+    assert v.jokers_for(JudgeRequest("count", players=4, decks=3)) == 3
+    assert game("russian-rummy").jokers_for(JudgeRequest("count", players=2, decks=2)) == 4

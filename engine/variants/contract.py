@@ -173,6 +173,7 @@ class ContractVariant(Variant):
     opening: Contract | None = None
     table: TableRules = field(default_factory=TableRules)
     scoring: Scoring = field(default_factory=Scoring)
+    short_hands: tuple[tuple[int, int], ...] = ()
     rulings: tuple[str, ...] = ()
     family: ClassVar[str] = "contract"
     modes: ClassVar[tuple[str, ...]] = ("count", "meld", "contract")
@@ -204,15 +205,23 @@ class ContractVariant(Variant):
         return self.decks
 
     def jokers_for(self, request: JudgeRequest) -> int:
-        if request.players and not request.decks:
-            return self.packs_for(request.players).jokers_for(request.players)
+        """Jokers in play: two a deck where the text says so, else by players, else the most
+        any table with these decks uses (so a hand is never refused for a joker it may hold)."""
         decks = self.decks_for(request)
-        same = [p.jokers_for(n) for p in self.packs if p.decks == decks for n in p.players]
-        if same:
-            return max(same)
         if self.packs and all(p.jokers is not None and p.jokers == 2 * p.decks for p in self.packs):
-            return 2 * decks  # two jokers go with each deck
-        return self.jokers
+            return 2 * decks
+        if request.players:
+            return self.packs_for(request.players).jokers_for(request.players)
+        same = [p.jokers_for(n) for p in self.packs if p.decks == decks for n in p.players]
+        return max(same) if same else self.jokers
+
+    def cards_for(self, deal: int, players: int | None = None) -> int:
+        """Cards dealt to each player in ``deal`` (some games deal fewer to a full table)."""
+        cards = self.deal_list[deal - 1].cards if self.deal_list else int(str(self.cards_dealt).split()[0])
+        for seats, fewer in self.short_hands:
+            if players is not None and players >= seats:
+                cards = fewer
+        return cards
 
     def deal(self, number: int | None) -> Deal | None:
         """Deal ``number``'s data; None for games whose every deal has the same first meld."""

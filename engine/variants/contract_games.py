@@ -43,7 +43,7 @@ def game(*, id: str, name: str, summary: str, players: tuple[int, int], packs: S
          opening: Contract | None = None, wild: Sequence[str] = ("joker",), table: TableRules | None = None,
          scoring: Scoring | None = None, meld_values: CardValues | None = None,
          cards_dealt: int | str | None = None, deal_count: int | str | None = None,
-         rulings: Sequence[str] = ()) -> ContractVariant:
+         short_hands: tuple[tuple[int, int], ...] = (), rulings: Sequence[str] = ()) -> ContractVariant:
     """One game from its facts; decks, jokers, cards dealt and deal count are derived."""
     home = next(p for p in packs if default_players in p.players)
     sizes = sorted({d.cards for d in deal_rows})
@@ -59,7 +59,7 @@ def game(*, id: str, name: str, summary: str, players: tuple[int, int], packs: S
         decks=home.decks, jokers=home.jokers_for(default_players), cards_dealt=cards_dealt,
         deals=deal_count if deal_count is not None else len(deal_rows), packs=tuple(packs),
         wild_cards=frozenset(wild), style=style, values=values, meld_values=meld_values,
-        deal_list=tuple(deal_rows), opening=opening, rulings=tuple(rulings), **kw)
+        deal_list=tuple(deal_rows), opening=opening, short_hands=short_hands, rulings=tuple(rulings), **kw)
 
 
 def runs(min_len: int = 4, ace: Any = "either", *, same_suit: bool = True, exact: int | None = None) -> SequenceRule:
@@ -330,7 +330,7 @@ NA_KALOOKI = game(
     summary="Kalooki 40 with 4 jokers, low or high aces, a 51-point first meld; meld out or discard",
     players=(2, 6), packs=(Packs((2, 3, 4, 5, 6), 2, 4),), default_players=4,
     style=MeldStyle(sequence=runs(3, "either"), group=sets(3, 4, distinct=True), ordered_runs=True),
-    values=NA_VALUES, meld_values=NA_VALUES, cards_dealt="13 (11 with six players)",
+    values=NA_VALUES, meld_values=NA_VALUES, cards_dealt="13 (11 with six players)", short_hands=((6, 11),),
     deal_count="until one player is left", opening=contract("*", min_points=51),
     table=TableRules(
         swap=JokerSwap(when="after-contract", replay=True), new_melds="one-per-turn",
