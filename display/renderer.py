@@ -76,7 +76,9 @@ class Renderer:
             still = dataclasses.replace(view, countdown=dataclasses.replace(view.countdown, seconds_left=0.0))
         key = (surface.get_size(), still)
         if key != self._static_key or self._static is None:
-            layer = pygame.Surface(surface.get_size()).convert() if pygame.display.get_init() and pygame.display.get_surface() else pygame.Surface(surface.get_size())
+            layer = self._static[0] if self._static is not None else None
+            if layer is None or layer.get_size() != surface.get_size():
+                layer = pygame.Surface(surface.get_size(), 0, surface)  # same pixel format: fast blits
             base = Canvas(layer, self.texts)
             play.draw_table(base, view)
             self._static = (layer, list(base.texts), dict(base.regions))
