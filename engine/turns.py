@@ -44,6 +44,12 @@ class PileReading:
     discards: tuple[Card, ...]  # cards newly on the pile (one in a legal turn)
     killed: bool = False  # the pile is empty because a joker was discarded on it
     mismatch: bool = False  # the pile under the taken cards changed
+    pulled: tuple[Card, ...] = ()  # cards pulled out from under the top (never legal)
+
+    def taken_cards(self, before: Sequence[Card]) -> tuple[Card, ...]:
+        if self.pulled:
+            return self.pulled
+        return tuple(before[len(before) - self.taken:]) if self.taken else ()
 
 
 @dataclass(frozen=True)
@@ -88,12 +94,28 @@ def pile_readings(before: Sequence[Card], after: Sequence[Card]) -> list[PileRea
         keep = n - k
         if keep <= len(after) and tuple(after[:keep]) == tuple(before[:keep]):
             out.append(PileReading(k, tuple(after[keep:])))
+    if after and not any(len(r.discards) == 1 for r in out):
+        pulled = _pulled_from(before, after[:-1])
+        if pulled:
+            out.insert(0, PileReading(len(pulled), (after[-1],), mismatch=True, pulled=pulled))
     if not out:
         same = 0
         while same < min(n, len(after)) and after[same] == before[same]:
             same += 1
         out.append(PileReading(n - same, tuple(after[same:]), mismatch=True))
     return out
+
+
+def _pulled_from(before: Sequence[Card], kept: Sequence[Card]) -> tuple[Card, ...]:
+    """The cards missing from ``before`` if ``kept`` is it with some cards pulled out, else ()."""
+    pulled: list[Card] = []
+    k = 0
+    for c in before:
+        if k < len(kept) and kept[k] == c:
+            k += 1
+        else:
+            pulled.append(c)
+    return tuple(pulled) if k == len(kept) and pulled else ()
 
 
 def _first_turn(before: TableState, rules: TurnRules) -> bool:
@@ -114,9 +136,9 @@ def _check_reading(r: PileReading, before: TableState, after: TableState, change
     bad: list[str] = []
     did: list[str] = []
     delta = None if before.stock is None or after.stock is None else before.stock - after.stock
-    taken = tuple(before.discard[len(before.discard) - r.taken:]) if r.taken else ()
+    taken = r.taken_cards(before.discard)
     if r.mismatch:
-        bad.append("cards under the top of the discard pile changed: only the top cards may be taken, all of them above the deepest one taken")
+        bad.append("cards under the top of the discard pile changed: cards may only be taken from the top, together with every card above the deepest one taken")
     if r.taken == 0:
         if delta is not None and delta != 1:
             if delta == 0:
@@ -178,7 +200,7 @@ def check_turn(before: TableState, after: TableState, seat: int, rules: TurnRule
     elif fewest == 0 and before.stock is None and reading.taken == 0:
         notes.append("read as a draw from the stock (no stock count given)")
     violations = tuple(changes.violations + bad)
-    taken = tuple(before.discard[len(before.discard) - reading.taken:]) if reading.taken else ()
+    taken = reading.taken_cards(before.discard)
     discard = reading.discards[0] if len(reading.discards) == 1 else None
     steps = [did[0]] + changes.actions + did[1:] if did else changes.actions
     if violations:
