@@ -1,0 +1,112 @@
+"""Whole games per family through the flow: pool 101 to an elimination, deals rummy, Shanghai."""
+
+from __future__ import annotations
+
+from _game_fixtures import FULL_COUNT, LOSER_58, NO_PURE, VALID_SHOW, Driver, game
+
+from engine.game import DealStarted
+
+
+def test_pool_101_runs_until_one_player_is_left():
+    d = Driver(game())
+    # deal 1: Asha deals; Ravi, Meera, Asha play; Ravi shows; Meera 80 (capped), Asha counted
+    d.deal("5D")
+    for seat in (1, 2, 0):
+        d.press(seat)
+    d.show(1, VALID_SHOW, {2: FULL_COUNT, 0: LOSER_58})
+    first = d.state.history[-1]
+    assert first.scores[2] == 80 and first.winner == 1
+    assert d.state.phase == "deal-over"
+    # deal 2: Ravi deals, Meera first; Meera drops at once (20): 100, still in
+    d.deal("9C")
+    assert d.state.deal.dealer == 1 and d.state.deal.turn == 2
+    d.drop(2)
+    d.press(0)
+    d.declare(1)
+    d.read(1, NO_PURE)
+    d.ok()  # Ravi's wrong show: Asha is the last one playing and wins
+    assert d.state.history[-1].winner == 0
+    assert d.state.totals[2] == 100 and not d.state.eliminated[2]
+    # deal 3: Meera deals, Asha first; Meera's middle drop takes her to 140: out
+    d.deal("KS")
+    assert d.state.deal.dealer == 2
+    d.press(0)
+    d.press(1)
+    d.press(2)
+    d.press(0)
+    d.press(1)
+    d.drop(2)
+    assert not d.state.eliminated[2]  # only at the end of the deal
+    d.drop(0)
+    assert d.state.history[-1].winner == 1
+    assert d.state.eliminated[2]
+    assert d.state.phase in ("deal-over", "game-over")
+    # keep dealing with wrong shows until someone else reaches 101
+    cuts = iter(["2H", "3H", "4H", "6H", "7H", "8H"])
+    while d.state.phase != "game-over":
+        d.deal(next(cuts))
+        assert d.state.deal.status[2] == "out"
+        turn = d.state.deal.turn
+        d.declare(turn)
+        d.read(turn, NO_PURE)
+        d.ok()
+    assert sum(not e for e in d.state.eliminated) == 1
+    winner = d.state.winners[0]
+    assert not d.state.eliminated[winner]
+    assert all(t >= 101 for s, t in enumerate(d.state.totals) if s != winner)
+    assert d.replayed() == d.state
+
+
+def test_a_finished_game_takes_no_more_deals():
+    d = Driver(game("indian-points", ["A", "B"]))
+    d.deal()
+    d.drop(1)
+    assert d.state.phase == "game-over"
+    d(DealStarted("5D", d.at(10)))
+    assert d.state.phase == "game-over" and len(d.state.history) == 1
+
+
+def test_deals_rummy_plays_its_deals_and_the_most_chips_win():
+    d = Driver(game("indian-deals", ["A", "B"], options={"deals": 3}))
+    for _ in range(3):
+        d.deal()
+        turn = d.state.deal.turn
+        d.press(turn)
+        d.press(1 - turn)
+        d.show(turn, VALID_SHOW, {1 - turn: LOSER_58})
+    assert d.state.phase == "game-over" and len(d.state.history) == 3
+    chips = d.state.totals
+    assert sum(chips) == 2 * 80 * 2  # chips change hands, none are made or lost
+    assert d.state.winners == (max(range(2), key=lambda s: chips[s]),)
+
+
+SHANGHAI_OUT = "3H 4H 5H 6H | 9C 9D 9S | KD KH KS"
+SHANGHAI_LEFT = "AS KC 2D 7H 8C"
+
+
+def test_shanghai_is_ten_deals_and_the_lowest_total_wins():
+    d = Driver(game("shanghai", ["Ann", "Bo", "Cy", "Di"]))
+    for deal in range(10):
+        d(DealStarted("", d.at(1000)))
+        assert d.state.deal.number == deal + 1
+        turn = d.state.deal.turn
+        hands = {s: SHANGHAI_LEFT for s in range(4) if s != turn}
+        d.show(turn, SHANGHAI_OUT, hands)
+        record = d.state.history[-1]
+        assert record.scores[turn] == 0
+        assert all(record.scores[s] > 0 for s in hands)
+    assert d.state.phase == "game-over"
+    totals = d.state.totals
+    assert set(d.state.winners) == {s for s in range(4) if totals[s] == min(totals)}
+    assert d.replayed() == d.state
+
+
+def test_a_contract_show_with_an_invalid_meld_lets_the_declarer_play_on():
+    d = Driver(game("shanghai", ["Ann", "Bo", "Cy"]))
+    d(DealStarted("", d.at(1000)))
+    turn = d.state.deal.turn
+    d.declare(turn)
+    d.read(turn, "3H 5H 9C | KD KH KS")
+    d.ok()
+    assert d.state.phase == "play" and d.state.deal.turn == turn
+    assert d.state.deal.status[turn] == "playing"
