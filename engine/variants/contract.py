@@ -19,7 +19,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
 from engine.cards import Card
-from engine.contracts import Contract, GoingOut, MeldStyle, Reading, meet, pieces_of, read_meld
+from engine.contracts import (
+    Contract,
+    GoingOut,
+    MeldStyle,
+    Reading,
+    meet,
+    melding_value,
+    pieces_of,
+    read_meld,
+)
 from engine.errors import DeckError, GameSetupError, UnsupportedModeError
 from engine.ruling import GroupRuling, Ruling
 from engine.variants.base import Item, JudgeRequest, Variant
@@ -331,8 +340,6 @@ def _cards(group: Sequence[Item]) -> list[Card]:
 
 
 def _value(reading: Reading, table: CardValues) -> int:
-    from engine.contracts import melding_value
-
     return melding_value(reading, table.rank_value)
 
 
