@@ -33,8 +33,6 @@ from engine.errors import DeckError, GameSetupError, UnsupportedModeError
 from engine.ruling import GroupRuling, Ruling
 from engine.variants.base import Item, JudgeRequest, Variant
 
-WildKind = Literal["joker", "two", "red-ace"]
-
 
 @dataclass(frozen=True, slots=True)
 class Packs:
