@@ -1,0 +1,145 @@
+"""Button box figures: pin-to-host latency through simavr and the pty, bridge CPU at idle, firmware size.
+
+Runs the real firmware in the simulator (hardware/sim), presses buttons by pin and times each
+event from the pin change (CLOCK_MONOTONIC, stamped by the simulator) to its delivery by
+``ButtonBox.get_event`` in this process. The figures include the firmware's 20 ms debounce.
+
+    python bench/bench_buttons.py [--presses 200] [--idle-seconds 5] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
+
+from conftest_hardware import (  # noqa: E402
+    FIRMWARE_ELF,
+    BoxSim,
+    build_all,
+    collect_buttons,
+    sim_sleep,
+    wait_link,
+)
+
+from firmware_bridge import ButtonBox, ButtonEvent  # noqa: E402
+
+DEBOUNCE_MS = 20
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def measure_latency(sim: BoxSim, box: ButtonBox, presses: int) -> list[float]:
+    """Milliseconds from pin change to event delivered, for each press and release."""
+    latencies = []
+    for i in range(presses):
+        button = i % 10
+        for action in (sim.press, sim.release):
+            changed_ns = action(button)
+            event = box.get_event(timeout=5)
+            delivered_ns = time.monotonic_ns()
+            if not isinstance(event, ButtonEvent) or event.button != button:
+                raise RuntimeError(f"unexpected event {event}")
+            latencies.append((delivered_ns - changed_ns) / 1e6)
+            sim_sleep(sim, 25)
+    return latencies
+
+
+def thread_cpu_seconds(native_id: int) -> float:
+    fields = Path(f"/proc/self/task/{native_id}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measure_idle_cpu(box: ButtonBox, seconds: float) -> float:
+    """Percent of one core the bridge's reader thread uses with the box idle (heartbeats only)."""
+    thread = box._thread
+    assert thread is not None and thread.native_id is not None
+    start_cpu, start = thread_cpu_seconds(thread.native_id), time.monotonic()
+    time.sleep(seconds)
+    used = thread_cpu_seconds(thread.native_id) - start_cpu
+    return 100.0 * used / (time.monotonic() - start)
+
+
+def measure_burst(sim: BoxSim, box: ButtonBox, cycles: int) -> float:
+    """Edges per second delivered while all ten buttons are mashed."""
+    start = time.monotonic()
+    for _ in range(cycles):
+        for b in range(10):
+            sim.press(b)
+        sim_sleep(sim, 50)
+        for b in range(10):
+            sim.release(b)
+        sim_sleep(sim, 50)
+    collect_buttons(box, cycles * 20, timeout=60)
+    return cycles * 20 / (time.monotonic() - start)
+
+
+def firmware_size() -> tuple[int, int]:
+    out = subprocess.run(
+        ["avr-size", "--format=avr", "--mcu=atmega328p", str(FIRMWARE_ELF)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    flash = re.search(r"Program:\s+(\d+) bytes", out)
+    ram = re.search(r"Data:\s+(\d+) bytes", out)
+    assert flash and ram
+    return int(flash.group(1)), int(ram.group(1))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presses", type=int, default=200)
+    parser.add_argument("--idle-seconds", type=float, default=5.0)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+
+    build_all()
+    with BoxSim() as sim, ButtonBox(sim.url) as box:
+        wait_link(box, "up", timeout=10)
+        idle_cpu = measure_idle_cpu(box, args.idle_seconds)
+        latencies = measure_latency(sim, box, args.presses)
+        burst = measure_burst(sim, box, cycles=10)
+    flash, ram = firmware_size()
+    result = {
+        "latency_ms_median": round(statistics.median(latencies), 2),
+        "latency_ms_p99": round(percentile(latencies, 0.99), 2),
+        "latency_ms_max": round(max(latencies), 2),
+        "latency_samples": len(latencies),
+        "debounce_ms": DEBOUNCE_MS,
+        "burst_edges_per_s": round(burst, 1),
+        "bridge_idle_cpu_percent": round(idle_cpu, 2),
+        "firmware_flash_bytes": flash,
+        "firmware_ram_bytes": ram,
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(
+            f"pin change -> host event ({len(latencies)} edges, includes {DEBOUNCE_MS} ms debounce):"
+        )
+        print(
+            f"  median {result['latency_ms_median']} ms, p99 {result['latency_ms_p99']} ms,"
+            f" max {result['latency_ms_max']} ms"
+        )
+        print(f"all ten mashed (20 edges per 100 ms): {result['burst_edges_per_s']} edges/s delivered")
+        print(f"bridge reader thread at idle: {result['bridge_idle_cpu_percent']} % of one core")
+        print(f"firmware: flash {flash} of 32768 bytes, RAM {ram} of 2048 bytes (static)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
