@@ -32,7 +32,7 @@ class TurnRules:
     """The facts of the game a turn check needs."""
 
     players: int = 4
-    first_stock: int | None = None  # the stock right after the deal (tells the first turn)
+    first_stock: int | None = None  # the stock right after the deal, where known
     first_turn: bool | None = None  # force (True) or deny (False) the first-turn joker exception
 
 
@@ -121,9 +121,9 @@ def _pulled_from(before: Sequence[Card], kept: Sequence[Card]) -> tuple[Card, ..
 def _first_turn(before: TableState, rules: TurnRules) -> bool:
     if rules.first_turn is not None:
         return rules.first_turn
-    if len(before.discard) != 1 or not is_joker(before.discard[0]) or any(before.laid_cards()):
-        return False
-    return before.stock is None or rules.first_stock is None or before.stock == rules.first_stock
+    # A lone joker on the pile can only be the dealer's turned-up card: a discarded joker
+    # kills the pile, and after the first turn the pile holds that player's discard too.
+    return len(before.discard) == 1 and is_joker(before.discard[0]) and not any(before.laid_cards())
 
 
 def _card_list(cards: Sequence[Card]) -> str:
@@ -207,6 +207,8 @@ def check_turn(before: TableState, after: TableState, seat: int, rules: TurnRule
         reason = "illegal turn: " + join_reasons(violations)
     else:
         reason = join_reasons(steps)
+        if notes:
+            reason += " (" + "; ".join(notes) + ")"
     carried = TableState(changes.carried, after.discard, after.stock)
     return TurnVerdict(
         valid=not violations, reason=reason, violations=violations,

@@ -135,3 +135,14 @@ def test_turn_batch_lines() -> None:
     first, second = (json.loads(x) for x in p.stdout.splitlines())
     assert first["valid"] is True and first["turn"]["to_hand"] == ["PJ"]
     assert "error" in second and "seat 9" in second["error"]
+
+
+def test_a_stock_the_decks_cannot_hold_is_an_input_error() -> None:
+    state = {"melds": {"0": ["5S 6S 7S"]}, "discard": "4C", "stock": 110}
+    with pytest.raises(TableStateError, match="stock of 110"):
+        judge_turn(0, state, state, variant="open-rummy-2deck")  # 110 cards in all
+
+
+def test_the_assumed_reading_is_said() -> None:
+    r = judge_turn(0, {"melds": {}, "discard": "4C"}, {"melds": {"0": ["5S 6S 7S"]}, "discard": "4C KH"})
+    assert r.valid and "assumed" not in r.reason and "read as a draw from the stock" in r.reason

@@ -140,6 +140,17 @@ class OpenRummyVariant(Variant):
         return Ruling(True, points, groups,
                       f"valid show: {show.reason}; the table and {SHOW_POINTS} show points score")
 
+    def _check_stock(self, state: TableState, request: JudgeRequest, name: str) -> None:
+        """A stock count the decks cannot hold beside the visible cards is an impossible state."""
+        if state.stock is None:
+            return
+        decks = self.decks_for(request)
+        total = (52 + JOKERS_PER_DECK) * decks
+        seen = sum(state.visible_cards().values())
+        if state.stock + seen > total:
+            raise TableStateError(f"{name}: a stock of {state.stock} beside {seen} cards on the table is more "
+                                  f"than the {total} cards of {decks} decks")
+
     def show_needs(self, decks: int) -> tuple[int, int]:
         if decks == self.decks:
             return self.sets_for_show, self.pure_for_show
@@ -154,8 +165,9 @@ class OpenRummyVariant(Variant):
         allowed = self.copies_allowed(request)
         before = TableState.from_json(request.before, players, "before")
         after = TableState.from_json(request.after, players, "after")
-        before.check_copies(lambda c: allowed[c], "before")
-        after.check_copies(lambda c: allowed[c], "after")
+        for name, state in (("before", before), ("after", after)):
+            state.check_copies(lambda c: allowed[c], name)
+            self._check_stock(state, request, name)
         if request.seat >= players:
             raise TableStateError(f"seat {request.seat} does not exist: a {players}-player game has seats 0-{players - 1}")
         first_turn: Any = request.options.get("first_turn")
