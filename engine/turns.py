@@ -23,6 +23,7 @@ from typing import Any
 from engine.cards import Card
 from engine.open_rummy_changes import MeldChanges, compare_melds
 from engine.open_rummy_melds import is_joker
+from engine.open_rummy_rules import pile_take_problem
 from engine.ruling import join_reasons
 from engine.table import TableState, require_seat
 
@@ -155,15 +156,12 @@ def _check_reading(r: PileReading, before: TableState, after: TableState, change
         if delta is not None and delta != 0:
             bad.append("took from the discard pile and also drew from the stock: a turn has one draw")
         did.append(f"took {_card_list(taken)} from the discard pile")
-        naturals = [c for c in taken if not is_joker(c)]
-        exception = r.taken == 1 and is_joker(taken[0]) and _first_turn(before, rules)
-        if exception:
+        first = _first_turn(before, rules)
+        problem = pile_take_problem(taken, len(taken), changes.played.elements(), first_turn=first)
+        if problem:
+            bad.append(problem)
+        elif first and len(taken) == 1 and is_joker(taken[0]):
             did.append("(the first player may keep the dealer's joker without playing it)")
-        elif not any(changes.played[c] > 0 for c in naturals):
-            if len(naturals) < len(taken):
-                bad.append("took the dealer's joker with the pile but played none of the natural cards taken: one must be played at once")
-            else:
-                bad.append(f"took {_card_list(taken)} from the discard pile without playing any of them at once")
     if r.killed:
         did.append("discarded a joker, which killed the discard pile")
     elif not r.discards:
