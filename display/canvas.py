@@ -101,6 +101,9 @@ class Canvas:
         """Draw one line of text fitted inside ``box``; returns where it landed."""
         box = box.clip(self.layout.full)
         line_px = min(line_px, max(1, box.h))
+        # a face's glyph box can be a pixel or two taller than its line: shrink until it fits
+        while line_px > 8 and self.cache.fonts.get(line_px, bold).get_height() > box.h:
+            line_px -= 1
         shown, size = self.fit(text, line_px, box.w, bold, min_scale)
         if not shown:
             return pygame.Rect(box.x, box.y, 0, 0)
@@ -119,9 +122,7 @@ class Canvas:
         else:
             rect.centery = box.centery
         # A font's line box can be a pixel or two taller than asked; keep it inside.
-        if rect.h <= box.h:
-            rect.clamp_ip(box)
-        rect.clamp_ip(self.layout.full)
+        rect.clamp_ip(box)
         self.surface.blit(surf, rect)
         self.texts.append(TextPlacement(shown, rect, box))
         return rect

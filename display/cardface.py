@@ -185,7 +185,7 @@ class FaceDrawer:
             fill = theme.CARD_UNREAD
         body = pygame.Rect(0, 0, w, h)
         pygame.draw.rect(surf, fill, body, border_radius=radius)
-        pygame.draw.rect(surf, edge, body, max(1, w // (20 if tile else 40)), border_radius=radius)
+        pygame.draw.rect(surf, edge, body, max(1, w // (20 if tile else 60)), border_radius=radius)
         colour = face_colour(face)
         pad = max(2, w // 16)
         index_w = max(8, int(w * 0.36))

@@ -13,6 +13,7 @@ from display.layout import inset
 from display.viewmodel import SHOW_CORRECTING, SHOW_READING, GroupView, ShowView
 
 MIN_STEP = 0.32  # of a card's width: enough of an overlapped card shows to read its index
+MAX_CARD_HEIGHT = 0.3  # of the screen: one short group need not fill the screen
 
 
 def draw(canvas: Canvas, view: ShowView, faces: FaceDrawer) -> None:
@@ -92,7 +93,7 @@ def _fan(canvas: Canvas, view: ShowView, group: int, cards: tuple[str, ...], box
     if not cards:
         return
     k = len(cards)
-    h = box.h
+    h = min(box.h, canvas.layout.py(MAX_CARD_HEIGHT))
     w = round(h * CARD_ASPECT)
     if k > 1 and w * (1 + MIN_STEP * (k - 1)) > box.w:
         w = int(box.w / (1 + MIN_STEP * (k - 1)))
