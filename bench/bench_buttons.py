@@ -19,22 +19,29 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conftest_hardware import (  # noqa: E402
-    FIRMWARE_ELF,
-    BoxSim,
-    build_all,
-    collect_buttons,
-    sim_sleep,
-    wait_link,
-)
-
-from firmware_bridge import ButtonBox, ButtonEvent  # noqa: E402
+from firmware_bridge import ButtonBox, ButtonEvent, LinkEvent  # noqa: E402
+from firmware_bridge.virtual import FIRMWARE_ELF, VirtualBox, build  # noqa: E402
 
 DEBOUNCE_MS = 20
+
+
+def next_button(box: ButtonBox, timeout: float = 5.0) -> ButtonEvent:
+    deadline = time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0:
+        event = box.get_event(timeout=left)
+        if isinstance(event, ButtonEvent):
+            return event
+    raise TimeoutError("no button event")
+
+
+def wait_up(box: ButtonBox, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0:
+        if box.get_event(timeout=left) == LinkEvent("up"):
+            return
+    raise TimeoutError("the box never came up")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -42,19 +49,19 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def measure_latency(sim: BoxSim, box: ButtonBox, presses: int) -> list[float]:
+def measure_latency(sim: VirtualBox, box: ButtonBox, presses: int) -> list[float]:
     """Milliseconds from pin change to event delivered, for each press and release."""
     latencies = []
     for i in range(presses):
         button = i % 10
         for action in (sim.press, sim.release):
             changed_ns = action(button)
-            event = box.get_event(timeout=5)
+            event = next_button(box)
             delivered_ns = time.monotonic_ns()
-            if not isinstance(event, ButtonEvent) or event.button != button:
+            if event.button != button:
                 raise RuntimeError(f"unexpected event {event}")
             latencies.append((delivered_ns - changed_ns) / 1e6)
-            sim_sleep(sim, 25)
+            sim.sleep(25)
     return latencies
 
 
@@ -73,17 +80,18 @@ def measure_idle_cpu(box: ButtonBox, seconds: float) -> float:
     return 100.0 * used / (time.monotonic() - start)
 
 
-def measure_burst(sim: BoxSim, box: ButtonBox, cycles: int) -> float:
+def measure_burst(sim: VirtualBox, box: ButtonBox, cycles: int) -> float:
     """Edges per second delivered while all ten buttons are mashed."""
     start = time.monotonic()
     for _ in range(cycles):
         for b in range(10):
             sim.press(b)
-        sim_sleep(sim, 50)
+        sim.sleep(50)
         for b in range(10):
             sim.release(b)
-        sim_sleep(sim, 50)
-    collect_buttons(box, cycles * 20, timeout=60)
+        sim.sleep(50)
+    for _ in range(cycles * 20):
+        next_button(box)
     return cycles * 20 / (time.monotonic() - start)
 
 
@@ -107,9 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
-    build_all()
-    with BoxSim() as sim, ButtonBox(sim.url) as box:
-        wait_link(box, "up", timeout=10)
+    build()
+    with VirtualBox() as sim, ButtonBox(sim.url) as box:
+        wait_up(box)
         idle_cpu = measure_idle_cpu(box, args.idle_seconds)
         latencies = measure_latency(sim, box, args.presses)
         burst = measure_burst(sim, box, cycles=10)
@@ -135,7 +143,9 @@ def main(argv: list[str] | None = None) -> int:
             f"  median {result['latency_ms_median']} ms, p99 {result['latency_ms_p99']} ms,"
             f" max {result['latency_ms_max']} ms"
         )
-        print(f"all ten mashed (20 edges per 100 ms): {result['burst_edges_per_s']} edges/s delivered")
+        print(
+            f"all ten mashed (20 edges per 100 ms): {result['burst_edges_per_s']} edges/s delivered"
+        )
         print(f"bridge reader thread at idle: {result['bridge_idle_cpu_percent']} % of one core")
         print(f"firmware: flash {flash} of 32768 bytes, RAM {ram} of 2048 bytes (static)")
     return 0

@@ -61,7 +61,9 @@ def test_frame_layout() -> None:
 
 
 def test_packetizer_reads_frames_in_any_chunking() -> None:
-    frames = [encode_frame(Msg.BUTTON, i, button_payload(i % 10, 1 + i % 2, i * 10)) for i in range(20)]
+    frames = [
+        encode_frame(Msg.BUTTON, i, button_payload(i % 10, 1 + i % 2, i * 10)) for i in range(20)
+    ]
     stream = b"".join(frames)
     rng = random.Random(1)
     p = Packetizer(BOX_TYPES)
@@ -82,7 +84,7 @@ def test_packetizer_reads_frames_in_any_chunking() -> None:
         (cobs_encode(b"\x02\x00\x01\x09\x00\x00") + b"\x00", "crc"),
         (cobs_encode(b"\x02\x00") + b"\x00", "length"),
         (b"\x07" * 80 + b"\x00", "too_long"),
-        (encode_frame(0x55, 0) , "type"),
+        (encode_frame(0x55, 0), "type"),
         (encode_frame(Msg.HELLO_REQ, 0), "type"),  # a host message is unknown to the host
     ],
 )
@@ -144,7 +146,9 @@ def test_random_bytes_never_raise_and_frames_recover(noise: bytes) -> None:
 @given(st.lists(valid_frames, min_size=1, max_size=8), st.data())
 def test_mutated_frames_are_dropped_and_counted(frames: list[bytes], data: st.DataObject) -> None:
     wire = bytearray(b"".join(frames))
-    flips = data.draw(st.lists(st.tuples(st.integers(0, len(wire) - 1), st.integers(1, 255)), max_size=6))
+    flips = data.draw(
+        st.lists(st.tuples(st.integers(0, len(wire) - 1), st.integers(1, 255)), max_size=6)
+    )
     for at, mask in flips:
         wire[at] ^= mask
     p = Packetizer(BOX_TYPES)

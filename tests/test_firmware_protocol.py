@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 import serial
-from conftest_hardware import BUTTONS, BoxSim, require_sim, sim_sleep
+from conftest_hardware import BUTTONS, VirtualBox, require_sim, sim_sleep
 
 from firmware_bridge.protocol import (
     BOX_TYPES,
@@ -57,9 +57,9 @@ class RawHost:
 
 
 @pytest.fixture
-def host() -> Iterator[tuple[BoxSim, RawHost]]:
+def host() -> Iterator[tuple[VirtualBox, RawHost]]:
     require_sim()
-    with BoxSim() as sim:
+    with VirtualBox() as sim:
         raw = RawHost(sim.pty)
         try:
             yield sim, raw
@@ -76,7 +76,7 @@ def hello(raw: RawHost) -> Frame:
     return raw.until(is_type(Msg.HELLO))[-1]
 
 
-def test_hello_names_the_box(host: tuple[BoxSim, RawHost]) -> None:
+def test_hello_names_the_box(host: tuple[VirtualBox, RawHost]) -> None:
     _, raw = host
     frame = hello(raw)
     info = parse_hello(frame.payload)
@@ -84,7 +84,7 @@ def test_hello_names_the_box(host: tuple[BoxSim, RawHost]) -> None:
     assert (info.protocol, info.buttons, info.firmware) == (1, BUTTONS, "tablekit-box 1.0")
 
 
-def test_heartbeat_every_second_with_uptime(host: tuple[BoxSim, RawHost]) -> None:
+def test_heartbeat_every_second_with_uptime(host: tuple[VirtualBox, RawHost]) -> None:
     _, raw = host
     hello(raw)
     beats = [f for f in raw.until(is_type(Msg.HEARTBEAT), 3)[-1:]]
@@ -96,7 +96,7 @@ def test_heartbeat_every_second_with_uptime(host: tuple[BoxSim, RawHost]) -> Non
 
 
 def test_unacknowledged_button_is_resent_ten_times_then_counted(
-    host: tuple[BoxSim, RawHost],
+    host: tuple[VirtualBox, RawHost],
 ) -> None:
     sim, raw = host
     hello(raw)
@@ -109,7 +109,7 @@ def test_unacknowledged_button_is_resent_ten_times_then_counted(
     assert parse_heartbeat(frames[-1].payload)[1] == 1
 
 
-def test_acknowledged_button_is_sent_once(host: tuple[BoxSim, RawHost]) -> None:
+def test_acknowledged_button_is_sent_once(host: tuple[VirtualBox, RawHost]) -> None:
     sim, raw = host
     hello(raw)
     sim.press(9)
@@ -122,7 +122,7 @@ def test_acknowledged_button_is_sent_once(host: tuple[BoxSim, RawHost]) -> None:
     )  # at most one re-send in flight
 
 
-def test_queue_keeps_sixteen_events_in_order(host: tuple[BoxSim, RawHost]) -> None:
+def test_queue_keeps_sixteen_events_in_order(host: tuple[VirtualBox, RawHost]) -> None:
     sim, raw = host
     hello(raw)
     for b in range(BUTTONS):
@@ -145,7 +145,7 @@ def test_queue_keeps_sixteen_events_in_order(host: tuple[BoxSim, RawHost]) -> No
 
 
 def test_leds_and_buzz_are_acknowledged_and_bad_frames_counted(
-    host: tuple[BoxSim, RawHost],
+    host: tuple[VirtualBox, RawHost],
 ) -> None:
     sim, raw = host
     hello(raw)

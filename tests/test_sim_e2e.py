@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from conftest_hardware import (
     BUTTONS,
-    BoxSim,
+    VirtualBox,
     collect_buttons,
     drain,
     require_sim,
@@ -29,14 +29,14 @@ from firmware_bridge import ButtonBox, ButtonEvent, LinkEvent
 
 
 @pytest.fixture
-def sim() -> Iterator[BoxSim]:
+def sim() -> Iterator[VirtualBox]:
     require_sim()
-    with BoxSim() as box_sim:
+    with VirtualBox() as box_sim:
         yield box_sim
 
 
 @pytest.fixture
-def bridge(sim: BoxSim) -> Iterator[ButtonBox]:
+def bridge(sim: VirtualBox) -> Iterator[ButtonBox]:
     with ButtonBox(sim.url) as box:
         wait_link(box, "up", timeout=10)
         yield box
@@ -47,7 +47,7 @@ def edges(events: list[ButtonEvent]) -> list[tuple[int, str]]:
 
 
 def test_every_button_press_and_release_arrives_once_in_order(
-    sim: BoxSim, bridge: ButtonBox
+    sim: VirtualBox, bridge: ButtonBox
 ) -> None:
     for b in range(BUTTONS):
         sim.press(b)
@@ -64,7 +64,7 @@ def test_every_button_press_and_release_arrives_once_in_order(
     assert bridge.protocol.stats.repeats == 0
 
 
-def test_bounces_shorter_than_the_debounce_are_ignored(sim: BoxSim, bridge: ButtonBox) -> None:
+def test_bounces_shorter_than_the_debounce_are_ignored(sim: VirtualBox, bridge: ButtonBox) -> None:
     for _ in range(5):
         sim.press(4)
         sim_sleep(sim, 5)
@@ -78,7 +78,7 @@ def test_bounces_shorter_than_the_debounce_are_ignored(sim: BoxSim, bridge: Butt
     assert edges(collect_buttons(bridge, 1, timeout=10)) == [(4, "release")]
 
 
-def mash(sim: BoxSim, cycles: int, hold_ms: int) -> list[tuple[int, str]]:
+def mash(sim: VirtualBox, cycles: int, hold_ms: int) -> list[tuple[int, str]]:
     """All buttons down, then all up, ``cycles`` times; returns the edges the box must report."""
     expected = []
     for _ in range(cycles):
@@ -94,7 +94,7 @@ def mash(sim: BoxSim, cycles: int, hold_ms: int) -> list[tuple[int, str]]:
 
 
 @pytest.mark.slow
-def test_all_buttons_mashed_for_seconds(sim: BoxSim, bridge: ButtonBox) -> None:
+def test_all_buttons_mashed_for_seconds(sim: VirtualBox, bridge: ButtonBox) -> None:
     expected = mash(sim, cycles=25, hold_ms=60)  # about 3 s, 500 edges
     got = collect_buttons(bridge, len(expected), timeout=30)
     assert edges(got) == expected
@@ -128,7 +128,7 @@ class Noise:
 
 
 @pytest.mark.slow
-def test_events_survive_garbage_from_the_host(sim: BoxSim, bridge: ButtonBox) -> None:
+def test_events_survive_garbage_from_the_host(sim: VirtualBox, bridge: ButtonBox) -> None:
     noise = Noise(sim.pty)
     try:
         expected = mash(sim, cycles=10, hold_ms=60)
@@ -151,14 +151,14 @@ def test_events_survive_garbage_from_the_host(sim: BoxSim, bridge: ButtonBox) ->
     assert bridge.link_up and bridge.alive
 
 
-def wait_leds(sim: BoxSim, want: str, timeout: float = 5.0) -> None:
+def wait_leds(sim: VirtualBox, want: str, timeout: float = 5.0) -> None:
     deadline = time.monotonic() + timeout
     while (shown := sim.leds()) != want:
         assert time.monotonic() < deadline, f"LEDs show {shown}, want {want}"
         time.sleep(0.01)
 
 
-def test_led_modes_and_buzzer(sim: BoxSim, bridge: ButtonBox) -> None:
+def test_led_modes_and_buzzer(sim: VirtualBox, bridge: ButtonBox) -> None:
     bridge.led(0, "on")
     bridge.led(5, "on")
     wait_leds(sim, "10000100")
@@ -192,7 +192,7 @@ def test_led_modes_and_buzzer(sim: BoxSim, bridge: ButtonBox) -> None:
 def test_simulator_killed_and_restarted_mid_game(tmp_path: Path) -> None:
     require_sim()
     link = tmp_path / "tablekit-box"  # stands in for the udev name of a real box
-    first = BoxSim(link=link)
+    first = VirtualBox(link=link)
     try:
         with ButtonBox(str(link)) as bridge:
             wait_link(bridge, "up", timeout=10)
@@ -212,7 +212,7 @@ def test_simulator_killed_and_restarted_mid_game(tmp_path: Path) -> None:
             in_flight = [e for e in seen if isinstance(e, ButtonEvent)]
             assert edges(in_flight) in ([], [(7, "press")])
 
-            second = BoxSim(link=link)
+            second = VirtualBox(link=link)
             try:
                 wait_link(bridge, "up", timeout=15)
                 wait_leds(second, "01000000")  # the bridge re-sent the LED the game had set
