@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -241,3 +242,22 @@ def drain_until_link(box: ButtonBox, state: str, timeout: float) -> list[object]
         if event == LinkEvent(state):  # type: ignore[comparison-overlap]
             return events
     raise AssertionError(f"no link {state} within {timeout} s: {events}")
+
+
+@pytest.mark.slow
+def test_a_silent_box_is_lost_after_three_seconds_and_found_again(
+    sim: VirtualBox, bridge: ButtonBox
+) -> None:
+    os.kill(sim.proc.pid, signal.SIGSTOP)  # the box hangs: port still open, nothing on the line
+    try:
+        start = time.monotonic()
+        wait_link(bridge, "down", timeout=10)
+        silent_for = time.monotonic() - start
+    finally:
+        os.kill(sim.proc.pid, signal.SIGCONT)
+    assert 1.9 <= silent_for <= 6.0  # 3 s after the last frame, which came at most 1 s before
+    wait_link(bridge, "up", timeout=10)
+    sim.press(3)
+    sim.sleep(30)
+    sim.release(3)
+    assert edges(collect_buttons(bridge, 2, timeout=10)) == [(3, "press"), (3, "release")]
