@@ -6,6 +6,7 @@ from firmware_bridge.events import BoxEvent, ButtonEvent, LinkEvent
 from firmware_bridge.host import HostProtocol, LinkStats
 from firmware_bridge.keyboard import KeyboardButtons, default_keymap
 from firmware_bridge.link import ButtonBox, open_serial, require_port
+from firmware_bridge.virtual import VirtualBox
 
 __all__ = [
     "BoxEvent",
@@ -17,6 +18,7 @@ __all__ = [
     "LinkEvent",
     "LinkStats",
     "PortCandidate",
+    "VirtualBox",
     "candidate_ports",
     "default_keymap",
     "open_serial",

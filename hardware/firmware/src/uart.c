@@ -10,7 +10,6 @@
 
 static volatile uint8_t rx_buf[RX_SIZE];
 static volatile uint8_t rx_head, rx_tail;
-static volatile uint16_t rx_overruns;
 static volatile uint8_t tx_buf[TX_SIZE];
 static volatile uint8_t tx_head, tx_tail; /* uint8_t wraps at 256 == TX_SIZE */
 
@@ -30,11 +29,8 @@ ISR(USART_RX_vect)
      * bytes from its pty (its XON); on a real chip the read is harmless. */
     (void)UCSR0A;
     uint8_t next = (uint8_t)((rx_head + 1u) & (RX_SIZE - 1u));
-    if (next == rx_tail) {
-        if (rx_overruns != 0xFFFFu)
-            rx_overruns++;
-        return;
-    }
+    if (next == rx_tail)
+        return; /* full: the byte is lost, and the frame it belonged to fails its CRC */
     rx_buf[rx_head] = byte;
     rx_head = next;
 }
@@ -79,11 +75,4 @@ uint8_t uart_write(const uint8_t *data, uint8_t n)
         UCSR0B |= _BV(UDRIE0);
     }
     return 1;
-}
-
-uint16_t uart_rx_overruns(void)
-{
-    uint16_t n;
-    ATOMIC_BLOCK(ATOMIC_RESTORESTATE) { n = rx_overruns; }
-    return n;
 }

@@ -9,8 +9,6 @@ void uart_init(void);
 int16_t uart_read(void);
 /* Queues n bytes only if all of them fit; returns 1 if queued, 0 if the buffer was too full. */
 uint8_t uart_write(const uint8_t *data, uint8_t n);
-/* Bytes lost because the receive buffer was full (saturates). */
-uint16_t uart_rx_overruns(void);
 uint8_t uart_rx_pending(void);
 
 #endif
