@@ -19,6 +19,13 @@ from display.theme import Colour
 ELLIPSIS = "…"
 
 
+def printable(text: str) -> str:
+    """``text`` with control characters (tabs, newlines, NUL) turned into spaces."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else " " for ch in text).strip()
+
+
 @dataclass(frozen=True, slots=True)
 class TextPlacement:
     """One text as drawn: its words, its box on the surface and the box it had to fit."""
@@ -99,6 +106,7 @@ class Canvas:
         min_scale: float = 0.6,
     ) -> pygame.Rect:
         """Draw one line of text fitted inside ``box``; returns where it landed."""
+        text = printable(text)
         box = box.clip(self.layout.full)
         line_px = min(line_px, max(1, box.h))
         # a face's glyph box can be a pixel or two taller than its line: shrink until it fits
@@ -123,9 +131,11 @@ class Canvas:
             rect.centery = box.centery
         # A font's line box can be a pixel or two taller than asked; keep it inside.
         rect.clamp_ip(box)
-        self.surface.blit(surf, rect)
-        self.texts.append(TextPlacement(shown, rect, box))
-        return rect
+        # a glyph reaching below the face's descent (an underscore) is cropped at the box
+        shown_rect = rect.clip(box)
+        self.surface.blit(surf, shown_rect, area=pygame.Rect(shown_rect.x - rect.x, shown_rect.y - rect.y, shown_rect.w, shown_rect.h))
+        self.texts.append(TextPlacement(shown, shown_rect, box))
+        return shown_rect
 
     def wrapped(
         self,
@@ -140,6 +150,7 @@ class Canvas:
     ) -> list[pygame.Rect]:
         """Draw ``text`` over as many lines as fit in ``box`` (the last one cut if needed)."""
         box = box.clip(self.layout.full)
+        text = printable(text)
         if not text or box.h <= 0:
             return []
         line_px = min(line_px, box.h)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# ruff: noqa: I001 - the fixtures module comes first: it sets SDL's dummy drivers before pygame loads
+from tests._display_fixtures import BOTH, assert_texts_inside, count, pixels, render, share
+
 import dataclasses
 import math
 
@@ -13,7 +16,6 @@ from display.renderer import Renderer
 from display.samples import play_view
 from display.screens.play import ring_colour
 from display.viewmodel import Countdown, DeviceHealth, SeatView
-from tests._display_fixtures import BOTH, assert_texts_inside, count, pixels, render, share
 
 
 @BOTH

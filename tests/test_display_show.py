@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# ruff: noqa: I001 - the fixtures module comes first: it sets SDL's dummy drivers before pygame loads
+from tests._display_fixtures import BOTH, assert_texts_inside, count, render, share
+
 import pygame
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,7 +16,6 @@ from display.cardface import FaceDrawer, read_face
 from display.fonts import Fonts
 from display.samples import show_view, tile_show_view
 from display.viewmodel import GroupView, ShowView
-from tests._display_fixtures import BOTH, assert_texts_inside, count, render, share
 
 
 @BOTH

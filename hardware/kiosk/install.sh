@@ -25,6 +25,8 @@ DRY_RUN=0
 APT=1
 UNINSTALL=0
 FORCE=0
+# Where the board names itself (the tests point this at a file of their own).
+MODEL_FILE="${TABLEKIT_MODEL_FILE:-/proc/device-tree/model}"
 
 usage() {
     cat <<EOF
@@ -227,7 +229,7 @@ main() {
         die "run as root (sudo), or with --dry-run to see the steps"
     fi
     # This takes over the machine's consoles and login: never by accident on a desktop or server.
-    if [ "$DRY_RUN" = 0 ] && [ "$FORCE" = 0 ] && ! grep -qi "raspberry pi" /proc/device-tree/model 2>/dev/null; then
+    if [ "$DRY_RUN" = 0 ] && [ "$FORCE" = 0 ] && ! grep -qi "raspberry pi" "$MODEL_FILE" 2>/dev/null; then
         die "this is not a Raspberry Pi; use --dry-run to see the steps, or --force"
     fi
     [ "$DRY_RUN" = 1 ] && say "dry run: nothing will be changed"

@@ -1,0 +1,107 @@
+"""The kiosk install script: shellcheck-clean, and its dry run says every step and changes nothing."""
+
+from __future__ import annotations
+
+import configparser
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+KIOSK = Path(__file__).resolve().parents[1] / "hardware" / "kiosk"
+SCRIPT = KIOSK / "install.sh"
+
+
+def dry_run(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HOME": str(home)}
+    return subprocess.run(["bash", str(SCRIPT), "--dry-run", *args], capture_output=True, text=True, timeout=60, env=env, check=False)
+
+
+def test_the_script_parses_and_is_shellcheck_clean() -> None:
+    assert subprocess.run(["bash", "-n", str(SCRIPT)], capture_output=True, check=False).returncode == 0
+    if shutil.which("shellcheck"):  # installed on the build machines (apt-get install shellcheck)
+        result = subprocess.run(["shellcheck", str(SCRIPT), str(KIOSK / "labwc" / "autostart")], capture_output=True, text=True, check=False)
+        assert result.returncode == 0, result.stdout
+
+
+@pytest.mark.parametrize("mode", ["lite", "desktop"])
+def test_a_dry_run_prints_the_steps_and_touches_nothing(mode: str, tmp_path: Path) -> None:
+    before = sorted(p.name for p in tmp_path.iterdir())
+    result = dry_run("--mode", mode, "--no-apt", "--prefix", "/opt/tk-dry", "--data", "/var/lib/tk-dry", "--user", "tkdry", home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "dry run: nothing will be changed" in out
+    assert "would run: python3 -m venv --system-site-packages /opt/tk-dry/venv" in out
+    assert "--shell /usr/sbin/nologin tkdry" in out and "passwd -l tkdry" in out
+    assert "Restart=always" in out or mode == "desktop"
+    if mode == "lite":
+        assert "would write: /etc/systemd/system/tablekit-kiosk.service" in out
+        assert "SDL_VIDEODRIVER=kmsdrm" in out
+        assert "ExecStart=/opt/tk-dry/venv/bin/tablekit run --resume" in out
+        assert "systemctl enable tablekit-kiosk.service" in out
+        assert "systemctl disable getty@tty1.service" in out
+    else:
+        assert "would write: /home/tkdry/.config/systemd/user/tablekit-kiosk.service" in out
+        assert "would write: /home/tkdry/.config/labwc/rc.xml" in out
+        assert "autologin-user=tkdry" in out
+        assert "Restart=always" in out
+    assert "NAutoVTs=0" in out and "systemctl mask ctrl-alt-del.target" in out
+    # nothing happened
+    assert not Path("/opt/tk-dry").exists() and not Path("/var/lib/tk-dry").exists()
+    assert subprocess.run(["id", "tkdry"], capture_output=True, check=False).returncode != 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_without_dry_run_it_refuses_a_machine_that_is_not_a_pi(tmp_path: Path) -> None:
+    model = tmp_path / "model"
+    model.write_bytes(b"Generic x86 Board\x00")
+    env = {**os.environ, "HOME": str(tmp_path), "TABLEKIT_MODEL_FILE": str(model)}
+    result = subprocess.run(["bash", str(SCRIPT), "--mode", "lite", "--no-apt", "--user", "tkdry"], capture_output=True, text=True, timeout=60, env=env, check=False)
+    assert result.returncode == 2
+    assert "not a Raspberry Pi" in result.stderr or "run as root" in result.stderr
+    assert result.stdout == ""  # refused before the first step
+    assert subprocess.run(["id", "tkdry"], capture_output=True, check=False).returncode != 0
+
+
+def test_bad_options_are_refused(tmp_path: Path) -> None:
+    for args in (["--mode", "tv"], ["--user", "Bad User"], ["--prefix", "relative/path"], ["--frobnicate"]):
+        result = dry_run(*args, home=tmp_path)
+        assert result.returncode == 2, args
+        assert "install.sh:" in result.stderr
+
+
+def _unit(path: Path) -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]
+    parser.read_string(path.read_text())
+    return parser
+
+
+def test_the_units_restart_the_table_and_start_it_on_boot() -> None:
+    system = _unit(KIOSK / "tablekit-kiosk.service")
+    assert system["Service"]["Restart"] == "always"
+    assert system["Unit"]["StartLimitIntervalSec"] == "0"
+    assert system["Install"]["WantedBy"] == "multi-user.target"
+    assert system["Service"]["User"] == "@USER@"
+    assert "getty@tty1.service" in system["Unit"]["Conflicts"]
+    user = _unit(KIOSK / "tablekit-kiosk-user.service")
+    assert user["Service"]["Restart"] == "always"
+    assert "TABLEKIT_DISPLAY=kiosk" in (KIOSK / "tablekit-kiosk-user.service").read_text()
+    autostart = (KIOSK / "labwc" / "autostart").read_text()
+    assert "systemctl --user restart tablekit-kiosk.service" in autostart
+
+
+def test_labwc_has_no_default_bindings_left() -> None:
+    import xml.etree.ElementTree as ET
+
+    rc = ET.parse(KIOSK / "labwc" / "rc.xml").getroot()
+    keybinds = rc.findall("./keyboard/keybind")
+    assert keybinds, "without any keybind labwc would load its defaults"
+    assert rc.find("./keyboard/default") is None and rc.find("./mouse/default") is None
+    for bind in keybinds:
+        assert [a.get("name") for a in bind.findall("action")] == ["None"], bind.get("key")
+    bound = {b.get("key") for b in keybinds}
+    assert {"A-Tab", "W-Return", "A-F4", "A-Space"} <= bound
+    ET.parse(KIOSK / "labwc" / "menu.xml")

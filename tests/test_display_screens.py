@@ -1,0 +1,166 @@
+"""Every screen at both sizes: text stays inside, PNGs are written, each screen shows its part."""
+
+from __future__ import annotations
+
+# ruff: noqa: I001 - the fixtures module comes first: it sets SDL's dummy drivers before pygame loads
+from tests._display_fixtures import BOTH, assert_texts_inside, count, render, share
+
+import dataclasses
+
+import pygame
+import pytest
+
+from display import theme
+from display.__main__ import shots
+from display.chart import nice_step
+from display.renderer import Renderer
+from display.samples import deal_view, every_screen, gameover_view, scoreboard_view, setup_view
+from display.viewmodel import VIEW_TYPES, MessageView, SetupCursor, Toast
+from display.window import render_to_file
+
+SCREENS = every_screen()
+
+
+@BOTH
+@pytest.mark.parametrize("name", sorted(SCREENS))
+def test_every_screen_keeps_its_text_inside_the_screen(name: str, size: tuple[int, int]) -> None:
+    surface, canvas = render(SCREENS[name], size)
+    assert_texts_inside(canvas)
+    # readable across a table: no text shorter than the floor for its screen
+    floor = 12 if size[1] < 600 else 20
+    assert min(t.rect.h for t in canvas.texts if t.text) >= floor
+
+
+def test_the_samples_cover_every_kind_of_screen() -> None:
+    assert {type(v) for v in SCREENS.values()} == set(VIEW_TYPES)
+
+
+@BOTH
+def test_screenshots_are_written_as_png_of_the_right_size(tmp_path: object, size: tuple[int, int]) -> None:
+    from pathlib import Path
+
+    assert isinstance(tmp_path, Path)
+    for name in ("play", "show-invalid", "scoreboard"):
+        out = render_to_file(SCREENS[name], tmp_path / f"{name}.png", size)
+        back = pygame.image.load(str(out))
+        assert back.get_size() == size
+        colours = {back.get_at((x, y))[:3] for x in range(0, size[0], 17) for y in range(0, size[1], 13)}
+        assert len(colours) > 8, f"{name} looks blank"
+
+
+def test_the_preview_command_writes_every_sample(tmp_path: object) -> None:
+    from pathlib import Path
+
+    assert isinstance(tmp_path, Path)
+    written = shots(tmp_path, [(800, 480)])
+    assert {p.name for p in written} == {f"{name}-800x480.png" for name in SCREENS}
+    assert all(p.stat().st_size > 1000 for p in written)
+
+
+@BOTH
+def test_the_setup_cursor_is_highlighted_where_it_stands(size: tuple[int, int]) -> None:
+    for cursor, row in ((SetupCursor("player", 2), "row:player:2"), (SetupCursor("option", 0), "row:option:0"), (SetupCursor("start"), "row:start")):
+        surface, canvas = render(dataclasses.replace(setup_view(), cursor=cursor), size)
+        assert canvas.regions["cursor"] == canvas.regions[row]
+        assert share(surface, canvas.regions[row].inflate(-8, -8), theme.HIGHLIGHT, 4) > 0.4
+        others = [k for k in canvas.regions if k.startswith("row:player") and k != row]
+        assert all(share(surface, canvas.regions[k], theme.HIGHLIGHT, 4) == 0.0 for k in others)
+
+
+@BOTH
+def test_setup_editing_rings_the_row_instead_of_filling_it(size: tuple[int, int]) -> None:
+    surface, canvas = render(dataclasses.replace(setup_view(), editing=True), size)
+    row = canvas.regions["cursor"]
+    assert share(surface, row, theme.HIGHLIGHT, 4) == 0.0
+    assert share(surface, row, theme.SELECTION, 4) > 0.02
+
+
+@BOTH
+def test_setup_with_eight_players_and_a_problem_fits(size: tuple[int, int]) -> None:
+    view = dataclasses.replace(setup_view(8), problem="Indian rummy seats two to six players")
+    _, canvas = render(view, size)
+    assert_texts_inside(canvas)
+    assert "problem" in canvas.regions
+    rows = [canvas.regions[f"row:player:{i}"] for i in range(8)]
+    assert not any(r.colliderect(canvas.regions["problem"]) for r in rows)
+
+
+@BOTH
+def test_the_deal_winner_is_highlighted_and_totals_listed(size: tuple[int, int]) -> None:
+    surface, canvas = render(deal_view(), size)
+    assert share(surface, canvas.regions["line:0"].inflate(-8, -8), theme.HIGHLIGHT, 4) > 0.4
+    assert share(surface, canvas.regions["line:1"], theme.HIGHLIGHT, 4) == 0.0
+    words = [t.text for t in canvas.texts]
+    assert "157" in words and "wrong show" in words
+
+
+@BOTH
+def test_the_chart_puts_higher_totals_higher_and_draws_the_target(size: tuple[int, int]) -> None:
+    view = scoreboard_view(6)
+    surface, canvas = render(view, size)
+    ends = {s.name: canvas.regions[f"chart:end:{i}"].centery for i, s in enumerate(view.series)}
+    finals = {s.name: s.totals[-1] for s in view.series}
+    ranked = sorted(finals, key=finals.__getitem__)
+    assert [ends[n] for n in ranked] == sorted((ends[n] for n in ranked), reverse=True)
+    target = canvas.regions["chart:target"]
+    plot = canvas.regions["chart:plot"]
+    assert plot.top < target.centery < plot.bottom
+    assert count(surface, target.inflate(0, 4), theme.WARNING, 10) > 0.4 * target.w  # dashes: about half the width
+    for i in range(len(view.series)):  # each player's line in their own colour
+        assert share(surface, canvas.regions[f"chart:end:{i}"], theme.series_colour(i), 10) > 0.3
+
+
+@BOTH
+def test_a_scoreboard_after_one_deal_and_after_many(size: tuple[int, int]) -> None:
+    for deals in (1, 10):
+        _, canvas = render(scoreboard_view(deals), size)
+        assert_texts_inside(canvas)
+        assert canvas.regions["chart:plot"].contains(canvas.regions["chart:end:0"].clip(canvas.regions["chart:plot"]))
+
+
+def test_nice_steps_are_round() -> None:
+    assert nice_step(101) in (20.0, 50.0)
+    assert nice_step(7) in (1.0, 2.0)
+    assert nice_step(0) == 1.0
+    for span in (3, 17, 250, 999, 12345):
+        step = nice_step(span)
+        mantissa = step / 10 ** len(str(int(step))[1:])
+        assert mantissa in (1, 2, 5) and 2 <= span / step <= 10
+
+
+@BOTH
+def test_game_over_names_the_winner_first(size: tuple[int, int]) -> None:
+    surface, canvas = render(gameover_view(), size)
+    assert share(surface, canvas.regions["standing:0"].inflate(-8, -8), theme.HIGHLIGHT, 4) > 0.4
+    assert "Ravi wins pool 101" in [t.text for t in canvas.texts]
+    assert share(surface, canvas.regions["trophy"], theme.HIGHLIGHT, 4) > 0.2
+
+
+@BOTH
+def test_a_toast_shows_on_any_screen_in_its_level_colour(size: tuple[int, int]) -> None:
+    for name in ("setup", "play", "show-valid", "deal", "scoreboard", "gameover", "message"):
+        view = dataclasses.replace(SCREENS[name], toast=Toast("Camera back", "error"))  # type: ignore[type-var]
+        surface, canvas = render(view, size)
+        assert "Camera back" in [t.text for t in canvas.texts], name
+        assert share(surface, canvas.regions["toast"], theme.LEVEL_COLOURS["error"], 4) > 0.3, name
+
+
+@BOTH
+def test_a_long_message_wraps_inside_its_box(size: tuple[int, int]) -> None:
+    body = " ".join(["The camera cannot see the table: check that nothing covers the lens."] * 15)
+    _, canvas = render(MessageView("Camera", body, "error"), size)
+    assert_texts_inside(canvas)
+    lines = [t for t in canvas.texts if canvas.regions["body"].contains(t.rect)]
+    assert len(lines) >= 3
+    assert lines[-1].text.endswith("…")
+
+
+def test_an_unknown_view_is_refused() -> None:
+    with pytest.raises(TypeError):
+        Renderer().render(object(), pygame.Surface((80, 48)))  # type: ignore[arg-type]
+
+
+def test_control_characters_in_names_do_not_break_drawing() -> None:
+    view = dataclasses.replace(deal_view(), headline="Ravi\x00 wins\n deal 3")
+    _, canvas = render(view, (800, 480))
+    assert any(t.text.startswith("Ravi") for t in canvas.texts)
