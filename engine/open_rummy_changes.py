@@ -364,8 +364,14 @@ def compare_melds(before: TableState, after: TableState, mover: int, players: in
     out = MeldChanges()
     replaced_pj = 0
     unplaced_count = 0
+    before_cards: Counter[Card] = Counter()  # cards of the changed melds only: the rest cancel out
+    after_cards: Counter[Card] = Counter()
     for seat in range(players):
         kept, rest_b, rest_a = _pair_unchanged(before.seat_melds(seat), after.seat_melds(seat))
+        for m in rest_b:
+            before_cards.update(m.cards)
+        for m in rest_a:
+            after_cards.update(m.cards)
         if not rest_b and not rest_a:
             if kept:
                 out.carried[seat] = tuple(kept)
@@ -390,8 +396,6 @@ def compare_melds(before: TableState, after: TableState, mover: int, players: in
         for i in unplaced:
             unplaced_count += 1
             out.violations.append(_explain_unplaced(movable[i], seat, match.fail_reason[i], after, mover))
-    before_cards = Counter(before.laid_cards())
-    after_cards = Counter(after.laid_cards())
     out.played = after_cards - before_cards
     lost = before_cards - after_cards
     back = Counter({c: min(n, out.returned[c]) for c, n in lost.items() if is_printed(c)})

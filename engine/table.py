@@ -46,7 +46,18 @@ def _card(token: str) -> Card:
     return parse_card(token)
 
 
+@lru_cache(maxsize=4096)
+def _group_text(text: str) -> tuple[Card, ...]:
+    """One group written as text; the same text on the table turn after turn is read once."""
+    return tuple(_card(t) for g in split_groups(text) for t in g)
+
+
 def _cards_of(value: Any, where: str) -> tuple[Card, ...]:
+    if isinstance(value, str) and "|" not in value:
+        try:
+            return _group_text(value)
+        except NotationError as exc:
+            raise NotationError(f"{where}: {exc}") from None
     if isinstance(value, str):
         if "|" in value:
             raise TableStateError(f"{where}: one group per entry, no '|' inside a group: {value!r}")
@@ -143,9 +154,22 @@ class TableState:
         seen.update(self.discard)
         return seen
 
+    def card_count(self) -> int:
+        """How many cards lie face up: in melds and on the discard pile."""
+        return sum(len(m.cards) for ms in self.melds.values() for m in ms) + len(self.discard)
+
     def check_copies(self, allowed: Callable[[Card], int], name: str = "table state") -> None:
         """Raise :class:`DeckError` for a card seen more often than the decks hold."""
-        for card, n in self.visible_cards().items():
+        # Count equal objects first (cheap identity hashes), then merge copies that are equal
+        # values but distinct objects, so a late-game table costs little to check.
+        by_object: Counter[int] = Counter(map(id, self.laid_cards()))
+        by_object.update(map(id, self.discard))
+        objects = {id(c): c for c in self.laid_cards()}
+        objects.update((id(c), c) for c in self.discard)
+        seen: Counter[Card] = Counter()
+        for key, n in by_object.items():
+            seen[objects[key]] += n
+        for card, n in seen.items():
             limit = allowed(card)
             if n > limit:
                 raise DeckError(f"{name}: too many copies of {card}: {n} on the table, the decks hold {limit}")

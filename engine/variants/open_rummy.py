@@ -146,7 +146,7 @@ class OpenRummyVariant(Variant):
             return
         decks = self.decks_for(request)
         total = (52 + JOKERS_PER_DECK) * decks
-        seen = sum(state.visible_cards().values())
+        seen = state.card_count()
         if state.stock + seen > total:
             raise TableStateError(f"{name}: a stock of {state.stock} beside {seen} cards on the table is more "
                                   f"than the {total} cards of {decks} decks")
