@@ -65,9 +65,11 @@ def test_contract_has_no_minimum() -> None:
 
 def test_declare_needs_the_complete_sets() -> None:
     two_deck = judge("declare", f"{PURE} | {MIXED} | 5D 6D 7D", variant="open-rummy-2deck")
-    assert two_deck.valid and two_deck.points == 30.5 + 28.5 + 2 + 20
+    assert two_deck.valid and two_deck.points == 0  # no penalty for a valid show
+    assert two_deck.extra["show_points"] == 30.5 + 28.5 + 2 + 20
     short = judge("declare", f"{PURE} | {MIXED}")
     assert not short.valid and short.points == 0 and "at least 5" in short.reason
+    assert short.extra["show_points"] == 0
     no_pure = judge("declare", " | ".join([MIXED] * 3), variant="open-rummy-3deck")
     assert no_pure.valid  # three decks: no pure set needed
 

@@ -16,8 +16,9 @@ Judge answers:
 - ``contract``: the game has no first-meld minimum, so the requirement is met exactly when
   every group is a valid meld; ``points`` is their melding value.
 - ``declare``: the groups are the declaring team's table; valid when every group is a meld and
-  the team has the complete sets the variant needs; ``points`` is what the team's table earns
-  with the 20 show points (0 on a wrong show).
+  the team has the complete sets the variant needs. The game has no penalty for the declarer,
+  so ``points`` is 0; ``show_points`` in the answer is what the table earns with the 20 show
+  points (0 on a wrong show, when the team scores nothing).
 - ``turn``: was the change between two table states a legal turn by ``--seat``?
 
 House-rule option (``--option``): none yet; the turn checker reads ``first_turn`` (true/false)
@@ -37,7 +38,7 @@ from engine.cards import Card, full_deck
 from engine.errors import TableStateError
 from engine.open_rummy_melds import classify_open
 from engine.open_rummy_scoring import SHOW_POINTS, cards_value, check_show, score_meld
-from engine.ruling import GroupRuling, Ruling
+from engine.ruling import GroupRuling, Ruling, plain_number
 from engine.table import TableState
 from engine.turns import TurnRules, check_turn
 from engine.variants import register
@@ -135,10 +136,12 @@ class OpenRummyVariant(Variant):
         if not show.met:
             problems.insert(0, show.reason)
         if problems:
-            return Ruling(False, 0, groups, "wrong show (the team scores nothing): " + "; ".join(problems))
+            return Ruling(False, 0, groups, "wrong show: the team scores nothing this deal; " + "; ".join(problems),
+                          extra={"show_points": 0})
         points = sum((Fraction(g.points) + Fraction(g.bonus) for g in groups), Fraction(SHOW_POINTS))
-        return Ruling(True, points, groups,
-                      f"valid show: {show.reason}; the table and {SHOW_POINTS} show points score")
+        return Ruling(True, 0, groups,
+                      f"valid show: {show.reason}; the team's table with {SHOW_POINTS} show points scores "
+                      f"{plain_number(points)}", extra={"show_points": plain_number(points)})
 
     def _check_stock(self, state: TableState, request: JudgeRequest, name: str) -> None:
         """A stock count the decks cannot hold beside the visible cards is an impossible state."""
