@@ -361,6 +361,7 @@ class Screen:
         self.renderer = Renderer()
         self.screenshots = screenshots
         self.shots: list[Path] = []
+        self.shot_texts: list[tuple[str, ...]] = []  # the words drawn on each screenshot
         self._last_key: Any = None
         if screenshots is not None:
             screenshots.mkdir(parents=True, exist_ok=True)
@@ -384,13 +385,14 @@ class Screen:
     def show(self, view: ViewModel) -> None:
         import pygame
 
-        self.renderer.render(view, self.surface)
+        canvas = self.renderer.render(view, self.surface)
         pygame.display.flip()
         key = self.key(view)
         if self.screenshots is not None and key != self._last_key:
             path = self.screenshots / f"{len(self.shots) + 1:03d}-{type(view).__name__}.png"
             pygame.image.save(self.surface, str(path))
             self.shots.append(path)
+            self.shot_texts.append(tuple(t.text for t in canvas.texts))
         self._last_key = key
 
     def close(self) -> None:

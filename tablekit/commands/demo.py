@@ -121,6 +121,10 @@ class Player:
         players = table.state.game.players
         self.keys = KeyboardButtons(default_keymap(players))
         self.seat_keys = {s: str(s + 1) for s in range(players)}
+        # a resumed game may have a button held down at the crash: the mapper must know it
+        for seat, since in enumerate(table.state.pressed_at):
+            if since is not None:
+                self.keys.key_down(self.seat_keys[seat], since)
 
     def _key(self, name: str, down: bool, t: int) -> None:
         event = self.keys.key_down(name, t) if down else self.keys.key_up(name, t)
@@ -282,7 +286,9 @@ def standings_report(table: Any, script: Script, journal_path: Path, screen: Any
         "game_id": table.game_id,
         "journal": str(journal_path),
         "events": len(table.journal.events(table.game_id)),
-        "screenshots": [str(p) for p in (screen.shots if screen is not None else [])],
+        "screenshots": [{"file": str(p), "texts": list(t)} for p, t in
+                        zip(screen.shots if screen is not None else [],
+                            screen.shot_texts if screen is not None else [], strict=True)],
     }
 
 

@@ -1,0 +1,127 @@
+"""The journal: durable SQLite settings, append and restore, history, statistics, export."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sqlite3
+
+import pytest
+from _game_fixtures import FULL_COUNT, LOSER_58, NO_PURE, VALID_SHOW, Driver, game
+
+from tablekit.cli import main
+from tablekit.commands.export import score_sheet, write_chart, write_csv
+from tablekit.journal import Journal, JournalError
+
+
+def played(journal: Journal) -> tuple[int, Driver]:
+    """A finished pool-101-like points game written to the journal event by event."""
+    d = Driver(game("indian-pool-101"))
+    gid = journal.new_game(d.state.game, 1_700_000_000_000)
+    d.deal("5D")
+    for seat in (1, 2, 0):
+        d.press(seat)
+    d.show(1, VALID_SHOW, {2: FULL_COUNT, 0: LOSER_58})
+    d.deal("9C")
+    d.drop(2)
+    d.press(0)
+    d.declare(1)
+    d.read(1, NO_PURE)
+    d.ok()
+    for event in d.log:
+        journal.append(gid, event)
+    for record in d.state.history:
+        journal.write_scores(gid, record.number, record.scores, record.totals)
+    return gid, d
+
+
+def test_the_database_is_durable_wal_with_full_sync(tmp_path):
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        assert j._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert j._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_an_appended_event_is_visible_to_another_connection_at_once(tmp_path):
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        d = Driver(game())
+        gid = j.new_game(d.state.game, 0)
+        d.deal()
+        assert j.append(gid, d.log[0]) == 1
+        other = sqlite3.connect(path)
+        assert other.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 1
+        other.close()
+
+
+def test_restore_replays_to_exactly_the_same_state(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as j:
+        gid, d = played(j)
+        assert j.events(gid) == d.log
+        assert j.restore(gid) == d.state
+        assert j.last_time(gid) == d.t
+    with Journal(tmp_path / "j.sqlite") as j:  # a new process would see the same
+        assert j.restore(gid) == d.state
+        assert j.append(gid, d.log[-1]) == len(d.log) + 1  # numbering goes on
+
+
+def test_resumable_is_the_latest_unfinished_game(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as j:
+        first = j.new_game(game(), 0)
+        second = j.new_game(game(), 1)
+        assert j.resumable() == second
+        j.finish(second, (0,), 2)
+        assert j.resumable() == first and j.latest() == second
+        with pytest.raises(JournalError):
+            j.game(99)
+
+
+def test_history_and_player_statistics(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as j:
+        gid, d = played(j)
+        [summary] = j.games()
+        assert summary.players == ("Asha", "Ravi", "Meera") and summary.deals == 2
+        stats = {s.name: s for s in j.player_stats()}
+        assert stats["Ravi"].deals_won == 1 and stats["Asha"].deals_won == 1
+        assert stats["Meera"].points == sum(r.scores[2] for r in d.state.history)
+        assert stats["Meera"].average == stats["Meera"].points / 2
+
+
+def test_the_score_sheet_has_a_row_per_deal_with_running_totals(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as j:
+        gid, d = played(j)
+        header, rows = score_sheet(j, gid)
+        path = write_csv(j, gid, tmp_path / "out" / "sheet.csv")
+    lines = list(csv.reader(path.open()))
+    assert lines[0] == header and len(lines) == 3
+    assert lines[2][header.index("Ravi note")] == "wrong-show"
+    assert int(lines[2][header.index("Meera total")]) == d.state.totals[2]
+
+
+def test_the_chart_is_a_png_of_the_scoreboard(tmp_path):
+    import pygame
+
+    with Journal(tmp_path / "j.sqlite") as j:
+        gid, _ = played(j)
+        path = write_chart(j, gid, tmp_path / "chart.png", (800, 480))
+    image = pygame.image.load(str(path))
+    assert image.get_size() == (800, 480)
+    colours = {tuple(image.get_at((x, y)))[:3] for x in range(0, 800, 25) for y in range(0, 480, 25)}
+    assert len(colours) > 5  # lines, labels and background, not a blank image
+
+
+def test_export_and_history_commands(tmp_path, capsys):
+    db = tmp_path / "j.sqlite"
+    with Journal(db) as j:
+        gid, _ = played(j)
+    assert main(["export", "latest", "--journal", str(db), "--out", str(tmp_path / "x")]) == 0
+    assert (tmp_path / "x" / f"game-{gid}-scores.csv").exists()
+    assert (tmp_path / "x" / f"game-{gid}-chart.png").exists()
+    capsys.readouterr()
+    assert main(["history", "--journal", str(db), "--json"]) == 0
+    row = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert row["variant"] == "indian-pool-101" and row["deals"] == 2
+    assert main(["history", "--journal", str(db), "--players"]) == 0
+    assert "Meera" in capsys.readouterr().out
+    assert main(["history", "--journal", str(db), "--game", "7"]) == 2
+    assert main(["export", "1", "--journal", str(tmp_path / "none.sqlite")]) == 2
