@@ -17,6 +17,9 @@ from display.layout import Layout
 from display.theme import Colour
 
 ELLIPSIS = "…"
+_NO_SUCH_GLYPH = "\ue000"  # a private-use code point: drawn as the face's missing-glyph box
+# What to write when the font has no glyph: the judge notation's letters for the suits.
+_STAND_INS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C", "…": "...", "·": "-", "—": "-", "→": "->"}
 
 
 def printable(text: str) -> str:
@@ -42,6 +45,7 @@ class TextCache:
         self.fonts = fonts
         self.capacity = capacity
         self._store: OrderedDict[tuple[str, int, bool, Colour], pygame.Surface] = OrderedDict()
+        self._glyphs: dict[tuple[str, bool], bool] = {}
 
     def render(self, text: str, line_px: int, colour: Colour, bold: bool = True) -> pygame.Surface:
         key = (text, line_px, bold, colour)
@@ -54,6 +58,27 @@ class TextCache:
         else:
             self._store.move_to_end(key)
         return surf
+
+    def displayable(self, text: str, line_px: int, bold: bool = True) -> str:
+        """``text`` with characters the font cannot draw replaced (suit symbols by letters)."""
+        if text.isascii():
+            return text
+        return "".join(ch if ch.isascii() or self._has_glyph(ch, bold) else _STAND_INS.get(ch, "?") for ch in text)
+
+    def _has_glyph(self, ch: str, bold: bool) -> bool:
+        """Whether the face draws ``ch`` as itself rather than as its missing-glyph box."""
+        key = (ch, bold)
+        known = self._glyphs.get(key)
+        if known is None:
+            font = self.fonts.get(32, bold)
+
+            def image(c: str) -> tuple[tuple[int, int], bytes]:
+                surf = font.render(c, False, (255, 255, 255))
+                return surf.get_size(), pygame.image.tobytes(surf, "RGB")
+
+            known = image(ch) != image(_NO_SUCH_GLYPH)
+            self._glyphs[key] = known
+        return known
 
     def width(self, text: str, line_px: int, bold: bool = True) -> int:
         return self.fonts.get(line_px, bold).size(text)[0]
@@ -106,7 +131,7 @@ class Canvas:
         min_scale: float = 0.6,
     ) -> pygame.Rect:
         """Draw one line of text fitted inside ``box``; returns where it landed."""
-        text = printable(text)
+        text = self.cache.displayable(printable(text), line_px, bold)
         box = box.clip(self.layout.full)
         line_px = min(line_px, max(1, box.h))
         # a face's glyph box can be a pixel or two taller than its line: shrink until it fits
@@ -150,10 +175,12 @@ class Canvas:
     ) -> list[pygame.Rect]:
         """Draw ``text`` over as many lines as fit in ``box`` (the last one cut if needed)."""
         box = box.clip(self.layout.full)
-        text = printable(text)
-        if not text or box.h <= 0:
+        if box.h <= 0:
             return []
         line_px = min(line_px, box.h)
+        text = self.cache.displayable(printable(text), line_px, bold)
+        if not text:
+            return []
         lines_fit = max(1, box.h // line_px)
         if max_lines is not None:
             lines_fit = min(lines_fit, max_lines)

@@ -164,3 +164,26 @@ def test_control_characters_in_names_do_not_break_drawing() -> None:
     view = dataclasses.replace(deal_view(), headline="Ravi\x00 wins\n deal 3")
     _, canvas = render(view, (800, 480))
     assert any(t.text.startswith("Ravi") for t in canvas.texts)
+
+
+@BOTH
+def test_without_dejavu_the_bundled_font_fits_as_well(size: tuple[int, int]) -> None:
+    from display.fonts import Fonts
+
+    bundled = Renderer(Fonts(search=False))
+    assert bundled.fonts.face == "default"
+    for name in ("setup", "play-8-seats", "show-correcting", "show-tiles", "scoreboard", "gameover"):
+        _, canvas = render(SCREENS[name], size, bundled)
+        assert_texts_inside(canvas)
+
+
+def test_suit_symbols_the_font_lacks_are_written_as_letters() -> None:
+    from display.canvas import TextCache
+    from display.fonts import Fonts
+
+    bundled = TextCache(Fonts(search=False))  # pygame's own face has no suit symbols
+    assert bundled.displayable("2♦ 7♣ A♠ 9♥", 24) == "2D 7C AS 9H"
+    assert bundled.displayable("plain words", 24) == "plain words"
+    dejavu = TextCache(Fonts())
+    if dejavu.fonts.face != "default":  # DejaVu draws them as they are
+        assert dejavu.displayable("2♦ 7♣", 24) == "2♦ 7♣"
