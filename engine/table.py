@@ -106,6 +106,8 @@ class TableState:
             seat = _seat(key, players, f"{name} melds")
             if seat in melds:
                 raise TableStateError(f"{name} melds: seat {seat} is given twice")
+            if isinstance(groups, str):  # one text in the hand notation: groups split by '|'
+                groups = [g for g in groups.split("|") if g.strip()]
             if not isinstance(groups, list | tuple):
                 raise TableStateError(f"{name} melds: seat {seat} must hold a list of groups")
             metas = []

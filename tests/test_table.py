@@ -30,6 +30,11 @@ def test_groups_may_be_token_lists_and_stock_may_be_missing() -> None:
     assert str(s.seat_melds(1)[0]) == "8H 9H 10H" and s.stock is None
 
 
+def test_a_seat_may_hold_its_groups_as_one_text() -> None:
+    s = TableState.from_json({"melds": {"0": "5S 6S 7S | 3D 3D 3D"}}, 4)
+    assert [str(m) for m in s.seat_melds(0)] == ["5S 6S 7S", "3D 3D 3D"]
+
+
 def test_meld_flags_default_to_the_kind_reading() -> None:
     m = TableState.from_json(SPEC_EXAMPLE, 4).seat_melds(0)[1]
     assert m == TableMeld(m.cards, True, None)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from tests._open_fixtures import mentions, state, turn
 
-# The text's discard-pile example: "club6 heart7 spadeQ heart6 spade4" lightly reordered so that
-# the wanted 6H 7H lie under QS 4S; 9D and 6C are the deeper cards.
-PILE = "9D 6C 6H 7H QS 4S"
+# The text's discard-pile example, bottom to top: "club6 heart7 spadeQ heart6 spade4" with the
+# "diamond9" it mentions under them. To use 6H and 7H a player takes the top four.
+PILE = "9D 6C 7H QS 6H 4S"
 
 
 # --- drawing ------------------------------------------------------------------------------
@@ -25,7 +25,10 @@ def test_taking_from_the_pile_to_open_the_heart_sequence() -> None:
     # take the top four (down to 6H) and open 6H 7H 2S with the spade two from hand
     v = turn(state({}, PILE), state({0: ["6H 7H 2S"]}, "9D 6C 4S"))
     assert v.valid and v.draw == "discard pile"
-    assert [str(c) for c in v.taken] == ["6H", "7H", "QS", "4S"]
+    assert [str(c) for c in v.taken] == ["7H", "QS", "6H", "4S"]
+    # "or spade2-heart6-heart7", and more cards may be taken for later: 6C, or 6C and 9D
+    assert turn(state({}, PILE), state({0: ["2S 6H 7H"]}, "9D KD")).valid
+    assert turn(state({}, PILE), state({0: ["2S 6H 7H"]}, "KD")).valid
 
 
 def test_taken_cards_may_instead_go_to_the_partners_sequence() -> None:
@@ -35,7 +38,7 @@ def test_taken_cards_may_instead_go_to_the_partners_sequence() -> None:
 
 
 def test_taking_from_the_pile_without_playing_a_taken_card() -> None:
-    v = turn(state({}, PILE), state({0: ["8C 9C 10C"]}, "9D 6C 6H 7H KD"))
+    v = turn(state({}, PILE), state({0: ["8C 9C 10C"]}, "9D 6C 7H QS KD"))
     assert not v.valid and mentions(v, "without playing")
 
 
@@ -45,7 +48,7 @@ def test_taking_from_the_pile_and_the_stock_at_once() -> None:
 
 
 def test_cards_under_the_top_cannot_be_pulled_out() -> None:
-    v = turn(state({}, PILE), state({0: ["6C 7C 8C"]}, "9D 6H 7H QS 4S KD"))
+    v = turn(state({}, PILE), state({0: ["6C 7C 8C"]}, "9D 7H QS 6H 4S KD"))
     assert not v.valid and mentions(v, "under the top")
 
 
