@@ -1,0 +1,237 @@
+"""The app shell: journal before effect, timers on an injected clock, devices, resume, present()."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+import pytest
+from _game_fixtures import LOSER_58, VALID_SHOW, game, groups
+
+from display.viewmodel import (
+    HEALTH_FALLBACK,
+    HEALTH_LOST,
+    DealResultView,
+    GameOverView,
+    PlayView,
+    ScoreboardView,
+    SetupView,
+    ShowView,
+)
+from engine.game import ButtonPressed, DealStarted, Declare, TableRead
+from tablekit.app import ScriptedCamera, Table, fallback_health
+from tablekit.clock import ManualClock, MonotonicClock
+from tablekit.journal import Journal
+from tablekit.present import present, wild_cards
+
+
+class FakeBox:
+    def __init__(self) -> None:
+        self.leds: dict[int, str] = {}
+        self.buzzes: list[int] = []
+
+    def led(self, button: int, mode: str) -> None:
+        self.leds[button] = mode
+
+    def buzz(self, ms: int) -> None:
+        self.buzzes.append(ms)
+
+
+def camera() -> ScriptedCamera:
+    return ScriptedCamera({(1, 1): groups(VALID_SHOW), (1, 2): groups(LOSER_58), (1, 0): groups(LOSER_58)},
+                          {1: "5D"})
+
+
+@pytest.fixture
+def table(tmp_path):
+    journal = Journal(tmp_path / "j.sqlite")
+    clock = ManualClock(1000)
+    box = FakeBox()
+    t = Table.start(journal, game(), clock, camera=camera(), box=box)
+    t.fake_box = box
+    yield t
+    journal.close()
+
+
+def test_ok_reads_the_cut_card_and_starts_the_deal(table):
+    table.button(4, True)  # OK: the number after the seats and MENU
+    assert table.state.phase == "play" and table.state.deal.wild == "5D"
+    types = [e.to_json()["type"] for e in table.journal.events(table.game_id)]
+    assert types == ["confirm", "deal-started"]
+    assert table.fake_box.leds == {0: "off", 1: "on", 2: "off"}
+
+
+def test_the_cut_card_is_drawn_when_the_camera_cannot_read_it(tmp_path):
+    import random
+
+    with Journal(tmp_path / "j.sqlite") as j:
+        t = Table.start(j, game(), ManualClock(), camera=ScriptedCamera(), rng=random.Random(3))
+        t.button(4, True)
+        wild = t.state.deal.wild
+        assert wild and j.events(t.game_id)[-1] == DealStarted(wild, 0)
+
+
+def test_idle_ticks_are_not_journaled_but_a_timeout_is(table):
+    table.button(4, True)
+    before = len(table.journal.events(table.game_id))
+    for _ in range(44):
+        table.clock.advance(1000)
+        table.tick()
+    assert len(table.journal.events(table.game_id)) == before
+    table.clock.advance(1000)
+    table.tick()
+    assert table.state.deal.turn == 2 and table.state.deal.missed_in_row[1] == 1
+    assert len(table.journal.events(table.game_id)) == before + 1
+    assert table.fake_box.buzzes  # the missed turn buzzes
+
+
+def test_every_event_is_journaled_before_its_effects_are_performed(table):
+    seen = []
+
+    class WatchingCamera(ScriptedCamera):
+        def read_zone(self, seat):
+            seen.append(len(table.journal.events(table.game_id)))
+            return super().read_zone(seat)
+
+    table.camera = WatchingCamera(camera().readings, {1: "5D"})
+    table.camera.state_of = lambda: table.state
+    table.button(4, True)
+    table.post(Declare(1, table.now()))
+    # the declaration was on disk when the camera was asked to read
+    assert seen == [3]
+    assert isinstance(table.journal.events(table.game_id)[-1], TableRead)
+    assert table.state.show.stage == "verdict"
+
+
+def test_a_game_resumed_mid_show_reads_the_zone_it_was_waiting_for(tmp_path):
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        gid = j.new_game(game(), 0)
+        j.append(gid, DealStarted("5D", 1000))
+        j.append(gid, Declare(1, 2000))  # the power failed before the camera answered
+    with Journal(path) as j:
+        t = Table.resume(j, gid, ManualClock(j.last_time(gid)), camera=camera())
+        assert t.state.phase == "show" and t.state.show.stage == "reading"
+        t.catch_up()
+        assert t.state.show.stage == "verdict" and t.state.show.declaration.ruling.valid
+        assert j.resumable() == gid
+
+
+def test_a_reading_that_fails_pauses_the_game_as_camera_lost(table):
+    table.button(4, True)
+    table.camera.readings.clear()
+    table.post(Declare(1, table.now()))
+    assert not table.state.camera_ok
+
+
+def test_box_buttons_map_menu_and_ok_to_its_last_two_buttons(table):
+    table.menu_button, table.ok_button = 6, 7  # a box with six seat buttons
+    table.button(7, True)
+    assert table.state.phase == "play"
+    table.button(6, True)
+    assert table.state.menu
+    table.button(4, True)  # a seat button with nobody in that seat
+    assert table.state.menu and table.state.phase == "play"
+
+
+def test_menu_flips_to_the_scoreboard_between_deals(table):
+    table.button(4, True)
+    for seat in (1, 2, 0):
+        table.button(seat, True)
+        table.clock.advance(100)
+        table.button(seat, False)
+    table.post(Declare(1, table.now()))
+    for _ in range(3):
+        table.button(4, True)
+    assert table.state.phase == "deal-over"
+    assert isinstance(table.view(), DealResultView)
+    table.button(3, True)
+    assert isinstance(table.view(), ScoreboardView)
+    table.button(3, True)
+    assert isinstance(table.view(), DealResultView)
+
+
+def test_present_shows_each_phase(table):
+    assert isinstance(table.view(), SetupView)
+    table.button(4, True)
+    view = table.view()
+    assert isinstance(view, PlayView) and view.active_seat == 1 and view.dealer_seat == 0
+    assert view.countdown.seconds_left == 45 and view.countdown.running
+    table.clock.advance(15_500)
+    assert table.view().countdown.seconds_left == pytest.approx(29.5)
+    table.link(False)
+    paused = table.view()
+    assert paused.paused_reason == "button box lost" and paused.link.state == HEALTH_LOST
+    assert not paused.countdown.running
+    table.link(True)
+    table.post(Declare(1, table.now()))
+    show = table.view()
+    assert isinstance(show, ShowView) and show.valid is True
+    assert [g.kind for g in show.groups] == ["pure sequence", "sequence", "set", "set"]
+    assert "5D" in show.wild_cards
+
+
+def test_present_game_over_lists_standings(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as j:
+        t = Table.start(j, game("indian-points", ["A", "B"]), ManualClock(), camera=camera())
+        t.button(3, True)
+        t.post(ButtonPressed(1, 10))
+        t.menu_pressed(20)
+        t.button(3, True)
+        view = t.view()
+        assert isinstance(view, GameOverView)
+        assert view.winner == "A" and [s.name for s in view.standings] == ["A", "B"]
+
+
+def test_fallback_devices_are_said_on_screen(table):
+    table.devices.link = fallback_health("keyboard instead of the button box")
+    table.button(4, True)
+    view = present(table.state, table.now(), link=table.devices.link)
+    assert view.link.state == HEALTH_FALLBACK and "keyboard" in view.link.message
+
+
+def test_wild_cards_of_a_cut():
+    assert wild_cards("5D") == ("5S", "5H", "5D", "5C", "PJ")
+    assert wild_cards("PJ")[:4] == ("AS", "AH", "AD", "AC")
+    assert wild_cards("") == ()
+
+
+def test_clocks():
+    c = ManualClock(5)
+    assert c.advance(10) == 15 and c.now_ms() == 15
+    c.set(3)
+    assert c.now_ms() == 15
+    assert MonotonicClock(1000).now_ms() >= 1000
+
+
+def test_run_loop_takes_keyboard_presses(tmp_path):
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from firmware_bridge import KeyboardButtons, default_keymap
+    from tablekit.app import Screen
+    from tablekit.commands.run import _loop
+
+    screen = Screen((800, 480))
+    with Journal(tmp_path / "j.sqlite") as j:
+        t = Table.start(j, game(), MonotonicClock(), camera=camera(), on_view=screen.show)
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))
+        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_RETURN))
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_2))
+        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_2))
+        args = argparse.Namespace(seconds=0.3, fullscreen=False)
+        assert _loop(t, None, KeyboardButtons(default_keymap(3)), args) == 0
+        assert t.state.phase == "play" and t.state.deal.turn == 2
+    screen.close()
+
+
+def test_run_command_starts_and_resumes_headless(tmp_path, capsys):
+    from tablekit.cli import main
+
+    db = str(tmp_path / "j.sqlite")
+    common = ["--headless", "--seconds", "0.2", "--journal", db, "--no-box", "--camera", "/nowhere"]
+    assert main(["run", "--players", "A,B", "--variant", "indian-points"] + common) == 0
+    assert main(["run", "--resume"] + common) == 0
+    with Journal(db) as j:
+        assert len(j.games()) == 1 and j.game(1).seats[1].name == "B"
+    assert main(["run", "--players", "Solo"] + common) == 2
