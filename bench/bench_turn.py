@@ -54,7 +54,7 @@ def main() -> None:
     if not pairs:
         raise SystemExit("no turn reached that many laid-down cards; play more games")
     variant = find("open-rummy")
-    rules = TurnRules(players=4, first_stock=39)
+    rules = TurnRules(players=4)
     whole, check = [], []
     illegal = 0
     laid = []

@@ -33,7 +33,6 @@ class TurnRules:
     """The facts of the game a turn check needs."""
 
     players: int = 4
-    first_stock: int | None = None  # the stock right after the deal, where known
     first_turn: bool | None = None  # force (True) or deny (False) the first-turn joker exception
 
 

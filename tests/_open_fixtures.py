@@ -22,9 +22,8 @@ def state(melds: Mapping[int, Sequence[str]] | None = None, discard: str = "", s
     return TableState.of(melds or {}, discard, stock, players)
 
 
-def turn(before: TableState, after: TableState, seat: int = 0, players: int = 4,
-         first_stock: int | None = 39) -> TurnVerdict:
-    return check_turn(before, after, seat, TurnRules(players=players, first_stock=first_stock))
+def turn(before: TableState, after: TableState, seat: int = 0, players: int = 4) -> TurnVerdict:
+    return check_turn(before, after, seat, TurnRules(players=players))
 
 
 def judge(mode: str, hand: str = "", variant: str = "open-rummy", **kw: Any) -> Ruling:

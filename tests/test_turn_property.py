@@ -22,7 +22,7 @@ def test_every_legally_played_turn_is_accepted(seed: int, table: tuple[int, int,
     players, decks, dealt = table
     rng = random.Random(seed)
     deal = new_deal(rng, players, decks, dealt)
-    rules = TurnRules(players=players, first_stock=len(deal.stock))
+    rules = TurnRules(players=players)
     history = TableHistory.start(deal.state())
     turns = 0
     while not deal.over and turns < 40:
@@ -50,7 +50,7 @@ def test_a_turn_played_by_the_wrong_team_on_a_changed_meld_is_refused(seed: int)
     """The same legal change, claimed by an opponent, is refused whenever it touched melds."""
     rng = random.Random(seed)
     deal = new_deal(rng)
-    rules = TurnRules(players=4, first_stock=len(deal.stock))
+    rules = TurnRules(players=4)
     checked = 0
     while not deal.over and checked < 3:
         seat = deal.seat
@@ -59,3 +59,18 @@ def test_a_turn_played_by_the_wrong_team_on_a_changed_meld_is_refused(seed: int)
         if verdict.actions and any(not a.startswith("opened") for a in verdict.actions):
             assert not check_turn(before, after, (seat + 1) % 4, rules).valid
             checked += 1
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_first_player_may_keep_a_turned_up_joker(seed: int) -> None:
+    rng = random.Random(seed)
+    deal = new_deal(rng)
+    joker_at = next(i for i, c in enumerate(deal.stock) if c.rank in (0, 2))
+    deal.stock[joker_at], deal.pile[0] = deal.pile[0], deal.stock[joker_at]  # the dealer turns a joker
+    rules = TurnRules(players=4)
+    for _ in range(3):
+        seat = deal.seat
+        before, after = play_turn(deal, rng)
+        verdict = check_turn(before, after, seat, rules)
+        assert verdict.valid, verdict.violations

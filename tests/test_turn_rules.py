@@ -96,10 +96,10 @@ def test_new_melds_go_in_front_of_the_player() -> None:
 
 def test_six_players_partners_are_every_other_seat() -> None:
     ok = turn(state({4: ["5S 6S 7S"]}, "4C", players=6), state({4: ["5S 6S 7S 8S"]}, "4C KH", 29, players=6),
-              seat=0, players=6, first_stock=33)
+              seat=0, players=6)
     assert ok.valid
     bad = turn(state({3: ["5S 6S 7S"]}, "4C", players=6), state({3: ["5S 6S 7S 8S"]}, "4C KH", 29, players=6),
-               seat=0, players=6, first_stock=33)
+               seat=0, players=6)
     assert not bad.valid
 
 

@@ -85,12 +85,6 @@ class OpenRummyVariant(Variant):
             raise TableStateError(f"Open Rummy is played by two equal teams of 2 or 3: {players} players cannot sit")
         return players
 
-    def stock_after_deal(self, request: JudgeRequest) -> int | None:
-        """The stock at the first turn, when the request plays with the variant's own numbers."""
-        if request.decks not in (None, self.decks) or request.players not in (None, self.min_players):
-            return None
-        return self.stock
-
     # --- modes -------------------------------------------------------------------------
 
     def _groups(self, request: JudgeRequest) -> tuple[GroupRuling, ...]:
@@ -174,8 +168,7 @@ class OpenRummyVariant(Variant):
         if request.seat >= players:
             raise TableStateError(f"seat {request.seat} does not exist: a {players}-player game has seats 0-{players - 1}")
         first_turn: Any = request.options.get("first_turn")
-        rules = TurnRules(players=players, first_stock=self.stock_after_deal(request),
-                          first_turn=first_turn if isinstance(first_turn, bool) else None)
+        rules = TurnRules(players=players, first_turn=first_turn if isinstance(first_turn, bool) else None)
         verdict = check_turn(before, after, request.seat, rules)
         return Ruling(verdict.valid, 0, (), verdict.reason, verdict.violations,
                       {"turn": verdict.summary()})
