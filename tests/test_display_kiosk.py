@@ -21,8 +21,10 @@ def dry_run(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
 
 def test_the_script_parses_and_is_shellcheck_clean() -> None:
     assert subprocess.run(["bash", "-n", str(SCRIPT)], capture_output=True, check=False).returncode == 0
+    assert subprocess.run(["sh", "-n", str(KIOSK / "tablekit-kiosk.sh")], capture_output=True, check=False).returncode == 0
     if shutil.which("shellcheck"):  # installed on the build machines (apt-get install shellcheck)
-        result = subprocess.run(["shellcheck", str(SCRIPT), str(KIOSK / "labwc" / "autostart")], capture_output=True, text=True, check=False)
+        scripts = [str(SCRIPT), str(KIOSK / "labwc" / "autostart"), str(KIOSK / "tablekit-kiosk.sh")]
+        result = subprocess.run(["shellcheck", *scripts], capture_output=True, text=True, check=False)
         assert result.returncode == 0, result.stdout
 
 
@@ -39,7 +41,8 @@ def test_a_dry_run_prints_the_steps_and_touches_nothing(mode: str, tmp_path: Pat
     if mode == "lite":
         assert "would write: /etc/systemd/system/tablekit-kiosk.service" in out
         assert "SDL_VIDEODRIVER=kmsdrm" in out
-        assert "ExecStart=/opt/tk-dry/venv/bin/tablekit run --resume" in out
+        assert "ExecStart=/opt/tk-dry/bin/tablekit-kiosk" in out
+        assert "TABLEKIT_JOURNAL=/var/lib/tk-dry/journal.sqlite" in out
         assert "systemctl enable tablekit-kiosk.service" in out
         assert "systemctl disable getty@tty1.service" in out
     else:
@@ -48,6 +51,8 @@ def test_a_dry_run_prints_the_steps_and_touches_nothing(mode: str, tmp_path: Pat
         assert "autologin-user=tkdry" in out
         assert "Restart=always" in out
     assert "NAutoVTs=0" in out and "systemctl mask ctrl-alt-del.target" in out
+    assert "would write: /opt/tk-dry/bin/tablekit-kiosk (mode 0755" in out
+    assert "would write: /var/lib/tk-dry/new-game.args" in out
     # nothing happened
     assert not Path("/opt/tk-dry").exists() and not Path("/var/lib/tk-dry").exists()
     assert subprocess.run(["id", "tkdry"], capture_output=True, check=False).returncode != 0
@@ -66,7 +71,7 @@ def test_without_dry_run_it_refuses_a_machine_that_is_not_a_pi(tmp_path: Path) -
 
 
 def test_bad_options_are_refused(tmp_path: Path) -> None:
-    for args in (["--mode", "tv"], ["--user", "Bad User"], ["--prefix", "relative/path"], ["--frobnicate"]):
+    for args in (["--mode", "tv"], ["--user", "Bad User"], ["--prefix", "relative/path"], ["--size", "big"], ["--frobnicate"]):
         result = dry_run(*args, home=tmp_path)
         assert result.returncode == 2, args
         assert "install.sh:" in result.stderr
@@ -105,3 +110,47 @@ def test_labwc_has_no_default_bindings_left() -> None:
     bound = {b.get("key") for b in keybinds}
     assert {"A-Tab", "W-Return", "A-F4", "A-Space"} <= bound
     ET.parse(KIOSK / "labwc" / "menu.xml")
+
+
+def _launcher(tmp_path: Path, python: str, size: str = "") -> tuple[Path, Path]:
+    """The kiosk launcher filled in for a fake venv whose tablekit prints its arguments."""
+    venv, data = tmp_path / "venv", tmp_path / "data"
+    (venv / "bin").mkdir(parents=True)
+    data.mkdir()
+    (venv / "bin" / "python").symlink_to(python)
+    fake = venv / "bin" / "tablekit"
+    fake.write_text('#!/bin/sh\nfor a in "$@"; do echo "[$a]"; done\n')
+    fake.chmod(0o755)
+    text = (KIOSK / "tablekit-kiosk.sh").read_text()
+    for key, value in {"@VENV@": str(venv), "@DATA@": str(data), "@PREFIX@": str(tmp_path), "@SIZE@": size}.items():
+        text = text.replace(key, value)
+    launcher = tmp_path / "tablekit-kiosk"
+    launcher.write_text(text)
+    launcher.chmod(0o755)
+    return launcher, data
+
+
+def _args(launcher: Path, **env: str) -> list[str]:
+    result = subprocess.run([str(launcher)], capture_output=True, text=True, timeout=60, env={**os.environ, **env}, check=True)
+    return [line[1:-1] for line in result.stdout.splitlines()]
+
+
+def test_the_launcher_starts_the_listed_game_when_none_is_unfinished(tmp_path: Path) -> None:
+    import sys
+
+    launcher, data = _launcher(tmp_path, sys.executable, size="800x480")
+    (data / "new-game.args").write_text((KIOSK / "new-game.args").read_text())
+    # the real journal code answers: an empty journal has nothing to resume
+    args = _args(launcher, TABLEKIT_JOURNAL=str(tmp_path / "journal.sqlite"))
+    assert args == ["run", "--fullscreen", "--size", "800x480", "--variant", "indian-pool-101", "--players", "Player 1,Player 2,Player 3,Player 4"]
+
+
+def test_the_launcher_resumes_an_unfinished_game(tmp_path: Path) -> None:
+    launcher, data = _launcher(tmp_path, "/bin/true")  # stands in for "there is a game to resume"
+    (data / "new-game.args").write_text("--variant\nshanghai\n")
+    assert _args(launcher) == ["run", "--fullscreen", "--resume"]
+
+
+def test_the_launcher_without_a_game_list_starts_the_app_default(tmp_path: Path) -> None:
+    launcher, _ = _launcher(tmp_path, "/bin/false")
+    assert _args(launcher) == ["run", "--fullscreen"]

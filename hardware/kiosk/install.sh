@@ -20,7 +20,7 @@ KIOSK_USER="tablekit"
 PREFIX="/opt/tablekit"
 DATA="/var/lib/tablekit"
 SOURCE="$(cd "$HERE/../.." && pwd)"
-COMMAND_ARGS="run --resume"
+SIZE=""
 DRY_RUN=0
 APT=1
 UNINSTALL=0
@@ -36,7 +36,8 @@ usage: $(basename "$0") [options]
   --prefix DIR     where the venv goes (default: $PREFIX)
   --data DIR       the table's journal and settings (default: $DATA)
   --source DIR     the kit to install (default: this checkout)
-  --args "ARGS"    arguments to 'tablekit' (default: "$COMMAND_ARGS")
+  --size WxH       the table's screen size, e.g. 800x480 for the Pi touchscreen
+                   (default: the app's own)
   --no-apt         do not install Debian packages
   --uninstall      remove the units and configuration (keeps the user and data)
   --dry-run        print what would be done; change nothing
@@ -57,7 +58,7 @@ while [ $# -gt 0 ]; do
         --prefix) PREFIX="${2:?--prefix needs a value}"; shift 2 ;;
         --data) DATA="${2:?--data needs a value}"; shift 2 ;;
         --source) SOURCE="${2:?--source needs a value}"; shift 2 ;;
-        --args) COMMAND_ARGS="${2?--args needs a value}"; shift 2 ;;
+        --size) SIZE="${2:?--size needs a value}"; shift 2 ;;
         --no-apt) APT=0; shift ;;
         --uninstall) UNINSTALL=1; shift ;;
         --dry-run) DRY_RUN=1; shift ;;
@@ -69,12 +70,13 @@ done
 
 case "$MODE" in auto | desktop | lite) ;; *) die "--mode must be auto, desktop or lite" ;; esac
 case "$KIOSK_USER" in *[!a-z0-9_-]* | "" | -*) die "--user must be a plain lower-case name" ;; esac
+case "$SIZE" in "" | [1-9]*x[1-9]*) ;; *) die "--size must look like 1920x1080" ;; esac
 for dir in "$PREFIX" "$DATA"; do
     case "$dir" in /*) ;; *) die "paths must be absolute: $dir" ;; esac
 done
 
 VENV="$PREFIX/venv"
-COMMAND="$VENV/bin/tablekit${COMMAND_ARGS:+ $COMMAND_ARGS}"
+LAUNCHER="$PREFIX/bin/tablekit-kiosk"
 SYSTEM_UNIT="/etc/systemd/system/tablekit-kiosk.service"
 LOGIND_DROPIN="/etc/systemd/logind.conf.d/50-tablekit-kiosk.conf"
 SYSCTL_DROPIN="/etc/sysctl.d/50-tablekit-kiosk.conf"
@@ -93,10 +95,12 @@ run() {
     fi
 }
 
-# put_file MODE OWNER DEST: write stdin to DEST (replacing @USER@, @DATA@, @COMMAND@).
+# put_file MODE OWNER DEST: write stdin to DEST, filling in @USER@, @DATA@, @VENV@, @PREFIX@,
+# @LAUNCHER@ and @SIZE@.
 put_file() {
     local mode="$1" owner="$2" dest="$3" text
-    text="$(sed -e "s|@USER@|$KIOSK_USER|g" -e "s|@DATA@|$DATA|g" -e "s|@COMMAND@|$COMMAND|g")"
+    text="$(sed -e "s|@USER@|$KIOSK_USER|g" -e "s|@DATA@|$DATA|g" -e "s|@VENV@|$VENV|g" \
+        -e "s|@PREFIX@|$PREFIX|g" -e "s|@LAUNCHER@|$LAUNCHER|g" -e "s|@SIZE@|$SIZE|g")"
     if [ "$DRY_RUN" = 1 ]; then
         echo "would write: $dest (mode $mode, owner $owner)"
         printf '%s\n' "$text" | sed -e 's/^/    | /'
@@ -174,6 +178,12 @@ install_kit() {
     run python3 -m venv --system-site-packages "$VENV"
     run "$VENV/bin/python" -m pip install --quiet --upgrade pip
     run "$VENV/bin/python" -m pip install --quiet "$SOURCE"
+    put_file 0755 root:root "$LAUNCHER" <"$HERE/tablekit-kiosk.sh"
+    if [ -e "$DATA/new-game.args" ]; then
+        say "keeping the game list in $DATA/new-game.args"
+    else
+        put_file 0644 "$KIOSK_USER:$KIOSK_USER" "$DATA/new-game.args" <"$HERE/new-game.args"
+    fi
 }
 
 lock_consoles() {
@@ -239,7 +249,7 @@ main() {
     fi
     if [ "$MODE" = auto ]; then MODE="$(detect_mode)"; fi
     say "mode: $MODE; user: $KIOSK_USER; venv: $VENV; data: $DATA"
-    say "the table runs: $COMMAND"
+    say "the table runs: $LAUNCHER (resumes the unfinished game, else starts $DATA/new-game.args)"
     install_packages
     create_user
     install_kit
