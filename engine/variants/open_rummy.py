@@ -21,8 +21,8 @@ Judge answers:
   points (0 on a wrong show, when the team scores nothing).
 - ``turn``: was the change between two table states a legal turn by ``--seat``?
 
-House-rule option (``--option``): none yet; the turn checker reads ``first_turn`` (true/false)
-to force or deny the first-turn joker exception when the stock count cannot tell.
+Option (``--option first_turn=true|false``): say whether the turn is the first of the deal, for
+the first-turn joker exception; by default a lone joker on the pile marks the first turn.
 """
 
 from __future__ import annotations
