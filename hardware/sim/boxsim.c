@@ -7,16 +7,25 @@
  *   led?                 -> "leds 0101...."   (one digit per seat LED, seat 0 first)
  *   buzz?                -> "buzz 0|1"
  *   time?                -> "time <simulated ms>"
- *   quit (or EOF)        -> exits at once (_exit: uart_pty_stop can hang)
+ *   quit (or EOF)        -> exits at once
  * Pin map: keep in step with hardware/firmware/src/board.h.
+ *
+ * Everything runs on one thread. The pty is bridged here rather than with simavr's uart_pty
+ * part, whose own thread feeds the UART concurrently with the simulation (bytes stalled for
+ * about a second under floods of input) and whose stop function can hang. Between 1 ms
+ * slices of simulated time the harness waits in poll() on the pty and stdin, so input from
+ * the host is picked up at once while the simulation keeps pace with the wall clock.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pty.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,7 +36,6 @@
 #include "sim_elf.h"
 #include "sim_hex.h"
 #include "sim_irq.h"
-#include "uart_pty.h"
 
 #define F_CPU 16000000u
 #define SLICE_CYCLES (F_CPU / 1000u) /* run 1 ms of simulated time between checks */
@@ -46,9 +54,98 @@ static const pin_t buttons[] = {
 enum { PIN_LATCH = 2, PIN_DATA = 3, PIN_BUZZER = 4, PIN_CLOCK = 5 }; /* all on port B */
 
 static avr_t *avr;
-static uart_pty_t pty;
 
-/* A 74HC595 model: shift on the clock's rising edge, copy to the outputs on the latch's. */
+/* ---- the pty: bytes from the host wait here until the UART has room ---------------------- */
+
+static int pty_master = -1;
+static avr_irq_t *uart_input;
+static int uart_xon = 1;
+static uint8_t host_bytes[4096];
+static size_t host_len, host_done;
+
+static void feed_uart(void)
+{
+    while (uart_xon && host_done < host_len)
+        avr_raise_irq(uart_input, host_bytes[host_done++]);
+    if (host_done == host_len)
+        host_done = host_len = 0;
+}
+
+static void read_pty(void)
+{
+    if (host_len != 0)
+        return; /* still feeding the last read: leave the rest in the kernel's buffer */
+    ssize_t r = read(pty_master, host_bytes, sizeof host_bytes);
+    if (r > 0) {
+        host_len = (size_t)r;
+        host_done = 0;
+        feed_uart();
+    }
+}
+
+static void on_uart_output(struct avr_irq_t *irq, uint32_t value, void *param)
+{
+    (void)irq;
+    (void)param;
+    uint8_t byte = (uint8_t)value;
+    /* Nobody reading, or reading too slowly: the byte is lost, as on a real line. */
+    if (write(pty_master, &byte, 1) < 0 && errno != EAGAIN)
+        perror("boxsim: pty write");
+}
+
+static void on_uart_xon(struct avr_irq_t *irq, uint32_t value, void *param)
+{
+    (void)irq;
+    (void)param;
+    if (value) {
+        uart_xon = 1;
+        feed_uart();
+    }
+}
+
+static void on_uart_xoff(struct avr_irq_t *irq, uint32_t value, void *param)
+{
+    (void)irq;
+    (void)param;
+    if (value)
+        uart_xon = 0;
+}
+
+static const char *open_pty(void)
+{
+    static char name[128];
+    int slave;
+    if (openpty(&pty_master, &slave, name, NULL, NULL) < 0) {
+        perror("boxsim: openpty");
+        exit(1);
+    }
+    struct termios tio;
+    tcgetattr(slave, &tio);
+    cfmakeraw(&tio);
+    tcsetattr(slave, TCSANOW, &tio);
+    fcntl(pty_master, F_SETFL, fcntl(pty_master, F_GETFL) | O_NONBLOCK);
+    /* The slave stays open here too, so the master never sees a hang-up between two hosts.
+     * When this process dies, the host's reads fail: a pulled cable. */
+    (void)slave;
+
+    uint32_t flags = 0;
+    avr_ioctl(avr, AVR_IOCTL_UART_GET_FLAGS('0'), &flags);
+    /* no console echo of the binary stream, and no usleep() on every UCSR0A read */
+    flags &= ~(uint32_t)(AVR_UART_FLAG_STDIO | AVR_UART_FLAG_POOL_SLEEP);
+    avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &flags);
+    uart_input = avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_INPUT);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUTPUT),
+                            on_uart_output, NULL);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XON),
+                            on_uart_xon, NULL);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XOFF),
+                            on_uart_xoff, NULL);
+    return name;
+}
+
+/* ---- pins: buttons in, LEDs (through a 74HC595 model) and buzzer out ----------------------- */
+
+/* Shift on the clock's rising edge, copy to the outputs on the latch's. */
 static struct {
     uint32_t data, clock, latch;
     uint8_t shift, out;
@@ -78,13 +175,6 @@ static void on_pin(struct avr_irq_t *irq, uint32_t value, void *param)
     }
 }
 
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* A button pulls its pin low. The level is also registered as the pin's "external" state:
  * otherwise simavr re-applies the internal pull-up on every write to the port (the LED and
  * buzzer pins share port B) and a held button would read as released. */
@@ -101,15 +191,31 @@ static void drive_button(int i, int pressed)
     avr_raise_irq(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(port), buttons[i].bit), pressed ? 0 : 1);
 }
 
-/* The firmware sleeps between ticks; we pace the whole simulation ourselves instead. */
-static void no_sleep(avr_t *a, avr_cycle_count_t how_long)
+static void setup_pins(void)
 {
-    (void)a;
-    (void)how_long;
+    /* Seats 0 and 1 sit on INT0/INT1. In its default "strict" mode simavr polls a low INTn pin
+     * every few cycles even with the interrupt disabled, which keeps the simulated CPU from
+     * sleeping and slows the whole simulation below real time while those buttons are held. */
+    avr_extint_set_strict_lvl_trig(avr, 0, 0);
+    avr_extint_set_strict_lvl_trig(avr, 1, 0);
+    for (int i = 0; i < NBUTTONS; i++)
+        drive_button(i, 0);
+    static const int watched[] = {PIN_DATA, PIN_CLOCK, PIN_LATCH, PIN_BUZZER};
+    for (size_t i = 0; i < sizeof watched / sizeof watched[0]; i++)
+        avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), watched[i]), on_pin,
+                                (void *)(intptr_t)watched[i]);
+}
+
+/* ---- control channel ------------------------------------------------------------------------ */
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static void reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-#include <stdarg.h>
 static void reply(const char *fmt, ...)
 {
     va_list ap;
@@ -123,7 +229,6 @@ static void reply(const char *fmt, ...)
 static void command(char *line)
 {
     int n;
-    line[strcspn(line, "\r\n")] = 0;
     if (sscanf(line, "press %d", &n) == 1 || sscanf(line, "release %d", &n) == 1) {
         if (n < 0 || n >= NBUTTONS) {
             reply("error no button %d", n);
@@ -149,28 +254,52 @@ static void command(char *line)
     }
 }
 
-/* Reads whatever stdin holds without blocking and runs each complete line. */
-static void poll_stdin(void)
+/* Reads what stdin holds and runs each complete line; the caller knows stdin is readable. */
+static void read_stdin(void)
 {
     static char buf[4096];
     static size_t len;
-    struct pollfd pfd = {.fd = 0, .events = POLLIN};
-    while (poll(&pfd, 1, 0) > 0) {
-        ssize_t r = read(0, buf + len, sizeof buf - 1 - len);
-        if (r <= 0)
-            _exit(0); /* the test that drove us is gone */
-        len += (size_t)r;
-        char *nl;
-        while ((nl = memchr(buf, '\n', len)) != NULL) {
-            *nl = 0;
-            command(buf);
-            size_t used = (size_t)(nl - buf) + 1;
-            memmove(buf, nl + 1, len - used);
-            len -= used;
-        }
-        if (len == sizeof buf - 1)
-            len = 0; /* a runaway line: forget it */
+    ssize_t r = read(0, buf + len, sizeof buf - 1 - len);
+    if (r <= 0)
+        _exit(0); /* whoever drove us is gone */
+    len += (size_t)r;
+    char *nl;
+    while ((nl = memchr(buf, '\n', len)) != NULL) {
+        *nl = 0;
+        if (nl > buf && nl[-1] == '\r')
+            nl[-1] = 0;
+        command(buf);
+        size_t used = (size_t)(nl - buf) + 1;
+        memmove(buf, nl + 1, len - used);
+        len -= used;
     }
+    if (len == sizeof buf - 1)
+        len = 0; /* a runaway line: forget it */
+}
+
+/* Waits up to timeout_ns for the host or the controller, and serves whichever is ready. */
+static void wait_for_input(uint64_t timeout_ns)
+{
+    struct pollfd fds[2] = {{.fd = 0, .events = POLLIN}, {.fd = pty_master, .events = POLLIN}};
+    struct timespec ts = {.tv_sec = (time_t)(timeout_ns / 1000000000ull),
+                          .tv_nsec = (long)(timeout_ns % 1000000000ull)};
+    if (host_len != 0)
+        fds[1].fd = -1; /* the UART is full; do not spin on a readable pty */
+    if (ppoll(fds, 2, &ts, NULL) <= 0)
+        return;
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR))
+        read_stdin();
+    if (fds[1].revents & POLLIN)
+        read_pty();
+}
+
+/* ---- main ----------------------------------------------------------------------------------- */
+
+/* The firmware sleeps between ticks; the harness paces the whole simulation itself. */
+static void no_sleep(avr_t *a, avr_cycle_count_t how_long)
+{
+    (void)a;
+    (void)how_long;
 }
 
 static int load(const char *path)
@@ -206,7 +335,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "boxsim: no atmega328p in this simavr\n");
         return 1;
     }
-    avr->frequency = F_CPU;
     avr->log = LOG_ERROR;
     if (load(argv[1])) {
         fprintf(stderr, "boxsim: cannot load %s\n", argv[1]);
@@ -214,35 +342,8 @@ int main(int argc, char **argv)
     }
     avr->frequency = F_CPU;
     avr->sleep = no_sleep;
-
-    /* Seats 0 and 1 sit on INT0/INT1. In its default "strict" mode simavr polls a low INTn pin
-     * every few cycles even with the interrupt disabled, which keeps the simulated CPU from
-     * sleeping and slows the whole simulation below real time while those buttons are held. */
-    avr_extint_set_strict_lvl_trig(avr, 0, 0);
-    avr_extint_set_strict_lvl_trig(avr, 1, 0);
-    for (int i = 0; i < NBUTTONS; i++)
-        drive_button(i, 0);
-    static const int watched[] = {PIN_DATA, PIN_CLOCK, PIN_LATCH, PIN_BUZZER};
-    for (size_t i = 0; i < sizeof watched / sizeof watched[0]; i++)
-        avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), watched[i]), on_pin,
-                                (void *)(intptr_t)watched[i]);
-
-    /* uart_pty chatters on stdout; keep our control channel clean by pointing it at stderr. */
-    fflush(stdout);
-    int saved = dup(1);
-    dup2(2, 1);
-    uart_pty_init(avr, &pty);
-    uart_pty_connect(&pty, '0');
-    /* simavr usleep()s whenever the firmware reads UCSR0A with nothing pending; the firmware
-     * does that after every received byte, and under load each sleep costs milliseconds. */
-    uint32_t flags = 0;
-    avr_ioctl(avr, AVR_IOCTL_UART_GET_FLAGS('0'), &flags);
-    flags &= ~(uint32_t)AVR_UART_FLAG_POOL_SLEEP;
-    avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &flags);
-    fflush(stdout);
-    dup2(saved, 1);
-    close(saved);
-    reply("pty %s", pty.port[0].slavename);
+    setup_pins();
+    reply("pty %s", open_pty());
     reply("ready");
 
     uint64_t start = mono_ns();
@@ -258,11 +359,8 @@ int main(int argc, char **argv)
         next += SLICE_CYCLES;
         uint64_t sim_ns = (uint64_t)avr->cycle * 125u / 2u; /* 62.5 ns per cycle at 16 MHz */
         uint64_t wall_ns = mono_ns() - start;
-        if (sim_ns > wall_ns) {
-            struct timespec ts = {.tv_sec = (time_t)((sim_ns - wall_ns) / 1000000000ull),
-                                  .tv_nsec = (long)((sim_ns - wall_ns) % 1000000000ull)};
-            nanosleep(&ts, NULL);
-        }
-        poll_stdin();
+        wait_for_input(sim_ns > wall_ns ? sim_ns - wall_ns : 0);
+        if (host_len == 0)
+            read_pty(); /* also when running behind, so input never waits for the clock */
     }
 }
