@@ -21,6 +21,7 @@ from typing import Final, Literal
 
 from engine.cards import Card
 from engine.open_rummy_melds import ACE, LOWEST, OpenMeld, classify_open
+from engine.table import TableState
 
 SHOW_POINTS: Final = 20
 COMPLETE_SET_BONUS: Final = 15
@@ -111,6 +112,13 @@ class TeamTable:
     @classmethod
     def of(cls, melds: Iterable[Sequence[Card]], hands: Iterable[Card] = ()) -> TeamTable:
         return cls(tuple((tuple(m), True) for m in melds), tuple(hands))
+
+    @classmethod
+    def from_state(cls, state: TableState, team: int, hands: Iterable[Card] = ()) -> TeamTable:
+        """A team's melds as the table history knows them (a grown suited group earns nothing)."""
+        melds = tuple((m.cards, m.laid_whole) for seat, ms in sorted(state.melds.items())
+                      if team_of(seat) == team for m in ms)
+        return cls(melds, tuple(hands))
 
     def table_points(self) -> Fraction:
         return sum((score_meld(m, whole).total for m, whole in self.melds), Fraction(0))

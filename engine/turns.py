@@ -25,7 +25,7 @@ from engine.open_rummy_changes import MeldChanges, compare_melds
 from engine.open_rummy_melds import is_joker
 from engine.open_rummy_rules import pile_take_problem
 from engine.ruling import join_reasons
-from engine.table import TableState, require_seat
+from engine.table import TableHistory, TableState, require_seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +213,15 @@ def check_turn(before: TableState, after: TableState, seat: int, rules: TurnRule
         killed=reading.killed, played=tuple(sorted(changes.played.elements())),
         returned=tuple(sorted(changes.returned.elements())), actions=tuple(changes.actions),
         notes=tuple(notes), after=carried)
+
+
+def record_turn(history: TableHistory, seat: int, after: TableState, rules: TurnRules
+              ) -> tuple[TurnVerdict, TableHistory]:
+    """Check a turn against the deal so far; a legal turn joins the history with what it knows."""
+    verdict = check_turn(history.current, after, seat, rules)
+    if not verdict.valid or verdict.after is None:
+        return verdict, history
+    return verdict, history.record(seat, verdict.after)
 
 
 def hand_change(verdict: TurnVerdict) -> int:

@@ -266,3 +266,19 @@ def test_two_readings_are_named() -> None:
     # playing it and discarding... only the stock draw is legal here
     v = turn(state({}, "4C KH", None), state({0: ["5S 6S 7S"]}, "4C KH 5D", None))
     assert v.valid and v.draw == "stock" and v.notes
+
+
+def test_history_remembers_a_grown_suited_group() -> None:
+    from engine.open_rummy_scoring import TeamTable
+    from engine.table import TableHistory
+    from engine.turns import TurnRules, record_turn
+
+    rules = TurnRules(players=4)
+    history = TableHistory.start(state({}, "4C"))
+    laid, history = record_turn(history, 0, state({0: ["AC AC AC"]}, "4C KH", 29), rules)
+    assert laid.valid and TeamTable.from_state(history.current, 0).table_points() == 4.5 + 50
+    grown, history = record_turn(history, 2, state({0: ["AC AC AC AC"]}, "4C KH 9D", 28), rules)
+    assert grown.valid and len(history) == 3
+    assert TeamTable.from_state(history.current, 0).table_points() == 6  # a value group now
+    refused, same = record_turn(history, 1, state({0: ["AC AC AC AC AS"]}, "4C KH 9D 8D", 27), rules)
+    assert not refused.valid and same is history
