@@ -95,6 +95,7 @@ class HostProtocol:
         self._last_valid = 0.0
         self._last_hello_req = 0.0
         self._heard = False  # any valid frame since the port was opened
+        self._refused = False  # the box said HELLO with another protocol version
 
     # --- what the owner of the port calls -------------------------------------------------
 
@@ -105,6 +106,7 @@ class HostProtocol:
         self.packetizer.reset()
         self._pending.clear()
         self._heard = False
+        self._refused = False
         self._last_valid = now
         self._hello_req(now)
 
@@ -121,7 +123,7 @@ class HostProtocol:
             except ValueError:
                 self.stats.bad_payloads += 1
                 continue
-            if not self.up:
+            if not self.up and not self._refused:
                 self._set_up(now)
 
     def tick(self, now: float) -> None:
@@ -223,6 +225,8 @@ class HostProtocol:
     def _on_hello(self, hello: Hello, now: float) -> None:
         self.stats.hellos += 1
         if hello.protocol != PROTOCOL_VERSION:
+            self._refused = True
+            self._set_down()
             raise ValueError(f"box speaks protocol {hello.protocol}")
         self.box = hello
         # Both counters start again after a HELLO; old acks can no longer be matched.

@@ -239,6 +239,7 @@ def test_a_box_of_another_protocol_version_is_refused() -> None:
     host = HostProtocol()
     host.opened(0.0)
     host.receive(encode_frame(Msg.HELLO, 0, bytes((2, 10)) + b"future"), 0.0)
+    host.receive(encode_frame(Msg.HEARTBEAT, 1, bytes(6)), 0.5)
     assert not host.up and host.stats.bad_payloads == 1
 
 
