@@ -304,14 +304,17 @@ class _SeatMatch:
 
 def _pair_unchanged(before: Sequence[TableMeld], after: Sequence[TableMeld]
                     ) -> tuple[list[TableMeld], list[TableMeld], list[TableMeld]]:
-    """Pair melds that did not change; return (kept with their history, changed before, changed after)."""
+    """Pair melds that did not change; return (kept with their history, changed before, changed after).
+
+    A meld seen from the other end (the same cards in reverse order) has not changed either.
+    """
     waiting: dict[tuple[Card, ...], list[TableMeld]] = {}
     for m in before:
         waiting.setdefault(m.cards, []).append(m)
     kept: list[TableMeld] = []
     rest_after: list[TableMeld] = []
     for m in after:
-        same = waiting.get(m.cards)
+        same = waiting.get(m.cards) or waiting.get(m.cards[::-1])
         if same:
             kept.append(same.pop())
         else:

@@ -282,3 +282,9 @@ def test_history_remembers_a_grown_suited_group() -> None:
     assert TeamTable.from_state(history.current, 0).table_points() == 6  # a value group now
     refused, same = record_turn(history, 1, state({0: ["AC AC AC AC AS"]}, "4C KH 9D 8D", 27), rules)
     assert not refused.valid and same is history
+
+
+def test_a_meld_read_from_the_other_end_has_not_changed() -> None:
+    v = turn(state({1: ["5S 6S 7S"], 0: ["9H 10H JH"]}, "4C"),
+             state({1: ["7S 6S 5S"], 0: ["JH 10H 9H"]}, "4C KH", 29))
+    assert v.valid and not v.actions
