@@ -83,10 +83,6 @@ def draw_line_chart(
         for x in range(plot.x, plot.right, dash * 2):
             pygame.draw.line(surf, theme.WARNING, (x, y), (min(x + dash, plot.right), y), max(2, L.py(0.004)))
         canvas.mark(f"{name}:target", pygame.Rect(plot.x, y - 1, plot.w, 3))
-        if target_label:
-            box = pygame.Rect(plot.right - plot.w // 3, y - small - 2, plot.w // 3, small)
-            box.clamp_ip(plot)
-            canvas.text(target_label, small, box, theme.WARNING, align="right")
 
     width = max(2, L.py(0.006))
     dot = max(3, L.py(0.009))
@@ -98,3 +94,12 @@ def draw_line_chart(
             pygame.draw.circle(surf, colour, p, dot)
         if points:
             canvas.mark(f"{name}:end:{k}", pygame.Rect(points[-1][0] - dot, points[-1][1] - dot, 2 * dot, 2 * dot))
+
+    if target is not None and target_label and low <= target <= high:
+        # over the lines, on a backing of its own, so a line crossing it cannot hide it
+        y = xy(0, target)[1]
+        width = min(plot.w // 2, canvas.cache.width(target_label, small) + small)
+        box = pygame.Rect(plot.x + small // 2, y - small - 3, width, small + 2)
+        box.clamp_ip(plot)
+        pygame.draw.rect(surf, theme.BACKGROUND, box, border_radius=max(2, small // 5))
+        canvas.text(target_label, small, box.inflate(-small // 2, 0), theme.WARNING, align="center")

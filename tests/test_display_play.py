@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from display import theme
+from display.layout import FOOTER
 from display.renderer import Renderer
 from display.samples import play_view
 from display.screens.play import ring_colour
@@ -45,6 +46,7 @@ def test_seats_do_not_overlap_each_other_the_ring_or_the_screen_edge(size: tuple
             gap = math.dist(nearest, ring.center) - ring.w / 2
             assert gap > 0, f"seat {i} of {seats} covers the countdown ring"
             assert not a.colliderect(canvas.regions["header"]), f"seat {i} of {seats} under the header"
+            assert a.bottom <= canvas.layout.rect(FOOTER).top, f"seat {i} of {seats} under the toast and hint line"
             for b in rects[i + 1 :]:
                 assert not a.colliderect(b), f"seats overlap with {seats} players"
 

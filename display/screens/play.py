@@ -16,10 +16,10 @@ from display.canvas import Canvas
 from display.layout import HEADER, inset
 from display.viewmodel import SEAT_DROPPED, SEAT_ELIMINATED, PlayView, SeatView
 
-CENTRE = (0.5, 0.52)  # the table's centre, as fractions of width and height
+CENTRE = (0.5, 0.5)  # the table's centre, as fractions of width and height
 RING_RADIUS = 0.19  # of the height
 RING_WIDTH = 0.042
-SEAT_ORBIT = (0.355, 0.315)  # seat centres lie on this ellipse (fractions of width, height)
+SEAT_ORBIT = (0.355, 0.30)  # seat centres lie on this ellipse (fractions of width, height)
 FELT = (0.30, 0.25)
 
 
