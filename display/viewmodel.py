@@ -194,6 +194,7 @@ class ShowView:
     loose: tuple[str, ...] = ()  # cards outside any group (deadwood)
     points: Score | None = None  # points charged for this hand, when known
     toast: Toast | None = None
+    title: str = ""  # the header; "" gives "<declarer> shows" (e.g. "Ravi's hand" when counting)
 
 
 # --- deal result, scoreboard, game over ----------------------------------------------------

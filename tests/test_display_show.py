@@ -5,6 +5,8 @@ from __future__ import annotations
 # ruff: noqa: I001 - the fixtures module comes first: it sets SDL's dummy drivers before pygame loads
 from tests._display_fixtures import BOTH, assert_texts_inside, count, render, share
 
+import dataclasses
+
 import pygame
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -177,3 +179,11 @@ def test_each_face_differs_from_a_blank_card(text: str) -> None:
     face = drawer.face(text, 70, 100)
     blank = drawer.face("  ", 70, 100)
     assert pygame.image.tobytes(face, "RGBA") != pygame.image.tobytes(blank, "RGBA") or text == "?"
+
+
+def test_the_header_names_the_declarer_unless_given_a_title() -> None:
+    _, canvas = render(show_view(True), (800, 480))
+    assert "Ravi shows" in [t.text for t in canvas.texts]
+    _, canvas = render(dataclasses.replace(show_view(True), title="Ravi's hand"), (800, 480))
+    words = [t.text for t in canvas.texts]
+    assert "Ravi's hand" in words and "Ravi shows" not in words

@@ -19,7 +19,7 @@ MAX_CARD_HEIGHT = 0.3  # of the screen: one short group need not fill the screen
 def draw(canvas: Canvas, view: ShowView, faces: FaceDrawer) -> None:
     L = canvas.layout
     right = "" if view.points is None else f"{_number(view.points)} points"
-    chrome.header(canvas, f"{view.declarer} shows", right)
+    chrome.header(canvas, view.title or f"{view.declarer} shows", right)
     banner = L.rect((0.0, 0.1, 1.0, 0.1))
     if view.stage == SHOW_READING or view.valid is None:
         colour, words = theme.NEUTRAL, view.verdict or "Reading the table…"
