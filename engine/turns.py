@@ -193,9 +193,9 @@ def check_turn(before: TableState, after: TableState, seat: int, rules: TurnRule
     notes = list(changes.notes)
     if fewest == 0 and len(legal) > 1:
         other = legal[1][3][0] if legal[1][3] else ""
-        notes.append(f"read as: {did[0]}" + (f" (it could also be: {other})" if other else ""))
+        notes.append(f"assumed the player {did[0]}" + (f" (another legal reading: {other})" if other else ""))
     elif fewest == 0 and before.stock is None and reading.taken == 0:
-        notes.append("read as a draw from the stock (no stock count given)")
+        notes.append("assumed a draw from the stock, as no stock count was given")
     violations = tuple(changes.violations + bad)
     taken = reading.taken_cards(before.discard)
     discard = reading.discards[0] if len(reading.discards) == 1 else None
@@ -205,7 +205,7 @@ def check_turn(before: TableState, after: TableState, seat: int, rules: TurnRule
     else:
         reason = join_reasons(steps)
         if notes:
-            reason += " (" + "; ".join(notes) + ")"
+            reason += ". " + "; ".join(notes)
     carried = TableState(changes.carried, after.discard, after.stock)
     return TurnVerdict(
         valid=not violations, reason=reason, violations=violations,

@@ -147,4 +147,4 @@ def test_a_stock_the_decks_cannot_hold_is_an_input_error() -> None:
 
 def test_the_assumed_reading_is_said() -> None:
     r = judge_turn(0, {"melds": {}, "discard": "4C"}, {"melds": {"0": ["5S 6S 7S"]}, "discard": "4C KH"})
-    assert r.valid and "assumed" not in r.reason and "read as a draw from the stock" in r.reason
+    assert r.valid and "assumed a draw from the stock" in r.reason

@@ -288,3 +288,9 @@ def test_a_meld_read_from_the_other_end_has_not_changed() -> None:
     v = turn(state({1: ["5S 6S 7S"], 0: ["9H 10H JH"]}, "4C"),
              state({1: ["7S 6S 5S"], 0: ["JH 10H 9H"]}, "4C KH", 29))
     assert v.valid and not v.actions
+
+
+def test_a_killed_pile_leaves_two_readings_and_the_one_assumed_is_said() -> None:
+    v = turn(state({}, "4C 9S", None), state({0: ["9S 10S JS"]}, "", None))
+    assert v.valid and any("another legal reading" in n for n in v.notes)
+    assert "assumed" in v.reason
