@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.errors import TablekitError
 from engine.game import Event, Game, GameState, event_from_json, replay
+from engine.ruling import plain_number
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -74,7 +75,7 @@ class PlayerStats:
     games_won: int = 0
     deals: int = 0
     deals_won: int = 0
-    points: int = 0
+    points: int | float = 0
 
     @property
     def average(self) -> float:
@@ -138,8 +139,8 @@ class Journal:
         self._next_seq[game_id] = seq + 1
         return seq
 
-    def write_scores(self, game_id: int, deal: int, scores: tuple[int, ...],
-                     totals: tuple[int, ...]) -> None:
+    def write_scores(self, game_id: int, deal: int, scores: tuple[int | float, ...],
+                     totals: tuple[int | float, ...]) -> None:
         with self._write() as db:
             db.execute("INSERT OR REPLACE INTO deals (game_id, deal, scores, totals) VALUES (?, ?, ?, ?)",
                        (game_id, deal, json.dumps(list(scores)), json.dumps(list(totals))))
@@ -218,7 +219,7 @@ class Journal:
                     if record.outcomes[seat] == "out":
                         continue
                     entry["deals"] += 1
-                    entry["points"] += record.scores[seat]
+                    entry["points"] += plain_number(record.scores[seat])
                     if record.winner == seat:
                         entry["deals_won"] += 1
         return [PlayerStats(name, **v) for name, v in sorted(stats.items())]

@@ -69,6 +69,11 @@ def present(state: GameState, now_ms: int, *, link: DeviceHealth = HEALTHY,
     return _game_over(state, toast)
 
 
+def _n(x: object) -> int | float:
+    """A score as the screen prints it (half points as .5)."""
+    return plain_number(x)  # type: ignore[arg-type]
+
+
 def _toast(state: GameState, toast: Toast | None) -> Toast | None:
     if toast is not None:
         return toast
@@ -103,7 +108,7 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
     seats = []
     for s, seat in enumerate(game.seats):
         note = OUTCOME_WORDS.get(deal.outcomes[s], "") if deal.outcomes[s] else ""
-        seats.append(SeatView(seat.name, seat.team, state.totals[s], deal.missed_in_row[s],
+        seats.append(SeatView(seat.name, seat.team, _n(state.totals[s]), deal.missed_in_row[s],
                               _seat_state(state, s), note))
     total = policy.turn_seconds(game)
     if deal.deadline_ms is not None:
@@ -178,13 +183,13 @@ def _show(state: GameState, toast: Toast | None) -> ShowView:
     if ruling is None:
         verdict = f"Cannot count: {reading.problem}"
     else:
-        verdict = f"{who}'s hand: {reading.points} points"
+        verdict = f"{who}'s hand: {_n(reading.points or 0)} points"
         note = OUTCOME_WORDS.get(reading.outcome, "")
         if note:
             verdict += f" ({note})"
     return ShowView(who, _groups(ruling, reading), None if ruling is None else ruling.valid, verdict,
                     SHOW_CONFIRM, "OK: confirm · MENU: read again", wild_cards=wild,
-                    points=reading.points, toast=_toast(state, toast))
+                    points=None if reading.points is None else _n(reading.points), toast=_toast(state, toast))
 
 
 def _headline(head: str, reason: str) -> str:
@@ -203,7 +208,7 @@ def deal_result(state: GameState, record: DealRecord, toast: Toast | None = None
             continue
         note = OUTCOME_WORDS.get(record.outcomes[s], "")
         out = state.eliminated[s] and record.number == len(state.history)
-        lines.append(DealLine(name, record.scores[s], record.totals[s],
+        lines.append(DealLine(name, _n(record.scores[s]), _n(record.totals[s]),
                               "eliminated" if out and not note else (note + (", eliminated" if out else "")),
                               record.winner == s, out))
     head = f"{names[record.winner]} wins deal {record.number}" if record.winner is not None else f"Deal {record.number}"
@@ -214,7 +219,7 @@ def deal_result(state: GameState, record: DealRecord, toast: Toast | None = None
 def scoreboard(state: GameState, toast: Toast | None = None) -> ScoreboardView:
     game = state.game
     policy = policy_for(game)
-    series = tuple(ScoreSeries(seat.name, tuple(r.totals[s] for r in state.history), state.eliminated[s])
+    series = tuple(ScoreSeries(seat.name, tuple(_n(r.totals[s]) for r in state.history), state.eliminated[s])
                    for s, seat in enumerate(game.seats))
     target, label = policy.target(game)
     prompt = {"deal-over": "MENU: back · OK: next deal", "game-over": "MENU: back"}.get(state.phase, "")
@@ -230,7 +235,7 @@ def _game_over(state: GameState, toast: Toast | None) -> GameOverView:
     standings = []
     for place, s in enumerate(order, 1):
         note = "winner" if s in state.winners else ("eliminated" if state.eliminated[s] else "")
-        standings.append(Standing(place, game.seats[s].name, state.totals[s], note))
+        standings.append(Standing(place, game.seats[s].name, _n(state.totals[s]), note))
     winner = " & ".join(game.seats[s].name for s in state.winners) or "nobody"
     return GameOverView(winner, tuple(standings), f"{winner} wins {game.variant.name}",
                         len(state.history), "the game is over", _toast(state, toast))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from _game_fixtures import FULL_COUNT, LOSER_58, NO_PURE, VALID_SHOW, Driver, game
 
 from engine.game import DealStarted
@@ -110,3 +112,46 @@ def test_a_contract_show_with_an_invalid_meld_lets_the_declarer_play_on():
     d.ok()
     assert d.state.phase == "play" and d.state.deal.turn == turn
     assert d.state.deal.status[turn] == "playing"
+
+
+SUITS_RUN = "3{s} 4{s} 5{s} 6{s} 7{s} 8{s} 9{s} 10{s} J{s} Q{s} K{s} A{s}"
+OPEN_SHOW = SUITS_RUN.format(s="S") + " | " + SUITS_RUN.format(s="H")
+OPEN_PARTNER = "7D 8D 9D | KC 4C"
+OPEN_OPPONENT = "AS AH KD 5C"
+
+
+def test_open_rummy_teams_score_tables_and_hands_until_the_target():
+    d = Driver(game("open-rummy-2deck", ["Ann", "Bo", "Cy", "Di"]))
+    d(DealStarted("", d.at(1000)))
+    first = d.state.deal.turn
+    assert first == 1  # left of the dealer
+    # a wrong show ends the deal: the showing team scores nothing, the others their table
+    d.declare(first)
+    d.read(first, "3S 4S 5S")
+    d.ok()
+    assert d.state.phase == "show" and d.state.show.stage == "hand-reading"
+    while d.state.phase == "show":
+        if d.state.show.stage == "hand-reading":
+            seat = d.state.show.pending[0]
+            d.read(seat, OPEN_PARTNER if seat % 2 == first % 2 else OPEN_OPPONENT)
+        else:
+            d.ok()
+    record = d.state.history[-1]
+    assert record.winner is None and record.outcomes[first] == "wrong-show"
+    assert record.scores[1] == record.scores[3] == 0
+    # the other team: no meld of its own, plus the cards left in our hands (K 1, 4 a half)
+    assert record.scores[0] == record.scores[2] == Fraction(3, 2)
+    while d.state.phase != "game-over":
+        d(DealStarted("", d.at(1000)))
+        turn = d.state.deal.turn
+        d.show(turn, OPEN_SHOW, {s: OPEN_PARTNER if s % 2 == turn % 2 else OPEN_OPPONENT
+                                 for s in range(4) if s != turn})
+        record = d.state.history[-1]
+        team = [s for s in range(4) if s % 2 == turn % 2]
+        assert record.scores[team[0]] == record.scores[team[1]] > 80
+    totals = d.state.totals
+    assert max(totals) >= 500
+    winners = set(d.state.winners)
+    assert winners in ({0, 2}, {1, 3})
+    assert all(totals[s] >= 500 for s in winners)
+    assert d.replayed() == d.state

@@ -81,8 +81,8 @@ class WriteScores(Effect):
 
     TYPE: ClassVar[str] = "write-scores"
     deal: int = 0
-    scores: tuple[int, ...] = ()
-    totals: tuple[int, ...] = ()
+    scores: tuple[int | float, ...] = ()
+    totals: tuple[int | float, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,6 +69,7 @@ from engine.game.state import (
     ShowStage,
     ShowState,
 )
+from engine.ruling import plain_number
 
 #: A press held at least this long declares a show; shorter ends the turn.
 LONG_PRESS_MS = 1500
@@ -501,21 +502,27 @@ def _confirm_show(state: GameState, t_ms: int) -> Result:
         state = replace(state, show=show)
         if show.pending:
             return state, [ReadZone(show.pending[0])]
-        return _finish_deal(state, show.declarer, t_ms, [])
+        return _finish_deal(state, show.declarer if show.valid else None, t_ms, [])
     return state, []
 
 
 def _valid_show(state: GameState, t_ms: int) -> Result:
+    assert state.show is not None
+    return _read_hands(state, f"{_name(state, state.show.declarer)} made a valid show", t_ms)
+
+
+def _read_hands(state: GameState, text: str, t_ms: int) -> Result:
+    """After a show that ends the deal: read every other seat still playing, clockwise."""
     show = state.show
     deal = state.deal
     assert show is not None and deal is not None
     n = len(deal.status)
     others = [(show.declarer + k) % n for k in range(1, n)]
     pending = tuple(s for s in others if deal.status[s] == PLAYING)
-    text = f"{_name(state, show.declarer)} made a valid show"
     state = replace(state, show=replace(show, stage="hand-reading", pending=pending), notice=text)
+    winner = show.declarer if show.valid else None
     if not pending:
-        return _finish_deal(state, show.declarer, t_ms, [Notice(text)])
+        return _finish_deal(state, winner, t_ms, [Notice(text)])
     return state, [Notice(text), ReadZone(pending[0])]
 
 
@@ -525,7 +532,14 @@ def _wrong_show(state: GameState, reading: HandReading, t_ms: int) -> Result:
     seat = reading.seat
     why = reading.problem or (reading.ruling.reason if reading.ruling else "")
     text = f"{_name(state, seat)} made a wrong show: {why}"
-    outcome = _policy(state).wrong_show_outcome
+    policy = _policy(state)
+    outcome = policy.wrong_show_outcome
+    if policy.wrong_show_ends_deal:
+        deal = replace(deal, outcomes=_outcome(deal.outcomes, seat, outcome or "wrong-show"))
+        show = state.show
+        assert show is not None
+        state = replace(state, deal=deal, show=replace(show, valid=False))
+        return _read_hands(state, text, t_ms)
     if outcome is not None:
         deal = replace(deal, status=_status(deal.status, seat, "wrong-show"),
                        outcomes=_outcome(deal.outcomes, seat, outcome))
@@ -557,7 +571,10 @@ def _finish_deal(state: GameState, winner: int | None, t_ms: int, effects: list[
             outcomes.append(SeatOutcome(seat, hands[seat].outcome, hands[seat].points or 0))
         else:  # no hand read (cannot happen in a finished show): counts as winner-less loss
             outcomes.append(SeatOutcome(seat, "lost", 0))
-    scores = policy.deal_scores(game, outcomes)
+    readings = {h.seat: h.groups for h in (state.show.hands if state.show else ())}
+    if state.show is not None and state.show.declaration is not None:
+        readings[state.show.declarer] = state.show.declaration.groups
+    scores = policy.deal_scores(game, outcomes, readings)
     past = [{s: sc for s, sc in enumerate(r.scores) if r.outcomes[s] != SITTING_OUT}
             for r in state.history]
     standings = policy.standings(game, past + [scores])
@@ -580,7 +597,8 @@ def _finish_deal(state: GameState, winner: int | None, t_ms: int, effects: list[
                   eliminated=standings.eliminated, winners=winners if over else (), menu=(),
                   notice=text)
     out = list(effects) + [StopTimer()] + [SetLed(s, "off") for s in range(n)]
-    out += [Notice(text), WriteScores(deal.number, record.scores, record.totals)]
+    out += [Notice(text), WriteScores(deal.number, tuple(plain_number(x) for x in record.scores),
+                                      tuple(plain_number(x) for x in record.totals))]
     if over:
         out.append(GameOver(winners))
     return new, out

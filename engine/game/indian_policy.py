@@ -28,7 +28,7 @@ from engine.game.policy import (
     parse_groups,
 )
 from engine.game.setup import Game
-from engine.game.state import DealState, Groups
+from engine.game.state import DealState, Groups, Number
 from engine.indian_scoring import (
     Outcome,
     SeatResult,
@@ -71,7 +71,7 @@ class IndianPolicy(FamilyPolicy):
     def judge_show(self, game: Game, deal: DealState, groups: Groups) -> Ruling:
         return game.variant.judge(self._request(game, deal, "declare", groups))
 
-    def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, int, Ruling]:
+    def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, Number, Ruling]:
         variant = game.variant
         if game.option("count", "best") == "arranged":
             ruling = variant.judge(self._request(game, deal, "count", groups))
@@ -91,8 +91,9 @@ class IndianPolicy(FamilyPolicy):
             return DEAL_SHOW, count, ruling
         return LOST, count, ruling
 
-    def deal_scores(self, game: Game, outcomes: Sequence[SeatOutcome]) -> dict[int, int]:
-        results = [SeatResult(o.seat, Outcome(o.outcome), o.count)
+    def deal_scores(self, game: Game, outcomes: Sequence[SeatOutcome],
+                    readings: Mapping[int, Groups]) -> Mapping[int, Number]:
+        results = [SeatResult(o.seat, Outcome(o.outcome), int(o.count))
                    for o in outcomes if o.outcome != SITTING_OUT]
         return deal_scores(_variant(game), results)
 
@@ -110,8 +111,9 @@ class IndianPolicy(FamilyPolicy):
             return v.pool_limit, f"{v.pool_limit}: out"
         return None, ""
 
-    def standings(self, game: Game, deals: Sequence[Mapping[int, int]]) -> Standings:
+    def standings(self, game: Game, played: Sequence[Mapping[int, Number]]) -> Standings:
         v = _variant(game)
+        deals = [{s: int(p) for s, p in d.items()} for d in played]
         seats = list(range(game.players))
         if v.pool_limit is not None:
             pool = pool_standings(v, deals, seats)
@@ -134,6 +136,6 @@ class IndianPolicy(FamilyPolicy):
         return Standings(totals, (False,) * len(seats), over, tuple(_lowest(totals, seats)) if over else ())
 
 
-def _lowest(totals: Sequence[int], seats: Sequence[int]) -> list[int]:
+def _lowest(totals: Sequence[Number], seats: Sequence[int]) -> list[int]:
     best = min(totals[s] for s in seats)
     return [s for s in seats if totals[s] == best]

@@ -22,7 +22,7 @@ from engine.game.policy import (
     parse_groups,
 )
 from engine.game.setup import Game
-from engine.game.state import DealState, Groups
+from engine.game.state import DealState, Groups, Number
 from engine.ruling import Ruling
 from engine.variants.base import JudgeRequest
 
@@ -40,7 +40,7 @@ class PenaltyPolicy(FamilyPolicy):
         mode = "meld" if "meld" in modes else "declare"
         return game.variant.judge(self._request(game, deal, mode, groups))
 
-    def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, int, Ruling]:
+    def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, Number, Ruling]:
         modes = type(game.variant).modes
         if "count" in modes and game.option("count", "arranged") == "arranged":
             ruling = game.variant.judge(self._request(game, deal, "count", groups))
@@ -49,7 +49,8 @@ class PenaltyPolicy(FamilyPolicy):
             ruling = game.variant.judge(self._request(game, deal, "best", flat))
         return LOST, int(ruling.points), ruling
 
-    def deal_scores(self, game: Game, outcomes: Sequence[SeatOutcome]) -> dict[int, int]:
+    def deal_scores(self, game: Game, outcomes: Sequence[SeatOutcome],
+                    readings: Mapping[int, Groups]) -> Mapping[int, Number]:
         return {o.seat: (0 if o.outcome == WINNER else o.count)
                 for o in outcomes if o.outcome != SITTING_OUT}
 
@@ -62,7 +63,7 @@ class PenaltyPolicy(FamilyPolicy):
             return variant.deals
         return None
 
-    def standings(self, game: Game, deals: Sequence[Mapping[int, int]]) -> Standings:
+    def standings(self, game: Game, deals: Sequence[Mapping[int, Number]]) -> Standings:
         seats = range(game.players)
         totals = tuple(sum(d.get(s, 0) for d in deals) for s in seats)
         total = self.deals_total(game)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from engine.errors import TablekitError
 from engine.game.setup import TURN_SECONDS, Game
-from engine.game.state import DealState, Groups
+from engine.game.state import DealState, Groups, Number
 from engine.notation import split_groups
 from engine.ruling import Ruling
 from engine.variants.base import Groups as ItemGroups
@@ -33,14 +33,14 @@ SITTING_OUT = "out"
 class SeatOutcome:
     seat: int
     outcome: str
-    count: int = 0
+    count: Number = 0
 
 
 @dataclass(frozen=True, slots=True)
 class Standings:
     """The game after some deals: totals, who is out, whether it is over and who won."""
 
-    totals: tuple[int, ...]
+    totals: tuple[Number, ...]
     eliminated: tuple[bool, ...]
     over: bool
     winners: tuple[int, ...] = ()
@@ -66,6 +66,8 @@ class FamilyPolicy:
     missed_turn_limit: int | None = None
     #: What an invalid show costs the declarer; None: they play on as before.
     wrong_show_outcome: str | None = None
+    #: A wrong show ends the deal (every hand is then read) instead of play going on.
+    wrong_show_ends_deal = False
 
     def turn_seconds(self, game: Game) -> int:
         return game.turn_seconds or TURN_SECONDS
@@ -80,14 +82,16 @@ class FamilyPolicy:
     def judge_show(self, game: Game, deal: DealState, groups: Groups) -> Ruling:
         raise NotImplementedError
 
-    def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, int, Ruling]:
+    def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, Number, Ruling]:
         """(outcome, count, ruling) for a losing hand laid out after a valid show."""
         raise NotImplementedError
 
-    def deal_scores(self, game: Game, outcomes: Sequence[SeatOutcome]) -> dict[int, int]:
+    def deal_scores(self, game: Game, outcomes: Sequence[SeatOutcome],
+                    readings: Mapping[int, Groups]) -> Mapping[int, Number]:
+        """Points per seat for one deal; ``readings`` are the zones read at the show."""
         raise NotImplementedError
 
-    def standings(self, game: Game, deals: Sequence[Mapping[int, int]]) -> Standings:
+    def standings(self, game: Game, deals: Sequence[Mapping[int, Number]]) -> Standings:
         """Fold the deals' scores (seat -> points, seats that played only) into standings."""
         raise NotImplementedError
 
@@ -101,9 +105,12 @@ class FamilyPolicy:
 
 def policy_for(game: Game) -> FamilyPolicy:
     from engine.game.indian_policy import IndianPolicy
+    from engine.game.open_rummy_policy import OpenRummyPolicy
     from engine.game.penalty_policy import PenaltyPolicy
 
-    family = type(game.variant).family
+    family: str = type(game.variant).family
     if family == "indian":
         return IndianPolicy()
+    if family == "open-rummy":
+        return OpenRummyPolicy()
     return PenaltyPolicy()

@@ -7,6 +7,7 @@ Per-seat facts are tuples indexed by seat number (clockwise from seat 0).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Literal
 
 from engine.game.setup import Game
@@ -16,6 +17,8 @@ Phase = Literal["setup", "play", "show", "deal-over", "game-over"]
 SeatStatus = Literal["playing", "dropped", "wrong-show", "out"]
 ShowStage = Literal["reading", "verdict", "hand-reading", "hand-check"]
 Groups = tuple[tuple[str, ...], ...]
+#: Scores are whole numbers except in Open Rummy, which counts half points.
+Number = int | Fraction
 
 PLAYING: SeatStatus = "playing"
 
@@ -32,7 +35,7 @@ class HandReading:
     groups: Groups
     ruling: Ruling | None = None
     problem: str = ""
-    points: int | None = None
+    points: Number | None = None
     outcome: str = ""
 
 
@@ -41,6 +44,7 @@ class ShowState:
     """A show in progress: the declarer's reading, then the other hands one by one."""
 
     declarer: int
+    valid: bool = True  # False once a wrong show is confirmed that still ends the deal
     stage: ShowStage = "reading"
     declaration: HandReading | None = None
     pending: tuple[int, ...] = ()  # seats whose hands are still to be read, current first
@@ -78,9 +82,9 @@ class DealRecord:
     wild: str
     winner: int | None
     outcomes: tuple[str, ...]
-    counts: tuple[int, ...]
-    scores: tuple[int, ...]
-    totals: tuple[int, ...]
+    counts: tuple[Number, ...]
+    scores: tuple[Number, ...]
+    totals: tuple[Number, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +96,7 @@ class GameState:
     game: Game
     phase: Phase
     dealer: int
-    totals: tuple[int, ...]
+    totals: tuple[Number, ...]
     eliminated: tuple[bool, ...]
     deal: DealState | None = None
     show: ShowState | None = None

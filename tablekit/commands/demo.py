@@ -27,6 +27,7 @@ from typing import Any
 from engine.errors import TablekitError
 from engine.game import Correction, Game
 from engine.notation import split_groups
+from engine.ruling import plain_number
 
 NAME = "demo"
 HELP = "play a whole scripted game (deals, shows, a timeout, drops) through engine, journal and screen"
@@ -276,13 +277,14 @@ def standings_report(table: Any, script: Script, journal_path: Path, screen: Any
         "variant": game.variant_id,
         "over": table.over,
         "winners": [names[s] for s in state.winners],
-        "standings": [{"place": i + 1, "name": names[s], "total": state.totals[s],
+        "standings": [{"place": i + 1, "name": names[s], "total": plain_number(state.totals[s]),
                        "eliminated": state.eliminated[s]} for i, s in enumerate(order)],
         "deals": [{"deal": r.number, "dealer": names[r.dealer], "cut": r.wild,
                    "winner": names[r.winner] if r.winner is not None else None,
-                   "scores": dict(zip(names, r.scores, strict=True)),
+                   "scores": dict(zip(names, map(plain_number, r.scores), strict=True)),
                    "outcomes": dict(zip(names, r.outcomes, strict=True)),
-                   "totals": dict(zip(names, r.totals, strict=True))} for r in state.history],
+                   "totals": dict(zip(names, map(plain_number, r.totals), strict=True))}
+                  for r in state.history],
         "game_id": table.game_id,
         "journal": str(journal_path),
         "events": len(table.journal.events(table.game_id)),

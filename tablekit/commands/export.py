@@ -12,6 +12,7 @@ import os
 import sys
 from pathlib import Path
 
+from engine.ruling import plain_number
 from tablekit.journal import Journal, JournalError, default_path
 
 NAME = "export"
@@ -37,7 +38,7 @@ def score_sheet(journal: Journal, game_id: int) -> tuple[list[str], list[list[ob
         row: list[object] = [r.number, names[r.dealer], r.wild or "-",
                              names[r.winner] if r.winner is not None else "-"]
         for s in range(len(names)):
-            row += [r.scores[s], r.totals[s], r.outcomes[s]]
+            row += [plain_number(r.scores[s]), plain_number(r.totals[s]), r.outcomes[s]]
         rows.append(row)
     return header, rows
 
