@@ -149,7 +149,8 @@ class MeldStyle:
     of one suit in a deal (Caribbean Kalooki). ``ordered_runs``: the order on the table fixes
     what a wild card in a sequence stands for (when the order given is a run).
     ``initial_wilds``: wild cards allowed in one meld of the first meld, as one number or by
-    (kind, size) of the required meld (Shanghai's chart).
+    (kind, size) of the required meld (Shanghai's chart). ``split_runs``: one long run laid in a
+    row may count as two runs of the contract, each of the minimum length (Shanghai).
     """
 
     sequence: SequenceRule | None
@@ -161,6 +162,7 @@ class MeldStyle:
     ordered_runs: bool = False
     initial_wilds: int | tuple[tuple[str, int, int], ...] | None = None
     names: tuple[str, str] = ("group", "sequence")
+    split_runs: bool = False
 
     def noun(self, kind: str, plural: bool = False) -> str:
         word = {"group": self.names[0], "sequence": self.names[1]}.get(kind, "meld")
@@ -282,11 +284,40 @@ class Verdict:
     readings: tuple[Reading, ...]
     problems: tuple[str, ...]
     met: str
+    groups: tuple[tuple[Card, ...], ...] = ()  # as judged (a long run may have been split)
 
 
 def meet(groups: Sequence[Sequence[Card]], terms: Contract, style: MeldStyle, is_wild: WildTest,
          rank_value: RankValue) -> Verdict:
     """Do ``groups`` (laid together as a first meld) meet ``terms``?"""
+    verdict = _meet(groups, terms, style, is_wild, rank_value)
+    if verdict.valid or not style.split_runs or style.sequence is None or len(groups) >= len(terms.needs):
+        return verdict
+    for split in _run_splits(groups, style.sequence.min_len):
+        again = meet(split, terms, style, is_wild, rank_value)
+        if again.valid:
+            return replace(again, problems=(), met=again.met + " (a long run split in two)")
+    return verdict
+
+
+def _run_splits(groups: Sequence[Sequence[Card]], shortest: int) -> list[list[list[Card]]]:
+    """Every way to cut one long group, in the order given or sorted by rank, into two runs
+    of at least ``shortest`` cards."""
+    out: list[list[list[Card]]] = []
+    for i, group in enumerate(groups):
+        if len(group) < 2 * shortest:
+            continue
+        orders = [list(group)]
+        if not any(c.is_joker for c in group):
+            orders.append(sorted(group, key=lambda c: c.rank))
+        for order in orders:
+            for k in range(shortest, len(order) - shortest + 1):
+                out.append([*map(list, groups[:i]), order[:k], order[k:], *map(list, groups[i + 1:])])
+    return out
+
+
+def _meet(groups: Sequence[Sequence[Card]], terms: Contract, style: MeldStyle, is_wild: WildTest,
+          rank_value: RankValue) -> Verdict:
     pieces = [pieces_of(g, is_wild) for g in groups]
     general = [read_meld(p, style, cap=0 if terms.no_wilds else None) for p in pieces]
     problems: list[str] = []
@@ -317,7 +348,8 @@ def meet(groups: Sequence[Sequence[Card]], terms: Contract, style: MeldStyle, is
     points = sum(melding_value(r, rank_value) for r in readings)
     if terms.min_points is not None and points < terms.min_points:
         problems.append(f"the first meld is worth {points} points; it needs at least {terms.min_points}")
-    return Verdict(not problems, points, tuple(readings), tuple(problems), terms.words(style))
+    return Verdict(not problems, points, tuple(readings), tuple(problems), terms.words(style),
+                   tuple(tuple(g) for g in groups))
 
 
 def _assign(pieces: Sequence[Sequence[Piece]], needs: tuple[Need, ...], terms: Contract, style: MeldStyle,

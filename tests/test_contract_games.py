@@ -133,7 +133,7 @@ CONTRACT_CASES = [
     ("telefunken", 6, "7H 7S 7D 7C 7H | 9H 9S 9D 9C PJ", True),
     ("telefunken", 7, "7H 7S 7D | 2C 3C 4C 5C 6C 7C 8C 9C", True),
     ("telefunken", 7, "7H 7S 7D | 2C 3C 4C 5C 6C 7C", False),
-    ("telefunken", 7, "7H 7S 7D | 2C 3C 4C 5C 6C 7C 8C", False),  # the whole hand must go down
+    ("telefunken", 7, "7H 7S 7D | 2C 3C 4C 5C 6C 7C 8C", True),  # the contract itself: trio + 7
     # Farmer's Rummy: sets only, no wild in deal 1, more naturals than wilds
     ("farmers-rummy", 1, "7H 7S 7D", True),
     ("farmers-rummy", 1, "7H 7S 2D", False),
@@ -298,3 +298,13 @@ def test_bent_table_doubles_only_in_kalooki() -> None:
 
 def test_count_is_the_same_however_the_cards_are_grouped() -> None:
     assert count("loba", "JS QS KS | AS PJ 5D") == count("loba", "JS QS KS AS PJ 5D") == 80
+
+
+def test_shanghai_long_run_may_be_split_to_meet_a_two_run_contract() -> None:
+    from engine.variants import JudgeRequest, find
+
+    v = find("shanghai")
+    split = v.judge(JudgeRequest("contract", groups=v.parse("3S 4S 5S 6S 7S 8S 9S 10S | 5H 6H 7H 8H"), deal=7))
+    assert split.valid and [len(g.cards) for g in split.groups] == [4, 4, 4]
+    short = v.judge(JudgeRequest("contract", groups=v.parse("3S 4S 5S 6S 7S 8S 9S | 5H 6H 7H 8H"), deal=7))
+    assert not short.valid

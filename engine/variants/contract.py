@@ -304,7 +304,7 @@ class ContractVariant(Variant):
         groups = [_cards(g) for g in request.groups]
         verdict = meet(groups, terms, self.style_for(request), self.is_wild, value_table.rank_value)
         rulings = tuple(GroupRuling(tuple(g), r.kind, _value(r, value_table), 0, r.reason)
-                        for g, r in zip(groups, verdict.readings, strict=True))
+                        for g, r in zip(verdict.groups, verdict.readings, strict=True))
         where = f"deal {request.deal}" if self.deal_list else "the first meld"
         if verdict.valid:
             reason = f"meets {where}: {verdict.met}"
