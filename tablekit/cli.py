@@ -12,6 +12,7 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import NoReturn
 
 import tablekit
 import tablekit.commands
@@ -28,12 +29,20 @@ def _command_modules() -> list[ModuleType]:
     return modules
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage mistakes print one ``error:`` line (exit 2), as every tablekit contract asks."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"error: {message} (see `{self.prog} --help`)", file=sys.stderr)
+        raise SystemExit(2)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="tablekit", description="Rummy Table Kit: referee rummy played with real cards."
     )
     parser.add_argument("--version", action="version", version=f"tablekit {tablekit.__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for module in _command_modules():
         p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
         module.add_arguments(p)

@@ -127,3 +127,10 @@ def test_unsupported_mode_is_an_error() -> None:
 def test_every_indian_variant_is_registered(vid: str) -> None:
     v = find(vid)
     assert v.cards_dealt == 13 and v.decks == 2 and v.jokers == 2
+
+
+def test_a_show_needs_three_groups() -> None:
+    r = ask("declare", "AD 2D 3D 4D 5D 6D 7D 8D 9D 10D | JS QS KS", "5C")
+    assert not r.valid and r.points == 80 and "at least 3" in r.reason
+    assert ask("declare", "AD 2D 3D 4D 5D 6D 7D 8D 9D 10D | JS QS KS", "5C", min_show_groups=2).valid
+    assert ask("declare", "AD 2D 3D 4D 5D 6D 7D | 8D 9D 10D | JS QS KS", "5C").valid

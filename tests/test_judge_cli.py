@@ -115,3 +115,13 @@ def test_wild_names_the_turned_up_ace_in_tile_rummy() -> None:
     assert with_ace["points"] > plain["points"]
     bad = tablekit("judge", "--variant", "tile-rummy", "--mode", "count", "--wild", "QH", "--", "B7 R5")
     assert bad.returncode == 2 and "QH" in bad.stderr
+
+
+@pytest.mark.parametrize("args", [["--variant", "indian-points", "--mode", "fly", "--", "4H"],
+                                  ["--variant", "indian-points", "--mode", "count", "--bogus", "--", "4H"],
+                                  ["--variant", "indian-points", "--deal"]])
+def test_usage_mistakes_are_one_error_line(args: list[str]) -> None:
+    p = tablekit("judge", *args)
+    assert p.returncode == 2 and p.stdout == ""
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:")

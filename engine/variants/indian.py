@@ -6,7 +6,8 @@ keeps a sequence pure; sets are 3 or 4 cards of one rank in distinct suits; an a
 high but K-A-2 never counts; A K Q J 10 score 10, jokers 0; a losing hand scores at most 80.
 
 House-rule options (``JudgeRequest.options`` / ``IndianRules``): ``wrap`` (K-A-2 allowed),
-``wild_in_place_pure`` (default true), ``joker_only_melds`` (default false).
+``wild_in_place_pure`` (default true), ``joker_only_melds`` (default false),
+``min_show_groups`` (default 3: the texts reject a show laid out in only two groups).
 Deal- and game-level scoring lives in :mod:`engine.indian_scoring`.
 """
 
@@ -45,10 +46,14 @@ class IndianRules:
     wrap: bool = False
     wild_in_place_pure: bool = True
     joker_only_melds: bool = False
+    min_show_groups: int = 3
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> IndianRules:
-        known = {k: bool(options[k]) for k in ("wrap", "wild_in_place_pure", "joker_only_melds") if k in options}
+        known: dict[str, Any] = {k: bool(options[k]) for k in ("wrap", "wild_in_place_pure", "joker_only_melds")
+                                 if k in options}
+        if "min_show_groups" in options:
+            known["min_show_groups"] = int(options["min_show_groups"])
         return cls(**known)
 
     def meld_rules(self) -> MeldRules:
@@ -179,10 +184,12 @@ class IndianVariant(Variant):
 
     def judge_declare(self, request: JudgeRequest) -> Ruling:
         items = request.items
-        readings, _, _ = self.read(request.groups, request)
+        readings, _, house = self.read(request.groups, request)
         kinds, has_pure, has_two = self._kinds(readings)
         groups = tuple(GroupRuling(r.group, k, 0, 0, self._group_reason(r, k)) for r, k in zip(readings, kinds, strict=True))
         problems = []
+        if len(groups) < house.min_show_groups:
+            problems.append(f"only {len(groups)} groups: a show is laid out in at least {house.min_show_groups}")
         if not has_pure:
             problems.append("no pure sequence")
         elif not has_two:
