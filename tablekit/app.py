@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from display.viewmodel import HEALTH_FALLBACK, DeviceHealth, ViewModel
-from engine.cards import full_deck
 from engine.game import (
     ButtonPressed,
     ButtonReleased,
@@ -281,7 +280,9 @@ class Table:
         if card:
             return card
         variant = self.state.game.variant
-        return str(self.rng.choice(full_deck(variant.decks, variant.jokers)))
+        items = [i for i in variant.full_set(variant.decks, variant.jokers)
+                 if not (variant.uses_tiles and i.is_joker)]  # a Joly is never turned up as the ace
+        return str(self.rng.choice(items))
 
     # --- inputs ---------------------------------------------------------------------------
 

@@ -111,7 +111,11 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
         seats.append(SeatView(seat.name, seat.team, _n(state.totals[s]), deal.missed_in_row[s],
                               _seat_state(state, s), note))
     total = policy.turn_seconds(game)
-    if deal.deadline_ms is not None:
+    window = deal.window_until_ms
+    if window is not None and now_ms < window and policy.opening_window_ms:
+        countdown = Countdown((window - now_ms) / 1000, policy.opening_window_ms / 1000, True,
+                              policy.opening_window_label)
+    elif deal.deadline_ms is not None:
         countdown = Countdown(max(0.0, (deal.deadline_ms - now_ms) / 1000), float(total), True)
     else:
         left = deal.paused_left_ms if deal.paused_left_ms is not None else total * 1000

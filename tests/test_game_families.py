@@ -155,3 +155,32 @@ def test_open_rummy_teams_score_tables_and_hands_until_the_target():
     assert winners in ({0, 2}, {1, 3})
     assert all(totals[s] >= 500 for s in winners)
     assert d.replayed() == d.state
+
+
+TILE_CLOSE = "R1 R2 R3 | B5 Y5 K5 | R10 R11 R12 R13 | K7 K8 K9 | Y2"
+
+
+def test_tile_rummy_opens_with_a_doubles_window_and_scores_laid_against_left():
+    from tablekit.present import present
+
+    d = Driver(game("tile-rummy", ["Ann", "Bo", "Cy"]))
+    d(DealStarted("r7", d.at(1000)))
+    deal = d.state.deal
+    assert deal.wild == "R7"
+    assert deal.window_until_ms == d.t + 45_000 and deal.deadline_ms == d.t + 90_000
+    view = present(d.state, d.t + 5_000)
+    assert view.countdown.label == "doubles window" and view.countdown.seconds_left == 40
+    d.ok()  # the table is done declaring doubles: the first turn's clock starts
+    assert d.state.deal.window_until_ms is None and d.state.deal.deadline_ms == d.t + 45_000
+    assert present(d.state, d.t).countdown.label == ""
+    for seat in (1, 2, 0):
+        d.press(seat)
+    d.show(1, TILE_CLOSE, {2: "B7 B8 B9 | Y11 K4 R7", 0: "Y1 Y2 Y3 Y4 | K13"})
+    record = d.state.history[-1]
+    assert d.state.phase == "game-over"
+    # put-down values: low tiles 5, 10 and up 10; left at the end: 11-13 count 10, a 1 25,
+    # and the ace's twin R7 50
+    assert record.scores[1] == 15 + 15 + 40 + 15 + 50  # all laid, plus the closing bonus
+    assert record.scores[2] == 15 - (10 + 5 + 50)
+    assert record.scores[0] == 20 - 10
+    assert d.state.winners == (1,)

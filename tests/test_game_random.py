@@ -31,7 +31,8 @@ from engine.game import (
 # weighted towards moving the game on, so playouts reach deal ends and game ends
 ACTIONS = ("deal", "short", "short", "long", "long", "other", "expire", "drop", "drop", "menu",
            "ok", "ok", "ok", "read", "read", "read", "correct", "link", "camera", "tick")
-HANDS = (VALID_SHOW, LOSER_58, FULL_COUNT, NO_PURE, "4H 5H 6H", "QQ", "3H 4H 5H 6H | 9C 9D 9S | KD KH KS")
+HANDS = (VALID_SHOW, LOSER_58, FULL_COUNT, NO_PURE, "4H 5H 6H", "QQ", "3H 4H 5H 6H | 9C 9D 9S | KD KH KS",
+         "R1 R2 R3 | B5 Y5 K5 | R10 R11 R12 R13 | K7 K8 K9 | Y2", "B7 B8 B9 | Y11 K4 R7")
 CUTS = ("5D", "9C", "PJ", "KS", "AH")
 
 
@@ -75,6 +76,14 @@ def event_for(d: Driver, action: str, pick: int) -> Event:
     return Tick(t)
 
 
+def _cut_for(variant: str, event: Event) -> Event:
+    if isinstance(event, DealStarted) and variant == "shanghai":
+        return DealStarted("", event.t_ms)
+    if isinstance(event, DealStarted) and variant == "tile-rummy":
+        return DealStarted("R7", event.t_ms)
+    return event
+
+
 def check_sound(d: Driver, effects: list[Effect]) -> None:
     s = d.state
     assert s.phase in ("setup", "play", "show", "deal-over", "game-over")
@@ -93,7 +102,8 @@ def check_sound(d: Driver, effects: list[Effect]) -> None:
 
 
 @settings(max_examples=int(__import__("os").environ.get("PLAYOUTS", 40)), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(variant=st.sampled_from(["indian-pool-101", "indian-points", "indian-deals", "shanghai"]),
+@given(variant=st.sampled_from(["indian-pool-101", "indian-points", "indian-deals", "shanghai",
+                                 "tile-rummy"]),
        players=st.integers(2, 4),
        steps=st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 50)), min_size=1, max_size=100))
 def test_random_playouts_stay_sound_and_replay_exactly(variant, players, steps):
@@ -104,8 +114,7 @@ def test_random_playouts_stay_sound_and_replay_exactly(variant, players, steps):
         if d.state.phase in ("setup", "deal-over") and action not in ("deal", "ok", "link", "camera"):
             action = "deal"
         event = event_for(d, action, pick)
-        if variant == "shanghai" and isinstance(event, DealStarted):
-            event = DealStarted("", event.t_ms)
+        event = _cut_for(variant, event)
         effects = d(event)
         check_sound(d, effects)
         assert d.replayed() == d.state
@@ -124,8 +133,7 @@ def playout(variant: str, players: int, seed: int, steps: int) -> Driver:
         if d.state.phase in ("setup", "deal-over"):
             action = "deal"
         event = event_for(d, action, rng.randrange(50))
-        if variant == "shanghai" and isinstance(event, DealStarted):
-            event = DealStarted("", event.t_ms)
+        event = _cut_for(variant, event)
         check_sound(d, d(event))
         if len(d.log) % 5 == 0:  # the short hypothesis playouts check every step
             assert d.replayed() == d.state
@@ -137,7 +145,7 @@ def test_long_seeded_playouts_reach_game_ends_and_replay_exactly():
     ends = deals = 0
     for seed in range(3):
         for variant, players, steps in (("indian-pool-101", 3, 200), ("indian-deals", 2, 150),
-                                        ("shanghai", 3, 120)):
+                                        ("shanghai", 3, 120), ("tile-rummy", 3, 60)):
             d = playout(variant, players, seed, steps)
             ends += d.state.phase == "game-over"
             deals += len(d.state.history)

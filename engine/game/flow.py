@@ -151,7 +151,7 @@ def _deal_started(state: GameState, event: Event) -> Result:
                        else "the game is over")
     if event.wild:
         try:
-            wild = str(parse_card(event.wild))
+            wild = _cut_text(state.game, event.wild)
         except TablekitError as exc:
             return _refuse(state, f"cannot use {event.wild!r} as the cut card: {exc}")
     else:
@@ -172,6 +172,9 @@ def _deal_started(state: GameState, event: Event) -> Result:
                      status=status, turns_played=zeros, turns_begun=_seti(zeros, first, 1),
                      missed_in_row=zeros, outcomes=("",) * n)
     deal = _start_clock(state, deal, event.t_ms)
+    window = _policy(state).opening_window_ms
+    if window and deal.deadline_ms is not None:
+        deal = replace(deal, window_until_ms=event.t_ms + window, deadline_ms=deal.deadline_ms + window)
     text = f"deal {deal.number}: {_name(state, dealer)} deals, {_name(state, first)} plays first"
     if wild:
         text += f"; {wild} is the cut card"
@@ -180,6 +183,15 @@ def _deal_started(state: GameState, event: Event) -> Result:
     effects += _clock_effects(new)
     effects.append(Notice(text))
     return new, effects
+
+
+def _cut_text(game: Game, text: str) -> str:
+    """The cut card (or turned-up tile) in canonical notation."""
+    if game.variant.uses_tiles:
+        from engine.tiles import parse_tile
+
+        return str(parse_tile(text))
+    return str(parse_card(text))
 
 
 def _start_clock(state: GameState, deal: DealState, t_ms: int) -> DealState:
@@ -205,7 +217,7 @@ def _pass_turn(state: GameState, t_ms: int, effects: list[Effect]) -> Result:
     status = deal.status
     nxt = _next_seat(deal.turn, lambda s: status[s] == PLAYING, len(status))
     assert nxt is not None
-    deal = replace(deal, turn=nxt, turn_count=deal.turn_count + 1,
+    deal = replace(deal, turn=nxt, turn_count=deal.turn_count + 1, window_until_ms=None,
                    turns_begun=_seti(deal.turns_begun, nxt, deal.turns_begun[nxt] + 1))
     deal = _start_clock(state, deal, t_ms)
     new = replace(state, phase="play", deal=deal, show=None, menu=())
@@ -317,6 +329,12 @@ def _menu(state: GameState, event: Event) -> Result:
 def _confirm(state: GameState, event: Event) -> Result:
     assert isinstance(event, Confirm)
     if state.phase == "play":
+        deal = state.deal
+        if not state.menu and deal is not None and deal.window_until_ms is not None and not state.paused:
+            # OK closes the opening window early: the first turn's clock starts now
+            deal = replace(deal, window_until_ms=None, deadline_ms=event.t_ms + _turn_ms(state))
+            state = replace(state, deal=deal)
+            return state, _clock_effects(state)
         if not state.menu:
             return state, []
         choice = state.menu[0]
@@ -364,7 +382,8 @@ def _devices(state: GameState, event: Event) -> Result:
         effects.append(Notice(text))
         if state.phase == "play" and deal is not None and deal.deadline_ms is not None:
             left = max(0, deal.deadline_ms - t_ms)
-            state = replace(state, deal=replace(deal, deadline_ms=None, paused_left_ms=left))
+            state = replace(state, deal=replace(deal, deadline_ms=None, paused_left_ms=left,
+                                                window_until_ms=None))
             effects.append(StopTimer())
     elif was_paused and not state.paused:
         text = "play resumes"
@@ -574,7 +593,7 @@ def _finish_deal(state: GameState, winner: int | None, t_ms: int, effects: list[
     readings = {h.seat: h.groups for h in (state.show.hands if state.show else ())}
     if state.show is not None and state.show.declaration is not None:
         readings[state.show.declarer] = state.show.declaration.groups
-    scores = policy.deal_scores(game, outcomes, readings)
+    scores = policy.deal_scores(game, deal, outcomes, readings)
     past = [{s: sc for s, sc in enumerate(r.scores) if r.outcomes[s] != SITTING_OUT}
             for r in state.history]
     standings = policy.standings(game, past + [scores])

@@ -91,7 +91,7 @@ class IndianPolicy(FamilyPolicy):
             return DEAL_SHOW, count, ruling
         return LOST, count, ruling
 
-    def deal_scores(self, game: Game, outcomes: Sequence[SeatOutcome],
+    def deal_scores(self, game: Game, deal: DealState, outcomes: Sequence[SeatOutcome],
                     readings: Mapping[int, Groups]) -> Mapping[int, Number]:
         results = [SeatResult(o.seat, Outcome(o.outcome), int(o.count))
                    for o in outcomes if o.outcome != SITTING_OUT]

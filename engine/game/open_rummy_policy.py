@@ -76,7 +76,7 @@ class OpenRummyPolicy(FamilyPolicy):
         _, loose = split_zone(game, groups)
         return LOST, cards_value(loose), ruling
 
-    def deal_scores(self, game: Game, outcomes: Sequence[SeatOutcome],
+    def deal_scores(self, game: Game, deal: DealState, outcomes: Sequence[SeatOutcome],
                     readings: Mapping[int, Groups]) -> Mapping[int, Number]:
         melds: list[list[list[Card]]] = [[] for _ in range(TEAMS)]
         hands: list[list[Card]] = [[] for _ in range(TEAMS)]

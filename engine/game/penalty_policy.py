@@ -49,7 +49,7 @@ class PenaltyPolicy(FamilyPolicy):
             ruling = game.variant.judge(self._request(game, deal, "best", flat))
         return LOST, int(ruling.points), ruling
 
-    def deal_scores(self, game: Game, outcomes: Sequence[SeatOutcome],
+    def deal_scores(self, game: Game, deal: DealState, outcomes: Sequence[SeatOutcome],
                     readings: Mapping[int, Groups]) -> Mapping[int, Number]:
         return {o.seat: (0 if o.outcome == WINNER else o.count)
                 for o in outcomes if o.outcome != SITTING_OUT}

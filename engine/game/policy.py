@@ -68,6 +68,9 @@ class FamilyPolicy:
     wrong_show_outcome: str | None = None
     #: A wrong show ends the deal (every hand is then read) instead of play going on.
     wrong_show_ends_deal = False
+    #: A window before the first turn's clock starts (tile rummy's doubles), and its label.
+    opening_window_ms = 0
+    opening_window_label = ""
 
     def turn_seconds(self, game: Game) -> int:
         return game.turn_seconds or TURN_SECONDS
@@ -86,7 +89,7 @@ class FamilyPolicy:
         """(outcome, count, ruling) for a losing hand laid out after a valid show."""
         raise NotImplementedError
 
-    def deal_scores(self, game: Game, outcomes: Sequence[SeatOutcome],
+    def deal_scores(self, game: Game, deal: DealState, outcomes: Sequence[SeatOutcome],
                     readings: Mapping[int, Groups]) -> Mapping[int, Number]:
         """Points per seat for one deal; ``readings`` are the zones read at the show."""
         raise NotImplementedError
@@ -107,10 +110,13 @@ def policy_for(game: Game) -> FamilyPolicy:
     from engine.game.indian_policy import IndianPolicy
     from engine.game.open_rummy_policy import OpenRummyPolicy
     from engine.game.penalty_policy import PenaltyPolicy
+    from engine.game.tile_policy import TilePolicy
 
     family: str = type(game.variant).family
     if family == "indian":
         return IndianPolicy()
     if family == "open-rummy":
         return OpenRummyPolicy()
+    if family == "tile":
+        return TilePolicy()
     return PenaltyPolicy()

@@ -68,6 +68,7 @@ class DealState:
     turn_count: int = 1
     deadline_ms: int | None = None  # turn clock runs until then
     paused_left_ms: int | None = None  # turn clock stopped with this much left
+    window_until_ms: int | None = None  # an opening window (tile doubles) runs until then
 
     def playing(self) -> list[int]:
         return [s for s, st in enumerate(self.status) if st == PLAYING]
