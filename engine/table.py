@@ -52,6 +52,11 @@ def _group_text(text: str) -> tuple[Card, ...]:
     return tuple(_card(t) for g in split_groups(text) for t in g)
 
 
+@lru_cache(maxsize=128)
+def _card_of(rank: int, suit: str) -> Card:
+    return Card(rank, suit)
+
+
 def _cards_of(value: Any, where: str) -> tuple[Card, ...]:
     if isinstance(value, str) and "|" not in value:
         try:
@@ -162,16 +167,12 @@ class TableState:
 
     def check_copies(self, allowed: Callable[[Card], int], name: str = "table state") -> None:
         """Raise :class:`DeckError` for a card seen more often than the decks hold."""
-        # Count equal objects first (cheap identity hashes), then merge copies that are equal
-        # values but distinct objects, so a late-game table costs little to check.
-        by_object: Counter[int] = Counter(map(id, self.laid_cards()))
-        by_object.update(map(id, self.discard))
-        objects = {id(c): c for c in self.laid_cards()}
-        objects.update((id(c), c) for c in self.discard)
-        seen: Counter[Card] = Counter()
-        for key, n in by_object.items():
-            seen[objects[key]] += n
-        for card, n in seen.items():
+        # Count by (rank, suit), which hashes in C, and build one card per kind seen: a
+        # late-game table of some 200 cards then costs little to check.
+        seen: Counter[tuple[int, str]] = Counter((c.rank, c.suit) for c in self.laid_cards())
+        seen.update((c.rank, c.suit) for c in self.discard)
+        for (rank, suit), n in seen.items():
+            card = _card_of(rank, suit)
             limit = allowed(card)
             if n > limit:
                 raise DeckError(f"{name}: too many copies of {card}: {n} on the table, the decks hold {limit}")

@@ -159,11 +159,11 @@ class OpenRummyVariant(Variant):
         if request.before is None or request.after is None:
             raise TableStateError("a turn check needs the table before and after the turn")
         players = self.players_for(request)
-        allowed = self.copies_allowed(request)
+        decks = self.decks_for(request)
         before = TableState.from_json(request.before, players, "before")
         after = TableState.from_json(request.after, players, "after")
         for name, state in (("before", before), ("after", after)):
-            state.check_copies(lambda c: allowed[c], name)
+            state.check_copies(lambda c: JOKERS_PER_DECK * decks if c.is_joker else decks, name)
             self._check_stock(state, request, name)
         if request.seat >= players:
             raise TableStateError(f"seat {request.seat} does not exist: a {players}-player game has seats 0-{players - 1}")
