@@ -22,6 +22,13 @@ _NO_SUCH_GLYPH = "\ue000"  # a private-use code point: drawn as the face's missi
 _STAND_INS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C", "…": "...", "·": "-", "—": "-", "→": "->"}
 
 
+def number_text(value: float) -> str:
+    """A score as players write it: whole numbers without a point, others to one decimal."""
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.1f}"
+    return str(int(value))
+
+
 def printable(text: str) -> str:
     """``text`` with control characters (tabs, newlines, NUL) turned into spaces."""
     if text.isprintable():

@@ -5,17 +5,11 @@ from __future__ import annotations
 import pygame
 
 from display import chrome, theme
-from display.canvas import Canvas
+from display.canvas import Canvas, number_text
 from display.layout import inset, split_columns, split_rows
 from display.viewmodel import DealResultView
 
 COLUMNS = (0.42, 0.18, 0.18, 0.32)
-
-
-def _number(value: float) -> str:
-    if isinstance(value, float) and not value.is_integer():
-        return f"{value:.1f}"
-    return str(int(value))
 
 
 def draw(canvas: Canvas, view: DealResultView) -> None:
@@ -38,8 +32,8 @@ def draw(canvas: Canvas, view: DealResultView) -> None:
         canvas.mark(f"line:{i}", row)
         cells = split_columns(inset(row, L.py(0.02), 0), list(COLUMNS), gap=L.py(0.02))
         canvas.text(line.name, L.line("large"), cells[0], ink)
-        canvas.text(_number(line.points), L.line("large"), cells[1], ink, align="right")
-        canvas.text(_number(line.total), L.line("large"), cells[2], ink, align="right")
+        canvas.text(number_text(line.points), L.line("large"), cells[1], ink, align="right")
+        canvas.text(number_text(line.total), L.line("large"), cells[2], ink, align="right")
         note_ink = theme.INVALID if line.eliminated and not line.winner else ink
         canvas.text(line.note, L.line("body"), cells[3], note_ink, bold=False)
         if line.eliminated:

@@ -5,15 +5,9 @@ from __future__ import annotations
 import pygame
 
 from display import chrome, theme
-from display.canvas import Canvas
+from display.canvas import Canvas, number_text
 from display.layout import inset, split_columns, split_rows
 from display.viewmodel import GameOverView
-
-
-def _number(value: float) -> str:
-    if isinstance(value, float) and not value.is_integer():
-        return f"{value:.1f}"
-    return str(int(value))
 
 
 def _trophy(surface: pygame.Surface, rect: pygame.Rect) -> None:
@@ -49,6 +43,6 @@ def draw(canvas: Canvas, view: GameOverView) -> None:
         cells = split_columns(inset(row, L.py(0.02), 0), [0.1, 0.42, 0.18, 0.3], gap=L.py(0.02))
         canvas.text(f"{st.place}.", L.line("large"), cells[0], ink)
         canvas.text(st.name, L.line("large"), cells[1], ink)
-        canvas.text(_number(st.total), L.line("large"), cells[2], ink, align="right")
+        canvas.text(number_text(st.total), L.line("large"), cells[2], ink, align="right")
         canvas.text(st.note, L.line("body"), cells[3], ink, bold=False)
     chrome.footer(canvas, view.prompt)

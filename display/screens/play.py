@@ -12,7 +12,7 @@ import math
 import pygame
 
 from display import chrome, theme
-from display.canvas import Canvas
+from display.canvas import Canvas, number_text
 from display.layout import HEADER, inset
 from display.viewmodel import SEAT_DROPPED, SEAT_ELIMINATED, PlayView, SeatView
 
@@ -154,7 +154,7 @@ def _seat(
     row = pygame.Rect(inner.x, name_box.bottom, inner.w, row_h)
     marks_w = _missed_marks(canvas, index, seat.missed_turns, missed_limit, row)
     score_box = pygame.Rect(row.x, row.y, row.w - marks_w - pad, row.h)
-    canvas.text(_number(seat.score), L.line("body"), score_box, ink)
+    canvas.text(number_text(seat.score), L.line("body"), score_box, ink)
 
     note = seat.note or (seat.state if out else "")
     if note:
@@ -182,12 +182,6 @@ def _missed_marks(canvas: Canvas, index: int, missed: int, limit: int, row: pyga
             pygame.draw.circle(canvas.surface, theme.MISSED_SLOT, centre, d // 2, max(2, d // 6))
     canvas.mark(f"missed:{index}", pygame.Rect(x, row.centery - d // 2, width, d))
     return width
-
-
-def _number(value: float) -> str:
-    if isinstance(value, float) and not value.is_integer():
-        return f"{value:.1f}"
-    return str(int(value))
 
 
 # --- the moving layer ----------------------------------------------------------------------

@@ -5,16 +5,10 @@ from __future__ import annotations
 import pygame
 
 from display import chrome, theme
-from display.canvas import Canvas
+from display.canvas import Canvas, number_text
 from display.chart import draw_line_chart
 from display.layout import inset, split_rows
 from display.viewmodel import ScoreboardView
-
-
-def _number(value: float) -> str:
-    if isinstance(value, float) and not value.is_integer():
-        return f"{value:.1f}"
-    return str(int(value))
 
 
 def draw(canvas: Canvas, view: ScoreboardView) -> None:
@@ -34,7 +28,7 @@ def draw(canvas: Canvas, view: ScoreboardView) -> None:
         num_w = int(inner.w * 0.34)
         ink = theme.TEXT_DIM if s.eliminated else theme.TEXT
         canvas.text(s.name, L.line("large"), pygame.Rect(inner.x, inner.y, inner.w - num_w, inner.h), ink)
-        canvas.text(_number(total), L.line("large"), pygame.Rect(inner.right - num_w, inner.y, num_w, inner.h), ink, align="right")
+        canvas.text(number_text(total), L.line("large"), pygame.Rect(inner.right - num_w, inner.y, num_w, inner.h), ink, align="right")
         if s.eliminated:
             pygame.draw.line(canvas.surface, theme.INVALID, (inner.x, row.centery), (inner.right, row.centery), max(2, L.py(0.005)))
     canvas.panel(chart, theme.dim(theme.PANEL, 0.8), None)

@@ -7,7 +7,7 @@ import math
 import pygame
 
 from display import chrome, theme
-from display.canvas import Canvas
+from display.canvas import Canvas, number_text
 from display.cardface import CARD_ASPECT, FaceDrawer
 from display.layout import inset
 from display.viewmodel import SHOW_CORRECTING, SHOW_READING, GroupView, ShowView
@@ -18,7 +18,7 @@ MAX_CARD_HEIGHT = 0.3  # of the screen: one short group need not fill the screen
 
 def draw(canvas: Canvas, view: ShowView, faces: FaceDrawer) -> None:
     L = canvas.layout
-    right = "" if view.points is None else f"{_number(view.points)} points"
+    right = "" if view.points is None else f"{number_text(view.points)} points"
     chrome.header(canvas, view.title or f"{view.declarer} shows", right)
     banner = L.rect((0.0, 0.1, 1.0, 0.1))
     if view.stage == SHOW_READING or view.valid is None:
@@ -156,9 +156,3 @@ def _correction(canvas: Canvas, view: ShowView, side: pygame.Rect, faces: FaceDr
     becomes.midtop = (inner.centerx, arrow.bottom)
     faces.draw(canvas.surface, view.proposed or "?", becomes, selected=True)
     canvas.mark("proposed", becomes)
-
-
-def _number(value: float) -> str:
-    if isinstance(value, float) and not value.is_integer():
-        return f"{value:.1f}"
-    return str(int(value))
