@@ -194,7 +194,7 @@ class Table:
         self._redo: list[Effect] = []
         self.menu_button = -1
         self.ok_button = -1
-        if isinstance(camera, ScriptedCamera):
+        if hasattr(camera, "state_of"):  # cameras that answer from a script need the deal
             camera.state_of = lambda: self.state
 
     # --- starting and resuming ----------------------------------------------------------

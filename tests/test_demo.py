@@ -88,3 +88,15 @@ def test_the_demo_script_seats_its_game():
     script = load_script(DEMO_SCRIPT)
     assert script.game.variant_id == "indian-pool-101" and script.game.players == 3
     assert script.cuts[1] == "5D" and (1, 0) in script.readings
+
+
+def test_the_demo_through_vision_ends_the_same_way(tmp_path, demo):
+    """Synthetic table images read by the real recognizer; the demo table corrects misreads."""
+    _, plain, _ = demo
+    report_path = tmp_path / "v.json"
+    assert main(["demo", "--no-screen", "--vision", "--report", str(report_path),
+                 "--journal", str(tmp_path / "j.sqlite")]) == 0
+    report = json.loads(report_path.read_text())
+    assert report["vision"]["readings"] >= 4 and report["vision"]["cards"] >= 50
+    assert report["standings"] == plain["standings"]
+    assert [d["scores"] for d in report["deals"]] == [d["scores"] for d in plain["deals"]]
