@@ -43,6 +43,9 @@ class Renderer:
         self.texts = TextCache(self.fonts)
         self.faces = FaceDrawer(self.texts)
         self.last: Canvas | None = None
+        # What changed since the previous frame on the same surface: None means everything.
+        self.dirty: list[pygame.Rect] | None = None
+        self._last_surface: int | None = None
         self._static_key: Any = None
         self._static: _Static | None = None
         self._veil: pygame.Surface | None = None
@@ -57,6 +60,7 @@ class Renderer:
 
     def render(self, view: ViewModel, surface: pygame.Surface) -> Canvas:
         """Draw ``view`` over the whole of ``surface``; return the frame's record."""
+        self.dirty = None
         if isinstance(view, PlayView):
             canvas = self._render_play(view, surface)
         else:
@@ -68,6 +72,7 @@ class Renderer:
             draw(canvas, view)
             chrome.toast(canvas, view.toast)
         self.last = canvas
+        self._last_surface = id(surface)
         return canvas
 
     def _render_play(self, view: PlayView, surface: pygame.Surface) -> Canvas:
@@ -75,6 +80,7 @@ class Renderer:
         if view.countdown is not None:
             still = dataclasses.replace(view, countdown=dataclasses.replace(view.countdown, seconds_left=0.0))
         key = (surface.get_size(), still)
+        reused = key == self._static_key and self._static is not None and self._last_surface == id(surface)
         if key != self._static_key or self._static is None:
             layer = self._static[0] if self._static is not None else None
             if layer is None or layer.get_size() != surface.get_size():
@@ -90,4 +96,6 @@ class Renderer:
         canvas.regions.update(regions)
         play.draw_countdown(canvas, view)
         self._veil = play.draw_pause(canvas, view, self._veil)
+        if reused:  # only the ring (and a pause banner over it) can differ from the last frame
+            self.dirty = [canvas.regions[name] for name in ("countdown", "paused") if name in canvas.regions]
         return canvas

@@ -127,7 +127,10 @@ class Screen:
     def show(self, view: ViewModel) -> None:
         """Draw ``view`` and put it on the screen."""
         self.renderer.render(view, self.surface)
-        pygame.display.flip()
+        if self.renderer.dirty is None:
+            pygame.display.flip()
+        else:  # a ticking countdown: send only the ring to the display
+            pygame.display.update(self.renderer.dirty)
         self.frames += 1
 
     def events(self) -> list[pygame.event.Event]:

@@ -144,3 +144,21 @@ def test_only_a_running_countdown_counts_as_moving() -> None:
     assert not is_moving(play_view(4, countdown=Countdown(10.0, 45.0, running=False)))
     assert not is_moving(dataclasses.replace(play_view(4), countdown=None))
     assert not is_moving(deal_view())
+
+
+def test_a_ticking_countdown_marks_only_the_ring_dirty() -> None:
+    with Screen((800, 480), plan=DisplayPlan(HEADLESS, "dummy", False, True)) as screen:
+        screen.show(play_view(4, 20.0))
+        assert screen.renderer.dirty is None  # first frame: everything
+        screen.show(play_view(4, 19.9))
+        last = screen.renderer.last
+        assert last is not None and screen.renderer.dirty == [last.regions["countdown"]]
+        screen.show(play_view(4, 19.8, active=2))  # the turn passed: the whole table again
+        assert screen.renderer.dirty is None
+        screen.show(deal_view())
+        assert screen.renderer.dirty is None
+        paused = play_view(4, 19.8, active=2, paused_reason="camera lost")
+        screen.show(paused)
+        screen.show(paused)
+        last = screen.renderer.last
+        assert last is not None and screen.renderer.dirty == [last.regions["countdown"], last.regions["paused"]]
