@@ -300,6 +300,9 @@ class Table:
                 self.menu_pressed(t)
         elif button == ok:
             if pressed:
+                if not self.state.camera_ok:
+                    # the players say the camera is back (there is no other way to know)
+                    self.post(CameraRestored(t))
                 self.post(Confirm(t))
         elif 0 <= button < players:
             self.post(ButtonPressed(button, t) if pressed else ButtonReleased(button, t))

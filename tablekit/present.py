@@ -106,9 +106,11 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
     deal = state.deal
     assert deal is not None
     seats = []
+    partners = type(game.variant).family == "open-rummy"
     for s, seat in enumerate(game.seats):
         note = OUTCOME_WORDS.get(deal.outcomes[s], "") if deal.outcomes[s] else ""
-        seats.append(SeatView(seat.name, seat.team, _n(state.totals[s]), deal.missed_in_row[s],
+        team = seat.team or (f"team {'AB'[s % 2]}" if partners else "")
+        seats.append(SeatView(seat.name, team, _n(state.totals[s]), deal.missed_in_row[s],
                               _seat_state(state, s), note))
     total = policy.turn_seconds(game)
     window = deal.window_until_ms

@@ -235,3 +235,23 @@ def test_run_command_starts_and_resumes_headless(tmp_path, capsys):
     with Journal(db) as j:
         assert len(j.games()) == 1 and j.game(1).seats[1].name == "B"
     assert main(["run", "--players", "Solo"] + common) == 2
+
+
+def test_ok_after_a_lost_camera_tells_the_table_it_is_back(table):
+    table.button(4, True)
+    table.camera_health(False)
+    assert table.state.paused
+    table.button(4, True)
+    assert table.state.camera_ok and not table.state.paused
+
+
+def test_open_rummy_seats_show_their_team():
+    from engine.game import new_game
+
+    g = game("open-rummy-2deck", ["A", "B", "C", "D"])
+    s = new_game(g)
+    from engine.game import apply
+
+    s, _ = apply(s, DealStarted("", 10))
+    view = present(s, 20)
+    assert [v.team for v in view.seats] == ["team A", "team B", "team A", "team B"]
