@@ -7,15 +7,15 @@ camera would hand the referee. The moves are the ones the rules allow: drawing f
 or taking from the top of the discard pile when a taken natural card can be played at once
 (and the first player keeping a turned-up joker), opening sequences and groups, adding to the
 ends of the team's sequences and groups, replacing jokers (a printed joker back to the hand, a
-sliding joker slid to an end), joining a seat's sequences, and one discard (a joker kills the
-pile). It plays legally, not well.
+sliding joker slid to an end, or left beside a partner's melds for the partner to place),
+joining a seat's sequences, and one discard (a joker kills the pile). It plays legally, not well.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from engine.cards import Card, full_deck
@@ -160,6 +160,28 @@ def _meld_moves(hand: Sequence[Card], seat: int, owner: int, index: int, meld: t
         for new in ((c,) + swapped, swapped + (c,)):
             if _valid_sequence(new):
                 moves.append(Move(owner, (index,), (new,), (peak,), (real,)))
+        if owner != seat:  # in a partner's sequence the slide may be left to the opener
+            moves.append(Move(owner, (index,), (swapped, (c,)), (peak, 1), (real,)))
+    return moves
+
+
+def _placing_moves(seat: int, melds: Sequence[tuple[Card, ...]], peaks: Sequence[int],
+                   settled: Collection[tuple[Card, ...]]) -> list[Move]:
+    """The opener places a sliding joker a partner left beside their melds at an end of a sequence.
+
+    Only sequences untouched so far this turn (``settled``) are candidates, so the joker goes
+    back to a sequence that was on the table when it was left aside.
+    """
+    moves: list[Move] = []
+    for j, lone in enumerate(melds):
+        if len(lone) != 1 or not is_joker(lone[0]):
+            continue
+        for i, meld in enumerate(melds):
+            if meld not in settled or _reading(meld) is None:
+                continue
+            for new in (lone + meld, meld + lone):
+                if _valid_sequence(new):
+                    moves.append(Move(seat, (i, j), (new,), (max(peaks[i], _jokers(new)),), ()))
     return moves
 
 
@@ -193,13 +215,18 @@ def _join_moves(hand: Sequence[Card], owner: int, melds: Sequence[tuple[Card, ..
     return moves
 
 
-def legal_moves(deal: PlayDeal, seat: int, hand: Sequence[Card]) -> list[Move]:
-    """Every play the generator knows for ``seat`` with ``hand`` (keeping one card to discard)."""
+def legal_moves(deal: PlayDeal, seat: int, hand: Sequence[Card],
+                settled: Collection[tuple[Card, ...]] = ()) -> list[Move]:
+    """Every play the generator knows for ``seat`` with ``hand`` (keeping one card to discard).
+
+    ``settled``: the seat's melds as they were when the turn began.
+    """
     moves = _opening_moves(hand, seat)
     for owner in range(seat % 2, deal.players, 2):
         for i, meld in enumerate(deal.melds[owner]):
             moves += _meld_moves(hand, seat, owner, i, meld, deal.peaks[owner][i])
         moves += _join_moves(hand, owner, deal.melds[owner], deal.peaks[owner])
+    moves += _placing_moves(seat, deal.melds[seat], deal.peaks[seat], settled)
     return [m for m in moves if len(m.uses) < len(hand)]
 
 
@@ -219,6 +246,7 @@ def play_turn(deal: PlayDeal, rng: random.Random, max_plays: int = 3) -> tuple[T
     """Play one legal turn for the seat on turn; return the table before and after it."""
     before = deal.state()
     seat = deal.seat
+    settled = frozenset(deal.melds[seat])
     hand = deal.hands[seat]
     first = deal.turns == 0 and len(deal.pile) == 1 and is_joker(deal.pile[0])
     took = False
@@ -232,7 +260,7 @@ def play_turn(deal: PlayDeal, rng: random.Random, max_plays: int = 3) -> tuple[T
             taken = deal.pile[-k:]
             trial = hand + taken
             wanted = {c for c in taken if not is_joker(c)}
-            usable = [m for m in legal_moves(deal, seat, trial) if wanted & set(m.uses)]
+            usable = [m for m in legal_moves(deal, seat, trial, settled) if wanted & set(m.uses)]
             if usable:
                 del deal.pile[-k:]
                 hand.extend(taken)
@@ -242,7 +270,7 @@ def play_turn(deal: PlayDeal, rng: random.Random, max_plays: int = 3) -> tuple[T
     if not took:
         hand.append(deal.stock.pop())
     for _ in range(rng.randint(0, max_plays)):
-        moves = legal_moves(deal, seat, hand)
+        moves = legal_moves(deal, seat, hand, settled)
         if not moves:
             break
         _apply(deal, hand, rng.choice(moves))
