@@ -81,6 +81,8 @@ SYSTEM_UNIT="/etc/systemd/system/tablekit-kiosk.service"
 LOGIND_DROPIN="/etc/systemd/logind.conf.d/50-tablekit-kiosk.conf"
 SYSCTL_DROPIN="/etc/sysctl.d/50-tablekit-kiosk.conf"
 LIGHTDM_DROPIN="/etc/lightdm/lightdm.conf.d/50-tablekit-kiosk.conf"
+LIGHTDM_CONF="/etc/lightdm/lightdm.conf"
+LIGHTDM_BACKUP="/etc/lightdm/lightdm.conf.before-tablekit"
 KIOSK_GROUPS="video,render,input,dialout,plugdev"
 
 # --- doing, or saying what would be done ------------------------------------------------------
@@ -177,7 +179,22 @@ install_kit() {
     run install -d "$PREFIX"
     run python3 -m venv --system-site-packages "$VENV"
     run "$VENV/bin/python" -m pip install --quiet --upgrade pip
-    run "$VENV/bin/python" -m pip install --quiet "$SOURCE"
+    # Build from a clean copy (the committed tree of a git checkout), so that the build
+    # leaves nothing root-owned behind in the checkout.
+    if [ "$DRY_RUN" = 1 ]; then
+        echo "would run: copy $SOURCE (git HEAD if a checkout) to a temporary folder"
+        echo "would run: $VENV/bin/python -m pip install --quiet <that folder>"
+    else
+        local stage
+        stage="$(mktemp -d)"
+        if git -C "$SOURCE" rev-parse --git-dir >/dev/null 2>&1; then
+            git -C "$SOURCE" archive --format=tar HEAD | tar -x -C "$stage"
+        else
+            tar -C "$SOURCE" --exclude=./.venv --exclude=./.git --exclude=./build -cf - . | tar -x -C "$stage"
+        fi
+        "$VENV/bin/python" -m pip install --quiet "$stage"
+        rm -rf -- "$stage"
+    fi
     put_file 0755 root:root "$LAUNCHER" <"$HERE/tablekit-kiosk.sh"
     if [ -e "$DATA/new-game.args" ]; then
         say "keeping the game list in $DATA/new-game.args"
@@ -206,6 +223,12 @@ setup_desktop() {
     local home="/home/$KIOSK_USER" session
     session="$(labwc_session)"
     say "Pi OS desktop: autologin to labwc ($session) as $KIOSK_USER, a user unit started by autostart"
+    # lightdm.conf is read after the drop-ins: its own autologin lines would win, so they are
+    # turned into comments (the file is kept as it was in $LIGHTDM_BACKUP).
+    if [ -f "$LIGHTDM_CONF" ]; then
+        if [ ! -e "$LIGHTDM_BACKUP" ]; then run cp -p "$LIGHTDM_CONF" "$LIGHTDM_BACKUP"; fi
+        run sed -i -E 's/^(autologin-user|autologin-session|user-session)=/#tablekit# &/' "$LIGHTDM_CONF"
+    fi
     put_file 0644 root:root "$LIGHTDM_DROPIN" <<EOF
 # Log the kiosk user straight into labwc at boot.
 [Seat:*]
@@ -228,6 +251,7 @@ uninstall() {
         run systemctl disable tablekit-kiosk.service
     fi
     remove "$SYSTEM_UNIT" "$LOGIND_DROPIN" "$SYSCTL_DROPIN" "$LIGHTDM_DROPIN"
+    if [ -f "$LIGHTDM_BACKUP" ]; then run mv -f "$LIGHTDM_BACKUP" "$LIGHTDM_CONF"; fi
     remove "/home/$KIOSK_USER/.config/labwc" "/home/$KIOSK_USER/.config/systemd/user/tablekit-kiosk.service"
     run systemctl unmask ctrl-alt-del.target
     run systemctl enable getty@tty1.service
