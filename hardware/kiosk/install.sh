@@ -204,16 +204,17 @@ install_kit() {
 }
 
 lock_consoles() {
-    say "no login prompts on other consoles, no SysRq, no Ctrl+Alt+Del reboot"
+    say "no login prompts on any console, no SysRq, no Ctrl+Alt+Del reboot"
     put_file 0644 root:root "$LOGIND_DROPIN" <"$HERE/logind-kiosk.conf"
     put_file 0644 root:root "$SYSCTL_DROPIN" <"$HERE/sysctl-kiosk.conf"
     run systemctl mask ctrl-alt-del.target
+    # No login prompt on the first console either (Ctrl+Alt+F1 on the desktop shows nothing).
+    run systemctl disable getty@tty1.service
 }
 
 setup_lite() {
     say "Pi OS Lite: system unit on tty1 with KMSDRM, started at boot, restarted when it stops"
     put_file 0644 root:root "$SYSTEM_UNIT" <"$HERE/tablekit-kiosk.service"
-    run systemctl disable getty@tty1.service
     run systemctl set-default multi-user.target
     run systemctl daemon-reload
     run systemctl enable tablekit-kiosk.service
