@@ -9,6 +9,7 @@ to headless when no window can be opened.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from collections.abc import Mapping
@@ -19,7 +20,7 @@ import pygame
 
 from display.errors import ScreenError
 from display.renderer import Renderer
-from display.viewmodel import ViewModel
+from display.viewmodel import PlayView, ViewModel
 
 KIOSK = "kiosk"
 WINDOW = "window"
@@ -83,11 +84,16 @@ class Screen:
         plan: DisplayPlan | None = None,
         title: str = "Rummy Table Kit",
         renderer: Renderer | None = None,
+        screenshots: str | os.PathLike[str] | None = None,
     ) -> None:
         self.plan = plan or choose_display(os.environ, is_raspberry_pi())
         self.surface = self._open(self.plan, size, title)
         self.renderer = renderer or Renderer()
         self.frames = 0
+        # With ``screenshots``, a PNG of each new screen (not of each countdown tick) goes there.
+        self.screenshots = None if screenshots is None else Path(screenshots)
+        self.shots: list[Path] = []
+        self._last_key: tuple[object, ...] | None = None
 
     @staticmethod
     def _open(plan: DisplayPlan, size: tuple[int, int] | None, title: str) -> pygame.Surface:
@@ -132,6 +138,11 @@ class Screen:
         else:  # a ticking countdown: send only the ring to the display
             pygame.display.update(self.renderer.dirty)
         self.frames += 1
+        if self.screenshots is not None:
+            key = screen_key(view)
+            if key != self._last_key:
+                self.shots.append(self.save_screenshot(self.screenshots / f"{len(self.shots) + 1:03d}-{type(view).__name__}.png"))
+            self._last_key = key
 
     def events(self) -> list[pygame.event.Event]:
         """Input since the last call (keys, touches, quit); keeps the window responsive."""
@@ -152,6 +163,13 @@ class Screen:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def screen_key(view: ViewModel) -> tuple[object, ...]:
+    """What makes a screen a different screen: the whole view except a ticking countdown."""
+    if isinstance(view, PlayView) and view.countdown is not None:
+        view = dataclasses.replace(view, countdown=dataclasses.replace(view.countdown, seconds_left=0.0))
+    return (type(view).__name__, view)
 
 
 def render_to_file(view: ViewModel, path: str | os.PathLike[str], size: tuple[int, int] = HEADLESS_SIZE, renderer: Renderer | None = None) -> Path:

@@ -162,3 +162,14 @@ def test_a_ticking_countdown_marks_only_the_ring_dirty() -> None:
         screen.show(paused)
         last = screen.renderer.last
         assert last is not None and screen.renderer.dirty == [last.regions["countdown"], last.regions["paused"]]
+
+
+def test_a_screenshot_is_taken_of_each_new_screen_not_of_each_tick(tmp_path: Path) -> None:
+    with Screen((800, 480), plan=DisplayPlan(HEADLESS, "dummy", False, True), screenshots=tmp_path) as screen:
+        for left in (30.0, 29.9, 29.8):
+            screen.show(play_view(4, left))
+        screen.show(play_view(4, 29.7, active=2))
+        screen.show(deal_view())
+        screen.show(deal_view())
+    assert [p.name for p in screen.shots] == ["001-PlayView.png", "002-PlayView.png", "003-DealResultView.png"]
+    assert all(p.exists() for p in screen.shots)
