@@ -128,10 +128,11 @@ class VirtualBox:
         machine), so a hold cannot fall below the firmware's debounce."""
         target = self.sim_ms() + ms
         deadline = time.monotonic() + timeout
-        while self.sim_ms() < target:
+        time.sleep(ms / 1000 * 0.9)  # the simulator keeps pace with the wall clock or lags it
+        while (now := self.sim_ms()) < target:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the simulator did not advance {ms} ms within {timeout} s")
-            time.sleep(0.002)
+            time.sleep(min(0.005, (target - now) / 1000))
 
     def kill(self) -> None:
         """Pulls the plug: to the host this looks like a yanked USB cable."""
