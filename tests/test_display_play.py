@@ -185,3 +185,17 @@ def pygame_bytes(surface: object) -> bytes:
 
     assert isinstance(surface, pygame.Surface)
     return pygame.image.tobytes(surface, "RGB")
+
+
+@BOTH
+def test_partners_share_a_team_colour_and_rivals_do_not(size: tuple[int, int]) -> None:
+    seats = tuple(SeatView(n, team=t) for n, t in (("A", "North"), ("B", "East"), ("C", "North"), ("D", "East")))
+    view = dataclasses.replace(play_view(4), seats=seats, active_seat=None)
+    surface, canvas = render(view, size)
+
+    def stripe(i: int) -> tuple[int, int, int]:
+        rect = canvas.regions[f"seat:{i}"]
+        return tuple(surface.get_at((rect.x + 2, rect.centery))[:3])  # type: ignore[return-value]
+
+    assert stripe(0) == stripe(2) == theme.series_colour(0)
+    assert stripe(1) == stripe(3) == theme.series_colour(1)
