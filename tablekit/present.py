@@ -135,9 +135,15 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
         variant_name=game.variant.name, seats=tuple(seats), active_seat=deal.turn,
         dealer_seat=deal.dealer, countdown=countdown,
         missed_turn_limit=policy.missed_turn_limit or 0, deal_number=deal.number,
-        deals_total=policy.deals_total(game), target=label if target is None else f"pool {target}",
+        deals_total=policy.deals_total(game),
+        target=policy.deal_label(game, deal.number) or (label if target is None else _target_words(game, target)),
         link=link, camera=camera, paused_reason=state.pause_reason(), hint=PLAY_HINT,
         toast=_toast(state, toast))
+
+
+def _target_words(game: object, target: int) -> str:
+    family = type(getattr(game, "variant")).family  # noqa: B009
+    return f"pool {target}" if family == "indian" else f"first to {target}"
 
 
 def wild_cards(wild: str) -> tuple[str, ...]:

@@ -82,18 +82,33 @@ def test_deals_rummy_plays_its_deals_and_the_most_chips_win():
     assert d.state.winners == (max(range(2), key=lambda s: chips[s]),)
 
 
-SHANGHAI_OUT = "3H 4H 5H 6H | 9C 9D 9S | KD KH KS"
+# a going-out zone per deal that holds that deal's contract (plus, in deal 1, an extra run)
+SHANGHAI_OUT = {
+    1: "9C 9D 9S | KD KH KS | 3H 4H 5H 6H",
+    2: "9C 9D 9S | 3H 4H 5H 6H",
+    3: "9C 9D 9S 9H | KD KH KS KC",
+    4: "9C 9D 9S | 3H 4H 5H 6H 7H",
+    5: "9C 9D 9S | KD KH KS | 5C 5D 5S",
+    6: "9C 9D 9S | 3H 4H 5H 6H 7H 8H 9H",
+    7: "3H 4H 5H 6H | 3S 4S 5S 6S | 8D 9D 10D JD",
+    8: "9C 9D 9S | 3H 4H 5H 6H 7H 8H 9H 10H JH QH",
+    9: "9C 9D 9S | KD KH KS | 5C 5D 5S | 3H 4H 5H 6H 7H",
+    10: "3H 4H 5H 6H 7H | 3S 4S 5S 6S 7S | 8D 9D 10D JD QD",
+}
 SHANGHAI_LEFT = "AS KC 2D 7H 8C"
 
 
 def test_shanghai_is_ten_deals_and_the_lowest_total_wins():
+    from tablekit.present import present
+
     d = Driver(game("shanghai", ["Ann", "Bo", "Cy", "Di"]))
     for deal in range(10):
         d(DealStarted("", d.at(1000)))
         assert d.state.deal.number == deal + 1
         turn = d.state.deal.turn
         hands = {s: SHANGHAI_LEFT for s in range(4) if s != turn}
-        d.show(turn, SHANGHAI_OUT, hands)
+        assert present(d.state, d.t).target.startswith("contract: ")
+        d.show(turn, SHANGHAI_OUT[deal + 1], hands)
         record = d.state.history[-1]
         assert record.scores[turn] == 0
         assert all(record.scores[s] > 0 for s in hands)
@@ -101,6 +116,19 @@ def test_shanghai_is_ten_deals_and_the_lowest_total_wins():
     totals = d.state.totals
     assert set(d.state.winners) == {s for s in range(4) if totals[s] == min(totals)}
     assert d.replayed() == d.state
+
+
+def test_a_contract_show_without_the_deals_contract_is_refused():
+    d = Driver(game("shanghai", ["Ann", "Bo", "Cy"]))
+    d(DealStarted("", d.at(1000)))
+    turn = d.state.deal.turn
+    d.declare(turn)
+    d.read(turn, SHANGHAI_OUT[2])  # deal 1 asks for two groups of 3
+    ruling = d.state.show.declaration.ruling
+    assert not ruling.valid and "two groups of 3" in ruling.reason
+    d.menu()
+    d.read(turn, SHANGHAI_OUT[1])
+    assert d.state.show.declaration.ruling.valid
 
 
 def test_a_contract_show_with_an_invalid_meld_lets_the_declarer_play_on():

@@ -328,7 +328,7 @@ def test_a_correction_can_remove_or_add_a_card_and_bad_ones_are_refused():
 def test_a_show_that_cannot_be_judged_is_a_wrong_show_once_confirmed():
     d = started()
     d.declare(1)
-    d.read(1, "4H 5H 6H | 7H 8H 9H")  # six cards: a miscount the judge will not rule on
+    d.read(1, "4H 5H 6H | 7H ?? 9H")  # a card the camera could not read
     assert d.state.show.declaration.problem
     d.ok()
     assert d.state.deal.status[1] == "wrong-show"

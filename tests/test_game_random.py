@@ -31,7 +31,7 @@ from engine.game import (
 # weighted towards moving the game on, so playouts reach deal ends and game ends
 ACTIONS = ("deal", "short", "short", "long", "long", "other", "expire", "drop", "drop", "menu",
            "ok", "ok", "ok", "read", "read", "read", "correct", "link", "camera", "tick")
-HANDS = (VALID_SHOW, LOSER_58, FULL_COUNT, NO_PURE, "4H 5H 6H", "QQ", "3H 4H 5H 6H | 9C 9D 9S | KD KH KS",
+HANDS = (VALID_SHOW, LOSER_58, FULL_COUNT, NO_PURE, "4H 5H 6H", "QQ", "9C 9D 9S | KD KH KS | 3H 4H 5H 6H",
          "R1 R2 R3 | B5 Y5 K5 | R10 R11 R12 R13 | K7 K8 K9 | Y2", "B7 B8 B9 | Y11 K4 R7")
 CUTS = ("5D", "9C", "PJ", "KS", "AH")
 

@@ -1,7 +1,9 @@
 """Games where losers pay for the cards left in hand and the lowest total wins (contract family,
 and the fallback for any family without its own policy).
 
-The show is the declarer going out: every group in their zone must be a valid meld. A wrong
+The show is the declarer going out: every group in their zone must be a valid meld, and in a
+contract game the deal's contract must be among them (the zone holds the contract melds and
+whatever else went down later; any set of groups that meets the contract will do). A wrong
 show costs nothing here; the declarer simply plays on (the texts give no penalty for it).
 Losing hands are counted as laid out (``count``) where the variant answers that, otherwise by
 their best arrangement. The game lasts one deal per contract, or the variant's fixed number.
@@ -10,8 +12,10 @@ their best arrangement. The game lasts one deal per contract, or the variant's f
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import combinations
 
 from engine.cards import parse_card
+from engine.errors import TablekitError
 from engine.game.policy import (
     LOST,
     SITTING_OUT,
@@ -38,7 +42,42 @@ class PenaltyPolicy(FamilyPolicy):
     def judge_show(self, game: Game, deal: DealState, groups: Groups) -> Ruling:
         modes = type(game.variant).modes
         mode = "meld" if "meld" in modes else "declare"
-        return game.variant.judge(self._request(game, deal, mode, groups))
+        ruling = game.variant.judge(self._request(game, deal, mode, groups))
+        words = self.contract_words(game, deal.number)
+        if not ruling.valid or "contract" not in modes or words is None:
+            return ruling
+        if self._contract_met(game, deal, groups):
+            return Ruling(True, ruling.points, ruling.groups,
+                          f"every group is a valid meld, and deal {deal.number}'s contract ({words}) is among them")
+        return Ruling(False, ruling.points, ruling.groups,
+                      f"deal {deal.number}'s contract ({words}) is not among these melds")
+
+    def contract_words(self, game: Game, number: int) -> str | None:
+        """The deal's contract in words, for contract games (None otherwise)."""
+        contract_for = getattr(game.variant, "contract_for", None)
+        if contract_for is None:
+            return None
+        try:
+            words: str = contract_for(number).words()
+        except (TablekitError, AssertionError):
+            return None
+        return words
+
+    def _contract_met(self, game: Game, deal: DealState, groups: Groups) -> bool:
+        needs = len(getattr(game.variant.contract_for(deal.number), "needs", ()))  # type: ignore[attr-defined]
+        sizes = [needs] if 0 < needs <= len(groups) else list(range(1, len(groups) + 1))
+        for size in sizes:
+            for chosen in combinations(groups, size):
+                try:
+                    if game.variant.judge(self._request(game, deal, "contract", chosen)).valid:
+                        return True
+                except TablekitError:
+                    continue
+        return False
+
+    def deal_label(self, game: Game, number: int) -> str:
+        words = self.contract_words(game, number)
+        return f"contract: {words}" if words else ""
 
     def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, Number, Ruling]:
         modes = type(game.variant).modes

@@ -101,6 +101,10 @@ class FamilyPolicy:
     def deals_total(self, game: Game) -> int | None:
         return None
 
+    def deal_label(self, game: Game, number: int) -> str:
+        """What the screen should say about deal ``number`` (a contract game's contract)."""
+        return ""
+
     def target(self, game: Game) -> tuple[int | None, str]:
         """A number to draw across the score chart, and its label."""
         return None, ""
