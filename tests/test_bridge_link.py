@@ -235,3 +235,27 @@ def test_cli_stops_after_seconds(capsys: pytest.CaptureFixture[str]) -> None:
     assert tablekit_main(["buttons", "--port", "loop://", "--seconds", "0.3"]) == 0
     assert time.monotonic() - start < 3
     assert capsys.readouterr().out == ""
+
+
+def test_cli_without_a_box_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(discovery, "candidate_ports", lambda: [])
+    assert tablekit_main(["buttons", "--seconds", "0.1"]) == 1
+    assert "no button box found" in capsys.readouterr().err
+
+
+def test_cli_lists_ports_as_json(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from firmware_bridge import PortCandidate
+    from tablekit.commands import buttons
+
+    monkeypatch.setattr(
+        buttons, "candidate_ports", lambda: [PortCandidate("/dev/tablekit-box", "udev")]
+    )
+    assert tablekit_main(["buttons", "--list", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {
+        "port": "/dev/tablekit-box",
+        "description": "udev",
+    }

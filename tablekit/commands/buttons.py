@@ -49,10 +49,15 @@ def run(args: argparse.Namespace) -> int:
     except LinkError as exc:
         print(f"tablekit buttons: {exc}", file=sys.stderr)
         return 1
-    deadline = None if args.seconds is None else time.monotonic() + args.seconds
+    started = time.monotonic()
+    deadline = None if args.seconds is None else started + args.seconds
     presses = 0
+    warned = False
     with ButtonBox(url) as box:
         while args.count is None or presses < args.count:
+            if not warned and not box.link_up and time.monotonic() - started > 3.0:
+                print(f"tablekit buttons: no answer from {url} yet; still trying", file=sys.stderr)
+                warned = True
             wait = 0.5 if deadline is None else deadline - time.monotonic()
             if wait <= 0:
                 break
