@@ -199,3 +199,4 @@ def test_partners_share_a_team_colour_and_rivals_do_not(size: tuple[int, int]) -
 
     assert stripe(0) == stripe(2) == theme.series_colour(0)
     assert stripe(1) == stripe(3) == theme.series_colour(1)
+    assert [t.text for t in canvas.texts].count("team North") == 2

@@ -156,10 +156,12 @@ def _seat(
     score_box = pygame.Rect(row.x, row.y, row.w - marks_w - pad, row.h)
     canvas.text(number_text(seat.score), L.line("body"), score_box, ink)
 
-    note = seat.note or (seat.state if out else "")
+    note = seat.note or (seat.state if out else "") or (f"team {seat.team}" if seat.team else "")
     if note:
         note_box = pygame.Rect(inner.x, row.bottom, inner.w, inner.bottom - row.bottom)
         colour = theme.INVALID if seat.state == SEAT_ELIMINATED and not active else ink
+        if note != seat.note and not out and team is not None and not active:
+            colour = team
         canvas.text(note, L.line("small"), note_box, colour, bold=False)
     if seat.state == SEAT_ELIMINATED:
         pygame.draw.line(canvas.surface, theme.INVALID, rect.topleft, rect.bottomright, max(2, L.py(0.004)))
