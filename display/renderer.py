@@ -17,6 +17,7 @@ import pygame
 from display import chrome, theme
 from display.canvas import Canvas, TextCache, TextPlacement
 from display.cardface import FaceDrawer
+from display.errors import UnknownViewError
 from display.fonts import Fonts
 from display.screens import deal, gameover, message, play, scoreboard, setup, show
 from display.viewmodel import (
@@ -66,7 +67,7 @@ class Renderer:
         else:
             draw = self._screens.get(type(view))
             if draw is None:
-                raise TypeError(f"no screen draws a {type(view).__name__}")
+                raise UnknownViewError(f"no screen draws a {type(view).__name__}")
             canvas = Canvas(surface, self.texts)
             surface.fill(theme.BACKGROUND)
             draw(canvas, view)

@@ -156,8 +156,12 @@ def test_a_long_message_wraps_inside_its_box(size: tuple[int, int]) -> None:
 
 
 def test_an_unknown_view_is_refused() -> None:
-    with pytest.raises(TypeError):
+    from display.errors import UnknownViewError
+    from engine.errors import TablekitError
+
+    with pytest.raises(UnknownViewError) as caught:
         Renderer().render(object(), pygame.Surface((80, 48)))  # type: ignore[arg-type]
+    assert isinstance(caught.value, TablekitError) and isinstance(caught.value, TypeError)
 
 
 def test_control_characters_in_names_do_not_break_drawing() -> None:
