@@ -276,7 +276,13 @@ def _open_screen(args: argparse.Namespace) -> tuple[Any, str]:
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
         return Screen(_size(args.size), screenshots=args.screenshots), "headless"
     try:
-        return Screen(_size(args.size), screenshots=args.screenshots), "window"
+        screen = Screen(_size(args.size), screenshots=args.screenshots)
+        import pygame
+
+        if pygame.display.get_driver() in ("dummy", "offscreen"):
+            print("no display here: running headless", file=sys.stderr)
+            return screen, "headless"
+        return screen, "window"
     except Exception as exc:  # no display here: say so and carry on headless
         print(f"no window available ({exc}); running headless", file=sys.stderr)
         import pygame
