@@ -12,6 +12,7 @@ be tested without simavr.
 from __future__ import annotations
 
 import os
+import select
 import threading
 import time
 import tty
@@ -198,8 +199,6 @@ class PtyBox:
             self.box.release(button, self.now_ms())
 
     def _run(self) -> None:
-        import select
-
         while not self._stop.is_set():
             ready, _, _ = select.select([self._master], [], [], 0.005)
             with self._lock:

@@ -84,8 +84,3 @@ def collect_buttons(box: ButtonBox, count: int, timeout: float) -> list[ButtonEv
 def drain(box: ButtonBox, quiet: float = 0.3) -> list[BoxEvent]:
     """Everything that arrives until the box has been quiet for ``quiet`` seconds."""
     return list(box.events(timeout=quiet))
-
-
-def sim_sleep(sim: VirtualBox, ms: int, timeout: float = 10.0) -> None:
-    """Waits until ``ms`` of *simulated* time have passed (see ``VirtualBox.sleep``)."""
-    sim.sleep(ms, timeout)

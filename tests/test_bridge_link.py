@@ -205,7 +205,6 @@ def test_discovery_prefers_the_udev_name(tmp_path: Path, monkeypatch: pytest.Mon
 
 def test_no_box_is_a_link_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(discovery, "candidate_ports", lambda: [])
-    monkeypatch.setattr("firmware_bridge.discovery.candidate_ports", lambda: [])
     with pytest.raises(LinkError) as info:
         require_port(None)
     assert isinstance(info.value, OSError)

@@ -6,12 +6,13 @@ spec is seen on the wire (HELLO, heartbeats, re-sends, the queue of 16, acks, dr
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Iterator
 
 import pytest
 import serial
-from conftest_hardware import BUTTONS, VirtualBox, require_sim, sim_sleep
+from conftest_hardware import BUTTONS, VirtualBox, require_sim
 
 from firmware_bridge.protocol import (
     BOX_TYPES,
@@ -127,10 +128,10 @@ def test_queue_keeps_sixteen_events_in_order(host: tuple[VirtualBox, RawHost]) -
     hello(raw)
     for b in range(BUTTONS):
         sim.press(b)
-    sim_sleep(sim, 30)
+    sim.sleep(30)
     for b in range(BUTTONS):
         sim.release(b)
-    sim_sleep(sim, 30)  # 20 edges now wait, unacknowledged: 16 fit
+    sim.sleep(30)  # 20 edges now wait, unacknowledged: 16 fit
     got: list[tuple[int, int]] = []
     deadline = time.monotonic() + 10
     while len(got) < 16 and time.monotonic() < deadline:
@@ -166,3 +167,29 @@ def test_leds_and_buzz_are_acknowledged_and_bad_frames_counted(
     beat = raw.until(lambda f: f.type == Msg.HEARTBEAT and parse_heartbeat(f.payload)[1] >= 4, 4)
     assert parse_heartbeat(beat[-1].payload)[1] == 4
     assert sim.leds() == "00000010"  # none of it changed an LED
+
+
+def test_box_survives_any_byte_sequence(host: tuple[VirtualBox, RawHost]) -> None:
+    sim, raw = host
+    hello(raw)
+    rng = random.Random(2024)
+    chunks = [
+        bytes(rng.randrange(256) for _ in range(2048)),  # noise
+        bytes(rng.randrange(1, 256) for _ in range(1024)),  # one endless frame, no delimiter
+        b"\x00" * 512,  # nothing but delimiters
+        b"".join(
+            encode_frame(t, rng.randrange(256), bytes(rng.randrange(256) for _ in range(n)))
+            for t, n in ((0x00, 3), (0xFF, 0), (Msg.HELLO, 20), (Msg.LED, 59), (Msg.BUZZ, 7))
+        ),
+    ]
+    for chunk in chunks:
+        raw.port.write(chunk)
+    uptime_before = parse_heartbeat(raw.until(is_type(Msg.HEARTBEAT), 3)[-1].payload)[0]
+    # still the same run (no watchdog reset, no HELLO of its own), and still answering
+    frames = raw.until(is_type(Msg.HEARTBEAT), 3)
+    assert not any(f.type == Msg.HELLO for f in frames)
+    assert parse_heartbeat(frames[-1].payload)[0] == uptime_before + 1000
+    assert parse_hello(hello(raw).payload).buttons == BUTTONS
+    sim.press(5)
+    first = raw.until(is_type(Msg.BUTTON))[-1]
+    assert parse_button(first.payload)[:2] == (5, 1)

@@ -22,11 +22,10 @@ from conftest_hardware import (
     collect_buttons,
     drain,
     require_sim,
-    sim_sleep,
     wait_link,
 )
 
-from firmware_bridge import ButtonBox, ButtonEvent, LinkEvent
+from firmware_bridge import ButtonBox, ButtonEvent
 
 
 @pytest.fixture
@@ -52,9 +51,9 @@ def test_every_button_press_and_release_arrives_once_in_order(
 ) -> None:
     for b in range(BUTTONS):
         sim.press(b)
-        sim_sleep(sim, 40)
+        sim.sleep(40)
         sim.release(b)
-        sim_sleep(sim, 40)
+        sim.sleep(40)
     got = collect_buttons(bridge, 2 * BUTTONS, timeout=20)
     assert edges(got) == [(b, e) for b in range(BUTTONS) for e in ("press", "release")]
     times = [e.t_ms for e in got]
@@ -69,11 +68,11 @@ def test_every_button_press_and_release_arrives_once_in_order(
 def test_bounces_shorter_than_the_debounce_are_ignored(sim: VirtualBox, bridge: ButtonBox) -> None:
     for _ in range(5):
         sim.press(4)
-        sim_sleep(sim, 5)
+        sim.sleep(5)
         sim.release(4)
-        sim_sleep(sim, 5)
+        sim.sleep(5)
     sim.press(4)
-    sim_sleep(sim, 30)
+    sim.sleep(30)
     got = collect_buttons(bridge, 1, timeout=10)
     assert edges(got) == [(4, "press")]
     sim.release(4)
@@ -86,10 +85,10 @@ def mash(sim: VirtualBox, cycles: int, hold_ms: int) -> list[tuple[int, str]]:
     for _ in range(cycles):
         for b in range(BUTTONS):
             sim.press(b)
-        sim_sleep(sim, hold_ms)
+        sim.sleep(hold_ms)
         for b in range(BUTTONS):
             sim.release(b)
-        sim_sleep(sim, hold_ms)
+        sim.sleep(hold_ms)
         expected += [(b, "press") for b in range(BUTTONS)]
         expected += [(b, "release") for b in range(BUTTONS)]
     return expected
@@ -139,9 +138,9 @@ def test_events_survive_garbage_from_the_host(sim: VirtualBox, bridge: ButtonBox
         expected = mash(sim, cycles=8, hold_ms=100)
         for b in range(BUTTONS):
             sim.press(b)
-            sim_sleep(sim, 30)
+            sim.sleep(30)
             sim.release(b)
-            sim_sleep(sim, 30)
+            sim.sleep(30)
             expected += [(b, "press"), (b, "release")]
         got = collect_buttons(bridge, len(expected), timeout=30)
     finally:
@@ -188,7 +187,7 @@ def test_led_modes_and_buzzer(sim: VirtualBox, bridge: ButtonBox) -> None:
     while not sim.buzzing():
         assert time.monotonic() < deadline, "the buzzer never sounded"
         time.sleep(0.005)
-    sim_sleep(sim, 400)
+    sim.sleep(400)
     assert not sim.buzzing()
     assert bridge.protocol.stats.commands_unacked == 0
 
@@ -205,15 +204,15 @@ def test_simulator_killed_and_restarted_mid_game(tmp_path: Path) -> None:
             wait_leds(first, "01000000")
             for b in range(4):
                 first.press(b)
-                sim_sleep(first, 30)
+                first.sleep(30)
                 first.release(b)
-                sim_sleep(first, 30)
+                first.sleep(30)
             before = collect_buttons(bridge, 8, timeout=10)
             # a press in flight when the cable is pulled: acknowledged or not, never twice
             first.press(7)
-            sim_sleep(first, 25)
+            first.sleep(25)
             first.kill()
-            seen = [e for e in drain_until_link(bridge, "down", timeout=10)]
+            seen = wait_link(bridge, "down", timeout=10)
             in_flight = [e for e in seen if isinstance(e, ButtonEvent)]
             assert edges(in_flight) in ([], [(7, "press")])
 
@@ -223,9 +222,9 @@ def test_simulator_killed_and_restarted_mid_game(tmp_path: Path) -> None:
                 wait_leds(second, "01000000")  # the bridge re-sent the LED the game had set
                 for b in (5, 6, 8):
                     second.press(b)
-                    sim_sleep(second, 30)
+                    second.sleep(30)
                     second.release(b)
-                    sim_sleep(second, 30)
+                    second.sleep(30)
                 after = collect_buttons(bridge, 6, timeout=10)
             finally:
                 second.close()
@@ -233,19 +232,6 @@ def test_simulator_killed_and_restarted_mid_game(tmp_path: Path) -> None:
         first.close()
     assert edges(before) == [(b, e) for b in range(4) for e in ("press", "release")]
     assert edges(after) == [(b, e) for b in (5, 6, 8) for e in ("press", "release")]
-
-
-def drain_until_link(box: ButtonBox, state: str, timeout: float) -> list[object]:
-    events: list[object] = []
-    deadline = time.monotonic() + timeout
-    while (left := deadline - time.monotonic()) > 0:
-        event = box.get_event(timeout=left)
-        if event is None:
-            break
-        events.append(event)
-        if event == LinkEvent(state):  # type: ignore[comparison-overlap]
-            return events
-    raise AssertionError(f"no link {state} within {timeout} s: {events}")
 
 
 @pytest.mark.slow
