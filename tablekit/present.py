@@ -36,7 +36,7 @@ from display.viewmodel import (
     ViewModel,
 )
 from engine.cards import SUITS, parse_card
-from engine.game import GameState, HandReading, policy_for
+from engine.game import LONG_PRESS_MS, GameState, HandReading, policy_for
 from engine.game.state import DealRecord
 from engine.ruling import Ruling, plain_number
 
@@ -127,6 +127,9 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
     if not state.camera_ok:
         camera = DeviceHealth(HEALTH_LOST, "camera lost: play is paused")
     target, label = policy.target(game)
+    held = state.pressed_at[deal.turn]
+    if held is not None and now_ms - held >= LONG_PRESS_MS and toast is None:
+        toast = Toast(f"{game.seats[deal.turn].name}: release to declare a show", LEVEL_WARNING)
     if state.menu:
         choice = state.menu[0]
         words = f"drop {game.seats[deal.turn].name}" if choice == "drop" else "close the menu"

@@ -255,3 +255,14 @@ def test_open_rummy_seats_show_their_team():
     s, _ = apply(s, DealStarted("", 10))
     view = present(s, 20)
     assert [v.team for v in view.seats] == ["team A", "team B", "team A", "team B"]
+
+
+def test_holding_a_button_long_enough_says_a_release_declares(table):
+    table.button(4, True)
+    table.button(1, True)
+    table.clock.advance(1000)
+    assert table.view().toast is None or "release" not in table.view().toast.text
+    table.clock.advance(600)
+    assert "release to declare a show" in table.view().toast.text
+    table.button(1, False)
+    assert table.state.phase == "show"

@@ -73,7 +73,8 @@ def _sheet(journal: Journal, game_id: int, as_json: bool) -> int:
             print(json.dumps(dict(zip(header, row, strict=True))))
         return 0
     widths = [max(len(str(x)) for x in [h] + [r[i] for r in rows]) for i, h in enumerate(header)]
-    for row in [header] + rows:
+    table: list[list[object]] = [list(header), *rows]
+    for row in table:
         print("  ".join(str(x).rjust(w) for x, w in zip(row, widths, strict=True)))
     return 0
 
