@@ -11,7 +11,12 @@ LinkState = Literal["up", "down"]
 
 @dataclass(frozen=True, slots=True)
 class ButtonEvent:
-    """A debounced press or release of one button, stamped with the box's uptime in ms."""
+    """A debounced press or release of one button, stamped with the box's uptime in ms.
+
+    Buttons 0..n-3 are seats in clockwise order, then MENU and OK. ``t_ms`` is the box's
+    clock: compare it only with other events between the same link "up" and "down" (a box
+    that restarts counts from zero again).
+    """
 
     button: int
     event: ButtonAction
