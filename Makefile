@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # Debian packages the firmware, the simulator and the screen need.
-DEB_PACKAGES := gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev pkg-config fonts-dejavu-core
+DEB_PACKAGES := gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev pkg-config fonts-dejavu-core shellcheck
 
 .PHONY: test demo lint typecheck pytest deb venv firmware sim bench clean
 
