@@ -234,7 +234,7 @@ def test_run_command_starts_and_resumes_headless(tmp_path, capsys):
     assert main(["run", "--resume"] + common) == 0
     with Journal(db) as j:
         assert len(j.games()) == 1 and j.game(1).seats[1].name == "B"
-    assert main(["run", "--players", "Solo"] + common) == 2
+    assert main(["run", "--variant", "indian-points", "--players", "Solo"] + common) == 2
 
 
 def test_ok_after_a_lost_camera_tells_the_table_it_is_back(table):
@@ -266,3 +266,35 @@ def test_holding_a_button_long_enough_says_a_release_declares(table):
     assert "release to declare a show" in table.view().toast.text
     table.button(1, False)
     assert table.state.phase == "show"
+
+
+def test_the_setup_screen_chooses_the_game_with_menu_and_ok():
+    from tablekit.app import TableSetup
+
+    setup = TableSetup(["indian-pool-101", "indian-points", "shanghai"], ["Asha", "Ravi"], players=2)
+    view = setup.view()
+    assert isinstance(view, SetupView) and view.cursor.section == "variant"
+    assert setup.ok() is None and setup.view().variant_id == "indian-points"
+    setup.menu()
+    setup.ok()  # players 2 -> 3
+    assert [p.name for p in setup.view().players] == ["Asha", "Ravi", "Player 3"]
+    setup.menu()
+    setup.ok()  # turn timer: 30 s
+    assert setup.view().options[1].value == "30 s"
+    setup.menu()
+    setup.ok()
+    setup.menu()
+    assert setup.view().cursor.section == "start"
+    g = setup.ok()
+    assert g.variant_id == "indian-points" and g.players == 3 and g.turn_seconds == 30
+    assert g.options == {"count": "arranged"}
+
+
+def test_run_without_a_variant_opens_the_setup_screen(tmp_path):
+    from tablekit.cli import main
+
+    db = tmp_path / "j.sqlite"
+    assert main(["run", "--headless", "--seconds", "0.3", "--journal", str(db), "--no-box",
+                 "--camera", "/nowhere"]) == 0
+    with Journal(db) as j:
+        assert j.games() == []  # nobody pressed Start

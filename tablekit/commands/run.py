@@ -25,8 +25,9 @@ FPS = 30
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", default="indian-pool-101", help="variant id (see `tablekit variants`)")
-    p.add_argument("--players", default="Player 1,Player 2,Player 3",
+    p.add_argument("--variant", help="variant id (see `tablekit variants`); without it the setup "
+                   "screen asks (MENU: next row, OK: change, OK on Start: play)")
+    p.add_argument("--players", default="",
                    help="comma-separated names in seat order (clockwise); 'name/team' for partners")
     p.add_argument("--turn-seconds", type=int, default=0, help="turn timer (default: the variant's, 45 s)")
     p.add_argument("--dealer", type=int, default=1, help="seat number (1-based) that deals first")
@@ -62,7 +63,7 @@ def _option(text: str) -> tuple[str, bool | int | str]:
 
 def game_from_args(args: argparse.Namespace) -> Game:
     seats = []
-    for part in args.players.split(","):
+    for part in (args.players or "Player 1,Player 2,Player 3").split(","):
         name, _, team = part.strip().partition("/")
         if name:
             seats.append(Seat(name, team))
@@ -157,7 +158,10 @@ def _run(args: argparse.Namespace) -> int:
         table = Table.resume(journal, game_id, clock, **kw)
         table.catch_up()
     else:
-        table = Table.start(journal, game_from_args(args), MonotonicClock(), **kw)
+        game = game_from_args(args) if args.variant else _setup(args, box, screen)
+        if game is None:
+            return 0
+        table = Table.start(journal, game, MonotonicClock(), **kw)
     try:
         return _loop(table, box, KeyboardButtons(default_keymap(table.state.game.players)), args)
     finally:
@@ -165,6 +169,49 @@ def _run(args: argparse.Namespace) -> int:
             box.close()
         screen.close()
         journal.close()
+
+
+def _setup(args: argparse.Namespace, box: Any, screen: Any) -> Game | None:
+    """The setup screen until OK on Start (None: the window was closed)."""
+    import pygame
+
+    from engine.variants import all_variants
+    from firmware_bridge import KeyboardButtons, default_keymap
+    from tablekit.app import TableSetup
+
+    names = [p.strip() for p in args.players.split(",") if p.strip()] if args.players else []
+    setup = TableSetup([v.id for v in all_variants()], names, players=max(len(names), 3))
+    keys = KeyboardButtons(default_keymap())  # digits, M (8) and Return (9)
+    frame = pygame.time.Clock()
+    started = time.monotonic()
+    while True:
+        if args.seconds and time.monotonic() - started >= args.seconds:
+            return None
+        presses: list[str] = []
+        for ev in pygame.event.get():
+            if ev.type == pygame.QUIT and not args.fullscreen:
+                return None
+            if ev.type == pygame.KEYDOWN:
+                got = keys.key_down(pygame.key.name(ev.key), 0)
+                if got is not None and got.button in (8, 9):
+                    presses.append("menu" if got.button == 8 else "ok")
+            elif ev.type == pygame.KEYUP:
+                keys.key_up(pygame.key.name(ev.key), 0)
+        if box is not None:
+            while (event := box.get_event(timeout=0)) is not None:
+                hello = box.protocol.box
+                if event.type == "button" and event.event == "press" and hello is not None:
+                    if event.button == hello.buttons - 2:
+                        presses.append("menu")
+                    elif event.button == hello.buttons - 1:
+                        presses.append("ok")
+        for press in presses:
+            if press == "menu":
+                setup.menu()
+            elif (game := setup.ok()) is not None:
+                return game
+        screen.show(setup.view())
+        frame.tick(FPS)
 
 
 def _loop(table: Any, box: Any, keys: Any, args: argparse.Namespace) -> int:
