@@ -27,6 +27,7 @@ from display.viewmodel import (
     ScoreboardView,
     ScoreSeries,
     SeatView,
+    SetupCursor,
     SetupOption,
     SetupPlayer,
     SetupView,
@@ -75,6 +76,8 @@ def _n(x: object) -> int | float:
 
 
 def _toast(state: GameState, toast: Toast | None) -> Toast | None:
+    """The app's toast, else the last notice (only on the play and setup screens: elsewhere
+    the headline already says it and the prompt must stay visible)."""
     if toast is not None:
         return toast
     return Toast(state.notice, LEVEL_INFO) if state.notice else None
@@ -87,6 +90,7 @@ def _setup(state: GameState, toast: Toast | None) -> SetupView:
     options += [SetupOption(k, k.replace("_", " ").capitalize(), str(v)) for k, v in sorted(game.options.items())]
     return SetupView(game.variant_id, game.variant.name,
                      tuple(SetupPlayer(s.name, s.team) for s in game.seats), tuple(options),
+                     cursor=SetupCursor("start"),
                      hint=f"{game.seats[state.dealer].name} deals first · OK: start the deal",
                      toast=_toast(state, toast))
 
@@ -176,7 +180,7 @@ def _show(state: GameState, toast: Toast | None) -> ShowView:
         who = names[show.declarer]
         if show.stage == "reading" or reading is None:
             return ShowView(who, stage=SHOW_READING, verdict=f"{who} declares: reading the show…",
-                            prompt="lay the melds in your zone", wild_cards=wild, toast=_toast(state, toast))
+                            prompt="lay the melds in your zone", wild_cards=wild, toast=toast)
         ruling = reading.ruling
         valid = ruling is not None and ruling.valid
         if ruling is None:
@@ -186,14 +190,14 @@ def _show(state: GameState, toast: Toast | None) -> ShowView:
         return ShowView(who, _groups(ruling, reading), valid, verdict, SHOW_CONFIRM,
                         "OK: confirm · MENU: read again", wild_cards=wild,
                         points=None if ruling is None else plain_number(ruling.points),
-                        toast=_toast(state, toast))
+                        toast=toast)
     seat = show.pending[0] if show.pending else show.declarer
     who = names[seat]
     reading = show.current
     if show.stage == "hand-reading" or reading is None:
         return ShowView(who, stage=SHOW_READING, verdict=f"{who}: lay out your hand…",
                         prompt=f"{names[show.declarer]} made a valid show", wild_cards=wild,
-                        toast=_toast(state, toast))
+                        toast=toast)
     ruling = reading.ruling
     if ruling is None:
         verdict = f"Cannot count: {reading.problem}"
@@ -204,7 +208,7 @@ def _show(state: GameState, toast: Toast | None) -> ShowView:
             verdict += f" ({note})"
     return ShowView(who, _groups(ruling, reading), None if ruling is None else ruling.valid, verdict,
                     SHOW_CONFIRM, "OK: confirm · MENU: read again", wild_cards=wild,
-                    points=None if reading.points is None else _n(reading.points), toast=_toast(state, toast))
+                    points=None if reading.points is None else _n(reading.points), toast=toast)
 
 
 def _headline(head: str, reason: str) -> str:
@@ -228,7 +232,7 @@ def deal_result(state: GameState, record: DealRecord, toast: Toast | None = None
                               record.winner == s, out))
     head = f"{names[record.winner]} wins deal {record.number}" if record.winner is not None else f"Deal {record.number}"
     prompt = "OK: next deal · MENU: scoreboard" if state.phase == "deal-over" else ""
-    return DealResultView(record.number, tuple(lines), head, prompt, _toast(state, toast))
+    return DealResultView(record.number, tuple(lines), head, prompt, toast)
 
 
 def scoreboard(state: GameState, toast: Toast | None = None) -> ScoreboardView:
@@ -253,7 +257,7 @@ def _game_over(state: GameState, toast: Toast | None) -> GameOverView:
         standings.append(Standing(place, game.seats[s].name, _n(state.totals[s]), note))
     winner = " & ".join(game.seats[s].name for s in state.winners) or "nobody"
     return GameOverView(winner, tuple(standings), f"{winner} wins {game.variant.name}",
-                        len(state.history), "the game is over", _toast(state, toast))
+                        len(state.history), "the game is over", toast)
 
 
 def health(ok: bool, fallback: bool, message: str) -> DeviceHealth:
