@@ -40,6 +40,7 @@ from engine.open_rummy_melds import (
 from engine.table import TableMeld, TableState
 
 SEARCH_LIMIT: Final = 4000  # matchings tried per seat before settling for the best so far
+RETRY_LIMIT: Final = 600  # the same, when every meld of the seat is put back in play
 
 
 def _text(cards: Sequence[Card]) -> str:
@@ -148,11 +149,12 @@ class _SeatMatch:
             self.fits.append(options)
             self.fail_reason.append(why)
 
-    def solve(self) -> tuple[list[str], MeldChanges, list[int]]:
+    def solve(self, limit: int = SEARCH_LIMIT) -> tuple[list[str], MeldChanges, list[int]]:
         """The matching that breaks the fewest rules: (violations, details, unplaced before melds)."""
         order = sorted(range(len(self.before)), key=lambda i: len(self.fits[i]))
         best: list[tuple[int, list[str], MeldChanges, list[int]]] = []
         tried = 0
+        misses = 0
         choice: dict[int, _Fit | None] = {}
         reading: dict[int, int] = {}
         used: dict[int, set[int]] = {}
@@ -169,7 +171,8 @@ class _SeatMatch:
                 best[:] = [(score, changes.violations, changes, unplaced)]
 
         def go(k: int) -> bool:
-            if tried >= SEARCH_LIMIT:
+            nonlocal misses
+            if tried >= limit:
                 return True
             if k == len(order):
                 leaf()
@@ -200,7 +203,12 @@ class _SeatMatch:
                 if fresh:
                     del reading[f.a]
             choice[i] = None
-            return go(k + 1)
+            if best and 2 * (misses + 1) >= best[0][0]:
+                return False  # leaving one more meld unplaced cannot beat the best found
+            misses += 1
+            done = go(k + 1)
+            misses -= 1
+            return done
 
         go(0)
         _, violations, changes, unplaced = best[0]
@@ -214,6 +222,7 @@ class _SeatMatch:
             if f is not None:
                 by_after.setdefault(f.a, []).append(f)
         leftover: list[tuple[Card, str]] = []
+        slid_inside: Counter[Card] = Counter()  # replaced twos read as slid to a real card's place
         lone: list[int] = []
         carried: list[TableMeld] = []
         for ai, meta in enumerate(self.after):
@@ -273,6 +282,8 @@ class _SeatMatch:
                     continue
                 if is_sliding(c) and slid[c] > 0:
                     slid[c] -= 1
+                    if LOWEST <= p <= ACE:
+                        slid_inside[c] += 1
                     out.actions.append(f"slid {c} to {position_text(p, ra.suit)}")
                     continue
                 if is_sliding(c) and pending[c] > 0:
@@ -295,11 +306,21 @@ class _SeatMatch:
                 continue
             out.violations.append(f"the sliding joker {c} replaced in {where} must stay in that sequence, slid to one of its ends")
         for c in spare:
-            out.violations.append(f"laid {c} alone in front of seat {seat}: a lone joker is not a meld")
             carried.append(TableMeld((c,), False, 1))
+            if seat != mover and slid_inside[c] > 0:
+                # the same two from the hand went to the end; the replaced one waits for the opener
+                slid_inside[c] -= 1
+                out.notes.append(f"the slide of a replaced {c} is left to its opener, seat {seat}")
+                continue
+            out.violations.append(f"laid {c} alone in front of seat {seat}: a lone joker is not a meld")
         for c in pending.elements():
             out.violations.append(f"the sliding joker {c} left aside for seat {seat} vanished: it must be slid to an end of its sequence")
         out.carried[seat] = tuple(carried)
+
+
+def _lone_two(meld: TableMeld) -> bool:
+    """A sliding joker lying alone: replaced in a partner's sequence, its slide left to the opener."""
+    return len(meld.cards) == 1 and is_sliding(meld.cards[0])
 
 
 def _pair_unchanged(before: Sequence[TableMeld], after: Sequence[TableMeld]
@@ -383,13 +404,23 @@ def compare_melds(before: TableState, after: TableState, mover: int, players: in
             _opponent(seat, rest_b, rest_a, out)
             out.carried[seat] = tuple(kept) + tuple(rest_a)
             continue
-        pending = [m.cards[0] for m in rest_b if len(m.cards) == 1 and is_sliding(m.cards[0])]
-        movable = [m for m in rest_b if not (len(m.cards) == 1 and is_sliding(m.cards[0]))]
+        pending = [m.cards[0] for m in rest_b if _lone_two(m)]
+        movable = [m for m in rest_b if not _lone_two(m)]
         if pending and mover != seat:
             for c in pending:
                 out.violations.append(f"the sliding joker {c} left aside for seat {seat} may only be placed by that seat")
         match = _SeatMatch(seat, mover, movable, rest_a, pending)
         violations, changes, unplaced = match.solve()
+        if (violations or unplaced) and kept:
+            # Pairing equal melds first can hide the legal reading (a meld opened this turn equal
+            # to one already there, with the old one grown): try again with every meld in play.
+            every = list(before.seat_melds(seat))
+            retry = _SeatMatch(seat, mover, [m for m in every if not _lone_two(m)],
+                               list(after.seat_melds(seat)), [m.cards[0] for m in every if _lone_two(m)])
+            again = retry.solve(RETRY_LIMIT)
+            if len(again[0]) + 2 * len(again[2]) < len(violations) + 2 * len(unplaced):
+                match, (violations, changes, unplaced), kept = retry, again, []
+                movable = [m for m in every if not _lone_two(m)]
         out.violations += violations
         out.actions += changes.actions
         out.notes += changes.notes
