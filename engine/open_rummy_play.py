@@ -122,7 +122,8 @@ def _opening_moves(hand: Sequence[Card], seat: int) -> list[Move]:
 
 
 def _meld_moves(hand: Sequence[Card], seat: int, owner: int, index: int, meld: tuple[Card, ...],
-                peak: int) -> list[Move]:
+                peak: int, settled: bool = False) -> list[Move]:
+    """Adding to, and replacing jokers in, one meld of the team; ``settled``: untouched this turn."""
     moves: list[Move] = []
     m = classify_open(meld)
     have = Counter(hand)
@@ -160,7 +161,7 @@ def _meld_moves(hand: Sequence[Card], seat: int, owner: int, index: int, meld: t
         for new in ((c,) + swapped, swapped + (c,)):
             if _valid_sequence(new):
                 moves.append(Move(owner, (index,), (new,), (peak,), (real,)))
-        if owner != seat:  # in a partner's sequence the slide may be left to the opener
+        if owner != seat and settled:  # in a partner's sequence the slide may be left to the opener
             moves.append(Move(owner, (index,), (swapped, (c,)), (peak, 1), (real,)))
     return moves
 
@@ -219,12 +220,12 @@ def legal_moves(deal: PlayDeal, seat: int, hand: Sequence[Card],
                 settled: Collection[tuple[Card, ...]] = ()) -> list[Move]:
     """Every play the generator knows for ``seat`` with ``hand`` (keeping one card to discard).
 
-    ``settled``: the seat's melds as they were when the turn began.
+    ``settled``: the team's melds as they were when the turn began.
     """
     moves = _opening_moves(hand, seat)
     for owner in range(seat % 2, deal.players, 2):
         for i, meld in enumerate(deal.melds[owner]):
-            moves += _meld_moves(hand, seat, owner, i, meld, deal.peaks[owner][i])
+            moves += _meld_moves(hand, seat, owner, i, meld, deal.peaks[owner][i], meld in settled)
         moves += _join_moves(hand, owner, deal.melds[owner], deal.peaks[owner])
     moves += _placing_moves(seat, deal.melds[seat], deal.peaks[seat], settled)
     return [m for m in moves if len(m.uses) < len(hand)]
@@ -246,7 +247,7 @@ def play_turn(deal: PlayDeal, rng: random.Random, max_plays: int = 3) -> tuple[T
     """Play one legal turn for the seat on turn; return the table before and after it."""
     before = deal.state()
     seat = deal.seat
-    settled = frozenset(deal.melds[seat])
+    settled = frozenset(m for owner in range(seat % 2, deal.players, 2) for m in deal.melds[owner])
     hand = deal.hands[seat]
     first = deal.turns == 0 and len(deal.pile) == 1 and is_joker(deal.pile[0])
     took = False
