@@ -294,3 +294,18 @@ def test_a_killed_pile_leaves_two_readings_and_the_one_assumed_is_said() -> None
     v = turn(state({}, "4C 9S", None), state({0: ["9S 10S JS"]}, "", None))
     assert v.valid and any("another legal reading" in n for n in v.notes)
     assert "assumed" in v.reason
+
+
+def test_an_equal_meld_opened_while_the_old_one_takes_the_waiting_joker() -> None:
+    # seat 3 opens a second PJ KC AC and places the two left aside for it at the old one's end
+    before = state({3: ["7D 8D 9D 2D", "PJ KC AC", "2D", "JD QD KD"]}, "KH AC 3H", 19, players=6)
+    after = state({3: ["PJ KC AC", "2D PJ KC AC", "7D 8D 9D 2D JD QD KD"]}, "KH 7S", 19, players=6)
+    v = turn(before, after, seat=3, players=6)
+    assert v.valid and any("placed the joker 2D" in a for a in v.actions)
+
+
+def test_a_replaced_two_waits_while_an_equal_two_from_the_hand_is_added() -> None:
+    before = state({1: ["4H 5H 6H 7H 8H 2D 10H JH 2C"]}, "QH 5C 3C", 28, players=6)
+    after = state({1: ["2C", "4H 5H 6H 7H 8H 2D 10H JH QH 2C"]}, "QH 5C 9S", 27, players=6)
+    v = turn(before, after, seat=3, players=6)
+    assert v.valid and any("left to its opener" in n for n in v.notes)
