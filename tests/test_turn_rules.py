@@ -306,6 +306,6 @@ def test_an_equal_meld_opened_while_the_old_one_takes_the_waiting_joker() -> Non
 
 def test_a_replaced_two_waits_while_an_equal_two_from_the_hand_is_added() -> None:
     before = state({1: ["4H 5H 6H 7H 8H 2D 10H JH 2C"]}, "QH 5C 3C", 28, players=6)
-    after = state({1: ["2C", "4H 5H 6H 7H 8H 2D 10H JH QH 2C"]}, "QH 5C 9S", 27, players=6)
+    after = state({1: ["2C", "4H 5H 6H 7H 8H 2D 10H JH QH 2C"]}, "QH 5C 3C 9S", 27, players=6)
     v = turn(before, after, seat=3, players=6)
     assert v.valid and any("left to its opener" in n for n in v.notes)
