@@ -50,6 +50,9 @@ from tablekit.journal import Journal
 from tablekit.present import SCOREBOARD, present
 
 Groups = tuple[tuple[str, ...], ...]
+#: The box gives a short buzz when this much of a turn is left.
+TIMER_WARNING_MS = 10_000
+WARNING_BUZZ_MS = 40
 
 
 # --- the seams ----------------------------------------------------------------------------
@@ -193,6 +196,7 @@ class Table:
         self.effects: list[Effect] = []  # every effect performed, for tests and reports
         self._queue: deque[Event] = deque()
         self._redo: list[Effect] = []
+        self._warned: tuple[int, int] | None = None
         self.menu_button = -1
         self.ok_button = -1
         if hasattr(camera, "state_of"):  # cameras that answer from a script need the deal
@@ -322,7 +326,14 @@ class Table:
         self.post(CameraRestored(self.now()) if up else CameraLost(self.now()))
 
     def tick(self) -> None:
-        self.post(Tick(self.now()))
+        now = self.now()
+        self.post(Tick(now))
+        deal = self.state.deal
+        if self.state.phase == "play" and deal is not None and deal.deadline_ms is not None:
+            turn = (deal.number, deal.turn_count)
+            if deal.deadline_ms - now <= TIMER_WARNING_MS and self._warned != turn:
+                self._warned = turn  # once per turn; not an event: it changes nothing
+                self.box.buzz(WARNING_BUZZ_MS)
 
     # --- screen ---------------------------------------------------------------------------
 

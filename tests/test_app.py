@@ -298,3 +298,15 @@ def test_run_without_a_variant_opens_the_setup_screen(tmp_path):
                  "--camera", "/nowhere"]) == 0
     with Journal(db) as j:
         assert j.games() == []  # nobody pressed Start
+
+
+def test_the_box_buzzes_once_when_ten_seconds_are_left(table):
+    table.button(4, True)
+    table.clock.advance(34_000)
+    table.tick()
+    assert table.fake_box.buzzes == []
+    table.clock.advance(1_000)
+    table.tick()
+    table.clock.advance(1_000)
+    table.tick()
+    assert table.fake_box.buzzes == [40]
