@@ -100,3 +100,15 @@ def test_the_demo_through_vision_ends_the_same_way(tmp_path, demo):
     assert report["vision"]["readings"] >= 4 and report["vision"]["cards"] >= 50
     assert report["standings"] == plain["standings"]
     assert [d["scores"] for d in report["deals"]] == [d["scores"] for d in plain["deals"]]
+
+
+def test_the_shanghai_demo_plays_ten_contracts(tmp_path):
+    report_path = tmp_path / "s.json"
+    script = DEMO_SCRIPT.parent / "shanghai.json"
+    assert main(["demo", "--no-screen", "--script", str(script), "--report", str(report_path),
+                 "--journal", str(tmp_path / "j.sqlite")]) == 0
+    report = json.loads(report_path.read_text())
+    assert report["over"] and len(report["deals"]) == 10
+    assert all(list(d["scores"].values()).count(0) == 1 for d in report["deals"])
+    totals = [s["total"] for s in report["standings"]]
+    assert totals == sorted(totals) and report["winners"] == [report["standings"][0]["name"]]
