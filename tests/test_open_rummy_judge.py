@@ -148,3 +148,14 @@ def test_a_stock_the_decks_cannot_hold_is_an_input_error() -> None:
 def test_the_assumed_reading_is_said() -> None:
     r = judge_turn(0, {"melds": {}, "discard": "4C"}, {"melds": {"0": ["5S 6S 7S"]}, "discard": "4C KH"})
     assert r.valid and "assumed a draw from the stock" in r.reason
+
+
+def test_judge_names_both_complete_sets_complete_set() -> None:
+    from engine.variants import JudgeRequest, find
+
+    v = find("open-rummy")
+    pure = v.judge(JudgeRequest("meld", groups=v.parse("3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH")))
+    mixed = v.judge(JudgeRequest("meld", groups=v.parse("3H 4H 5H 6H 7H 8H 2S 10H JH QH KH AH")))
+    assert [g.kind for g in pure.groups] == ["complete-set"] and "pure" in pure.groups[0].reason
+    assert [g.kind for g in mixed.groups] == ["complete-set"]
+    assert pure.groups[0].bonus > mixed.groups[0].bonus

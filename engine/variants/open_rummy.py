@@ -9,8 +9,8 @@ by :mod:`engine.turns` on :mod:`engine.table` states.
 Judge answers:
 
 - ``meld``: each group is judged as laid whole in one turn; points are the cards' values plus
-  every bonus (kinds: ``pure-sequence``, ``sequence``, ``pure-complete-set``,
-  ``complete-set``, ``suited-group``, ``set`` for a value group, ``invalid``).
+  every bonus (kinds: ``pure-sequence``, ``sequence``, ``complete-set`` — pure or mixed, the
+  reason and the bonus tell which — ``suited-group``, ``set`` for a value group, ``invalid``).
 - ``count``: the cards left in a hand score for the opponents whatever their arrangement, so
   ``points`` is the value of every card given; ``valid`` is always true.
 - ``contract``: the game has no first-meld minimum, so the requirement is met exactly when
@@ -45,6 +45,11 @@ from engine.variants import register
 from engine.variants.base import Item, JudgeRequest, Variant
 
 JOKERS_PER_DECK = 3
+
+
+def public_kind(kind: str) -> str:
+    """The judge's kind names: a pure complete set is a ``complete-set`` (the spec's name)."""
+    return "complete-set" if kind == "pure-complete-set" else kind
 
 
 @lru_cache(maxsize=8)
@@ -92,7 +97,7 @@ class OpenRummyVariant(Variant):
         for g in request.groups:
             cards = _cards(g)
             s = score_meld(cards)
-            out.append(GroupRuling(tuple(cards), s.meld.kind, s.points, s.bonus, s.meld.reason))
+            out.append(GroupRuling(tuple(cards), public_kind(s.meld.kind), s.points, s.bonus, s.meld.reason))
         return tuple(out)
 
     def judge_meld(self, request: JudgeRequest) -> Ruling:
@@ -107,7 +112,7 @@ class OpenRummyVariant(Variant):
         return Ruling(not bad, points, groups, reason)
 
     def judge_count(self, request: JudgeRequest) -> Ruling:
-        groups = tuple(GroupRuling(tuple(g), classify_open(_cards(g)).kind, cards_value(_cards(g)), 0)
+        groups = tuple(GroupRuling(tuple(g), public_kind(classify_open(_cards(g)).kind), cards_value(_cards(g)), 0)
                        for g in request.groups)
         total = cards_value(_cards(request.items))
         return Ruling(True, total, groups,
