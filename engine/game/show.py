@@ -1,0 +1,221 @@
+"""The show: the declarer's verdict, corrections and re-reads, then every other hand.
+
+A show is read by the camera zone by zone; each reading is judged by the family's policy,
+can be corrected card by card or read again (MENU), and is confirmed with OK.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.cards import parse_card
+from engine.errors import TablekitError
+from engine.game.effects import (
+    Buzz,
+    Effect,
+    Notice,
+    ReadZone,
+    SetLed,
+    ShowVerdict,
+    StopTimer,
+)
+from engine.game.events import (
+    Correction,
+    Event,
+    TableRead,
+)
+from engine.game.state import (
+    PLAYING,
+    GameState,
+    Groups,
+    HandReading,
+    ShowStage,
+    ShowState,
+)
+from engine.game.turns import (
+    Result,
+    clock_effects,
+    finish_deal,
+    name_of,
+    pass_turn,
+    policy_of,
+    refuse,
+    start_clock,
+    with_outcome,
+    with_status,
+)
+
+
+def declare(state: GameState, seat: int, t_ms: int) -> Result:
+    deal = state.deal
+    assert deal is not None
+    if seat != deal.turn:
+        return refuse(state, f"{name_of(state, seat)} can declare only on their own turn")
+    if not state.camera_ok:
+        return refuse(state, "the camera is lost: a show cannot be read now")
+    text = f"{name_of(state, seat)} declares a show"
+    deal = replace(deal, deadline_ms=None, paused_left_ms=None)
+    new = replace(state, phase="show", deal=deal, show=ShowState(declarer=seat), menu=(), notice=text)
+    return new, [StopTimer(), SetLed(seat, "fast"), Buzz(200), Notice(text), ReadZone(seat)]
+
+
+def looking_at(show: ShowState) -> int | None:
+    if show.stage in ("reading", "verdict"):
+        return show.declarer
+    return show.pending[0] if show.pending else None
+
+
+def judge_declaration(state: GameState, groups: Groups) -> HandReading:
+    deal = state.deal
+    assert deal is not None and state.show is not None
+    seat = state.show.declarer
+    try:
+        ruling = policy_of(state).judge_show(state.game, deal, groups)
+    except (TablekitError, ValueError) as exc:
+        return HandReading(seat, groups, problem=str(exc))
+    return HandReading(seat, groups, ruling)
+
+
+def judge_hand(state: GameState, seat: int, groups: Groups) -> HandReading:
+    deal = state.deal
+    assert deal is not None
+    try:
+        outcome, count, ruling = policy_of(state).count_hand(state.game, deal, seat, groups)
+    except (TablekitError, ValueError) as exc:
+        return HandReading(seat, groups, problem=str(exc))
+    return HandReading(seat, groups, ruling, points=count, outcome=outcome)
+
+
+def show_reading(state: GameState, seat: int, groups: Groups) -> Result:
+    show = state.show
+    assert show is not None
+    if show.stage in ("reading", "verdict"):
+        reading = judge_declaration(state, groups)
+        show = replace(show, stage="verdict", declaration=reading)
+    else:
+        reading = judge_hand(state, seat, groups)
+        show = replace(show, stage="hand-check", current=reading)
+    valid = reading.ruling is not None and reading.ruling.valid
+    reason = reading.problem or (reading.ruling.reason if reading.ruling else "")
+    return replace(state, show=show), [ShowVerdict(seat, valid, reason)]
+
+
+def table_read(state: GameState, event: Event) -> Result:
+    assert isinstance(event, TableRead)
+    if state.phase != "show" or state.show is None or looking_at(state.show) != event.zone:
+        return state, []
+    return show_reading(state, event.zone, event.groups)
+
+
+def correction(state: GameState, event: Event) -> Result:
+    assert isinstance(event, Correction)
+    show = state.show
+    if state.phase != "show" or show is None or looking_at(show) != event.zone:
+        return state, []
+    reading = show.declaration if show.stage == "verdict" else show.current
+    if reading is None or show.stage not in ("verdict", "hand-check"):
+        return refuse(state, "nothing has been read yet to correct")
+    if event.card:
+        try:
+            card = str(parse_card(event.card)) if not state.game.variant.uses_tiles else event.card.upper()
+            state.game.variant.parse(card)
+        except TablekitError as exc:
+            return refuse(state, f"not a card: {exc}")
+    groups = [list(g) for g in reading.groups]
+    if event.group == len(groups) and event.card:
+        groups.append([])
+    if not 0 <= event.group < len(groups):
+        return refuse(state, f"there is no group {event.group + 1}")
+    group = groups[event.group]
+    if not 0 <= event.position <= len(group) or (event.position == len(group) and not event.card):
+        return refuse(state, f"group {event.group + 1} has no card {event.position + 1}")
+    if event.position == len(group):
+        group.append(card)
+    elif event.card:
+        group[event.position] = card
+    else:
+        del group[event.position]
+    fixed = tuple(tuple(g) for g in groups if g)
+    return show_reading(state, event.zone, fixed)
+
+
+def read_again(state: GameState) -> Result:
+    show = state.show
+    assert show is not None
+    seat = looking_at(show)
+    if seat is None:
+        return state, []
+    stage: ShowStage = "reading" if show.stage in ("reading", "verdict") else "hand-reading"
+    new = replace(state, show=replace(show, stage=stage))
+    return new, [ReadZone(seat)]
+
+
+def confirm_show(state: GameState, t_ms: int) -> Result:
+    show = state.show
+    deal = state.deal
+    assert show is not None and deal is not None
+    if show.stage == "verdict" and show.declaration is not None:
+        reading = show.declaration
+        if reading.ruling is not None and reading.ruling.valid:
+            return valid_show(state, t_ms)
+        return wrong_show(state, reading, t_ms)
+    if show.stage == "hand-check" and show.current is not None:
+        if show.current.problem:
+            return refuse(state, f"this hand cannot be counted ({show.current.problem}): "
+                                  "MENU reads it again")
+        show = replace(show, hands=show.hands + (show.current,), current=None,
+                       pending=show.pending[1:], stage="hand-reading")
+        state = replace(state, show=show)
+        if show.pending:
+            return state, [ReadZone(show.pending[0])]
+        return finish_deal(state, show.declarer if show.valid else None, t_ms, [])
+    return state, []
+
+
+def valid_show(state: GameState, t_ms: int) -> Result:
+    assert state.show is not None
+    return read_hands(state, f"{name_of(state, state.show.declarer)} made a valid show", t_ms)
+
+
+def read_hands(state: GameState, text: str, t_ms: int) -> Result:
+    """After a show that ends the deal: read every other seat still playing, clockwise."""
+    show = state.show
+    deal = state.deal
+    assert show is not None and deal is not None
+    n = len(deal.status)
+    others = [(show.declarer + k) % n for k in range(1, n)]
+    pending = tuple(s for s in others if deal.status[s] == PLAYING)
+    state = replace(state, show=replace(show, stage="hand-reading", pending=pending), notice=text)
+    winner = show.declarer if show.valid else None
+    if not pending:
+        return finish_deal(state, winner, t_ms, [Notice(text)])
+    return state, [Notice(text), ReadZone(pending[0])]
+
+
+def wrong_show(state: GameState, reading: HandReading, t_ms: int) -> Result:
+    deal = state.deal
+    assert deal is not None
+    seat = reading.seat
+    why = reading.problem or (reading.ruling.reason if reading.ruling else "")
+    text = f"{name_of(state, seat)} made a wrong show: {why}"
+    policy = policy_of(state)
+    outcome = policy.wrong_show_outcome
+    if policy.wrong_show_ends_deal:
+        deal = replace(deal, outcomes=with_outcome(deal.outcomes, seat, outcome or "wrong-show"))
+        show = state.show
+        assert show is not None
+        state = replace(state, deal=deal, show=replace(show, valid=False))
+        return read_hands(state, text, t_ms)
+    if outcome is not None:
+        deal = replace(deal, status=with_status(deal.status, seat, "wrong-show"),
+                       outcomes=with_outcome(deal.outcomes, seat, outcome))
+    state = replace(state, deal=deal, show=None, phase="play", notice=text)
+    effects: list[Effect] = [Notice(text), SetLed(seat, "off")]
+    if outcome is None:
+        # the declarer plays on: their turn goes on with a fresh clock
+        deal = start_clock(state, deal, t_ms)
+        state = replace(state, deal=deal)
+        return state, effects + [SetLed(seat, "on")] + clock_effects(state)
+    return pass_turn(state, t_ms, effects)
+
+

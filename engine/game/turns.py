@@ -1,0 +1,273 @@
+"""Deals and turns: dealing, the turn clock, passing the turn, drops, missed turns, deal ends.
+
+The pieces of the referee's flow that every phase uses; :mod:`engine.game.flow` dispatches
+events to them and :mod:`engine.game.show` builds on them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from engine.cards import parse_card
+from engine.errors import TablekitError
+from engine.game.effects import (
+    Buzz,
+    Effect,
+    GameOver,
+    Notice,
+    SetLed,
+    StartTimer,
+    StopTimer,
+    WriteScores,
+)
+from engine.game.events import (
+    DealStarted,
+    Event,
+)
+from engine.game.policy import (
+    MISSED_TURNS,
+    SITTING_OUT,
+    WINNER,
+    FamilyPolicy,
+    SeatOutcome,
+    policy_for,
+)
+from engine.game.setup import Game
+from engine.game.state import (
+    PLAYING,
+    DealRecord,
+    DealState,
+    GameState,
+    Phase,
+    SeatStatus,
+)
+from engine.ruling import plain_number
+
+#: The buzzer for a refused press and for a missed turn.
+REFUSE_BUZZ_MS = 60
+MISSED_BUZZ_MS = 400
+
+Result = tuple[GameState, list[Effect]]
+
+def set_at(values: tuple[object, ...], index: int, value: object) -> tuple[object, ...]:
+    return values[:index] + (value,) + values[index + 1:]
+
+
+def set_int(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
+    return values[:index] + (value,) + values[index + 1:]
+
+
+def name_of(state: GameState, seat: int) -> str:
+    return state.game.seats[seat].name
+
+
+def policy_of(state: GameState) -> FamilyPolicy:
+    return policy_for(state.game)
+
+
+def next_seat(after: int, allowed: Callable[[int], bool], n: int) -> int | None:
+    for step in range(1, n + 1):
+        seat = (after + step) % n
+        if allowed(seat):
+            return seat
+    return None
+
+
+def refuse(state: GameState, text: str) -> Result:
+    return state.with_notice(text), [Notice(text), Buzz(REFUSE_BUZZ_MS)]
+
+
+def turn_ms(state: GameState) -> int:
+    return policy_of(state).turn_seconds(state.game) * 1000
+
+
+# --- deals and turns ----------------------------------------------------------------------
+
+
+def deal_started(state: GameState, event: Event) -> Result:
+    assert isinstance(event, DealStarted)
+    if state.phase not in ("setup", "deal-over"):
+        return refuse(state, "a deal is already under way" if state.phase != "game-over"
+                       else "the game is over")
+    if event.wild:
+        try:
+            wild = cut_text(state.game, event.wild)
+        except TablekitError as exc:
+            return refuse(state, f"cannot use {event.wild!r} as the cut card: {exc}")
+    else:
+        wild = ""
+    game = state.game
+    n = game.players
+    alive = [not out for out in state.eliminated]
+    if state.phase == "setup":
+        dealer = state.dealer if alive[state.dealer] else next_seat(state.dealer, lambda s: alive[s], n)
+    else:
+        dealer = next_seat(state.dealer, lambda s: alive[s], n)
+    assert dealer is not None
+    first = next_seat(dealer, lambda s: alive[s], n)
+    assert first is not None
+    status: tuple[SeatStatus, ...] = tuple(PLAYING if a else "out" for a in alive)
+    zeros = (0,) * n
+    deal = DealState(number=len(state.history) + 1, dealer=dealer, wild=wild, turn=first,
+                     status=status, turns_played=zeros, turns_begun=set_int(zeros, first, 1),
+                     missed_in_row=zeros, outcomes=("",) * n)
+    deal = start_clock(state, deal, event.t_ms)
+    window = policy_of(state).opening_window_ms
+    if window and deal.deadline_ms is not None:
+        deal = replace(deal, window_until_ms=event.t_ms + window, deadline_ms=deal.deadline_ms + window)
+    text = f"deal {deal.number}: {name_of(state, dealer)} deals, {name_of(state, first)} plays first"
+    if wild:
+        text += f"; {wild} is the cut card"
+    new = replace(state, phase="play", dealer=dealer, deal=deal, show=None, menu=(), notice=text)
+    effects: list[Effect] = [SetLed(s, "on" if s == first else "off") for s in range(n)]
+    effects += clock_effects(new)
+    effects.append(Notice(text))
+    return new, effects
+
+
+def cut_text(game: Game, text: str) -> str:
+    """The cut card (or turned-up tile) in canonical notation."""
+    if game.variant.uses_tiles:
+        from engine.tiles import parse_tile
+
+        return str(parse_tile(text))
+    return str(parse_card(text))
+
+
+def start_clock(state: GameState, deal: DealState, t_ms: int) -> DealState:
+    if state.paused:
+        return replace(deal, deadline_ms=None, paused_left_ms=turn_ms(state))
+    return replace(deal, deadline_ms=t_ms + turn_ms(state), paused_left_ms=None)
+
+
+def clock_effects(state: GameState) -> list[Effect]:
+    deal = state.deal
+    if deal is None or deal.deadline_ms is None:
+        return [StopTimer()]
+    return [StartTimer(deal.turn, deal.deadline_ms)]
+
+
+def pass_turn(state: GameState, t_ms: int, effects: list[Effect]) -> Result:
+    """Give the turn to the next seat still playing (or end the deal if one is left)."""
+    deal = state.deal
+    assert deal is not None
+    playing = deal.playing()
+    if len(playing) <= 1:
+        return finish_deal(state, playing[0] if playing else None, t_ms, effects)
+    status = deal.status
+    nxt = next_seat(deal.turn, lambda s: status[s] == PLAYING, len(status))
+    assert nxt is not None
+    deal = replace(deal, turn=nxt, turn_count=deal.turn_count + 1, window_until_ms=None,
+                   turns_begun=set_int(deal.turns_begun, nxt, deal.turns_begun[nxt] + 1))
+    deal = start_clock(state, deal, t_ms)
+    new = replace(state, phase="play", deal=deal, show=None, menu=())
+    previous = state.deal.turn if state.deal is not None else nxt
+    leds: list[Effect] = [SetLed(previous, "off")] if previous != nxt else []
+    return new, effects + leds + [SetLed(nxt, "on")] + clock_effects(new)
+
+
+def end_turn(state: GameState, seat: int, t_ms: int) -> Result:
+    deal = state.deal
+    assert deal is not None
+    if seat != deal.turn:
+        return refuse(state, f"it is {name_of(state, deal.turn)}'s turn, not {name_of(state, seat)}'s")
+    if state.paused:
+        return refuse(state, f"play is paused: {state.pause_reason()}")
+    deal = replace(deal, turns_played=set_int(deal.turns_played, seat, deal.turns_played[seat] + 1),
+                   missed_in_row=set_int(deal.missed_in_row, seat, 0))
+    return pass_turn(replace(state, deal=deal, notice=""), t_ms, [])
+
+
+def missed_turn(state: GameState, t_ms: int) -> Result:
+    deal = state.deal
+    assert deal is not None
+    seat = deal.turn
+    missed = deal.missed_in_row[seat] + 1
+    deal = replace(deal, missed_in_row=set_int(deal.missed_in_row, seat, missed))
+    limit = policy_of(state).missed_turn_limit
+    effects: list[Effect] = [Buzz(MISSED_BUZZ_MS)]
+    if limit is not None and missed >= limit and policy_of(state).drop_outcome(state.game, deal, seat):
+        text = f"{name_of(state, seat)} missed {missed} turns in a row and is dropped"
+        deal = replace(deal, status=with_status(deal.status, seat, "dropped"),
+                       outcomes=with_outcome(deal.outcomes, seat, MISSED_TURNS))
+    else:
+        text = f"{name_of(state, seat)} missed a turn" + (f" ({missed} of {limit})" if limit else "")
+    effects.append(Notice(text))
+    return pass_turn(replace(state, deal=deal, notice=text), t_ms, effects)
+
+
+def with_status(values: tuple[SeatStatus, ...], seat: int, value: SeatStatus) -> tuple[SeatStatus, ...]:
+    return values[:seat] + (value,) + values[seat + 1:]
+
+
+def with_outcome(values: tuple[str, ...], seat: int, value: str) -> tuple[str, ...]:
+    return values[:seat] + (value,) + values[seat + 1:]
+
+
+def drop(state: GameState, seat: int, t_ms: int) -> Result:
+    deal = state.deal
+    if state.phase != "play" or deal is None:
+        return refuse(state, "nobody can drop now")
+    if seat != deal.turn:
+        return refuse(state, f"{name_of(state, seat)} can drop only on their own turn")
+    outcome = policy_of(state).drop_outcome(state.game, deal, seat)
+    if outcome is None:
+        return refuse(state, f"{state.game.variant.name} allows no drop")
+    text = f"{name_of(state, seat)} drops ({outcome.replace('-', ' ')})"
+    deal = replace(deal, status=with_status(deal.status, seat, "dropped"),
+                   outcomes=with_outcome(deal.outcomes, seat, outcome))
+    return pass_turn(replace(state, deal=deal, notice=text), t_ms, [Notice(text)])
+
+
+def finish_deal(state: GameState, winner: int | None, t_ms: int, effects: list[Effect]) -> Result:
+    deal = state.deal
+    assert deal is not None
+    game = state.game
+    policy = policy_of(state)
+    hands = {h.seat: h for h in (state.show.hands if state.show else ())}
+    outcomes: list[SeatOutcome] = []
+    for seat, status in enumerate(deal.status):
+        if status == "out":
+            outcomes.append(SeatOutcome(seat, SITTING_OUT))
+        elif seat == winner:
+            outcomes.append(SeatOutcome(seat, WINNER))
+        elif deal.outcomes[seat]:
+            outcomes.append(SeatOutcome(seat, deal.outcomes[seat]))
+        elif seat in hands:
+            outcomes.append(SeatOutcome(seat, hands[seat].outcome, hands[seat].points or 0))
+        else:  # no hand read (cannot happen in a finished show): counts as winner-less loss
+            outcomes.append(SeatOutcome(seat, "lost", 0))
+    readings = {h.seat: h.groups for h in (state.show.hands if state.show else ())}
+    if state.show is not None and state.show.declaration is not None:
+        readings[state.show.declarer] = state.show.declaration.groups
+    scores = policy.deal_scores(game, deal, outcomes, readings)
+    past = [{s: sc for s, sc in enumerate(r.scores) if r.outcomes[s] != SITTING_OUT}
+            for r in state.history]
+    standings = policy.standings(game, past + [scores])
+    n = game.players
+    record = DealRecord(number=deal.number, dealer=deal.dealer, wild=deal.wild, winner=winner,
+                        outcomes=tuple(o.outcome for o in outcomes),
+                        counts=tuple(o.count for o in outcomes),
+                        scores=tuple(scores.get(s, 0) for s in range(n)),
+                        totals=standings.totals)
+    over = standings.over or sum(not e for e in standings.eliminated) <= 1
+    winners = standings.winners
+    if over and not winners:
+        alive = [s for s in range(n) if not standings.eliminated[s]]
+        winners = tuple(alive)
+    phase: Phase = "game-over" if over else "deal-over"
+    text = (f"{name_of(state, winner)} wins deal {deal.number}" if winner is not None
+            else f"deal {deal.number} ends")
+    new = replace(state, phase=phase, deal=replace(deal, deadline_ms=None, paused_left_ms=None),
+                  history=state.history + (record,), totals=standings.totals,
+                  eliminated=standings.eliminated, winners=winners if over else (), menu=(),
+                  notice=text)
+    out = list(effects) + [StopTimer()] + [SetLed(s, "off") for s in range(n)]
+    out += [Notice(text), WriteScores(deal.number, tuple(plain_number(x) for x in record.scores),
+                                      tuple(plain_number(x) for x in record.totals))]
+    if over:
+        out.append(GameOver(winners))
+    return new, out
+
+
