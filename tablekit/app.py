@@ -26,6 +26,7 @@ from engine.game import (
     CameraLost,
     CameraRestored,
     Confirm,
+    Correction,
     DealStarted,
     Effect,
     Event,
@@ -197,6 +198,8 @@ class Table:
         self._queue: deque[Event] = deque()
         self._redo: list[Effect] = []
         self._warned: tuple[int, int] | None = None
+        self.correcting: tuple[int, int] | None = None  # (group, position) being corrected
+        self.proposed = ""
         self.menu_button = -1
         self.ok_button = -1
         if hasattr(camera, "state_of"):  # cameras that answer from a script need the deal
@@ -325,6 +328,43 @@ class Table:
     def camera_health(self, up: bool) -> None:
         self.post(CameraRestored(self.now()) if up else CameraLost(self.now()))
 
+    # --- correcting a misread card on screen (keyboard or touch) ---------------------------
+
+    def _reading(self) -> Any:
+        show = self.state.show
+        if self.state.phase != "show" or show is None:
+            return None
+        return show.declaration if show.stage == "verdict" else show.current if show.stage == "hand-check" else None
+
+    def start_correction(self) -> bool:
+        reading = self._reading()
+        if reading is None or not reading.groups:
+            return False
+        self.correcting = (0, 0)
+        self.proposed = ""
+        return True
+
+    def move_selection(self, step: int) -> None:
+        reading = self._reading()
+        if reading is None or self.correcting is None:
+            self.correcting = None
+            return
+        cells = [(g, i) for g, group in enumerate(reading.groups) for i in range(len(group))]
+        at = cells.index(self.correcting) if self.correcting in cells else 0
+        self.correcting = cells[(at + step) % len(cells)]
+        self.proposed = ""
+
+    def type_card(self, text: str) -> None:
+        self.proposed = (self.proposed + text.upper())[:3]
+
+    def finish_correction(self, apply: bool) -> None:
+        reading = self._reading()
+        if apply and reading is not None and self.correcting is not None and self.proposed:
+            group, index = self.correcting
+            self.post(Correction(reading.seat, group, index, self.proposed, self.now()))
+        self.correcting = None
+        self.proposed = ""
+
     def tick(self) -> None:
         now = self.now()
         self.post(Tick(now))
@@ -340,8 +380,10 @@ class Table:
     def view(self) -> ViewModel:
         if self.state.phase not in ("deal-over", "game-over"):
             self.screen = ""
+        if self._reading() is None:
+            self.correcting = None
         return present(self.state, self.now(), link=self.devices.link, camera=self.devices.camera,
-                       screen=self.screen)
+                       screen=self.screen, correcting=self.correcting, proposed=self.proposed)
 
     def draw(self) -> ViewModel:
         view = self.view()

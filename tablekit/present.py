@@ -7,6 +7,8 @@ keyword arguments.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from display.viewmodel import (
     HEALTH_LOST,
     HEALTH_OK,
@@ -16,7 +18,9 @@ from display.viewmodel import (
     SEAT_ELIMINATED,
     SEAT_PLAYING,
     SHOW_CONFIRM,
+    SHOW_CORRECTING,
     SHOW_READING,
+    CardRef,
     Countdown,
     DealLine,
     DealResultView,
@@ -55,7 +59,8 @@ HEALTHY = DeviceHealth()
 
 def present(state: GameState, now_ms: int, *, link: DeviceHealth = HEALTHY,
             camera: DeviceHealth = HEALTHY, screen: str = "",
-            toast: Toast | None = None) -> ViewModel:
+            toast: Toast | None = None, correcting: tuple[int, int] | None = None,
+            proposed: str = "") -> ViewModel:
     """The view-model for ``state`` at table time ``now_ms``."""
     if state.phase == "setup":
         return _setup(state, toast)
@@ -64,7 +69,11 @@ def present(state: GameState, now_ms: int, *, link: DeviceHealth = HEALTHY,
     if state.phase == "play":
         return _play(state, now_ms, link, camera, toast)
     if state.phase == "show":
-        return _show(state, toast)
+        view = _show(state, toast)
+        if correcting is not None and view.stage == SHOW_CONFIRM:
+            return replace(view, stage=SHOW_CORRECTING, selected=CardRef(*correcting), proposed=proposed,
+                           prompt="type the card · arrows: another card · Enter: correct · Esc: cancel")
+        return view
     if state.phase == "deal-over":
         return deal_result(state, state.history[-1], toast)
     return _game_over(state, toast)

@@ -310,3 +310,28 @@ def test_the_box_buzzes_once_when_ten_seconds_are_left(table):
     table.clock.advance(1_000)
     table.tick()
     assert table.fake_box.buzzes == [40]
+
+
+def test_a_misread_card_is_corrected_on_screen_from_the_keyboard(tmp_path):
+    from tablekit.commands.run import _correcting_key
+
+    misread = VALID_SHOW.replace("QS", "QD")
+    with Journal(tmp_path / "j.sqlite") as j:
+        t = Table.start(j, game(), ManualClock(), camera=ScriptedCamera({(1, 1): groups(misread)}, {1: "5D"}))
+        t.button(4, True)
+        t.post(Declare(1, t.now()))
+        assert not t.state.show.declaration.ruling.valid
+        assert not _correcting_key(t, "q", "q")  # not correcting yet: an ordinary key
+        assert _correcting_key(t, "c", "c")
+        for _ in range(8):  # to the third group, second card
+            _correcting_key(t, "right", "")
+        _correcting_key(t, "q", "q")
+        _correcting_key(t, "s", "s")
+        view = t.view()
+        assert view.stage == "correcting" and view.selected.group == 2 and view.selected.index == 1
+        assert view.proposed == "QS"
+        _correcting_key(t, "return", "\r")
+        assert t.correcting is None
+        assert t.state.show.declaration.groups[2] == ("QD", "QS", "QC")
+        assert t.state.show.declaration.ruling.valid
+        assert t.view().stage == "confirm"

@@ -214,6 +214,25 @@ def _setup(args: argparse.Namespace, box: Any, screen: Any) -> Game | None:
         frame.tick(FPS)
 
 
+def _correcting_key(table: Any, name: str, text: str) -> bool:
+    """Keys of the on-screen correction of a misread card (C starts it on a show screen)."""
+    if table.correcting is None:
+        return name == "c" and table.start_correction()
+    if name in ("left", "up"):
+        table.move_selection(-1)
+    elif name in ("right", "down", "tab"):
+        table.move_selection(1)
+    elif name == "backspace":
+        table.proposed = table.proposed[:-1]
+    elif name in ("return", "enter"):
+        table.finish_correction(True)
+    elif name == "escape":
+        table.finish_correction(False)
+    elif text and text.isalnum():
+        table.type_card(text)
+    return True
+
+
 def _loop(table: Any, box: Any, keys: Any, args: argparse.Namespace) -> int:
     import pygame
 
@@ -227,6 +246,10 @@ def _loop(table: Any, box: Any, keys: Any, args: argparse.Namespace) -> int:
                 return 0
             if ev.type in (pygame.KEYDOWN, pygame.KEYUP):
                 name = pygame.key.name(ev.key)
+                if ev.type == pygame.KEYDOWN and _correcting_key(table, name, getattr(ev, "unicode", "")):
+                    continue
+                if table.correcting is not None and ev.type == pygame.KEYUP:
+                    continue
                 if name == "escape" and not args.fullscreen:
                     return 0
                 t = table.now()
