@@ -236,6 +236,9 @@ class _SeatMatch:
                     out.violations.append(f"laid {_text(cards)} in front of seat {seat}: new melds go only in front of the player who lays them")
                 elif not am.valid:
                     out.violations.append(f"{_text(cards)} is not a valid meld: {am.reason}")
+                elif (outside := _joker_beyond_ends(cards, am)) is not None:
+                    out.violations.append(f"opened {_text(cards)} with {outside} beyond the end of a complete set: "
+                                          "a joker there could stand for no card (only a slid joker gets there)")
                 else:
                     out.actions.append(f"opened {_text(cards)}")
                 carried.append(TableMeld(cards, True, _jokers(cards)))
@@ -438,3 +441,17 @@ def compare_melds(before: TableState, after: TableState, mover: int, players: in
     if gone and not unplaced_count:
         out.violations.append(f"{_list(list(gone.elements()))} left the table: cards laid down never go back to a hand")
     return out
+
+
+def _joker_beyond_ends(cards: Sequence[Card], meld: OpenMeld) -> Card | None:
+    """A joker that every reading of a newly laid sequence puts below the 3 or above the ace."""
+    if not meld.readings:
+        return None
+    found: Card | None = None
+    for reading in meld.readings:
+        outside = [c for p, c in zip(reading.positions, cards, strict=True)
+                   if is_joker(c) and (p < LOWEST or p > ACE)]
+        if not outside:
+            return None
+        found = found or outside[0]
+    return found
