@@ -21,11 +21,12 @@ from vision.reading import UNREADABLE, Box, DetectedCard
 class AssemblyParams:
     """Thresholds of the assembly stage (fractions, or multiples of an index's size)."""
 
-    index_score: float = 0.3
-    card_score: float = 0.3
+    index_score: float = 0.15
+    card_score: float = 0.4
     min_confidence: float = 0.5
     pair_min: float = 2.5
     pair_max: float = 16.0
+    min_agreement: float = 0.05
 
 
 DEFAULT_PARAMS = AssemblyParams()
@@ -48,19 +49,28 @@ def _inside(x: float, y: float, box: Box, margin: float) -> bool:
     return box[0] - mx <= x <= box[2] + mx and box[1] - my <= y <= box[3] + my
 
 
+def agreement(a: Detection, b: Detection) -> float:
+    """How likely two index reads are of the same card: the overlap of their distributions."""
+    return float(np.dot(a.probs, b.probs))
+
+
 def pair_indices(indices: list[Detection], params: AssemblyParams) -> list[list[Detection]]:
-    """Group index detections into physical cards (one or two indices each)."""
-    order = sorted(range(len(indices)), key=lambda i: -indices[i].score)
+    """Group index detections into physical cards (one or two indices each).
+
+    Two indices pair when they lie a card's diagonal apart (relative to their size) and their
+    readings agree; the most agreeing pairs are taken first and each index is used once.
+    """
     candidates = []
-    for a_pos, a in enumerate(order):
-        for b in order[a_pos + 1:]:
+    for a in range(len(indices)):
+        for b in range(a + 1, len(indices)):
             da, db = indices[a], indices[b]
-            if da.label != db.label:
-                continue
             s = (_size(da.box) + _size(db.box)) / 2
             d = float(np.hypot(da.x - db.x, da.y - db.y))
-            if params.pair_min * s <= d <= params.pair_max * s:
-                candidates.append((d / s, a, b))
+            if not params.pair_min * s <= d <= params.pair_max * s:
+                continue
+            agree = agreement(da, db)
+            if agree >= params.min_agreement:
+                candidates.append((-agree, a, b))
     used: set[int] = set()
     cards = []
     for _, a, b in sorted(candidates):
@@ -68,12 +78,16 @@ def pair_indices(indices: list[Detection], params: AssemblyParams) -> list[list[
             continue
         used |= {a, b}
         cards.append([indices[a], indices[b]])
+    order = sorted(range(len(indices)), key=lambda i: -indices[i].score)
     cards += [[indices[i]] for i in order if i not in used]
     return cards
 
 
 def _index_probs(group: list[Detection]) -> np.ndarray:
-    p = np.mean([d.probs for d in group], axis=0)
+    """The reading of a card's indices together (the normalised product of their reads)."""
+    p = np.ones_like(group[0].probs)
+    for d in group:
+        p = p * (d.probs + 1e-4)
     return p / p.sum()
 
 
@@ -133,7 +147,7 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
              image: np.ndarray | None = None) -> list[DetectedCard]:
     """Physical cards from raw detections, each labelled or ``??`` below the threshold."""
     indices = [d for d in detections if d.kind == "index" and d.score >= params.index_score]
-    weak = [d for d in detections if d.kind == "index" and 0.1 <= d.score < params.index_score]
+    weak = [d for d in detections if d.kind == "index" and d.score < params.index_score]
     wholes = [d for d in detections if d.kind == "card" and d.score >= params.card_score]
     groups = pair_indices(indices, params)
     taken: set[int] = set()

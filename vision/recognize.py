@@ -8,6 +8,12 @@ from pathlib import Path
 import numpy as np
 
 from vision.assemble import DEFAULT_PARAMS, AssemblyParams, assemble
+from vision.classifier import (
+    DEFAULT_CARD_CLASSIFIER,
+    DEFAULT_CLASSIFIER,
+    refine_cards,
+    refine_indices,
+)
 from vision.detector import DEFAULT_WEIGHTS, detect
 from vision.enroll import DeckTemplates
 from vision.grouping import group_cards
@@ -17,7 +23,8 @@ from vision.tiles import read_tiles
 
 def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                weights: Path = DEFAULT_WEIGHTS, deck: DeckTemplates | None = None,
-               pieces: str = "auto") -> TableReading:
+               pieces: str = "auto", index_weights: Path = DEFAULT_CLASSIFIER,
+               card_weights: Path = DEFAULT_CARD_CLASSIFIER) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto`` (tiles are looked for only when no card
@@ -25,8 +32,10 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     """
     if pieces == "tiles":
         return _tiles_reading(read_tiles(image))
-    detections = detect(image, threshold=min(0.1, params.index_score, params.card_score),
+    detections = detect(image, threshold=min(params.index_score, params.card_score),
                         weights=weights)
+    detections = refine_indices(image, detections, index_weights)
+    detections = refine_cards(image, detections, card_weights)
     if deck is not None:
         detections = deck.refine(image, detections)
     cards = tuple(assemble(detections, params, image))

@@ -245,12 +245,16 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
         for x0, y0, x1, y1 in face.indices:
             pts = np.array([[[x0, y0]], [[x1, y0]], [[x1, y1]], [[x0, y1]]], np.float32)
             q = cv2.perspectiveTransform(pts, m).reshape(-1, 2)
-            mask = np.zeros((h, w), np.uint8)
-            cv2.fillConvexPoly(mask, q.round().astype(np.int32), 1)
+            x0i, y0i = max(0, int(q[:, 0].min())), max(0, int(q[:, 1].min()))
+            x1i, y1i = min(w, int(q[:, 0].max()) + 1), min(h, int(q[:, 1].max()) + 1)
+            if x1i - x0i < 3 or y1i - y0i < 3:
+                continue
+            mask = np.zeros((y1i - y0i, x1i - x0i), np.uint8)
+            cv2.fillConvexPoly(mask, (q - [x0i, y0i]).round().astype(np.int32), 1)
             area = int(mask.sum())
             if area < 12:
                 continue
-            own = int(np.count_nonzero((coverage == k) & (mask > 0)))
+            own = int(np.count_nonzero((coverage[y0i:y1i, x0i:x1i] == k) & (mask > 0)))
             if own >= 0.85 * area:
                 visible.append((float(q[:, 0].min()), float(q[:, 1].min()),
                                 float(q[:, 0].max()), float(q[:, 1].max())))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -28,6 +28,9 @@ class Photo:
     backs: list[tuple[float, float, float, float]]
     has_indices: bool
     has_cards: bool
+    partial_indices: bool = False  # indices labelled only where listed (pseudo-labels)
+    #: The detector's own boxes on this photo: (kind, box, class or background), for classifiers.
+    proposals: list[tuple[str, tuple[float, float, float, float], int]] = field(default_factory=list)
 
 
 def load_corners(root: Path) -> list[Photo]:
@@ -127,7 +130,7 @@ def sample(photo: Photo, rng: np.random.Generator, crop: int) -> tuple[np.ndarra
     t_ccls = np.full((g, g), -1, np.int64)
     t_isz = np.zeros((2, g, g), np.float32)
     t_csz = np.zeros((2, g, g), np.float32)
-    ignore = np.ones((g, g), np.float32)
+    ignore = np.zeros((g, g), np.float32) if photo.partial_indices else np.ones((g, g), np.float32)
     for kind, items in (("i", photo.indices), ("c", photo.cards)):
         heat, cls, size = (t_ih, t_icls, t_isz) if kind == "i" else (t_ch, t_ccls, t_csz)
         for cx, cy, bw, bh, k in items:
@@ -141,6 +144,9 @@ def sample(photo: Photo, rng: np.random.Generator, crop: int) -> tuple[np.ndarra
             heat[iy, ix] = 1.0
             cls[max(0, iy - 1):iy + 2, max(0, ix - 1):ix + 2] = k
             size[:, iy, ix] = (math.log(max(tw, 1) / STRIDE), math.log(max(th, 1) / STRIDE))
+            if kind == "i" and photo.partial_indices:
+                r = int(max(tw, th) / STRIDE) + 2
+                ignore[max(0, iy - r):iy + r + 1, max(0, ix - r):ix + r + 1] = 1.0
     for back in photo.backs:
         x, y, tw, th = _transform(m, back)
         x0, x1 = int((x - tw / 2) / STRIDE), int((x + tw / 2) / STRIDE) + 1
@@ -184,3 +190,31 @@ def synthetic_photos(count: int, seed: int) -> list[Photo]:
                for c in cards for (x0, y0, x1, y1) in c.visible_indices]
         out.append(Photo(f"synth-{seed}-{i}", img, idx, [], [], True, False))
     return out
+
+
+def add_pseudo_indices(photos: list[Photo], weights: Path, min_score: float = 0.4) -> int:
+    """Label corner indices on whole-card photos where a trained detector finds an index inside
+    a labelled card and reads that card's rank; those photos then train the index head near
+    those indices only. Returns the number of indices added."""
+    from vision.detector import detect
+    from vision.labels import CARD_CLASSES
+
+    added = 0
+    for photo in photos:
+        if photo.has_indices or not photo.cards:
+            continue
+        found = [d for d in detect(photo.image, min_score, weights) if d.kind == "index"]
+        for d in found:
+            rank = "PJ" if d.label == "PJ" else d.label[:-1]
+            for cx, cy, w, h, k in photo.cards:
+                inside = abs(d.x - cx) <= w / 2 and abs(d.y - cy) <= h / 2
+                if inside and CARD_CLASSES[k] == rank:
+                    x0, y0, x1, y1 = d.box
+                    photo.indices.append(((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0,
+                                          index_class(d.label)))
+                    added += 1
+                    break
+        if photo.indices:
+            photo.has_indices = True
+            photo.partial_indices = True
+    return added

@@ -2,7 +2,11 @@
 
 Usage (from the repo root, with torch installed in the venv)::
 
-    .venv/bin/python -m vision.train.train [--minutes 35] [--all] [--data ../shared/data]
+    .venv/bin/python -m vision.train.train --bootstrap-minutes 12 --minutes 40
+
+Two stages: a bootstrap model (photos only) finds the corner indices on the whole-card photos
+(``cards-ranks``), where they are not labelled; indices it reads with the labelled rank become
+extra labels for the main run, which also mixes in drawn scenes (``vision.synth``).
 
 By default the held-out capture groups (``vision.train.split``) are left out of training, so
 ``bench/bench_see.py`` can report honest held-out figures; ``--all`` trains on every photo.
@@ -11,6 +15,7 @@ By default the held-out capture groups (``vision.train.split``) are left out of 
 from __future__ import annotations
 
 import argparse
+import tempfile
 import time
 from pathlib import Path
 
@@ -19,7 +24,7 @@ import torch
 import torch.nn.functional as F
 
 from vision.detector import DEFAULT_WEIGHTS, INPUT_SIZE
-from vision.train.dataset import load_photos, sample, synthetic_photos
+from vision.train.dataset import Photo, add_pseudo_indices, load_photos, sample, synthetic_photos
 from vision.train.net import N_CARD, N_INDEX, CardNet
 
 REPO = Path(__file__).resolve().parents[2]
@@ -68,9 +73,14 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=DEFAULT_WEIGHTS)
     ap.add_argument("--minutes", type=float, default=35.0)
     ap.add_argument("--all", action="store_true", help="train on held-out photos too")
-    ap.add_argument("--crop", type=int, default=288)
+    ap.add_argument("--crop", type=int, default=224)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--pseudo", type=Path, default=None,
+                    help="earlier weights that label indices on the whole-card photos")
+    ap.add_argument("--resume", action="store_true", help="start from OUT's .pt state if present")
+    ap.add_argument("--bootstrap-minutes", type=float, default=0.0,
+                    help="first train a bootstrap model this long and use it as --pseudo")
     ap.add_argument("--synth", type=int, default=800, help="drawn scenes added to the photos")
     ap.add_argument("--synth-share", type=float, default=0.3,
                     help="share of each batch drawn from the synthetic scenes")
@@ -79,13 +89,30 @@ def main() -> None:
     torch.set_num_threads(2)
     rng = np.random.default_rng(args.seed)
     photos = load_photos(args.data, None if args.all else False)
+    if args.bootstrap_minutes:
+        boot = Path(tempfile.gettempdir()) / "tablekit-bootstrap.onnx"
+        print(f"bootstrap run: {args.bootstrap_minutes} min", flush=True)
+        fit(photos, [], args, args.bootstrap_minutes, boot, rng)
+        args.pseudo = boot
+    if args.pseudo:
+        print(f"pseudo-labelled {add_pseudo_indices(photos, args.pseudo)} indices", flush=True)
     synth = synthetic_photos(args.synth, args.seed + 1) if args.synth else []
     print(f"training on {len(photos)} photos + {len(synth)} drawn scenes for {args.minutes} min",
           flush=True)
+    fit(photos, synth, args, args.minutes, args.out, rng)
+
+
+def fit(photos: list[Photo], synth: list[Photo], args: argparse.Namespace, minutes: float,
+        out: Path, rng: np.random.Generator) -> None:
+    """Train a fresh network for ``minutes`` and export it to ``out``."""
     model = CardNet()
+    state = out.with_suffix(".pt")
+    if getattr(args, "resume", False) and state.is_file():
+        model.load_state_dict(torch.load(state))
+        print(f"resumed from {state}", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     start = time.time()
-    budget = args.minutes * 60
+    budget = minutes * 60
     step = 0
     running = 0.0
     while (elapsed := time.time() - start) < budget:
@@ -107,9 +134,11 @@ def main() -> None:
         step += 1
         if step % 100 == 0:
             print(f"step {step} {elapsed / 60:.1f} min loss {running:.3f} lr {lr:.5f}", flush=True)
-            export(model, args.out)
-    export(model, args.out)
-    print(f"wrote {args.out} after {step} steps", flush=True)
+            export(model, out)
+            torch.save(model.state_dict(), state)
+    export(model, out)
+    torch.save(model.state_dict(), state)
+    print(f"wrote {out} after {step} steps", flush=True)
 
 
 if __name__ == "__main__":

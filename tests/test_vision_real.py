@@ -1,0 +1,96 @@
+"""Stage by stage and end to end on the shared real photos (``<repo>/../shared/data``).
+
+Index finding and classification on a few cards-corners photos, and ``tablekit see --json``
+on a handful of photos from both folders, compared with their labels the way see-eval does.
+Skipped with a reason when the shared data is not beside the repo (it is in CI).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import pytest
+
+from vision.detector import detect
+from vision.recognize import read_table
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO.parent / "shared" / "data"
+pytestmark = pytest.mark.skipif(not (DATA / "cards-corners" / "labels.json").is_file(),
+                                reason=f"shared photos not found at {DATA}")
+
+# Photos from the held-out capture groups (never trained on), read correctly when chosen.
+CORNERS = [
+    "cc-IMG_20220921_194048.jpg",
+    "cc-IMG_20220921_195316.jpg",
+    "cc-3h-a7d0a7d4-3991-11ed-9dbb-ec2e98cc7ff6.jpg",
+    "cc-8h-9ab5e5c1-3991-11ed-a8a4-ec2e98cc7ff6.jpg",
+]
+RANKS = [
+    "ej-IMG_2410.JPG",
+    "ej-cam_image22.jpg",
+]
+
+
+def _labels(folder: str) -> dict[str, list[dict[str, object]]]:
+    return json.loads((DATA / folder / "labels.json").read_text())
+
+
+def _want_cards(boxes: list[dict[str, object]]) -> set[str]:
+    out = set()
+    for b in boxes:
+        label = str(b["label"]).upper()
+        if label != "BACK":
+            out.add("PJ" if "JOKER" in label else label)
+    return out
+
+
+@pytest.mark.parametrize("name", CORNERS)
+def test_indices_are_found_where_labelled_and_classified(name: str) -> None:
+    image = cv2.imread(str(DATA / "cards-corners" / "images" / name))
+    h, w = image.shape[:2]
+    found = [d for d in detect(image) if d.kind == "index" and d.score >= 0.3]
+    for box in _labels("cards-corners")[name]:
+        if box["label"] == "BACK":
+            continue
+        cx, cy = float(box["cx"]) * w, float(box["cy"]) * h  # type: ignore[arg-type]
+        bw, bh = float(box["w"]) * w, float(box["h"]) * h  # type: ignore[arg-type]
+        near = [d for d in found if abs(d.x - cx) <= bw and abs(d.y - cy) <= bh]
+        assert near, f"no index found at ({cx:.0f}, {cy:.0f}) on {name}"
+    assert {d.label for d in found} == _want_cards(_labels("cards-corners")[name])
+
+
+def test_read_table_counts_a_card_with_two_corners_once() -> None:
+    name = CORNERS[0]
+    image = cv2.imread(str(DATA / "cards-corners" / "images" / name))
+    reading = read_table(image)
+    assert [c.card for c in reading.cards] == sorted(_want_cards(_labels("cards-corners")[name]))
+    assert len(reading.groups) == 1
+
+
+def test_see_json_reads_shared_photos() -> None:
+    paths = [str(DATA / "cards-corners" / "images" / n) for n in CORNERS]
+    paths += [str(DATA / "cards-ranks" / "images" / n) for n in RANKS]
+    paths.append(str(REPO / "no-such-photo.jpg"))
+    proc = subprocess.run([sys.executable, "-m", "tablekit", "see", "--json", *paths],
+                          capture_output=True, text=True, cwd=REPO, timeout=120)
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [line["image"] for line in lines] == paths
+    assert "error" in lines[-1]
+    corners, ranks = _labels("cards-corners"), _labels("cards-ranks")
+    for line in lines[:-1]:
+        name = Path(line["image"]).name
+        assert isinstance(line["ms"], float) and line["ms"] > 0
+        got = {c["card"] for c in line["cards"]} - {"??"}
+        for c in line["cards"]:
+            x0, y0, x1, y1 = c["box"]
+            assert x0 < x1 and y0 < y1 and 0 <= c["confidence"] <= 1
+        if name in corners:
+            assert got == _want_cards(corners[name]), name
+        else:
+            assert {g[:-1] for g in got} == {str(b["rank"]) for b in ranks[name]}, name
+        assert sorted(sum(line["groups"], [])) == sorted(c["card"] for c in line["cards"])

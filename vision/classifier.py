@@ -1,0 +1,117 @@
+"""Second-stage classifiers on crops of the full-resolution image: each found corner index
+(rank + suit, printed joker, or not an index) and each found whole card (rank, or not a card)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Final
+
+import cv2
+import numpy as np
+
+from vision.detector import Detection
+from vision.errors import VisionError
+from vision.labels import CARD_CLASSES, INDEX_CLASSES
+from vision.reading import Box
+
+#: Crop size (width, height): an index stands upright (rank above suit) or upside down in it.
+CROP_W: Final = 24
+CROP_H: Final = 40
+#: How much of the index's box is added around it on each side.
+CROP_MARGIN: Final = 0.15
+DEFAULT_CLASSIFIER: Final = Path(__file__).with_name("weights") / "indexnet.onnx"
+#: Output classes: the index classes, then "not an index".
+N_OUT: Final = len(INDEX_CLASSES) + 1
+
+
+def crop_index(image: np.ndarray, box: Box) -> np.ndarray:
+    """The index under ``box`` (x0, y0, x1, y1) with a margin, turned a quarter when wider than
+    tall so its long side is vertical, resized to ``CROP_W``×``CROP_H`` (BGR)."""
+    x0, y0, x1, y1 = box
+    mx, my = (x1 - x0) * CROP_MARGIN, (y1 - y0) * CROP_MARGIN
+    x0, x1, y0, y1 = x0 - mx, x1 + mx, y0 - my, y1 + my
+    wide = (x1 - x0) > (y1 - y0)
+    out_w, out_h = (CROP_H, CROP_W) if wide else (CROP_W, CROP_H)
+    sx, sy = out_w / max(x1 - x0, 1.0), out_h / max(y1 - y0, 1.0)
+    m = np.array([[sx, 0.0, -sx * x0], [0.0, sy, -sy * y0]], np.float64)
+    interp = cv2.INTER_AREA if min(sx, sy) < 1 else cv2.INTER_LINEAR
+    patch = cv2.warpAffine(image, m, (out_w, out_h), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.rotate(patch, cv2.ROTATE_90_CLOCKWISE) if wide else patch
+
+
+@lru_cache(maxsize=4)
+def _load(path: str) -> cv2.dnn.Net:
+    try:
+        return cv2.dnn.readNetFromONNX(path)
+    except cv2.error as exc:
+        raise VisionError(f"cannot load classifier weights {path}: {exc}") from None
+
+
+def classify_crops(crops: list[np.ndarray], weights: Path = DEFAULT_CLASSIFIER,
+                   n_out: int = N_OUT) -> np.ndarray:
+    """Class probabilities (N, n_out) for a list of same-sized crops."""
+    if not crops:
+        return np.zeros((0, n_out), np.float32)
+    net = _load(str(weights))
+    blob = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32)
+    net.setInput(blob)
+    logits = net.forward().reshape(len(crops), n_out)
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def refine_indices(image: np.ndarray, detections: list[Detection], weights: Path = DEFAULT_CLASSIFIER,
+                   max_background: float = 0.5, detector_weight: float = 0.0) -> list[Detection]:
+    """Index detections re-read by the classifier: dropped when it says "not an index",
+    otherwise their class distribution combined with the detector's."""
+    if not weights.is_file():
+        return detections
+    indices = [d for d in detections if d.kind == "index"]
+    crops = [crop_index(image, d.box) for d in indices]
+    probs = classify_crops(crops, weights)
+    out = [d for d in detections if d.kind != "index"]
+    for d, p in zip(indices, probs, strict=True):
+        if p[-1] > max_background:
+            continue
+        combined = p[:-1] * np.power(d.probs, detector_weight)
+        out.append(replace(d, probs=combined / combined.sum()))
+    return out
+
+
+#: Whole-card crops (portrait): the rank read from the card's pips, court art and indices.
+CARD_W: Final = 40
+CARD_H: Final = 56
+DEFAULT_CARD_CLASSIFIER: Final = Path(__file__).with_name("weights") / "cardrank.onnx"
+#: Output classes: the card (rank) classes, then "not a card".
+N_CARD_OUT: Final = len(CARD_CLASSES) + 1
+
+
+def crop_card(image: np.ndarray, box: Box) -> np.ndarray:
+    """The card under ``box`` turned to portrait and resized to ``CARD_W``×``CARD_H`` (BGR)."""
+    x0, y0, x1, y1 = box
+    wide = (x1 - x0) > (y1 - y0)
+    out_w, out_h = (CARD_H, CARD_W) if wide else (CARD_W, CARD_H)
+    sx, sy = out_w / max(x1 - x0, 1.0), out_h / max(y1 - y0, 1.0)
+    m = np.array([[sx, 0.0, -sx * x0], [0.0, sy, -sy * y0]], np.float64)
+    interp = cv2.INTER_AREA if min(sx, sy) < 1 else cv2.INTER_LINEAR
+    patch = cv2.warpAffine(image, m, (out_w, out_h), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.rotate(patch, cv2.ROTATE_90_CLOCKWISE) if wide else patch
+
+
+def refine_cards(image: np.ndarray, detections: list[Detection],
+                 weights: Path = DEFAULT_CARD_CLASSIFIER, max_background: float = 0.5,
+                 detector_weight: float = 0.0) -> list[Detection]:
+    """Whole-card detections re-read by the card classifier (dropped when "not a card")."""
+    if not weights.is_file():
+        return detections
+    cards = [d for d in detections if d.kind == "card"]
+    probs = classify_crops([crop_card(image, d.box) for d in cards], weights, N_CARD_OUT)
+    out = [d for d in detections if d.kind != "card"]
+    for d, p in zip(cards, probs, strict=True):
+        if p[-1] > max_background:
+            continue
+        combined = p[:-1] * np.power(d.probs, detector_weight)
+        out.append(replace(d, probs=combined / combined.sum()))
+    return out

@@ -1,0 +1,162 @@
+"""Training crops for the corner-index classifier: labelled indices, drawn indices, background."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+
+from vision.classifier import N_CARD_OUT, N_OUT, crop_card, crop_index
+from vision.train.dataset import Photo, _photometric
+
+BACKGROUND = N_OUT - 1
+
+
+def index_crops(photos: list[Photo], rng: np.random.Generator, per_index: int = 1,
+                background_per_photo: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Augmented crops and labels: each labelled index ``per_index`` times (jittered centre,
+    size and any rotation), plus background crops away from every index."""
+    images, labels = [], []
+    for photo in photos:
+        if not photo.has_indices:
+            continue
+        objs = photo.indices
+        for cx, cy, w, h, k in objs:
+            for _ in range(per_index):
+                jw, jh = w * math.exp(rng.normal(0, 0.1)), h * math.exp(rng.normal(0, 0.1))
+                jx, jy = rng.normal(0, 0.06) * w, rng.normal(0, 0.06) * h
+                box = (cx + jx - jw / 2, cy + jy - jh / 2, cx + jx + jw / 2, cy + jy + jh / 2)
+                crop = crop_index(photo.image, box)
+                if rng.random() < 0.5:
+                    crop = np.ascontiguousarray(crop[::-1, ::-1])
+                images.append(_photometric(crop, rng))
+                labels.append(k)
+        if photo.partial_indices or not objs:
+            continue
+        sizes = [(w, h) for _, _, w, h, _ in objs]
+        hh, ww = photo.image.shape[:2]
+        made = 0
+        for _ in range(background_per_photo * 6):
+            if made >= background_per_photo:
+                break
+            bw, bh = sizes[int(rng.integers(len(sizes)))]
+            bw, bh = (bw, bh) if rng.random() < 0.5 else (bh, bw)
+            x, y = rng.uniform(0, ww), rng.uniform(0, hh)
+            if any(abs(x - cx) < 0.7 * max(w, h) and abs(y - cy) < 0.7 * max(w, h)
+                   for cx, cy, w, h, _ in objs):
+                continue
+            box = (x - bw / 2, y - bh / 2, x + bw / 2, y + bh / 2)
+            images.append(_photometric(crop_index(photo.image, box), rng))
+            labels.append(BACKGROUND)
+            made += 1
+    return np.stack(images), np.array(labels, np.int64)
+
+
+def card_crops(photos: list[Photo], rng: np.random.Generator, per_card: int = 3,
+               background_per_photo: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Augmented whole-card crops with rank classes, plus background crops (``N_CARD_OUT - 1``)."""
+    images, labels = [], []
+    for photo in photos:
+        if not photo.has_cards:
+            continue
+        for cx, cy, w, h, k in photo.cards:
+            for _ in range(per_card):
+                jw, jh = w * math.exp(rng.normal(0, 0.06)), h * math.exp(rng.normal(0, 0.06))
+                jx, jy = rng.normal(0, 0.04) * w, rng.normal(0, 0.04) * h
+                box = (cx + jx - jw / 2, cy + jy - jh / 2, cx + jx + jw / 2, cy + jy + jh / 2)
+                crop = crop_card(photo.image, box)
+                if rng.random() < 0.5:
+                    crop = np.ascontiguousarray(crop[::-1, ::-1])
+                images.append(_photometric(crop, rng))
+                labels.append(k)
+        hh, ww = photo.image.shape[:2]
+        made = 0
+        for _ in range(background_per_photo * 8):
+            if made >= background_per_photo:
+                break
+            _, _, bw, bh, _ = photo.cards[int(rng.integers(len(photo.cards)))]
+            x, y = rng.uniform(0, ww), rng.uniform(0, hh)
+            if any(abs(x - cx) < 0.6 * w and abs(y - cy) < 0.6 * h for cx, cy, w, h, _ in photo.cards):
+                continue
+            images.append(_photometric(crop_card(photo.image, (x - bw / 2, y - bh / 2, x + bw / 2,
+                                                                y + bh / 2)), rng))
+            labels.append(N_CARD_OUT - 1)
+            made += 1
+    return np.stack(images), np.array(labels, np.int64)
+
+
+def synthetic_single_cards(count: int, seed: int) -> list[Photo]:
+    """Drawn scenes of three separate cards each, labelled with whole-card boxes and ranks."""
+    from vision.labels import card_class
+    from vision.synth import random_card, scene
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(count):
+        cards = [[random_card(rng, jokers=0.06)] for _ in range(3)]
+        img, placed = scene(rng, (720, 400), cards)
+        boxes = []
+        for c in placed:
+            x0, y0 = c.quad.min(axis=0)
+            x1, y1 = c.quad.max(axis=0)
+            if x0 < 0 or y0 < 0 or x1 > 720 or y1 > 400:
+                continue
+            rank = "PJ" if c.card == "PJ" else c.card[:-1]
+            boxes.append(((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, card_class(rank)))
+        if boxes:
+            out.append(Photo(f"synth-card-{seed}-{i}", img, [], boxes, [], False, True))
+    return out
+
+
+def add_proposals(photos: list[Photo], weights: Path, threshold: float = 0.12) -> int:
+    """Attach the detector's own boxes to each photo, labelled by the labelled object they hit
+    (or background), so the classifiers learn from the boxes they will see at run time."""
+    from vision.detector import detect
+
+    count = 0
+    for photo in photos:
+        found = detect(photo.image, threshold, weights)
+        for d in found:
+            objs = photo.indices if d.kind == "index" else photo.cards
+            valid = photo.has_indices if d.kind == "index" else photo.has_cards
+            if not valid or (d.kind == "index" and photo.partial_indices):
+                continue
+            label = BACKGROUND if d.kind == "index" else N_CARD_OUT - 1
+            for cx, cy, w, h, k in objs:
+                if abs(d.x - cx) <= 0.5 * w and abs(d.y - cy) <= 0.5 * h:
+                    label = k
+                    break
+            if label in (BACKGROUND, N_CARD_OUT - 1) and any(
+                    abs(d.x - b[0]) <= b[2] and abs(d.y - b[1]) <= b[3] for b in photo.backs):
+                continue
+            photo.proposals.append((d.kind, d.box, label))
+            count += 1
+    return count
+
+
+def proposal_crops(photos: list[Photo], kind: str, rng: np.random.Generator,
+                   max_background: int = 2) -> tuple[list[np.ndarray], list[int]]:
+    """Crops of the attached detector proposals of one kind (jittered slightly)."""
+    images: list[np.ndarray] = []
+    labels: list[int] = []
+    crop = crop_index if kind == "index" else crop_card
+    bg = BACKGROUND if kind == "index" else N_CARD_OUT - 1
+    for photo in photos:
+        backgrounds = 0
+        for k, box, label in photo.proposals:
+            if k != kind:
+                continue
+            if label == bg:
+                if backgrounds >= max_background:
+                    continue
+                backgrounds += 1
+            x0, y0, x1, y1 = box
+            w, h = x1 - x0, y1 - y0
+            j = rng.normal(0, 0.04, 4) * np.array([w, h, w, h])
+            patch = crop(photo.image, (x0 + j[0], y0 + j[1], x1 + j[2], y1 + j[3]))
+            if rng.random() < 0.5:
+                patch = np.ascontiguousarray(patch[::-1, ::-1])
+            images.append(_photometric(patch, rng))
+            labels.append(label)
+    return images, labels

@@ -1,0 +1,153 @@
+"""Rebuild the crop classifiers: ``indexnet.onnx`` (corner indices) and ``cardrank.onnx``
+(whole-card ranks) in ``vision/weights`` (CPU, torch).
+
+Usage (repo root, torch in the venv)::
+
+    .venv/bin/python -m vision.train.train_classifier --kind index [--minutes 12] [--all]
+    .venv/bin/python -m vision.train.train_classifier --kind card [--minutes 8] [--all]
+
+Index crops come from the labelled corner indices of ``cards-corners``, card crops from the
+whole-card boxes of ``cards-ranks`` (train split unless ``--all``); both add drawn scenes and
+background crops, with fresh augmented crops every epoch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from vision.classifier import (
+    CARD_H,
+    CARD_W,
+    CROP_H,
+    CROP_W,
+    DEFAULT_CARD_CLASSIFIER,
+    DEFAULT_CLASSIFIER,
+    N_CARD_OUT,
+    N_OUT,
+)
+from vision.detector import DEFAULT_WEIGHTS
+from vision.train.crops import (
+    add_proposals,
+    card_crops,
+    index_crops,
+    proposal_crops,
+    synthetic_single_cards,
+)
+from vision.train.dataset import Photo, load_photos, synthetic_photos
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+class IndexNet(nn.Module):
+    """A small CNN over a ``CROP_W``×``CROP_H`` BGR crop."""
+
+    def __init__(self, width: int = CROP_W, height: int = CROP_H, n_out: int = N_OUT) -> None:
+        super().__init__()
+
+        def block(cin: int, cout: int) -> nn.Sequential:
+            return nn.Sequential(nn.Conv2d(cin, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout),
+                                 nn.ReLU(inplace=True), nn.Conv2d(cout, cout, 3, 1, 1, bias=False),
+                                 nn.BatchNorm2d(cout), nn.ReLU(inplace=True), nn.MaxPool2d(2))
+
+        self.features = nn.Sequential(block(3, 24), block(24, 48), block(48, 64))
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.3), nn.Linear(64 * (height // 8) * (width // 8), 128),
+                                  nn.ReLU(inplace=True), nn.Linear(128, n_out))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x * (1.0 / 255.0) - 0.5))
+
+
+def export(model: IndexNet, path: Path, size: tuple[int, int]) -> None:
+    model.eval()
+    torch.onnx.export(model, torch.zeros(1, 3, size[1], size[0]), str(path), opset_version=13,
+                      dynamo=False, input_names=["crop"], output_names=["logits"])
+    model.train()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
+    ap.add_argument("--kind", choices=("index", "card"), default="index")
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--minutes", type=float, default=10.0)
+    ap.add_argument("--all", action="store_true")
+    ap.add_argument("--synth", type=int, default=500)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--detector", type=Path, default=DEFAULT_WEIGHTS,
+                    help="detector whose boxes on the photos are added as training crops")
+    ap.add_argument("--resume", action="store_true", help="start from OUT's .pt state if present")
+    args = ap.parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(2)
+    rng = np.random.default_rng(args.seed)
+    photos: list[Photo] = load_photos(args.data, None if args.all else False)
+    if args.detector and args.detector.is_file():
+        print(f"{add_proposals(photos, args.detector)} detector proposals", flush=True)
+    if args.kind == "index":
+        synth = synthetic_photos(args.synth, args.seed + 2)
+        size, n_out, out = (CROP_W, CROP_H), N_OUT, args.out or DEFAULT_CLASSIFIER
+
+        def crops(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+            real_x, real_y = index_crops(photos, rng, per_index=3)
+            syn_x, syn_y = index_crops(synth, rng, per_index=1, background_per_photo=1)
+            prop_x, prop_y = proposal_crops(photos, "index", rng)
+            return (np.concatenate([real_x, syn_x, np.array(prop_x).reshape(-1, *real_x.shape[1:])]),
+                    np.concatenate([real_y, syn_y, np.array(prop_y, np.int64)]))
+    else:
+        synth = synthetic_single_cards(args.synth, args.seed + 3)
+        size, n_out, out = (CARD_W, CARD_H), N_CARD_OUT, args.out or DEFAULT_CARD_CLASSIFIER
+
+        def crops(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+            real_x, real_y = card_crops(photos, rng, per_card=3)
+            syn_x, syn_y = card_crops(synth, rng, per_card=1)
+            prop_x, prop_y = proposal_crops(photos, "card", rng)
+            return (np.concatenate([real_x, syn_x, np.array(prop_x).reshape(-1, *real_x.shape[1:])]),
+                    np.concatenate([real_y, syn_y, np.array(prop_y, np.int64)]))
+    model = IndexNet(size[0], size[1], n_out)
+    state = out.with_suffix(".pt")
+    if args.resume and state.is_file():
+        model.load_state_dict(torch.load(state))
+        print(f"resumed from {state}", flush=True)
+    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    start, budget, epoch = time.time(), args.minutes * 60, 0
+    while (elapsed := time.time() - start) < budget:
+        x, y = crops(rng)
+        order = rng.permutation(len(x))
+        total = correct = 0
+        for i in range(0, len(order), args.batch):
+            frac = (time.time() - start) / budget
+            if frac >= 1:
+                break
+            for group in opt.param_groups:
+                group["lr"] = args.lr * 0.5 * (1 + np.cos(np.pi * min(frac, 1.0))) + 1e-5
+            idx = order[i:i + args.batch]
+            xb = torch.from_numpy(x[idx].transpose(0, 3, 1, 2).astype(np.float32))
+            yb = torch.from_numpy(y[idx])
+            out = model(xb)
+            loss = F.cross_entropy(out, yb, label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += len(idx)
+            correct += int((out.argmax(1) == yb).sum())
+        epoch += 1
+        print(f"epoch {epoch} {elapsed / 60:.1f} min: {len(x)} crops, train acc {correct / max(total, 1):.3f}",
+              flush=True)
+        export(model, out, size)
+        torch.save(model.state_dict(), state)
+    export(model, out, size)
+    torch.save(model.state_dict(), state)
+    print(f"wrote {out}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
