@@ -204,8 +204,9 @@ def _show(state: GameState, toast: Toast | None) -> ShowView:
     who = names[seat]
     reading = show.current
     if show.stage == "hand-reading" or reading is None:
+        why = f"{names[show.declarer]} made a valid show" if show.valid else state.notice
         return ShowView(who, stage=SHOW_READING, verdict=f"{who}: lay out your hand…",
-                        prompt=f"{names[show.declarer]} made a valid show", wild_cards=wild,
+                        prompt=why, wild_cards=wild,
                         toast=toast)
     ruling = reading.ruling
     if ruling is None:

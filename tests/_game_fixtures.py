@@ -109,7 +109,9 @@ class Driver:
         self.declare(declarer)
         self.read(declarer, declaration)
         self.ok()
-        while self.state.phase == "show":
+        for _ in range(4 * len(self.state.game.seats) + 4):
+            if self.state.phase != "show":
+                break
             show = self.state.show
             assert show is not None
             if show.stage == "hand-reading":
@@ -117,6 +119,7 @@ class Driver:
                 self.read(seat, hands[seat])
             else:
                 self.ok()
+        assert self.state.phase != "show", "the show did not end"
 
     def replayed(self) -> GameState:
         """The state rebuilt from the log after a JSON round trip of every event."""

@@ -158,7 +158,9 @@ def test_open_rummy_teams_score_tables_and_hands_until_the_target():
     d.read(first, "3S 4S 5S")
     d.ok()
     assert d.state.phase == "show" and d.state.show.stage == "hand-reading"
-    while d.state.phase == "show":
+    for _ in range(10):
+        if d.state.phase != "show":
+            break
         if d.state.show.stage == "hand-reading":
             seat = d.state.show.pending[0]
             d.read(seat, OPEN_PARTNER if seat % 2 == first % 2 else OPEN_OPPONENT)
@@ -169,7 +171,9 @@ def test_open_rummy_teams_score_tables_and_hands_until_the_target():
     assert record.scores[1] == record.scores[3] == 0
     # the other team: no meld of its own, plus the cards left in our hands (K 1, 4 a half)
     assert record.scores[0] == record.scores[2] == Fraction(3, 2)
-    while d.state.phase != "game-over":
+    for _ in range(12):  # 500 points at more than 80 a deal
+        if d.state.phase == "game-over":
+            break
         d(DealStarted("", d.at(1000)))
         turn = d.state.deal.turn
         d.show(turn, OPEN_SHOW, {s: OPEN_PARTNER if s % 2 == turn % 2 else OPEN_OPPONENT
@@ -212,3 +216,49 @@ def test_tile_rummy_opens_with_a_doubles_window_and_scores_laid_against_left():
     assert record.scores[2] == 15 - (10 + 5 + 50)
     assert record.scores[0] == 20 - 10
     assert d.state.winners == (1,)
+
+
+def test_open_rummy_ground_show_scores_tables_and_hands_without_show_points():
+    d = Driver(game("open-rummy-2deck", ["Ann", "Bo", "Cy", "Di"]))
+    d(DealStarted("", d.at(1000)))
+    d.menu()
+    assert d.state.menu == ("stock-out", "close")  # Open Rummy has no drop
+    d.ok()
+    assert d.state.phase == "show" and d.state.show.pending == (1, 2, 3, 0)
+    zones = {0: "7D 8D 9D | KC 4C", 1: "AS AH KD 5C", 2: "3H 3D 3C", 3: "QS"}
+    for _ in range(20):
+        if d.state.phase != "show":
+            break
+        if d.state.show.stage == "hand-reading":
+            seat = d.state.show.pending[0]
+            d.read(seat, zones[seat])
+        else:
+            d.ok()
+    record = d.state.history[-1]
+    assert record.winner is None
+    # each team: its own melds plus the cards left in the other team's hands, no show points
+    team_a, team_b = record.scores[0], record.scores[1]
+    assert record.scores[2] == team_a and record.scores[3] == team_b
+    assert team_a > 0 and team_b > 0 and d.state.phase == "deal-over"
+
+
+def test_tile_rummy_pool_running_out_ends_the_game_without_a_closing_bonus():
+    d = Driver(game("tile-rummy", ["Ann", "Bo"]))
+    d(DealStarted("R7", d.at(1000)))
+    d.menu()
+    assert d.state.menu == ("stock-out", "close")
+    d.ok()
+    d.read(1, "B7 B8 B9 | K4")
+    d.ok()
+    d.read(0, "Y1 Y2 Y3 Y4")
+    d.ok()
+    assert d.state.phase == "game-over"
+    assert d.state.history[-1].scores == (20, 15 - 5)
+    assert d.state.winners == (0,)
+
+
+def test_indian_menu_offers_the_drop_and_no_stock_out():
+    d = Driver(game())
+    d.deal()
+    d.menu()
+    assert d.state.menu == ("drop", "close")

@@ -43,7 +43,7 @@ from engine.game.policy import (
     policy_for,
 )
 from engine.game.setup import Game
-from engine.game.show import confirm_show, correction, declare, read_again, table_read
+from engine.game.show import confirm_show, correction, declare, read_again, stock_out, table_read
 from engine.game.state import (
     GameState,
 )
@@ -62,6 +62,7 @@ from engine.game.turns import (
 #: A press held at least this long declares a show; shorter ends the turn.
 LONG_PRESS_MS = 1500
 MENU_DROP = "drop"
+MENU_STOCK_OUT = "stock-out"
 MENU_CLOSE = "close"
 
 
@@ -133,7 +134,11 @@ def _menu(state: GameState, event: Event) -> Result:
         return state, []
     if state.menu:
         return replace(state, menu=state.menu[1:] + state.menu[:1]), []
-    return replace(state, menu=(MENU_DROP, MENU_CLOSE)), []
+    policy = policy_for(state.game)
+    items = [MENU_DROP] if state.deal is not None and policy.drop_outcome(
+        state.game, state.deal, state.deal.turn) is not None else []
+    items += [MENU_STOCK_OUT] if policy.stock_out_label else []
+    return replace(state, menu=(*items, MENU_CLOSE)), []
 
 
 def _confirm(state: GameState, event: Event) -> Result:
@@ -151,6 +156,8 @@ def _confirm(state: GameState, event: Event) -> Result:
         state = replace(state, menu=())
         if choice == MENU_DROP and state.deal is not None:
             return drop(state, state.deal.turn, event.t_ms)
+        if choice == MENU_STOCK_OUT:
+            return stock_out(state, event.t_ms)
         return state, []
     if state.phase in ("setup", "deal-over"):
         return state, [ReadCut()]

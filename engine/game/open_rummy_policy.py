@@ -60,6 +60,7 @@ class OpenRummyPolicy(FamilyPolicy):
     family = "open-rummy"
     wrong_show_outcome = WRONG_SHOW
     wrong_show_ends_deal = True
+    stock_out_label = "ground show: the stock ran out"
 
     def lower_wins(self, game: Game) -> bool:
         return False
@@ -85,7 +86,8 @@ class OpenRummyPolicy(FamilyPolicy):
             melds[team_of(seat)] += m
             hands[team_of(seat)] += loose
         ender = next((o.seat for o in outcomes if o.outcome in (WINNER, WRONG_SHOW)), None)
-        ending: Ending = "show" if any(o.outcome == WINNER for o in outcomes) else "wrong-show"
+        ending: Ending = ("show" if any(o.outcome == WINNER for o in outcomes)
+                          else "wrong-show" if ender is not None else "ground-show")
         teams = [TeamTable.of(melds[t], hands[t]) for t in range(TEAMS)]
         v = _variant(game)
         sets_needed, pure_needed = v.show_needs(v.decks)

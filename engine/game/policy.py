@@ -68,6 +68,9 @@ class FamilyPolicy:
     wrong_show_outcome: str | None = None
     #: A wrong show ends the deal (every hand is then read) instead of play going on.
     wrong_show_ends_deal = False
+    #: How the table says the stock (or pool) ran out and the deal ends without a show;
+    #: "" when that never ends a deal (the discards are shuffled into a new stock).
+    stock_out_label = ""
     #: A window before the first turn's clock starts (tile rummy's doubles), and its label.
     opening_window_ms = 0
     opening_window_label = ""

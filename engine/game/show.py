@@ -172,6 +172,19 @@ def confirm_show(state: GameState, t_ms: int) -> Result:
     return state, []
 
 
+def stock_out(state: GameState, t_ms: int) -> Result:
+    """The stock (or pool) ran out: nobody showed, and every seat still playing is read."""
+    deal = state.deal
+    assert deal is not None
+    n = len(deal.status)
+    seats = tuple(s for s in ((deal.turn + k) % n for k in range(n)) if deal.status[s] == PLAYING)
+    text = f"{policy_of(state).stock_out_label}: every hand is read"
+    show = ShowState(declarer=deal.turn, valid=False, stage="hand-reading", pending=seats)
+    deal = replace(deal, deadline_ms=None, paused_left_ms=None)
+    state = replace(state, phase="show", deal=deal, show=show, menu=(), notice=text)
+    return state, [StopTimer(), Notice(text), ReadZone(seats[0])]
+
+
 def valid_show(state: GameState, t_ms: int) -> Result:
     assert state.show is not None
     return read_hands(state, f"{name_of(state, state.show.declarer)} made a valid show", t_ms)

@@ -37,6 +37,7 @@ class TilePolicy(FamilyPolicy):
     uses_wild = True
     opening_window_ms = DOUBLES_WINDOW_SECONDS * 1000
     opening_window_label = "doubles window"
+    stock_out_label = "the pool ran out"
 
     def lower_wins(self, game: Game) -> bool:
         return False
