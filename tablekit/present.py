@@ -145,7 +145,8 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
         toast = Toast(f"{game.seats[deal.turn].name}: release to declare a show", LEVEL_WARNING)
     if state.menu:
         choice = state.menu[0]
-        words = f"drop {game.seats[deal.turn].name}" if choice == "drop" else "close the menu"
+        words = {"drop": f"drop {game.seats[deal.turn].name}",
+                 "stock-out": policy.stock_out_label}.get(choice, "close the menu")
         toast = Toast(f"MENU: next choice · OK: {words}", LEVEL_WARNING)
     return PlayView(
         variant_name=game.variant.name, seats=tuple(seats), active_seat=deal.turn,

@@ -335,3 +335,13 @@ def test_a_misread_card_is_corrected_on_screen_from_the_keyboard(tmp_path):
         assert t.state.show.declaration.groups[2] == ("QD", "QS", "QC")
         assert t.state.show.declaration.ruling.valid
         assert t.view().stage == "confirm"
+
+
+def test_the_menu_toast_names_the_choice(tmp_path):
+    from engine.game import MenuPressed, apply, new_game
+
+    s, _ = apply(new_game(game("open-rummy-2deck", ["A", "B", "C", "D"])), DealStarted("", 10))
+    s, _ = apply(s, MenuPressed(20))
+    assert "ground show" in present(s, 30).toast.text
+    s, _ = apply(s, MenuPressed(40))
+    assert "close the menu" in present(s, 50).toast.text
