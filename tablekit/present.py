@@ -207,7 +207,7 @@ def _show(state: GameState, toast: Toast | None) -> ShowView:
     if show.stage == "hand-reading" or reading is None:
         why = f"{names[show.declarer]} made a valid show" if show.valid else state.notice
         return ShowView(who, stage=SHOW_READING, verdict=f"{who}: lay out your hand…",
-                        prompt=why, wild_cards=wild,
+                        prompt=why, wild_cards=wild, title=f"{who}'s hand",
                         toast=toast)
     ruling = reading.ruling
     if ruling is None:
@@ -219,7 +219,8 @@ def _show(state: GameState, toast: Toast | None) -> ShowView:
             verdict += f" ({note})"
     return ShowView(who, _groups(ruling, reading), None if ruling is None else ruling.valid, verdict,
                     SHOW_CONFIRM, "OK: confirm · MENU: read again", wild_cards=wild,
-                    points=None if reading.points is None else _n(reading.points), toast=toast)
+                    points=None if reading.points is None else _n(reading.points), toast=toast,
+                    title=f"{who}'s hand")
 
 
 def _headline(head: str, reason: str) -> str:
