@@ -124,20 +124,37 @@ class FrameCamera:
 
     With a calibration, a seat's zone is the mat's ``seat<N>`` region and the cut card lies in
     the ``centre``; without one, each read takes the next frame and reads all of it (a photo
-    folder holding one photo per reading).
+    folder holding one photo per reading). A live camera (``live``) waits for the table to
+    be still (hands out of the way) for at most ``max_wait_frames`` frames.
     """
 
-    def __init__(self, source: Any, calibration: Any = None, fallback: bool = False) -> None:
+    def __init__(self, source: Any, calibration: Any = None, fallback: bool = False,
+                 live: bool = False, max_wait_frames: int = 90) -> None:
         self.source = source
         self.name = str(getattr(source, "name", "camera"))
         self.calibration = calibration
         self.fallback = fallback
+        self.live = live
+        self.max_wait_frames = max_wait_frames
         self._frames = iter(source.frames())
+
+    def _frame(self) -> Any:
+        if not self.live:
+            return next(self._frames, None)
+        from vision.stillness import StillnessGate
+
+        gate = StillnessGate()
+        frame = None
+        for _ in range(self.max_wait_frames):
+            frame = next(self._frames, None)
+            if frame is None or gate.push(frame):
+                break
+        return frame
 
     def _reading(self) -> tuple[Any, Any] | None:
         from vision.recognize import read_table
 
-        frame = next(self._frames, None)
+        frame = self._frame()
         if frame is None:
             return None
         if self.calibration is not None:

@@ -345,3 +345,27 @@ def test_the_menu_toast_names_the_choice(tmp_path):
     assert "ground show" in present(s, 30).toast.text
     s, _ = apply(s, MenuPressed(40))
     assert "close the menu" in present(s, 50).toast.text
+
+
+def test_a_frame_camera_reads_a_photo_folder_and_a_live_one_waits_for_stillness(tmp_path):
+    import numpy as np
+
+    from tablekit.app import FrameCamera
+
+    class Frames:
+        name = "frames"
+
+        def __init__(self, frames):
+            self._frames = frames
+
+        def frames(self):
+            yield from self._frames
+
+    still = np.full((120, 160, 3), 90, np.uint8)
+    moving = [np.random.default_rng(i).integers(0, 255, (120, 160, 3), dtype=np.uint8) for i in range(4)]
+    live = FrameCamera(Frames(moving + [still] * 8), live=True)
+    assert live._frame() is still  # the first frame after the table came to rest
+    folder = FrameCamera(Frames([still]))
+    assert folder.read_zone(0) == ()  # a blank table: no cards
+    assert folder.read_zone(0) is None  # the folder is used up: no reading
+    assert folder.read_cut() is None

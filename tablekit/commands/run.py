@@ -109,7 +109,7 @@ def open_camera(args: argparse.Namespace) -> Any:
     try:
         from vision.sources import open_source
 
-        return FrameCamera(open_source(args.camera), calibration)
+        return FrameCamera(open_source(args.camera), calibration, live=True)
     except (TablekitError, OSError, ImportError) as exc:
         print(f"no camera ({exc})", file=sys.stderr)
     if args.photos:
