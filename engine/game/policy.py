@@ -13,19 +13,20 @@ from dataclasses import dataclass
 from engine.errors import TablekitError
 from engine.game.setup import TURN_SECONDS, Game
 from engine.game.state import DealState, Groups, Number
+from engine.indian_scoring import Outcome
 from engine.notation import split_groups
 from engine.ruling import Ruling
 from engine.variants.base import Groups as ItemGroups
 
-# Seat outcomes of a deal (the Indian names are the scoring module's).
-WINNER = "winner"
-LOST = "lost"
-SECOND_VALID = "second-valid"
-WRONG_SHOW = "wrong-show"
-FIRST_DROP = "first-drop"
-MIDDLE_DROP = "middle-drop"
-MISSED_TURNS = "missed-turns"
-DEAL_SHOW = "deal-show"
+# Seat outcomes of a deal: the scoring module's names, plus a seat sitting the deal out.
+WINNER: str = Outcome.WINNER.value
+LOST: str = Outcome.LOST.value
+SECOND_VALID: str = Outcome.SECOND_VALID.value
+WRONG_SHOW: str = Outcome.WRONG_SHOW.value
+FIRST_DROP: str = Outcome.FIRST_DROP.value
+MIDDLE_DROP: str = Outcome.MIDDLE_DROP.value
+MISSED_TURNS: str = Outcome.MISSED_TURNS.value
+DEAL_SHOW: str = Outcome.DEAL_SHOW.value
 SITTING_OUT = "out"
 
 
