@@ -27,6 +27,8 @@ class AssemblyParams:
     pair_min: float = 2.5
     pair_max: float = 16.0
     min_agreement: float = 0.05
+    #: A detection this sure is listed as ``??`` when unreadable; weaker unreadable ones are dropped.
+    unsure_score: float = 0.35
 
 
 DEFAULT_PARAMS = AssemblyParams()
@@ -151,35 +153,44 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
     wholes = [d for d in detections if d.kind == "card" and d.score >= params.card_score]
     groups = pair_indices(indices, params)
     taken: set[int] = set()
-    out: list[DetectedCard] = []
+    out: list[DetectedCard | None] = []
     for whole in sorted(wholes, key=lambda d: -d.score):
         inside = [i for i, g in enumerate(groups)
                   if i not in taken and any(_inside(d.x, d.y, whole.box, 0.1) for d in g)]
         if inside:
             best = max(inside, key=lambda i: max(d.score for d in groups[i]))
-            taken.add(best)
-            group = groups[best]
+            first = _index_probs(groups[best])
+            # the card's other corner, when it was not paired, agrees with the first reading
+            same = [i for i in inside
+                    if i == best or float(np.dot(first, _index_probs(groups[i]))) >= params.min_agreement]
+            taken.update(same)
+            group = [d for i in same for d in groups[i]]
             name, conf = _read(_index_probs(group), whole.probs)
             boxes = tuple(d.box for d in group)
-            out.append(_card(name, _union([whole.box, *boxes]), conf, boxes, params))
+            score = max(whole.score, *(d.score for d in group))
+            out.append(_card(name, _union([whole.box, *boxes]), conf, boxes, score, params))
             continue
         name, conf = _read(None, whole.probs)
         if name != "PJ":
             near = [d for d in weak if _inside(d.x, d.y, whole.box, 0.05)]
             suit, suit_conf = _suit_from(image, whole.box, near)
             name, conf = name + suit, conf * suit_conf
-        out.append(_card(name, whole.box, conf, (), params))
+        out.append(_card(name, whole.box, conf, (), whole.score, params))
     for i, group in enumerate(groups):
         if i in taken:
             continue
         name, conf = _read(_index_probs(group), None)
         boxes = tuple(d.box for d in group)
-        out.append(_card(name, _union(list(boxes)), conf, boxes, params))
-    return out
+        score = max(d.score for d in group)
+        out.append(_card(name, _union(list(boxes)), conf, boxes, score, params))
+    return [c for c in out if c is not None]
 
 
-def _card(name: str, box: Box, conf: float, indices: tuple[Box, ...],
-          params: AssemblyParams) -> DetectedCard:
+def _card(name: str, box: Box, conf: float, indices: tuple[Box, ...], score: float,
+          params: AssemblyParams) -> DetectedCard | None:
+    """The card, ``??`` when its reading is unsure, or None when it is not surely a card."""
     if conf < params.min_confidence:
+        if score < params.unsure_score:
+            return None
         name = UNREADABLE
     return DetectedCard(name, tuple(float(v) for v in box), float(conf), indices)  # type: ignore[arg-type]

@@ -45,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
     except FrameSourceError as exc:
         print(f"camera: {exc}", file=sys.stderr)
         return 1
-    gate = StillnessGate(still_frames=1 if Path(args.source).is_dir() else 5)
+    # a folder of photos is a series of still scenes; a live source must come to rest first
+    gate = None if Path(args.source).is_dir() else StillnessGate(still_frames=5)
     try:
         if args.calibrate:
             error = "no frames"
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         for n, frame in enumerate(source.frames()):
             if args.max_frames and n >= args.max_frames:
                 break
-            if not gate.push(frame):
+            if gate is not None and not gate.push(frame):
                 continue
             image = cal.white_balance(frame) if cal else frame
             reading = read_table(image, deck=deck)

@@ -132,13 +132,13 @@ def main() -> None:
             idx = order[i:i + args.batch]
             xb = torch.from_numpy(x[idx].transpose(0, 3, 1, 2).astype(np.float32))
             yb = torch.from_numpy(y[idx])
-            out = model(xb)
-            loss = F.cross_entropy(out, yb, label_smoothing=0.05)
+            logits = model(xb)
+            loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
             opt.zero_grad()
             loss.backward()
             opt.step()
             total += len(idx)
-            correct += int((out.argmax(1) == yb).sum())
+            correct += int((logits.argmax(1) == yb).sum())
         epoch += 1
         print(f"epoch {epoch} {elapsed / 60:.1f} min: {len(x)} crops, train acc {correct / max(total, 1):.3f}",
               flush=True)
