@@ -29,6 +29,9 @@ class AssemblyParams:
     min_agreement: float = 0.05
     #: A detection this sure is listed as ``??`` when unreadable; weaker unreadable ones are dropped.
     unsure_score: float = 0.35
+    #: Whether a card read whole (no index found) is named with the suit its ink colour suggests
+    #: (red → H, black → S); otherwise such a card is ``??`` because its suit is unknown.
+    guess_suit: bool = False
 
 
 DEFAULT_PARAMS = AssemblyParams()
@@ -174,7 +177,7 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
         if name != "PJ":
             near = [d for d in weak if _inside(d.x, d.y, whole.box, 0.05)]
             suit, suit_conf = _suit_from(image, whole.box, near)
-            name, conf = name + suit, conf * suit_conf
+            name, conf = name + suit, conf * (1.0 if params.guess_suit else suit_conf)
         out.append(_card(name, whole.box, conf, (), whole.score, params))
     for i, group in enumerate(groups):
         if i in taken:
