@@ -21,12 +21,12 @@ from vision.reading import UNREADABLE, Box, DetectedCard
 class AssemblyParams:
     """Thresholds of the assembly stage (fractions, or multiples of an index's size)."""
 
-    index_score: float = 0.15
+    index_score: float = 0.25
     card_score: float = 0.4
-    min_confidence: float = 0.5
+    min_confidence: float = 0.4
     pair_min: float = 2.5
     pair_max: float = 16.0
-    min_agreement: float = 0.05
+    min_agreement: float = 0.02
     #: A detection this sure is listed as ``??`` when unreadable; weaker unreadable ones are dropped.
     unsure_score: float = 0.35
     #: Whether a card read whole (no index found) is named with the suit its ink colour suggests

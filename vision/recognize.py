@@ -32,7 +32,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     """
     if pieces == "tiles":
         return _tiles_reading(read_tiles(image))
-    detections = detect(image, threshold=min(params.index_score, params.card_score),
+    detections = detect(image, threshold=min(0.1, params.index_score, params.card_score),
                         weights=weights)
     detections = refine_indices(image, detections, index_weights)
     detections = refine_cards(image, detections, card_weights)
