@@ -68,11 +68,30 @@ class MatLayout:
         left = (inner[0], inner[1] + depth_y, inner[0] + depth_x, inner[3] - depth_y)
         right = (inner[2] - depth_x, inner[1] + depth_y, inner[2], inner[3] - depth_y)
         centre = (left[2], top[3], right[0], bottom[1])
-        by_count = {2: [bottom, top], 3: [bottom, left, top], 4: [bottom, left, top, right]}
-        if self.seats not in by_count:
-            raise VisionError(f"a mat has 2 to 4 seats, not {self.seats}")
-        zones = [Zone(f"seat{i + 1}", r) for i, r in enumerate(by_count[self.seats])]
+        if not 2 <= self.seats <= 8:
+            raise VisionError(f"a mat has 2 to 8 seats, not {self.seats}")
+        if self.seats <= 4:
+            sides = {2: [bottom, top], 3: [bottom, left, top], 4: [bottom, left, top, right]}[self.seats]
+        else:
+            # five to eight seats: the long sides, then the short ones, hold two seats each
+            split = ("bottom", "top", "left", "right")[: self.seats - 4]
+            sides = []
+            for name, rect in (("bottom", bottom), ("left", left), ("top", top), ("right", right)):
+                sides += _halves(name, rect) if name in split else [rect]
+        zones = [Zone(f"seat{i + 1}", r) for i, r in enumerate(sides)]
         return zones + [Zone("centre", centre)]
+
+
+def _halves(side: str, rect: tuple[float, float, float, float]) -> list[tuple[float, float, float, float]]:
+    """A side's two seats in clockwise order (seen from above, seat 1 at the bottom)."""
+    x0, y0, x1, y1 = rect
+    if side in ("bottom", "top"):
+        xm = (x0 + x1) / 2
+        left_half, right_half = (x0, y0, xm, y1), (xm, y0, x1, y1)
+        return [right_half, left_half] if side == "bottom" else [left_half, right_half]
+    ym = (y0 + y1) / 2
+    upper, lower = (x0, y0, x1, ym), (x0, ym, x1, y1)
+    return [lower, upper] if side == "left" else [upper, lower]
 
 
 def layout(size: str = "A3", seats: int = 4) -> MatLayout:

@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="picamera, a device number, a video file or a folder of photos")
     parser.add_argument("--calibrate", metavar="FILE", help="find the mat and save a calibration")
     parser.add_argument("--mat", choices=("A2", "A3", "letter"), default="A3")
-    parser.add_argument("--seats", type=int, default=4, choices=(2, 3, 4))
+    parser.add_argument("--seats", type=int, default=4, choices=range(2, 9), metavar="2-8")
     parser.add_argument("--deck", metavar="FILE", help="enrolled deck (from `tablekit enroll`)")
     parser.add_argument("--calibration", metavar="FILE", help="use this calibration")
     parser.add_argument("--out", default="camera-frames", help="folder for annotated frames")

@@ -11,7 +11,7 @@ HELP = "write the printable table mat (PNG + PDF) with corner markers and seat z
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", choices=("A2", "A3", "letter"), default="A3")
-    parser.add_argument("--seats", type=int, default=4, choices=(2, 3, 4))
+    parser.add_argument("--seats", type=int, default=4, choices=range(2, 9), metavar="2-8")
     parser.add_argument("--tile", choices=("letter",), default=None,
                         help="cut the PDF into letter pages to tape together")
     parser.add_argument("--dpi", type=float, default=150.0)
