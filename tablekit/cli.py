@@ -16,6 +16,7 @@ from typing import NoReturn
 
 import tablekit
 import tablekit.commands
+from engine.errors import TablekitError
 
 
 def _command_modules() -> list[ModuleType]:
@@ -58,6 +59,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args._run(args) or 0)
+    except TablekitError as exc:
+        # Every command reports bad input the same way: one line, exit status 2.
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -258,14 +258,6 @@ def _size(text: str) -> tuple[int, int]:
     return int(w), int(h)
 
 
-def run(args: argparse.Namespace) -> int:
-    try:
-        return _run(args)
-    except TablekitError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-
-
 def _open_screen(args: argparse.Namespace) -> tuple[Any, str]:
     from tablekit.app import Screen
 
@@ -292,7 +284,8 @@ def _open_screen(args: argparse.Namespace) -> tuple[Any, str]:
         return Screen(_size(args.size), screenshots=args.screenshots), "headless"
 
 
-def _run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
+    """Bad input raises a TablekitError; tablekit.cli prints it as one error line (exit 2)."""
     from tablekit.app import ScriptedCamera, Table, fallback_health
     from tablekit.clock import ManualClock
     from tablekit.journal import Journal

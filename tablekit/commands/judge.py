@@ -77,10 +77,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail("missing --variant")
     if not args.mode:
         return _fail("missing --mode")
-    try:
-        result = answer(_question(args))
-    except TablekitError as exc:
-        return _fail(str(exc))
+    result = answer(_question(args))  # bad input: tablekit.cli prints the error line, exit 2
     print(json.dumps(result, ensure_ascii=False))
     return 0
 

@@ -122,14 +122,7 @@ def open_camera(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        return _run(args)
-    except TablekitError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-
-
-def _run(args: argparse.Namespace) -> int:
+    """Bad input raises a TablekitError; tablekit.cli prints it as one error line (exit 2)."""
     from firmware_bridge import KeyboardButtons, default_keymap
     from tablekit.app import Devices, Screen, Table, fallback_health
     from tablekit.clock import MonotonicClock
