@@ -3,21 +3,28 @@
 The homography maps image pixels to mat millimetres; ``top_down`` warps a frame to a fixed
 scale (``px_per_mm``) view of the mat. White balance gains come from the white paper inside
 and around the markers. A calibration is saved to and loaded from a small JSON file.
+
+``read_top_down`` reads the cards on that rectified view and maps every box back to the
+frame's own pixels, with the mat zone (``seat1``…, ``centre``) each card lies in. A frame of
+another resolution with the same shape is handled by scaling the homography.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.errors import CalibrationError
+from vision.errors import CalibrationError, VisionError
 from vision.mat import ARUCO_DICT, MatLayout, Zone, layout
-from vision.reading import DetectedCard, TableReading
+from vision.reading import Box, DetectedCard, TableReading
+
+#: How far (relative) a frame's aspect ratio may differ from the calibrated one.
+ASPECT_TOLERANCE = 0.01
 
 
 @dataclass(frozen=True)
@@ -46,21 +53,75 @@ class Calibration:
         gains = np.array(self.white_gains, np.float32)
         return np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
 
+    def for_size(self, width: int, height: int) -> Calibration:
+        """This calibration for frames of ``width`` x ``height`` pixels.
+
+        The same camera at another resolution sees the same mat, so the homography is scaled
+        (pixel centres kept aligned, as ``cv2.resize`` does). A frame of another shape is a
+        different camera set-up: ``CalibrationError``.
+        """
+        cw, ch = self.image_size
+        if (width, height) == (cw, ch):
+            return self
+        if width <= 0 or height <= 0 or abs((width / height) / (cw / ch) - 1) > ASPECT_TOLERANCE:
+            raise CalibrationError(
+                f"the image is {width}x{height} pixels but the calibration was made on {cw}x{ch} "
+                "images (a different shape); calibrate again with this camera setting")
+        sx, sy = cw / width, ch / height
+        to_calibrated = np.array([[sx, 0, (sx - 1) / 2], [0, sy, (sy - 1) / 2], [0, 0, 1]])
+        return replace(self, homography=self.homography @ to_calibrated, image_size=(width, height))
+
+    def top_down_size(self) -> tuple[int, int]:
+        """The (width, height) in pixels of the top-down view."""
+        return (round(self.mat.width * self.px_per_mm), round(self.mat.height * self.px_per_mm))
+
+    def top_down_matrix(self) -> np.ndarray:
+        """The homography from image pixels to top-down view pixels."""
+        scale = np.diag([self.px_per_mm, self.px_per_mm, 1.0])
+        return np.asarray(scale @ self.homography, np.float64)
+
     def top_down(self, image: np.ndarray) -> np.ndarray:
         """The mat seen from straight above at ``px_per_mm``, white-balanced."""
-        scale = np.diag([self.px_per_mm, self.px_per_mm, 1.0])
-        size = (round(self.mat.width * self.px_per_mm), round(self.mat.height * self.px_per_mm))
-        return cv2.warpPerspective(self.white_balance(image), scale @ self.homography, size)
+        cal = self.for_size(image.shape[1], image.shape[0])
+        return cv2.warpPerspective(cal.white_balance(image), cal.top_down_matrix(),
+                                   cal.top_down_size())
 
     def read(self, image: np.ndarray, reader: Callable[[np.ndarray], TableReading]) -> TableReading:
         """Read a frame with ``reader`` after white balance (card boxes stay in image pixels)."""
         return reader(self.white_balance(image))
 
+    def read_top_down(self, image: np.ndarray,
+                      reader: Callable[[np.ndarray], TableReading]) -> TableReading:
+        """Read a frame with ``reader`` on its white-balanced top-down view.
+
+        Every box (card and corner index) is mapped back to ``image``'s pixel coordinates: the
+        box's corners through the inverse homography, then their bounding box, clipped to the
+        image. Each card gets the name of the mat zone its centre lies in (or ``None``).
+        Cards off the mat are not seen.
+        """
+        height, width = image.shape[:2]
+        cal = self.for_size(width, height)
+        reading = reader(cal.top_down(image))
+        back = np.linalg.inv(cal.top_down_matrix())
+        size = (width, height)
+        cards = []
+        for c in reading.cards:
+            mx = (c.box[0] + c.box[2]) / 2 / cal.px_per_mm
+            my = (c.box[1] + c.box[3]) / 2 / cal.px_per_mm
+            zone = next((z.name for z in cal.zones if z.contains(mx, my)), None)
+            cards.append(replace(c, box=_map_box(c.box, back, size),
+                                 indices=tuple(_map_box(b, back, size) for b in c.indices),
+                                 zone=zone))
+        return TableReading(tuple(cards), reading.groups)
+
     def group_zones(self, reading: TableReading) -> list[str | None]:
         """The zone of each group of a reading (where its first card's centre lies)."""
-        out = []
+        out: list[str | None] = []
         for g in reading.groups:
             c: DetectedCard = reading.cards[g[0]]
+            if c.zone is not None:
+                out.append(c.zone)
+                continue
             out.append(self.zone_of((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2))
         return out
 
@@ -77,17 +138,87 @@ class Calibration:
 
     @classmethod
     def load(cls, path: Path) -> Calibration:
+        """The calibration saved at ``path``; ``CalibrationError`` names the file and the fault."""
         try:
-            data = json.loads(path.read_text())
-            mat = layout(data["mat"], int(data.get("seats", 4)))
-            h = np.array(data["homography"], np.float64).reshape(3, 3)
-            w, hh = data["image_size"]
-            gains = tuple(float(g) for g in data.get("white_gains", (1, 1, 1)))
-            deck = path.parent / data["deck"] if data.get("deck") else None
-            return cls(mat, h, (int(w), int(hh)), gains,  # type: ignore[arg-type]
-                       float(data.get("px_per_mm", 2.0)), tuple(mat.zones()), deck)
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise CalibrationError(f"cannot load calibration {path}: {exc}") from None
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise CalibrationError(f"calibration {path}: no such file") from None
+        except IsADirectoryError:
+            raise CalibrationError(f"calibration {path}: is a directory, not a file") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = getattr(exc, "strerror", None) or exc
+            raise CalibrationError(f"calibration {path}: cannot read it ({reason})") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise CalibrationError(f"calibration {path}: not valid JSON ({exc.msg} at line "
+                                   f"{exc.lineno} column {exc.colno})") from None
+        try:
+            return cls.from_json(data, path.parent)
+        except CalibrationError as exc:
+            raise CalibrationError(f"calibration {path}: {exc}") from None
+
+    @classmethod
+    def from_json(cls, data: object, base: Path = Path(".")) -> Calibration:
+        """A calibration from its JSON form (``to_json``); a relative ``deck`` is under ``base``."""
+        if not isinstance(data, dict):
+            raise CalibrationError(f"expected a JSON object, found {type(data).__name__}")
+        for key in ("mat", "homography", "image_size"):
+            if key not in data:
+                raise CalibrationError(f"missing field {key!r}")
+        seats = data.get("seats", 4)
+        if not isinstance(seats, int) or isinstance(seats, bool):
+            raise CalibrationError(f"'seats' must be a whole number, not {seats!r}")
+        try:
+            mat = layout(str(data["mat"]), seats)
+            zones = tuple(mat.zones())
+        except VisionError as exc:
+            raise CalibrationError(str(exc)) from None
+        h = _numbers(data["homography"], "homography", (3, 3))
+        if not np.isfinite(np.linalg.cond(h)) or np.linalg.cond(h) > 1e12:
+            raise CalibrationError("'homography' is singular (it maps the image onto a line)")
+        size = _numbers(data["image_size"], "image_size", (2,))
+        if not all(v > 0 and v == int(v) for v in size):
+            raise CalibrationError("'image_size' must be two positive whole numbers, "
+                                   f"not {size.tolist()}")
+        gains = _numbers(data.get("white_gains", [1.0, 1.0, 1.0]), "white_gains", (3,))
+        if not all(g > 0 for g in gains):
+            raise CalibrationError(f"'white_gains' must be positive, not {gains.tolist()}")
+        px_per_mm = _numbers([data.get("px_per_mm", 2.0)], "px_per_mm", (1,))[0]
+        if not 0.1 <= px_per_mm <= 20:
+            raise CalibrationError(f"'px_per_mm' must be between 0.1 and 20, not {px_per_mm}")
+        deck = data.get("deck")
+        if deck is not None and not isinstance(deck, str):
+            raise CalibrationError(f"'deck' must be a path, not {deck!r}")
+        return cls(mat, h, (int(size[0]), int(size[1])),
+                   (float(gains[0]), float(gains[1]), float(gains[2])), float(px_per_mm), zones,
+                   base / deck if deck else None)
+
+
+def _numbers(value: object, name: str, shape: tuple[int, ...]) -> np.ndarray:
+    """``value`` as finite floats of ``shape``, or a ``CalibrationError`` naming the field."""
+    wanted = "x".join(str(n) for n in shape)
+    try:
+        arr = np.array(value, np.float64)
+    except (TypeError, ValueError):
+        raise CalibrationError(f"{name!r} must be {wanted} numbers") from None
+    if arr.shape != shape:
+        raise CalibrationError(f"{name!r} must be {wanted} numbers, found shape "
+                               f"{'x'.join(map(str, arr.shape)) or 'scalar'}")
+    if not np.isfinite(arr).all():
+        raise CalibrationError(f"{name!r} must be finite numbers")
+    return arr
+
+
+def _map_box(box: Box, matrix: np.ndarray, size: tuple[int, int]) -> Box:
+    """The bounding box, clipped to ``size`` (width, height), of ``box``'s corners through
+    ``matrix``."""
+    x0, y0, x1, y1 = box
+    corners = np.array([[[x0, y0]], [[x1, y0]], [[x1, y1]], [[x0, y1]]], np.float64)
+    pts = cv2.perspectiveTransform(corners, matrix).reshape(-1, 2)
+    w, h = size
+    xs, ys = np.clip(pts[:, 0], 0, w), np.clip(pts[:, 1], 0, h)
+    return (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
 
 
 def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:

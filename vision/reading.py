@@ -14,23 +14,31 @@ UNREADABLE = "??"
 @dataclass(frozen=True, slots=True)
 class DetectedCard:
     """One physical card or tile: its notation (or ``??``), its box ``(x0, y0, x1, y1)`` in
-    image pixels, the confidence of the reading, and the corner indices it was read from."""
+    image pixels, the confidence of the reading, and the corner indices it was read from.
+
+    ``zone`` is the mat zone (``seat1``…, ``centre``) the card lies in, when a calibration
+    placed it (``Calibration.read_top_down``); it is then reported as the JSON field ``zone``.
+    """
 
     card: str
     box: Box
     confidence: float
     indices: tuple[Box, ...] = ()
+    zone: str | None = None
 
     @property
     def readable(self) -> bool:
         return self.card != UNREADABLE
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "card": self.card,
             "box": [round(v, 1) for v in self.box],
             "confidence": round(self.confidence, 3),
         }
+        if self.zone is not None:
+            out["zone"] = self.zone
+        return out
 
 
 @dataclass(frozen=True, slots=True)

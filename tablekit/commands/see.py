@@ -3,6 +3,12 @@
 The contract is ``../shared/spec/see.md``: a directory means its ``.jpg``/``.jpeg``/``.png``
 files sorted; an unreadable file yields an ``error`` line and the run goes on; ``ms`` is the
 recognition time only.
+
+With ``--calibration`` each image is white-balanced and warped to the mat's top-down view,
+read there, and every box mapped back to the image's own pixels; each card also carries the
+mat ``zone`` it lies in (``seat1``…, ``centre``) when it lies in one. An image of another
+resolution than the calibration's is handled by scaling; one of another shape gets an
+``error`` line. A missing or broken calibration file stops the run with one ``error:`` line.
 """
 
 from __future__ import annotations
@@ -24,7 +30,8 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object per image")
     parser.add_argument("--calibration", metavar="FILE",
-                        help="table calibration from `tablekit camera --calibrate`/`vision.calibration`")
+                        help="table calibration from `tablekit camera --calibrate`: read the "
+                             "mat's top-down view and report each card's zone")
     parser.add_argument("paths", nargs="+", metavar="IMAGE_OR_DIR")
 
 
@@ -71,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
             image = read_image(path)
             start = time.perf_counter()
             if calibration is not None:
-                reading = calibration.read(image, lambda im: read_table(im, deck=deck))
+                reading = calibration.read_top_down(image, lambda im: read_table(im, deck=deck))
             else:
                 reading = read_table(image)
             ms = (time.perf_counter() - start) * 1000
