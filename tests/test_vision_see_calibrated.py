@@ -281,3 +281,15 @@ def test_the_real_recognizer_on_the_top_down_view_keeps_the_contract(
         assert card.get("zone", "centre") in zones
     assert sum(len(g) for g in line["groups"]) == len(line["cards"])
     assert line["ms"] >= 0
+
+
+def test_the_text_output_names_each_meld_zone(
+        tmp_path: Path, calibration: Path, blue_reader: BlueCardReader,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), _photo())
+    assert main(["see", "--calibration", str(calibration), str(photo)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{photo}: ") and out.count("\n") == 1
+    assert sorted(part.split("@")[1].split()[0] for part in out.split("|")) == sorted(
+        zone for zone, _, _ in PLACED)

@@ -91,7 +91,11 @@ def run(args: argparse.Namespace) -> int:
             line = {"image": path, **reading.to_json(), "ms": round(ms, 1)}
             print(json.dumps(line), flush=True)
         else:
-            groups = " | ".join(" ".join(g) for g in reading.group_cards()) or "(no cards)"
+            names = [" ".join(g) for g in reading.group_cards()]
+            if calibration is not None:  # where each meld lies: its first card's zone
+                zones = calibration.group_zones(reading)
+                names = [f"{n} @{z}" if z else n for n, z in zip(names, zones, strict=True)]
+            groups = " | ".join(names) or "(no cards)"
             print(f"{path}: {groups}  ({ms:.0f} ms)", flush=True)
     if failures:
         print(f"{failures} image(s) could not be read", file=sys.stderr)
