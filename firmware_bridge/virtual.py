@@ -58,13 +58,13 @@ class VirtualBox:
             text=True,
             bufsize=1,
         )
-        self._lines: queue.Queue[str] = queue.Queue()
+        self._lines: queue.Queue[str | None] = queue.Queue()  # None: the simulator has gone
         self._lock = threading.Lock()
         threading.Thread(target=self._read_stdout, name="boxsim-out", daemon=True).start()
         try:
             self.pty = self._expect("pty ").split(" ", 1)[1]
             self._expect("ready")
-        except TimeoutError:
+        except (TimeoutError, LinkError):
             self.kill()
             raise
         if link is not None:
@@ -83,6 +83,7 @@ class VirtualBox:
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
             self._lines.put(line.rstrip("\n"))
+        self._lines.put(None)
 
     def _expect(self, prefix: str, timeout: float = 10.0) -> str:
         deadline = time.monotonic() + timeout
@@ -91,9 +92,18 @@ class VirtualBox:
                 line = self._lines.get(timeout=left)
             except queue.Empty:
                 break
+            if line is None:  # it exited (a missing library, a bad firmware file, killed)
+                self._lines.put(None)  # for the next question too
+                raise LinkError(f"the simulator stopped ({self._exit_status()})")
             if line.startswith(prefix):
                 return line
         raise TimeoutError(f"boxsim said no {prefix!r} within {timeout} s")
+
+    def _exit_status(self) -> str:
+        try:
+            return f"exit status {self.proc.wait(timeout=2)}"
+        except subprocess.TimeoutExpired:
+            return "its output closed"
 
     def _ask(self, command: str, answer: str) -> str:
         with self._lock:

@@ -1,11 +1,17 @@
 """``tablekit demo``: a whole scripted game through the real pipeline, on screen or headless.
 
 The script (``demo/*.json``) holds the game, the cut cards, what the camera sees in each
-seat's zone per deal, and the table's actions in time: presses (through the keyboard
-mapper of ``firmware_bridge``, as a box without hardware would send them), MENU and OK,
-waits that run a clock out, a lost box link, a corrected misread. The engine, the journal
-and the screen are the real ones; only the clock is scripted, so the demo takes a minute
-in a window and a few seconds headless.
+seat's zone per deal, and the table's actions in time: presses, MENU and OK, waits that run a
+clock out, a lost box link, a corrected misread. The engine, the journal and the screen are
+the real ones; only the clock is scripted, so the demo takes a minute in a window and seconds
+headless.
+
+The presses come from the simulated button box when it can run here (``--box auto``, the
+default, or ``--box sim``): the real firmware in simavr behind a pseudo-terminal, read through
+``firmware_bridge`` as ``tablekit run`` reads a real box (see ``tablekit.demo_box``). Without
+the simulator or the AVR toolchain (or with ``--box keys``) they are typed on the keyboard
+mapper instead, and the screen and the report say so. Either way the journal, and so the
+standings, are the same.
 
 By default the camera readings come from the script. With ``--vision`` every reading is a
 synthetic table image of the scripted cards (drawn by ``vision.synth``) read by the real
@@ -30,6 +36,7 @@ from engine.errors import TablekitError
 from engine.game import Correction, Game
 from engine.notation import split_groups
 from engine.ruling import plain_number
+from tablekit.demo_box import BOX_CHOICES, open_presses
 
 NAME = "demo"
 HELP = "play a whole scripted game (deals, shows, a timeout, drops) through engine, journal and screen"
@@ -165,25 +172,16 @@ class VisionCamera:
 
 
 class Player:
-    """Plays a script's actions on a table, through the keyboard mapper for the buttons."""
+    """Plays a script's actions on a table; the buttons go through ``presses`` (box or keys)."""
 
-    def __init__(self, table: Any, clock: Any) -> None:
-        from firmware_bridge import KeyboardButtons, default_keymap
+    def __init__(self, table: Any, clock: Any, presses: Any = None) -> None:
+        from tablekit.demo_box import KeyPresses
 
         self.table = table
         self.clock = clock
-        players = table.state.game.players
-        self.keys = KeyboardButtons(default_keymap(players))
-        self.seat_keys = {s: str(s + 1) for s in range(players)}
-        # a resumed game may have a button held down at the crash: the mapper must know it
-        for seat, since in enumerate(table.state.pressed_at):
-            if since is not None:
-                self.keys.key_down(self.seat_keys[seat], since)
-
-    def _key(self, name: str, down: bool, t: int) -> None:
-        event = self.keys.key_down(name, t) if down else self.keys.key_up(name, t)
-        if event is not None:
-            self.table.button(event.button, event.event == "press", t, keyboard=True)
+        self.presses = presses if presses is not None else KeyPresses()
+        if presses is None:
+            self.presses.attach(table, clock)
 
     def fix_misreads(self, t: int) -> None:
         """Correct what the camera misread, card by card, or lay the hand out again."""
@@ -217,17 +215,17 @@ class Player:
             self.table.post(Correction(reading.seat, gi, pi, truth[gi][pi], t))
 
     def do(self, action: Action) -> None:
+        if action.kind == "up":  # a box holds the button for the scripted time first
+            self.presses.hold(action.seat, action.t)
         self.clock.set(action.t)
         table = self.table
         table.tick()
         if action.kind in ("down", "up"):
-            self._key(self.seat_keys[action.seat], action.kind == "down", action.t)
+            self.presses.seat(action.seat, action.kind == "down", action.t)
         elif action.kind in ("ok", "menu"):
-            name = "return" if action.kind == "ok" else "m"
-            self._key(name, True, action.t)
-            self._key(name, False, action.t)
+            self.presses.control(action.kind, action.t)
         elif action.kind == "link":
-            table.link(bool(action.data))
+            self.presses.link(bool(action.data), action.t)
         elif action.kind == "camera":
             table.camera_health(bool(action.data))
         elif action.kind == "correct":
@@ -251,6 +249,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--size", default="1280x720", help="window size, e.g. 800x480")
     p.add_argument("--vision", action="store_true",
                    help="read synthetic table images with the vision package instead of scripted readings")
+    p.add_argument("--box", choices=BOX_CHOICES, default="auto",
+                   help="where presses come from: sim (the firmware in simavr, read through the "
+                   "bridge), keys (the keyboard mapper), auto (sim if it runs here, else keys)")
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -286,7 +287,7 @@ def _open_screen(args: argparse.Namespace) -> tuple[Any, str]:
 
 def run(args: argparse.Namespace) -> int:
     """Bad input raises a TablekitError; tablekit.cli prints it as one error line (exit 2)."""
-    from tablekit.app import ScriptedCamera, Table, fallback_health
+    from tablekit.app import ScriptedCamera
     from tablekit.clock import ManualClock
     from tablekit.journal import Journal
 
@@ -298,40 +299,42 @@ def run(args: argparse.Namespace) -> int:
         camera = VisionCamera(camera)
     clock = ManualClock()
     screen, mode = _open_screen(args)
-    on_view: Callable[[Any], None] | None = screen.show if screen is not None else None
-    devices_kw: dict[str, Any] = {}
-    from tablekit.app import Devices
-
-    devices_kw["devices"] = Devices(link=fallback_health("scripted keys instead of the button box"),
-                                    camera=fallback_health(f"{camera.name} instead of the camera"))
-    start_after = -1
-    if args.resume:
-        game_id = journal.resumable()
-        if game_id is None:
-            raise ScriptError(f"nothing to resume in {journal_path}")
-        start_after = journal.last_time(game_id)
-        clock.set(start_after)
-        table = Table.resume(journal, game_id, clock, camera=camera, on_view=on_view, **devices_kw)
-        table.catch_up()
-    else:
-        table = Table.start(journal, script.game, clock, camera=camera, on_view=on_view, **devices_kw)
-    player = Player(table, clock)
-    pace = args.pace_ms if args.pace_ms >= 0 else (500 if mode == "window" else 0)
-    table.draw()
-    previous = start_after if start_after >= 0 else 0
-    for action in script.actions:
-        if action.t <= start_after:
-            continue
-        if action.note and mode != "none":
-            print(f"[{action.t / 1000:7.1f} s] {action.note}", flush=True)
-        if pace and mode == "window":
-            _animate(table, clock, previous, action.t, pace)
-        elif pace:
-            time.sleep(pace / 1000)
-        player.do(action)
+    try:
+        presses = open_presses(args.box)
+    except TablekitError:
+        if screen is not None:
+            screen.close()
+        journal.close()
+        raise
+    try:
+        table, start_after = _table(args, script, journal, journal_path, clock, camera, presses,
+                                    screen.show if screen is not None else None)
+        if mode != "none":
+            why = getattr(presses, "why", "") if args.box == "auto" else ""
+            print(f"button presses: {presses.input}" + (f" ({why})" if why else ""), flush=True)
+        presses.attach(table, clock, table.draw if mode == "window" else None)
+        player = Player(table, clock, presses)
+        pace = args.pace_ms if args.pace_ms >= 0 else (500 if mode == "window" else 0)
         table.draw()
-        previous = action.t
+        previous = start_after if start_after >= 0 else 0
+        for action in script.actions:
+            if action.t <= start_after:
+                continue
+            if action.note and mode != "none":
+                print(f"[{action.t / 1000:7.1f} s] {action.note}", flush=True)
+            if pace and mode == "window" and not (action.kind == "up" and presses.real_holds):
+                _animate(table, clock, previous, action.t, pace)
+            elif pace and not (action.kind == "up" and presses.real_holds):
+                time.sleep(pace / 1000)
+            player.do(action)
+            table.draw()
+            previous = action.t
+        box = presses.report()
+    finally:
+        presses.close()
     report = standings_report(table, script, journal_path, screen)
+    report["input"] = box["input"]
+    report["box"] = box
     if isinstance(camera, VisionCamera):
         report["vision"] = {"readings": camera.reads, "read_exactly": camera.exact,
                             "cards": camera.cards, "cards_read_right": camera.cards_right}
@@ -344,6 +347,27 @@ def run(args: argparse.Namespace) -> int:
         screen.close()
     journal.close()
     return 0 if table.over else 1
+
+
+def _table(args: argparse.Namespace, script: Script, journal: Any, journal_path: Path, clock: Any,
+           camera: Any, presses: Any, on_view: Callable[[Any], None] | None) -> tuple[Any, int]:
+    """The script's table, new or resumed from the journal, and the time it resumes after."""
+    from tablekit.app import Devices, Table, fallback_health
+
+    kw: dict[str, Any] = dict(
+        camera=camera, on_view=on_view, box=presses,
+        devices=Devices(link=fallback_health(presses.health),
+                        camera=fallback_health(f"{camera.name} instead of the camera")))
+    if not args.resume:
+        return Table.start(journal, script.game, clock, **kw), -1
+    game_id = journal.resumable()
+    if game_id is None:
+        raise ScriptError(f"nothing to resume in {journal_path}")
+    start_after = journal.last_time(game_id)
+    clock.set(start_after)
+    table = Table.resume(journal, game_id, clock, **kw)
+    table.catch_up()
+    return table, start_after
 
 
 def _animate(table: Any, clock: Any, start: int, end: int, pace_ms: int) -> None:
@@ -394,4 +418,6 @@ def _summary(report: dict[str, Any]) -> str:
     for s in report["standings"]:
         lines.append(f"  {s['place']}. {s['name']:<10} {s['total']:>4}{'  (out)' if s['eliminated'] else ''}")
     lines.append(f"winner: {', '.join(report['winners']) or '-'}   journal: {report['journal']}")
+    if "input" in report:
+        lines.append(f"presses: {report['input']}")
     return "\n".join(lines)
