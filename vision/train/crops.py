@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.classifier import N_CARD_OUT, N_OUT, crop_card, crop_index
-from vision.train.dataset import Photo, _photometric
+from vision.train.dataset import FaceFn, Photo, _photometric
 
 BACKGROUND = N_OUT - 1
 
@@ -86,16 +86,16 @@ def card_crops(photos: list[Photo], rng: np.random.Generator, per_card: int = 3,
     return np.stack(images), np.array(labels, np.int64)
 
 
-def synthetic_single_cards(count: int, seed: int) -> list[Photo]:
+def synthetic_single_cards(count: int, seed: int, face: FaceFn | None = None) -> list[Photo]:
     """Drawn scenes of three separate cards each, labelled with whole-card boxes and ranks."""
     from vision.labels import card_class
-    from vision.synth import random_card, scene
+    from vision.synth import draw_face, random_card, scene
 
     rng = np.random.default_rng(seed)
     out = []
     for i in range(count):
         cards = [[random_card(rng, jokers=0.06)] for _ in range(3)]
-        img, placed = scene(rng, (720, 400), cards)
+        img, placed = scene(rng, (720, 400), cards, face=face or draw_face)
         boxes = []
         for c in placed:
             x0, y0 = c.quad.min(axis=0)

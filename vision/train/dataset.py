@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -15,6 +17,8 @@ from vision.labels import card_class, index_class
 from vision.train.split import is_held_out
 
 STRIDE = 4
+#: Draws one card face: (card name, rng) -> ``vision.synth.Face``.
+FaceFn = Callable[[str, np.random.Generator], Any]
 
 
 @dataclass
@@ -177,15 +181,16 @@ def _photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(f, 0, 255).astype(np.uint8)
 
 
-def synthetic_photos(count: int, seed: int) -> list[Photo]:
-    """Drawn table scenes (``vision.synth``) labelled with every visible corner index."""
-    from vision.synth import scene
+def synthetic_photos(count: int, seed: int, face: FaceFn | None = None) -> list[Photo]:
+    """Drawn table scenes (``vision.synth``) labelled with every visible corner index;
+    ``face`` draws the card faces (e.g. ``vision.train.artwork.face_maker``)."""
+    from vision.synth import draw_face, scene
 
     rng = np.random.default_rng(seed)
     out = []
     for i in range(count):
         size = (640, 480) if rng.random() < 0.6 else (640, 640)
-        img, cards = scene(rng, size)
+        img, cards = scene(rng, size, face=face or draw_face)
         idx = [((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, index_class(c.card))
                for c in cards for (x0, y0, x1, y1) in c.visible_indices]
         out.append(Photo(f"synth-{seed}-{i}", img, idx, [], [], True, False))

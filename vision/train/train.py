@@ -24,6 +24,7 @@ import torch
 import torch.nn.functional as F
 
 from vision.detector import DEFAULT_WEIGHTS, INPUT_SIZE
+from vision.train.artwork import add_artwork_arguments, scene_faces
 from vision.train.dataset import Photo, add_pseudo_indices, load_photos, sample, synthetic_photos
 from vision.train.net import N_CARD, N_INDEX, CardNet
 
@@ -84,6 +85,7 @@ def main() -> None:
     ap.add_argument("--synth", type=int, default=800, help="drawn scenes added to the photos")
     ap.add_argument("--synth-share", type=float, default=0.3,
                     help="share of each batch drawn from the synthetic scenes")
+    add_artwork_arguments(ap)
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(2)
@@ -96,7 +98,7 @@ def main() -> None:
         args.pseudo = boot
     if args.pseudo:
         print(f"pseudo-labelled {add_pseudo_indices(photos, args.pseudo)} indices", flush=True)
-    synth = synthetic_photos(args.synth, args.seed + 1) if args.synth else []
+    synth = synthetic_photos(args.synth, args.seed + 1, scene_faces(args)) if args.synth else []
     print(f"training on {len(photos)} photos + {len(synth)} drawn scenes for {args.minutes} min",
           flush=True)
     fit(photos, synth, args, args.minutes, args.out, rng)

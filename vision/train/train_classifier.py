@@ -33,6 +33,7 @@ from vision.classifier import (
     N_OUT,
 )
 from vision.detector import DEFAULT_WEIGHTS
+from vision.train.artwork import add_artwork_arguments, scene_faces
 from vision.train.crops import (
     add_proposals,
     card_crops,
@@ -85,6 +86,7 @@ def main() -> None:
     ap.add_argument("--detector", type=Path, default=DEFAULT_WEIGHTS,
                     help="detector whose boxes on the photos are added as training crops")
     ap.add_argument("--resume", action="store_true", help="start from OUT's .pt state if present")
+    add_artwork_arguments(ap)
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(2)
@@ -93,7 +95,7 @@ def main() -> None:
     if args.detector and args.detector.is_file():
         print(f"{add_proposals(photos, args.detector)} detector proposals", flush=True)
     if args.kind == "index":
-        synth = synthetic_photos(args.synth, args.seed + 2)
+        synth = synthetic_photos(args.synth, args.seed + 2, scene_faces(args))
         size, n_out, out = (CROP_W, CROP_H), N_OUT, args.out or DEFAULT_CLASSIFIER
 
         def crops(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -103,7 +105,7 @@ def main() -> None:
             return (np.concatenate([real_x, syn_x, np.array(prop_x).reshape(-1, *real_x.shape[1:])]),
                     np.concatenate([real_y, syn_y, np.array(prop_y, np.int64)]))
     else:
-        synth = synthetic_single_cards(args.synth, args.seed + 3)
+        synth = synthetic_single_cards(args.synth, args.seed + 3, scene_faces(args))
         size, n_out, out = (CARD_W, CARD_H), N_CARD_OUT, args.out or DEFAULT_CARD_CLASSIFIER
 
         def crops(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,205 @@
+"""Openly licensed card artwork for drawn training scenes, fetched from the npm registry at
+training time into a local cache (never committed, never needed at run time).
+
+Two designs are used: ``svg-cards`` (LGPL-2.1, ready PNG faces including two printed jokers)
+and ``@younestouati/playing-cards-standard-deck`` (LGPL-3.0, SVG faces rasterised with
+``resvg-py``). Each face is scaled to the drawn cards' size (``vision.synth.CARD_W`` ×
+``CARD_H``) and its top-left corner index is found from the ink; the bottom-right index is the
+same box turned half a turn, as printed cards are point-symmetric in their corners.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import tarfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.synth import CARD_H, CARD_W, Face
+
+#: (package, version) pairs fetched with ``npm pack``.
+PACKAGES = (("svg-cards", "4.0.2"), ("@younestouati/playing-cards-standard-deck", "3.0.0"))
+_RANK_WORDS = {"1": "A", "jack": "J", "queen": "Q", "king": "K", "11": "J", "12": "Q", "13": "K"}
+_SUIT_WORDS = {"club": "C", "diamond": "D", "heart": "H", "spade": "S"}
+
+
+@dataclass(frozen=True)
+class ArtFace:
+    """One face of one design: its card name, BGR image (``CARD_W``×``CARD_H``) and index box."""
+
+    design: str
+    card: str
+    image: np.ndarray
+    index: tuple[float, float, float, float]
+
+
+def default_cache() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "tablekit" / "artwork"
+
+
+def fetch(cache: Path | None = None) -> Path:
+    """Unpack every package of ``PACKAGES`` under ``cache`` (downloading what is missing)."""
+    cache = cache or default_cache()
+    cache.mkdir(parents=True, exist_ok=True)
+    npm = shutil.which("npm")
+    for name, version in PACKAGES:
+        folder = cache / _folder(name)
+        if folder.is_dir():
+            continue
+        if npm is None:
+            raise RuntimeError("npm is needed to fetch card artwork for training (apt-get install npm)")
+        done = subprocess.run([npm, "pack", f"{name}@{version}", "--pack-destination", str(cache)],
+                              capture_output=True, text=True, timeout=300, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"npm pack {name}@{version} failed: {done.stderr.strip()[-300:]}")
+        archive = cache / done.stdout.strip().splitlines()[-1]
+        tmp = cache / (folder.name + ".part")
+        shutil.rmtree(tmp, ignore_errors=True)
+        with tarfile.open(archive) as tar:
+            tar.extractall(tmp, filter="data")
+        (tmp / "package").rename(folder)
+        shutil.rmtree(tmp)
+        archive.unlink()
+    return cache
+
+
+def _folder(package: str) -> str:
+    return package.strip("@").replace("/", "-")
+
+
+def load_faces(cache: Path | None = None) -> list[ArtFace]:
+    """Every usable face of every design (fetched first if needed)."""
+    root = fetch(cache)
+    faces: list[ArtFace] = []
+    pngs = root / _folder(PACKAGES[0][0]) / "png" / "2x"
+    for path in sorted(pngs.glob("*.png")):
+        card = _svg_cards_name(path.stem)
+        if card:
+            rgba = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+            if rgba is not None:
+                _add(faces, "svg-cards", card, _flatten(rgba))
+    svgs = root / _folder(PACKAGES[1][0]) / "cards"
+    for path in sorted(svgs.glob("*.svg")):
+        m = re.fullmatch(r"(\d+)([cdhs])", path.stem)
+        if m:
+            card = _RANK_WORDS.get(m.group(1), m.group(1)) + m.group(2).upper()
+            image = _rasterise(path)
+            if image is not None:
+                _add(faces, "standard-deck", card, image)
+    return faces
+
+
+def _svg_cards_name(stem: str) -> str | None:
+    if stem.startswith("joker_"):
+        return "PJ"
+    suit, _, rank = stem.partition("_")
+    if suit not in _SUIT_WORDS or not rank:
+        return None
+    return _RANK_WORDS.get(rank, rank) + _SUIT_WORDS[suit]
+
+
+def _flatten(rgba: np.ndarray) -> np.ndarray:
+    """A face with transparent corners laid on white (the card's rounded corners stay white)."""
+    if rgba.shape[2] == 3:
+        return rgba
+    alpha = rgba[..., 3:4].astype(np.float32) / 255.0
+    return (rgba[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
+
+
+def _rasterise(path: Path) -> np.ndarray | None:
+    try:
+        import resvg_py
+    except ImportError as exc:
+        raise RuntimeError("resvg-py is needed to rasterise SVG card faces (the train extra)") from exc
+    data = resvg_py.svg_to_bytes(svg_path=str(path), width=CARD_W * 2, background="#ffffff")
+    return cv2.imdecode(np.frombuffer(bytes(data), np.uint8), cv2.IMREAD_COLOR)
+
+
+def _add(faces: list[ArtFace], design: str, card: str, image: np.ndarray) -> None:
+    image = cv2.resize(image, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+    box = find_index(image)
+    if box is not None:
+        faces.append(ArtFace(design, card, image, box))
+
+
+def find_index(face: np.ndarray) -> tuple[float, float, float, float] | None:
+    """The top-left corner index of a face: the ink components that lie wholly in the index
+    column of the corner, united; None when nothing there looks like an index."""
+    hsv = cv2.cvtColor(face, cv2.COLOR_BGR2HSV)
+    ink = ((hsv[..., 2] < 150) | ((hsv[..., 1] > 90) & (hsv[..., 2] > 60))).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    right, bottom = 0.17 * CARD_W, 0.36 * CARD_H
+    parts = []
+    for x, y, w, h, area in stats[1:n]:
+        if area < 6 or x + w > right or y + h > bottom or x < 2 or y < 2:
+            continue
+        if x + w / 2 > 0.13 * CARD_W:
+            continue
+        parts.append((x, y, x + w, y + h))
+    if not parts:
+        return None
+    x0 = min(p[0] for p in parts) - 2
+    y0 = min(p[1] for p in parts) - 2
+    x1 = max(p[2] for p in parts) + 2
+    y1 = max(p[3] for p in parts) + 2
+    if not (0.1 * CARD_H <= y1 - y0 <= 0.34 * CARD_H and 0.04 * CARD_W <= x1 - x0):
+        return None
+    return float(x0), float(y0), float(x1), float(y1)
+
+
+def face_maker(faces: list[ArtFace], drawn_share: float = 0.3,
+               fallback: Callable[[str, np.random.Generator], Face] | None = None,
+               ) -> Callable[[str, np.random.Generator], Face]:
+    """A ``vision.synth.scene`` face function: an artwork face of the card (slightly recoloured
+    paper and ink), or with ``drawn_share`` probability (or when no design has the card) the
+    project's own drawn face."""
+    from vision.synth import draw_face
+
+    by_card: dict[str, list[ArtFace]] = {}
+    for f in faces:
+        by_card.setdefault(f.card, []).append(f)
+    drawn = fallback or draw_face
+
+    def make(card: str, rng: np.random.Generator) -> Face:
+        options = by_card.get(card)
+        if not options or rng.random() < drawn_share:
+            return drawn(card, rng)
+        art = options[int(rng.integers(len(options)))]
+        img = art.image.astype(np.float32)
+        paper = rng.uniform(0.88, 1.0, 3)
+        ink = rng.uniform(0.0, 40.0)
+        img = img * paper[None, None, :] + ink * (1 - img / 255.0)
+        image = np.clip(img, 0, 255).astype(np.uint8)
+        x0, y0, x1, y1 = art.index
+        other = (CARD_W - x1, CARD_H - y1, CARD_W - x0, CARD_H - y0)
+        return Face(card, image, (art.index, other))
+
+    return make
+
+
+def add_artwork_arguments(parser: argparse.ArgumentParser) -> None:
+    """The trainers' options for artwork faces in drawn scenes."""
+    parser.add_argument("--no-artwork", action="store_true",
+                        help="draw every synthetic card with the project's own faces")
+    parser.add_argument("--drawn-share", type=float, default=0.3,
+                        help="share of synthetic cards drawn by the project rather than artwork")
+    parser.add_argument("--artwork-cache", type=Path, default=None,
+                        help="where fetched artwork is kept (default: the user cache folder)")
+
+
+def scene_faces(args: argparse.Namespace) -> Callable[[str, np.random.Generator], Face] | None:
+    """The face function the trainer's options ask for (None: the drawn faces only)."""
+    if args.no_artwork:
+        return None
+    faces = load_faces(args.artwork_cache)
+    print(f"artwork: {len(faces)} faces from {len(PACKAGES)} designs", flush=True)
+    return face_maker(faces, args.drawn_share)
