@@ -262,3 +262,24 @@ def test_indian_menu_offers_the_drop_and_no_stock_out():
     d.deal()
     d.menu()
     assert d.state.menu == ("drop", "close")
+
+
+def test_open_rummy_wrong_show_the_camera_could_not_read_ends_the_deal_without_crashing():
+    d = Driver(game("open-rummy-2deck", ["Ann", "Bo", "Cy", "Di"]))
+    d(DealStarted("", d.at(1000)))
+    first = d.state.deal.turn
+    d.declare(first)
+    d.read(first, "5S 6S ?? | KD")  # a card the camera could not tell
+    assert d.state.show.declaration.problem
+    d.ok()  # confirmed as a wrong show: the zone counts nothing
+    for _ in range(10):
+        if d.state.phase != "show":
+            break
+        if d.state.show.stage == "hand-reading":
+            seat = d.state.show.pending[0]
+            d.read(seat, OPEN_PARTNER if seat % 2 == first % 2 else OPEN_OPPONENT)
+        else:
+            d.ok()
+    record = d.state.history[-1]
+    assert record.outcomes[first] == "wrong-show" and record.scores[first] == 0
+    assert record.scores[(first + 1) % 4] > 0

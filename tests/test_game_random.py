@@ -24,6 +24,7 @@ from engine.game import (
     LinkRestored,
     MenuPressed,
     TableRead,
+    TableSeen,
     Tick,
     effect_from_json,
 )
@@ -31,10 +32,19 @@ from tablekit.journal import Journal
 
 # weighted towards moving the game on, so playouts reach deal ends and game ends
 ACTIONS = ("deal", "short", "short", "long", "long", "other", "expire", "drop", "drop", "menu",
-           "ok", "ok", "ok", "read", "read", "read", "correct", "link", "camera", "tick")
+           "ok", "ok", "ok", "read", "read", "read", "correct", "link", "camera", "tick", "see", "see")
 HANDS = (VALID_SHOW, LOSER_58, FULL_COUNT, NO_PURE, "4H 5H 6H", "QQ", "9C 9D 9S | KD KH KS | 3H 4H 5H 6H",
          "R1 R2 R3 | B5 Y5 K5 | R10 R11 R12 R13 | K7 K8 K9 | Y2", "B7 B8 B9 | Y11 K4 R7")
 CUTS = ("5D", "9C", "PJ", "KS", "AH")
+# Whole-table readings for the turn checks (Open Rummy): legal and illegal changes among them.
+TABLES = (
+    ((), ("6C",), 25),
+    (((), (("5S", "6S", "7S"),)), ("6C", "9H"), 24),
+    (((), (("5S", "6S", "7S"),), ()), ("6C", "9H", "KD"), 23),
+    (((), (("5S", "6S"),)), ("6C", "9H", "KD", "4D"), 22),
+    (((), (("5S", "6S", "7S", "8S"),)), ("6C", "9H", "KD", "4D"), 22),
+    ((), ("6C", "??"), None),
+)
 
 
 def event_for(d: Driver, action: str, pick: int) -> Event:
@@ -70,6 +80,9 @@ def event_for(d: Driver, action: str, pick: int) -> Event:
     if action == "correct":
         zone = s.show.declarer if s.show is not None else 0
         return Correction(zone, pick % 3, pick % 4, ("QS", "", "PJ", "2C")[pick % 4], t)
+    if action == "see":
+        melds, discard, stock = TABLES[pick % len(TABLES)]
+        return TableSeen(melds, discard, stock, t)
     if action == "link":
         return LinkLost(t) if s.link_ok else LinkRestored(t)
     if action == "camera":
@@ -87,7 +100,10 @@ def _cut_for(variant: str, event: Event) -> Event:
 
 def check_sound(d: Driver, effects: list[Effect]) -> None:
     s = d.state
-    assert s.phase in ("setup", "play", "show", "deal-over", "game-over")
+    assert s.phase in ("setup", "play", "turn-check", "show", "deal-over", "game-over")
+    if s.phase == "turn-check":
+        assert s.deal is not None and s.deal.watch is not None and s.deal.watch.check is not None
+        assert s.deal.deadline_ms is None  # the turn clock waits for the table
     for e in effects:
         assert effect_from_json(e.to_json()) == e
     if s.phase == "play":
@@ -104,12 +120,14 @@ def check_sound(d: Driver, effects: list[Effect]) -> None:
 
 @settings(max_examples=int(__import__("os").environ.get("PLAYOUTS", 40)), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(variant=st.sampled_from(["indian-pool-101", "indian-points", "indian-deals", "shanghai",
-                                 "tile-rummy"]),
+                                 "tile-rummy", "open-rummy-2deck"]),
        players=st.integers(2, 4),
        steps=st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 50)), min_size=1, max_size=100))
 def test_random_playouts_stay_sound_and_replay_exactly(variant, players, steps):
     if variant == "shanghai":
         players = max(players, 3)
+    if variant == "open-rummy-2deck":
+        players = 4
     d = Driver(game(variant, [f"P{i}" for i in range(players)]))
     journal = Journal(":memory:")
     gid = journal.new_game(d.state.game, 0)
@@ -152,7 +170,8 @@ def test_long_seeded_playouts_reach_game_ends_and_replay_exactly():
     ends = deals = 0
     for seed in range(3):
         for variant, players, steps in (("indian-pool-101", 3, 200), ("indian-deals", 2, 150),
-                                        ("shanghai", 3, 120), ("tile-rummy", 3, 60)):
+                                        ("shanghai", 3, 120), ("tile-rummy", 3, 60),
+                                        ("open-rummy-2deck", 4, 120)):
             d = playout(variant, players, seed, steps)
             ends += d.state.phase == "game-over"
             deals += len(d.state.history)

@@ -12,6 +12,7 @@ from engine.game.effects import (
     GameOver,
     Notice,
     ReadCut,
+    ReadTable,
     ReadZone,
     SetLed,
     ShowVerdict,
@@ -36,22 +37,40 @@ from engine.game.events import (
     LinkRestored,
     MenuPressed,
     TableRead,
+    TableSeen,
     Tick,
     TimerExpired,
     event_from_json,
 )
 from engine.game.flow import LONG_PRESS_MS, apply, new_game, replay
 from engine.game.policy import FamilyPolicy, Standings, policy_for
-from engine.game.setup import TURN_SECONDS, Game, Seat, SetupError
-from engine.game.state import DealRecord, DealState, GameState, HandReading, ShowState
+from engine.game.setup import (
+    TURN_SECONDS,
+    Game,
+    Seat,
+    SeatingError,
+    SetupError,
+    check_seating,
+    has_partnerships,
+)
+from engine.game.state import (
+    DealRecord,
+    DealState,
+    GameState,
+    HandReading,
+    ShowState,
+    TableWatch,
+    TurnCheck,
+)
 
 __all__ = [
     "EFFECT_TYPES", "EVENT_TYPES", "LONG_PRESS_MS", "TURN_SECONDS",
     "Buzz", "ButtonPressed", "ButtonReleased", "CameraLost", "CameraRestored", "Confirm",
     "Correction", "DealRecord", "DealStarted", "DealState", "Declare", "Drop", "Effect", "Event",
     "FamilyPolicy", "Game", "GameOver", "GameState", "HandReading", "LinkLost", "LinkRestored",
-    "MenuPressed", "Notice", "ReadCut", "ReadZone", "Seat", "SetLed", "SetupError", "ShowState",
-    "ShowVerdict", "Standings", "StartTimer", "StopTimer", "TableRead", "Tick", "TimerExpired",
-    "WriteScores", "apply", "effect_from_json", "event_from_json", "new_game", "policy_for",
-    "replay",
+    "MenuPressed", "Notice", "ReadCut", "ReadTable", "ReadZone", "Seat", "SeatingError", "SetLed",
+    "SetupError", "ShowState", "ShowVerdict", "Standings", "StartTimer", "StopTimer", "TableRead",
+    "TableSeen", "TableWatch", "Tick", "TimerExpired", "TurnCheck", "WriteScores", "apply",
+    "check_seating", "effect_from_json", "event_from_json", "has_partnerships", "new_game",
+    "policy_for", "replay",
 ]

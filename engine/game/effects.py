@@ -44,6 +44,14 @@ class ReadZone(Effect):
 
 
 @dataclass(frozen=True, slots=True)
+class ReadTable(Effect):
+    """Ask the camera to read the whole table (answered by a TableSeen, or by nothing when the
+    camera cannot see it all): the game checks the turn just played against it."""
+
+    TYPE: ClassVar[str] = "read-table"
+
+
+@dataclass(frozen=True, slots=True)
 class ReadCut(Effect):
     """The table is ready to deal: read (or draw) the cut card and send DealStarted."""
 
@@ -101,7 +109,7 @@ class Notice(Effect):
 
 EFFECT_TYPES: dict[str, type[Effect]] = {
     cls.TYPE: cls
-    for cls in (StartTimer, StopTimer, ReadZone, ReadCut, SetLed, Buzz, ShowVerdict, WriteScores,
+    for cls in (StartTimer, StopTimer, ReadZone, ReadTable, ReadCut, SetLed, Buzz, ShowVerdict, WriteScores,
                 GameOver, Notice)
 }
 

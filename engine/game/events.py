@@ -97,6 +97,21 @@ class TableRead(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TableSeen(Event):
+    """The camera read the whole table: each seat's melds (``melds[seat]``, groups in table
+    order), the discard pile bottom to top, and the stock when it can be counted (None).
+
+    The answer to a ReadTable: the game checks the turn just ended against the reading before.
+    """
+
+    TYPE: ClassVar[str] = "table-seen"
+    melds: tuple[Groups, ...] = ()
+    discard: tuple[str, ...] = ()
+    stock: int | None = None
+    t_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Correction(Event):
     """The table fixes one misread card: ``card`` replaces the one at (group, position).
 
@@ -160,7 +175,7 @@ class CameraRestored(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (DealStarted, ButtonPressed, ButtonReleased, MenuPressed, Confirm, Tick,
-                TimerExpired, TableRead, Correction, Declare, Drop, LinkLost, LinkRestored,
+                TimerExpired, TableRead, TableSeen, Correction, Declare, Drop, LinkLost, LinkRestored,
                 CameraLost, CameraRestored)
 }
 

@@ -3,7 +3,9 @@
 Turns pass like a chess clock (a short press ends the turn), a long press declares a show,
 the turn clock runs out into missed turns, and a lost box or camera pauses the clock. This
 module dispatches each event; dealing and turns live in :mod:`engine.game.turns`, the show
-(verdict, corrections, every other hand, confirmation with OK) in :mod:`engine.game.show`.
+(verdict, corrections, every other hand, confirmation with OK) in :mod:`engine.game.show`,
+checking each turn against the camera's reading of the table in
+:mod:`engine.game.table_checks`.
 What a family scores is its :class:`~engine.game.policy.FamilyPolicy`.
 
 An event that changes nothing returns the very same state object and no effects, so the app
@@ -36,6 +38,7 @@ from engine.game.events import (
     LinkRestored,
     MenuPressed,
     TableRead,
+    TableSeen,
     Tick,
     TimerExpired,
 )
@@ -47,6 +50,7 @@ from engine.game.show import confirm_show, correction, declare, read_again, stoc
 from engine.game.state import (
     GameState,
 )
+from engine.game.table_checks import accept_turn, read_table_again, table_seen
 from engine.game.turns import (
     Result,
     clock_effects,
@@ -130,6 +134,8 @@ def _menu(state: GameState, event: Event) -> Result:
     assert isinstance(event, MenuPressed)
     if state.phase == "show" and state.show is not None:
         return read_again(state)
+    if state.phase == "turn-check":
+        return read_table_again(state)
     if state.phase != "play":
         return state, []
     if state.menu:
@@ -163,6 +169,8 @@ def _confirm(state: GameState, event: Event) -> Result:
         return state, [ReadCut()]
     if state.phase == "show":
         return confirm_show(state, event.t_ms)
+    if state.phase == "turn-check":
+        return accept_turn(state, event.t_ms)
     return state, []
 
 
@@ -222,6 +230,7 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Event], Result]] = {
     Tick: _tick,
     TimerExpired: _tick,
     TableRead: table_read,
+    TableSeen: table_seen,
     Correction: correction,
     Declare: _declare_event,
     Drop: _drop_event,

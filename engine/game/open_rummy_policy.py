@@ -6,7 +6,9 @@ Table rulings where the texts are silent:
 - after a show (valid or wrong) every other seat's zone is read: groups that are melds count
   for the seat's team table, anything else is cards left in hand (which score for the other
   team); the declarer's zone counts as their team's table;
-- a wrong show ends the deal: the showing team scores nothing, the other team as usual.
+- a wrong show ends the deal: the showing team scores nothing, the other team as usual;
+- every turn ended with a press is checked against the camera's reading of the whole table
+  (the judge's turn check), when the camera can read it.
 Scores are the team's and shown on both partners' seats; they only grow.
 """
 
@@ -31,6 +33,8 @@ from engine.game.state import DealState, Groups, Number
 from engine.open_rummy_melds import classify_open
 from engine.open_rummy_scoring import Ending, TeamTable, cards_value, score_deal, team_of
 from engine.ruling import Ruling
+from engine.table import TableState
+from engine.turns import TurnRules, TurnVerdict, check_turn
 from engine.variants.base import JudgeRequest
 from engine.variants.open_rummy import OpenRummyVariant
 
@@ -61,6 +65,7 @@ class OpenRummyPolicy(FamilyPolicy):
     wrong_show_outcome = WRONG_SHOW
     wrong_show_ends_deal = True
     stock_out_label = "ground show: the stock ran out"
+    checks_turns = True
 
     def lower_wins(self, game: Game) -> bool:
         return False
@@ -108,6 +113,10 @@ class OpenRummyPolicy(FamilyPolicy):
         elif over:  # both teams on the same show: a draw
             winners = tuple(seats)
         return Standings(totals, (False,) * game.players, over, winners)
+
+    def check_turn(self, game: Game, before: TableState, after: TableState, seat: int,
+                   first_turn: bool) -> TurnVerdict:
+        return check_turn(before, after, seat, TurnRules(players=game.players, first_turn=first_turn))
 
     def target(self, game: Game) -> tuple[int | None, str]:
         target = _variant(game).target

@@ -16,7 +16,10 @@ from engine.game.state import DealState, Groups, Number
 from engine.indian_scoring import Outcome
 from engine.notation import split_groups
 from engine.ruling import Ruling
+from engine.table import TableState
+from engine.turns import TurnVerdict
 from engine.variants.base import Groups as ItemGroups
+from engine.variants.base import JudgeRequest
 
 # Seat outcomes of a deal: the scoring module's names, plus a seat sitting the deal out.
 WINNER: str = Outcome.WINNER.value
@@ -75,6 +78,9 @@ class FamilyPolicy:
     #: A window before the first turn's clock starts (tile rummy's doubles), and its label.
     opening_window_ms = 0
     opening_window_label = ""
+    #: Each ended turn is checked against the camera's reading of the whole table (the
+    #: family's ``check_turn``); the house option ``turn_checks=false`` turns it off.
+    checks_turns = False
 
     def turn_seconds(self, game: Game) -> int:
         return game.turn_seconds or TURN_SECONDS
@@ -104,6 +110,28 @@ class FamilyPolicy:
 
     def deals_total(self, game: Game) -> int | None:
         return None
+
+    def watches_turns(self, game: Game) -> bool:
+        return self.checks_turns and game.option("turn_checks", True) is not False
+
+    def read_table(self, game: Game, melds: Sequence[Groups], discard: Sequence[str],
+                   stock: int | None) -> TableState:
+        """The camera's reading of the whole table as the turn checker's table state; raise a
+        TablekitError naming what the decks cannot have produced (a misread card, a seat that
+        does not exist, more copies of a card than the decks hold)."""
+        data = {"melds": {str(s): [" ".join(g) for g in groups if g]
+                          for s, groups in enumerate(melds) if any(groups)},
+                "discard": " ".join(discard), "stock": stock}
+        table = TableState.from_json(data, game.players, "the table")
+        allowed = game.variant.copies_allowed(
+            JudgeRequest("meld", players=game.players, options=game.judge_options()))
+        table.check_copies(lambda card: allowed[card], "the table")
+        return table
+
+    def check_turn(self, game: Game, before: TableState, after: TableState, seat: int,
+                   first_turn: bool) -> TurnVerdict:
+        """Was the change from ``before`` to ``after`` a legal turn by ``seat``?"""
+        raise NotImplementedError
 
     def deal_label(self, game: Game, number: int) -> str:
         """What the screen should say about deal ``number`` (a contract game's contract)."""

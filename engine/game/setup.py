@@ -10,15 +10,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import TablekitError
+from engine.errors import GameSetupError
 from engine.variants import Variant, find
 
 #: A turn lasts this long unless the variant or the table says otherwise.
 TURN_SECONDS = 45
 
 
-class SetupError(TablekitError, ValueError):
+class SetupError(GameSetupError):
     """A game that cannot start: too few or too many players, a bad option."""
+
+
+class SeatingError(SetupError):
+    """Players seated so the game cannot be played: partners side by side, teams in a game
+    without partnerships, teams of unequal size."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +58,7 @@ class Game:
             raise SetupError(f"no seat {self.first_dealer} to deal first")
         if self.turn_seconds < 0:
             raise SetupError("a turn timer cannot be negative")
+        check_seating(variant, self.seats)
 
     @property
     def variant(self) -> Variant:
@@ -89,4 +95,48 @@ class Game:
 
 
 #: Options the table uses itself, not passed to the judge.
-TABLE_OPTIONS = frozenset({"count", "deals"})
+TABLE_OPTIONS = frozenset({"count", "deals", "turn_checks"})
+
+
+def has_partnerships(variant: Variant) -> bool:
+    """Is the game played by two teams of partners? (Open Rummy, Push.)"""
+    scoring = getattr(variant, "scoring", None)
+    return type(variant).family == "open-rummy" or bool(getattr(scoring, "partnerships", False))
+
+
+def _who(seats: tuple[Seat, ...], seat: int) -> str:
+    return f"seat {seat + 1} ({seats[seat].name})"
+
+
+def check_seating(variant: Variant, seats: tuple[Seat, ...]) -> None:
+    """Raise :class:`SeatingError` unless the seats can play ``variant`` as seated.
+
+    In a partnership game partners sit alternately, each player between two opponents (the
+    rules' "sitting alternately"; Push's "directly across" at four), so teams follow the
+    seats: 1, 3, 5… against 2, 4, 6…. Seats that name no team get exactly that; seats that
+    name teams must name two, one per seat, never the same for two neighbours around the
+    table. A game without partnerships takes no teams.
+    """
+    named = [s for s, seat in enumerate(seats) if seat.team]
+    if not has_partnerships(variant):
+        if named:
+            raise SeatingError(f"{variant.name} is not a partnership game, but "
+                               f"{', '.join(_who(seats, s) for s in named)} name a team")
+        return
+    if not named:
+        return
+    n = len(seats)
+    if len(named) < n:
+        missing = [s for s in range(n) if not seats[s].team]
+        raise SeatingError(f"name a team for every seat or for none: "
+                           f"{', '.join(_who(seats, s) for s in missing)} have no team")
+    teams = sorted({seat.team for seat in seats})
+    if len(teams) != 2:
+        raise SeatingError(f"{variant.name} is played by two teams, not {len(teams)} "
+                           f"({', '.join(teams)})")
+    side_by_side = [(s, (s + 1) % n) for s in range(n) if seats[s].team == seats[(s + 1) % n].team]
+    if side_by_side:
+        pairs = "; ".join(f"{_who(seats, a)} and {_who(seats, b)} are both on team {seats[a].team}"
+                          for a, b in side_by_side)
+        raise SeatingError("partners must sit alternately, each player between two opponents "
+                           f"(teams go seat 1, 3, … against seat 2, 4, …): {pairs}")

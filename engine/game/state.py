@@ -12,8 +12,9 @@ from typing import Literal
 
 from engine.game.setup import Game
 from engine.ruling import Ruling
+from engine.table import TableState
 
-Phase = Literal["setup", "play", "show", "deal-over", "game-over"]
+Phase = Literal["setup", "play", "turn-check", "show", "deal-over", "game-over"]
 SeatStatus = Literal["playing", "dropped", "wrong-show", "out"]
 ShowStage = Literal["reading", "verdict", "hand-reading", "hand-check"]
 Groups = tuple[tuple[str, ...], ...]
@@ -53,6 +54,36 @@ class ShowState:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnCheck:
+    """A turn the camera's reading of the table says broke the rules, waiting for the table.
+
+    ``after`` is the table as read (None when it could not be read at all); ``reads`` counts
+    the readings that found the turn illegal (MENU reads again after the player puts it right).
+    """
+
+    seat: int
+    reason: str
+    violations: tuple[str, ...]
+    after: TableState | None = None
+    reads: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class TableWatch:
+    """The camera's watch over a deal's table, for turn checks (families that check turns).
+
+    ``table`` is the last reading accepted: the table as the turn now on began (None until a
+    reading comes). ``due`` is the seat whose ended turn the next reading checks (None: the
+    next reading only becomes ``table``), ``first_turn`` whether that was the deal's first.
+    """
+
+    table: TableState | None = None
+    due: int | None = None
+    first_turn: bool = False
+    check: TurnCheck | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class DealState:
     """One deal: whose turn, the turn clock, and how each seat stands in it."""
 
@@ -69,6 +100,7 @@ class DealState:
     deadline_ms: int | None = None  # turn clock runs until then
     paused_left_ms: int | None = None  # turn clock stopped with this much left
     window_until_ms: int | None = None  # an opening window (tile doubles) runs until then
+    watch: TableWatch | None = None  # the table the camera saw, when turns are checked
 
     def playing(self) -> list[int]:
         return [s for s, st in enumerate(self.status) if st == PLAYING]

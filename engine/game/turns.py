@@ -16,6 +16,7 @@ from engine.game.effects import (
     Effect,
     GameOver,
     Notice,
+    ReadTable,
     SetLed,
     StartTimer,
     StopTimer,
@@ -41,6 +42,7 @@ from engine.game.state import (
     GameState,
     Phase,
     SeatStatus,
+    TableWatch,
 )
 from engine.ruling import plain_number
 
@@ -113,6 +115,9 @@ def deal_started(state: GameState, event: Event) -> Result:
                      status=status, turns_played=zeros, turns_begun=set_int(zeros, first, 1),
                      missed_in_row=zeros, outcomes=("",) * n)
     deal = start_clock(state, deal, event.t_ms)
+    watching = policy_of(state).watches_turns(game)
+    if watching:
+        deal = replace(deal, watch=TableWatch())
     window = policy_of(state).opening_window_ms
     if window and deal.deadline_ms is not None:
         deal = replace(deal, window_until_ms=event.t_ms + window, deadline_ms=deal.deadline_ms + window)
@@ -123,6 +128,8 @@ def deal_started(state: GameState, event: Event) -> Result:
     effects: list[Effect] = [SetLed(s, "on" if s == first else "off") for s in range(n)]
     effects += clock_effects(new)
     effects.append(Notice(text))
+    if watching:
+        effects.append(ReadTable())  # the table as dealt: what the first turn is checked against
     return new, effects
 
 
@@ -148,8 +155,14 @@ def clock_effects(state: GameState) -> list[Effect]:
     return [StartTimer(deal.turn, deal.deadline_ms)]
 
 
-def pass_turn(state: GameState, t_ms: int, effects: list[Effect]) -> Result:
-    """Give the turn to the next seat still playing (or end the deal if one is left)."""
+def pass_turn(state: GameState, t_ms: int, effects: list[Effect], ended_by: int | None = None
+              ) -> Result:
+    """Give the turn to the next seat still playing (or end the deal if one is left).
+
+    ``ended_by``: the seat that ended its turn with a press, whose turn the table's next
+    reading checks (families that check turns); any other passing of the turn (a missed
+    turn, a drop) only has the table read afresh.
+    """
     deal = state.deal
     assert deal is not None
     playing = deal.playing()
@@ -158,13 +171,25 @@ def pass_turn(state: GameState, t_ms: int, effects: list[Effect]) -> Result:
     status = deal.status
     nxt = next_seat(deal.turn, lambda s: status[s] == PLAYING, len(status))
     assert nxt is not None
+    watch = None if deal.watch is None else after_turn(deal.watch, ended_by, deal.turn_count == 1)
     deal = replace(deal, turn=nxt, turn_count=deal.turn_count + 1, window_until_ms=None,
-                   turns_begun=set_int(deal.turns_begun, nxt, deal.turns_begun[nxt] + 1))
+                   turns_begun=set_int(deal.turns_begun, nxt, deal.turns_begun[nxt] + 1),
+                   watch=watch)
     deal = start_clock(state, deal, t_ms)
     new = replace(state, phase="play", deal=deal, show=None, menu=())
     previous = state.deal.turn if state.deal is not None else nxt
     leds: list[Effect] = [SetLed(previous, "off")] if previous != nxt else []
-    return new, effects + leds + [SetLed(nxt, "on")] + clock_effects(new)
+    read: list[Effect] = [ReadTable()] if watch is not None else []
+    return new, effects + leds + [SetLed(nxt, "on")] + clock_effects(new) + read
+
+
+def after_turn(watch: TableWatch, ended_by: int | None, first_turn: bool) -> TableWatch:
+    """The watch once a turn passes: the next reading checks ``ended_by``'s turn when the
+    table before it is known; else (no press, no reading before, or the reading after the
+    last turn never came) the next reading only shows the table as it now lies."""
+    if ended_by is None or watch.table is None or watch.due is not None:
+        return TableWatch()
+    return TableWatch(watch.table, due=ended_by, first_turn=first_turn)
 
 
 def end_turn(state: GameState, seat: int, t_ms: int) -> Result:
@@ -176,7 +201,7 @@ def end_turn(state: GameState, seat: int, t_ms: int) -> Result:
         return refuse(state, f"play is paused: {state.pause_reason()}")
     deal = replace(deal, turns_played=set_int(deal.turns_played, seat, deal.turns_played[seat] + 1),
                    missed_in_row=set_int(deal.missed_in_row, seat, 0))
-    return pass_turn(replace(state, deal=deal, notice=""), t_ms, [])
+    return pass_turn(replace(state, deal=deal, notice=""), t_ms, [], ended_by=seat)
 
 
 def missed_turn(state: GameState, t_ms: int) -> Result:
@@ -239,8 +264,9 @@ def finish_deal(state: GameState, winner: int | None, t_ms: int, effects: list[E
         else:  # no hand read (cannot happen in a finished show): counts as winner-less loss
             outcomes.append(SeatOutcome(seat, "lost", 0))
     readings = {h.seat: h.groups for h in (state.show.hands if state.show else ())}
-    if state.show is not None and state.show.declaration is not None:
-        readings[state.show.declarer] = state.show.declaration.groups
+    declaration = state.show.declaration if state.show is not None else None
+    if declaration is not None and declaration.ruling is not None:  # a misread counts nothing
+        readings[declaration.seat] = declaration.groups
     scores = policy.deal_scores(game, deal, outcomes, readings)
     past = [{s: sc for s, sc in enumerate(r.scores) if r.outcomes[s] != SITTING_OUT}
             for r in state.history]

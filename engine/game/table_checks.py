@@ -1,0 +1,122 @@
+"""Turn checks in a live game: each turn against the camera's reading of the whole table.
+
+In a family that checks turns (Open Rummy), a short press that ends a turn also asks the
+camera to read the whole table (ReadTable); the TableSeen that answers is checked as that
+seat's turn against the reading before it, by the same rules as the judge's turn mode.
+
+- A legal turn: its table is what the next turn is checked against; play never stops.
+- An illegal turn (a meld broken, a card vanished, no discard…): play stops on the turn-check
+  screen, which names the rules broken. OK accepts the turn as it lies (the table as read
+  becomes the one the next turn is checked against); MENU reads the table again once the
+  player has put it right, and a legal reading then lets play go on. The seat on turn gets
+  a fresh turn clock either way.
+- A reading with nothing to check against (the deal's first, one after a missed turn, one
+  after a reading that never came) only sets the table; one the decks cannot have produced
+  (a misread card) stops play like an illegal turn when a turn is due, else is passed over,
+  as is a reading nobody asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from engine.errors import TablekitError
+from engine.game.effects import Buzz, Effect, Notice, ReadTable, SetLed, StopTimer
+from engine.game.events import Event, TableSeen
+from engine.game.state import GameState, TableWatch, TurnCheck
+from engine.game.turns import (
+    Result,
+    clock_effects,
+    name_of,
+    policy_of,
+    start_clock,
+)
+from engine.table import TableState
+
+#: The buzzer when a turn is found illegal.
+ILLEGAL_BUZZ_MS = 300
+
+
+def table_seen(state: GameState, event: Event) -> Result:
+    assert isinstance(event, TableSeen)
+    deal = state.deal
+    if state.phase not in ("play", "turn-check") or deal is None or deal.watch is None:
+        return state, []
+    watch = deal.watch
+    try:
+        after: TableState | None = policy_of(state).read_table(
+            state.game, event.melds, event.discard, event.stock)
+        problem = ""
+    except TablekitError as exc:
+        after, problem = None, str(exc)
+    if watch.table is None:
+        if after is None:
+            return state, []  # nothing to check, nothing usable: wait for the next reading
+        return replace(state, deal=replace(deal, watch=replace(watch, table=after))), []
+    if watch.due is None:
+        return state, []  # no turn ended since the table was last read: nothing to check
+    seat = watch.due
+    if after is None:
+        reason = f"the table could not be read: {problem}"
+        return _stop(state, event.t_ms, TurnCheck(seat, reason, (reason,)))
+    verdict = policy_of(state).check_turn(state.game, watch.table, after, seat, watch.first_turn)
+    if not verdict.valid:
+        return _stop(state, event.t_ms, TurnCheck(seat, verdict.reason, verdict.violations, after))
+    table = verdict.after if verdict.after is not None else after
+    if state.phase == "turn-check":
+        return _go_on(state, TableWatch(table), f"{name_of(state, seat)}'s turn is put right: "
+                      "play goes on", event.t_ms)
+    return replace(state, deal=replace(deal, watch=TableWatch(table))), []
+
+
+def _stop(state: GameState, t_ms: int, check: TurnCheck) -> Result:
+    """Play stops on the turn-check screen (or stays there with the newest reading)."""
+    deal = state.deal
+    assert deal is not None and deal.watch is not None
+    again = deal.watch.check
+    if again is not None and state.phase == "turn-check":
+        check = replace(check, reads=again.reads + 1)
+    name = name_of(state, check.seat)
+    text = (f"{name}'s turn is still not legal" if check.reads > 1
+            else f"{name}'s turn is not legal") + f": {_short(check.violations)}"
+    deal = replace(deal, deadline_ms=None, paused_left_ms=None, window_until_ms=None,
+                   watch=replace(deal.watch, check=check))
+    new = replace(state, phase="turn-check", deal=deal, menu=(), notice=text)
+    effects: list[Effect] = [StopTimer(), SetLed(deal.turn, "off"), SetLed(check.seat, "fast"),
+                             Buzz(ILLEGAL_BUZZ_MS), Notice(text)]
+    return new, effects
+
+
+def _short(violations: Sequence[str]) -> str:
+    """The first rule broken, in a few words (the screen lists them all)."""
+    first = violations[0].split(":", 1)[0] if violations else "a rule was broken"
+    return first + (f" (and {len(violations) - 1} more)" if len(violations) > 1 else "")
+
+
+def _go_on(state: GameState, watch: TableWatch, text: str, t_ms: int) -> Result:
+    """Back to play: the seat on turn starts a fresh turn clock."""
+    deal = state.deal
+    assert deal is not None and deal.watch is not None and deal.watch.check is not None
+    seat = deal.watch.check.seat
+    deal = start_clock(state, replace(deal, watch=watch), t_ms)
+    new = replace(state, phase="play", deal=deal, notice=text)
+    effects: list[Effect] = [Notice(text), SetLed(seat, "off"), SetLed(deal.turn, "on")]
+    return new, effects + clock_effects(new)
+
+
+def accept_turn(state: GameState, t_ms: int) -> Result:
+    """OK on the turn-check screen: the turn stands as it lies on the table."""
+    deal = state.deal
+    assert deal is not None and deal.watch is not None and deal.watch.check is not None
+    check = deal.watch.check
+    text = f"the table accepts {name_of(state, check.seat)}'s turn as it lies"
+    return _go_on(state, TableWatch(check.after), text, t_ms)
+
+
+def read_table_again(state: GameState) -> Result:
+    """MENU on the turn-check screen: the player has put the table right; read it again."""
+    deal = state.deal
+    assert deal is not None and deal.watch is not None and deal.watch.check is not None
+    text = f"reading the table again after {name_of(state, deal.watch.check.seat)}'s turn"
+    return state.with_notice(text), [Notice(text), ReadTable()]
