@@ -272,7 +272,7 @@ class SimulatedPresses:
             # the box unplugged: the simulated box is made to match, and the table told nothing
             for seat, since in enumerate(table.state.pressed_at):
                 if since is not None:
-                    self._pin_down(seat)
+                    self._box_at[seat] = self._pin_down(seat).t_ms
                     self._down_at[seat] = since
             if not table.state.link_ok:
                 self._unplug()
@@ -309,8 +309,12 @@ class SimulatedPresses:
                 self.stray_events += 1
         raise BoxStopped(f"no {edge} of button {button} from the simulated box within {self.timeout} s")
 
-    def _hold(self, button: int, hold_ms: int, since_t: int) -> None:
-        """Keeps the pin low until ``hold_ms`` of simulated time have passed since it went low."""
+    def _hold(self, button: int, hold_ms: int, since_t: int | None) -> None:
+        """Keeps the pin low until ``hold_ms`` of simulated time have passed since it went low.
+
+        In a window (``draw``) a seat's hold is drawn as it goes, the table's clock following
+        from ``since_t`` (never past the scripted release); a tap (``since_t`` None) is not.
+        """
         assert self.sim is not None
         target = self._pin_at.get(button, self.sim.sim_ms()) + hold_ms
         start = target - hold_ms
@@ -318,7 +322,7 @@ class SimulatedPresses:
         while (now := self.sim.sim_ms()) < target:
             if time.monotonic() > deadline:
                 raise BoxStopped(f"the simulator did not run {hold_ms} ms within {self.timeout} s of it")
-            if self.draw is not None and self.clock is not None:  # a window: the clock follows
+            if self.draw is not None and self.clock is not None and since_t is not None:
                 self.clock.set(since_t + now - start)
                 self.draw()
             time.sleep(min(0.03, max(0.001, (target - now) / 1000)))
@@ -388,7 +392,7 @@ class SimulatedPresses:
             return self.fallback.control(name, t) if self.fallback is not None else None
         self.table.button(event.button, True)
         try:
-            self._hold(button, TAP_MS, t)
+            self._hold(button, TAP_MS, None)
             event = self._pin_up(button)
         except (LinkError, OSError, TimeoutError) as exc:
             self._fall_back(str(exc))  # the tap was delivered; its release means nothing
@@ -477,4 +481,6 @@ def open_presses(choice: str, *, timeout: float = 5.0) -> Presses:
     except BoxUnavailable as exc:
         if choice == "sim":
             raise
-        return KeyPresses(f"no simulated box: {exc}")
+        keys = KeyPresses(f"no simulated box: {exc}")
+        keys.health = "scripted keys: no simulated button box here"
+        return keys

@@ -15,7 +15,7 @@ from tablekit.commands.demo import ScriptError, expand, load_script
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     out = tmp_path_factory.mktemp("demo")
-    code = main(["demo", "--headless", "--report", str(out / "report.json"),
+    code = main(["demo", "--headless", "--box", "keys", "--report", str(out / "report.json"),
                  "--screenshots", str(out / "shots"), "--journal", str(out / "j.sqlite")])
     return code, json.loads((out / "report.json").read_text()), out
 
@@ -49,7 +49,7 @@ def test_every_screen_was_captured_with_what_it_must_show(demo):
     assert any("no pure sequence" in t for t in shows)
     plays = _texts(report, "PlayView")
     assert any("Paused" in t or "paused" in t for t in plays)
-    assert any("keyboard" in t.lower() or "scripted keys" in t for t in plays)
+    assert any("scripted keys" in t for t in plays) and report["input"] == "scripted keys"
     assert any("Asha" in t for t in _texts(report, "GameOverView"))
     assert any("101" in t for t in _texts(report, "ScoreboardView"))
 
@@ -94,7 +94,7 @@ def test_the_demo_through_vision_ends_the_same_way(tmp_path, demo):
     """Synthetic table images read by the real recognizer; the demo table corrects misreads."""
     _, plain, _ = demo
     report_path = tmp_path / "v.json"
-    assert main(["demo", "--no-screen", "--vision", "--report", str(report_path),
+    assert main(["demo", "--no-screen", "--vision", "--box", "keys", "--report", str(report_path),
                  "--journal", str(tmp_path / "j.sqlite")]) == 0
     report = json.loads(report_path.read_text())
     assert report["vision"]["readings"] >= 4 and report["vision"]["cards"] >= 50
@@ -105,7 +105,7 @@ def test_the_demo_through_vision_ends_the_same_way(tmp_path, demo):
 def test_the_shanghai_demo_plays_ten_contracts(tmp_path):
     report_path = tmp_path / "s.json"
     script = DEMO_SCRIPT.parent / "shanghai.json"
-    assert main(["demo", "--no-screen", "--script", str(script), "--report", str(report_path),
+    assert main(["demo", "--no-screen", "--box", "keys", "--script", str(script), "--report", str(report_path),
                  "--journal", str(tmp_path / "j.sqlite")]) == 0
     report = json.loads(report_path.read_text())
     assert report["over"] and len(report["deals"]) == 10
