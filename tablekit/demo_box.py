@@ -220,6 +220,7 @@ class SimulatedPresses:
         self._hellos = protocol.stats.hellos
         self._drain()
         hello = protocol.box
+        assert hello is not None
         self.firmware, self.buttons = hello.firmware, hello.buttons
         if self.table is not None:
             self._tell_buttons()
@@ -234,7 +235,8 @@ class SimulatedPresses:
         self._drain()
         self.sim.kill()
         self.plugged = False
-        self._pin_at.clear()
+        for pins in (self._pin_at, self._down_at, self._box_at):
+            pins.clear()  # a button held now is released by the keyboard that stands in
         self._port.unlink(missing_ok=True)
         self._wait_link("down")
 
@@ -289,6 +291,7 @@ class SimulatedPresses:
     def _pin_up(self, button: int) -> ButtonEvent:
         assert self.sim is not None
         self._drain()
+        self._pin_at.pop(button, None)
         self.sim.release(button)
         return self._edge(button, "release")
 
@@ -361,7 +364,8 @@ class SimulatedPresses:
     def seat(self, seat: int, down: bool, t: int) -> None:
         if self.fallback is not None:
             return self.fallback.seat(seat, down, t)
-        if not self.plugged:
+        if not self.plugged or (not down and seat not in self._pin_at):
+            # unplugged, or the release of a press the keyboard made while it was
             return self._keys_now().seat(seat, down, t)
         try:
             if down:

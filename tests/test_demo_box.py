@@ -198,3 +198,52 @@ def test_a_held_button_keeps_the_window_drawing_and_the_lights_follow_the_turn(t
             assert presses.holds[0]["box_ms"] >= 398
     finally:
         presses.close()
+
+
+def _table_events(tmp_path, presses, name: str) -> list[dict]:
+    """A short session on ``presses``, a button held across a pulled cable; the journal."""
+    from tablekit.app import ScriptedCamera, Table
+    from tablekit.clock import ManualClock
+
+    with Journal(tmp_path / f"{name}.sqlite") as journal:
+        clock = ManualClock()
+        table = Table.start(journal, SCRIPT.game, clock, box=presses,
+                            camera=ScriptedCamera(SCRIPT.readings, SCRIPT.cuts))
+        presses.attach(table, clock)
+
+        def at(t, call, *args):
+            clock.set(t)
+            table.tick()
+            call(*args, t)
+
+        at(1000, presses.control, "ok")
+        first = table.state.deal.turn
+        at(3000, presses.seat, first, True)
+        at(3300, presses.seat, first, False)
+        second = table.state.deal.turn
+        at(5000, presses.seat, second, True)
+        at(5100, presses.link, False)  # the cable is pulled with the button down
+        at(5300, presses.seat, second, False)
+        at(6000, presses.seat, second, True)  # the keyboard stands in
+        at(6200, presses.seat, second, False)
+        at(9000, presses.link, True)
+        at(9500, presses.seat, second, True)
+        at(9800, presses.seat, second, False)
+        at(11000, presses.control, "menu")
+        return [e.to_json() for e in journal.events(table.game_id)]
+
+
+def test_a_button_held_across_a_pulled_cable_is_released_on_the_keyboard(tmp_path):
+    require_sim()
+    from tablekit.demo_box import KeyPresses, SimulatedPresses
+
+    presses = SimulatedPresses().start()
+    try:
+        events = _table_events(tmp_path, presses, "sim")
+        report = presses.report()
+    finally:
+        presses.close()
+    assert events == _table_events(tmp_path, KeyPresses(), "keys")
+    assert report["input"] == "simulated box" and report["replugs"] == 1
+    assert report["keys_while_unplugged"] == 3 and report["stray_events"] == 0
+    assert [h["scripted_ms"] for h in report["holds"]] == [300, 300]  # the presses the box saw whole
