@@ -209,11 +209,11 @@ def _layout(n: int, rng: np.random.Generator, scale: float) -> list[np.ndarray]:
 
 def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
           groups: list[list[str]] | None = None,
-          face: Callable[[str, np.random.Generator], Face] = draw_face,
+          draw: Callable[[str, np.random.Generator], Face] = draw_face,
           ) -> tuple[np.ndarray, list[SceneCard]]:
     """A table image with melds laid out, and every card with its visible indices.
 
-    ``groups`` fixes the cards of each meld; otherwise 1–4 random melds are drawn. ``face``
+    ``groups`` fixes the cards of each meld; otherwise 1–4 random melds are drawn. ``draw``
     draws each card's face (the project's own drawn faces by default).
     """
     w, h = size
@@ -231,7 +231,7 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
         middle = np.concatenate(quads).mean(axis=0)
         for card, quad in zip(cards, quads, strict=True):
             quad = quad - middle + np.array([cx, cy])
-            placed.append((card, g, quad, face(card, rng)))
+            placed.append((card, g, quad, draw(card, rng)))
     coverage = np.zeros((h, w), np.int32) - 1
     for k, (_card, _g, quad, face) in enumerate(placed):
         src = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)

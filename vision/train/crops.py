@@ -95,7 +95,7 @@ def synthetic_single_cards(count: int, seed: int, face: FaceFn | None = None) ->
     out = []
     for i in range(count):
         cards = [[random_card(rng, jokers=0.06)] for _ in range(3)]
-        img, placed = scene(rng, (720, 400), cards, face=face or draw_face)
+        img, placed = scene(rng, (720, 400), cards, draw=face or draw_face)
         boxes = []
         for c in placed:
             x0, y0 = c.quad.min(axis=0)

@@ -190,7 +190,7 @@ def synthetic_photos(count: int, seed: int, face: FaceFn | None = None) -> list[
     out = []
     for i in range(count):
         size = (640, 480) if rng.random() < 0.6 else (640, 640)
-        img, cards = scene(rng, size, face=face or draw_face)
+        img, cards = scene(rng, size, draw=face or draw_face)
         idx = [((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, index_class(c.card))
                for c in cards for (x0, y0, x1, y1) in c.visible_indices]
         out.append(Photo(f"synth-{seed}-{i}", img, idx, [], [], True, False))
