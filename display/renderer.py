@@ -19,7 +19,7 @@ from display.canvas import Canvas, TextCache, TextPlacement
 from display.cardface import FaceDrawer
 from display.errors import UnknownViewError
 from display.fonts import Fonts
-from display.screens import deal, gameover, message, play, scoreboard, setup, show
+from display.screens import deal, gameover, message, play, scoreboard, setup, show, turncheck
 from display.viewmodel import (
     DealResultView,
     GameOverView,
@@ -28,6 +28,7 @@ from display.viewmodel import (
     ScoreboardView,
     SetupView,
     ShowView,
+    TurnCheckView,
     ViewModel,
 )
 
@@ -53,6 +54,7 @@ class Renderer:
         self._screens: dict[type, Callable[[Canvas, Any], None]] = {
             SetupView: setup.draw,
             ShowView: lambda c, v: show.draw(c, v, self.faces),
+            TurnCheckView: turncheck.draw,
             DealResultView: deal.draw,
             ScoreboardView: scoreboard.draw,
             GameOverView: gameover.draw,

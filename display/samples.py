@@ -29,6 +29,7 @@ from display.viewmodel import (
     ShowView,
     Standing,
     Toast,
+    TurnCheckView,
     ViewModel,
 )
 
@@ -119,6 +120,22 @@ def tile_show_view() -> ShowView:
     )
 
 
+def turn_check_view(reads: int = 1) -> TurnCheckView:
+    return TurnCheckView(
+        player="Joseph",
+        headline="Joseph's turn is not legal" if reads == 1 else "Joseph's turn is still not legal",
+        violations=(
+            "laid 5♠ 6♠ in front of seat 2: new melds go only in front of the player who lays them",
+            "5♠ 6♠ 7♠ was taken off the table: cards laid down stay on the table",
+            "no discard: a turn always ends with exactly one card on the discard pile, so a hand "
+            "is never emptied without one",
+        ),
+        reads=reads,
+        next_player="Anita",
+        prompt="OK: accept the turn as it lies · MENU: put it right, then read the table again",
+    )
+
+
 def deal_view() -> DealResultView:
     return DealResultView(
         deal_number=3,
@@ -198,6 +215,11 @@ def every_screen() -> dict[str, ViewModel]:
         "show-invalid": show_view(False),
         "show-correcting": show_view(False, correcting=True),
         "show-tiles": tile_show_view(),
+        "show-correcting-by-button": dataclasses.replace(
+            show_view(False, correcting=True), proposed="", proposed_note="remove this card",
+            prompt="Ravi's button: next rank · hold it: next suit · OK: correct · MENU: next card"),
+        "turn-check": turn_check_view(),
+        "turn-check-read-again": turn_check_view(reads=2),
         "deal": deal_view(),
         "scoreboard": scoreboard_view(),
         "gameover": gameover_view(),

@@ -195,6 +195,23 @@ class ShowView:
     points: Score | None = None  # points charged for this hand, when known
     toast: Toast | None = None
     title: str = ""  # the header; "" gives "<declarer> shows" (e.g. "Ravi's hand" when counting)
+    proposed_note: str = ""  # under the proposed card, e.g. "remove this card", "Ravi's button"
+
+
+# --- turn check ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TurnCheckView:
+    """A turn the camera's reading of the table says broke the rules; play waits for the table."""
+
+    player: str  # whose turn it was
+    headline: str = ""  # e.g. "Di's turn is not legal"
+    violations: tuple[str, ...] = ()  # every rule broken, in players' words
+    reads: int = 1  # how many readings found it so (the table was read again after a fix)
+    next_player: str = ""  # who plays once it is settled
+    prompt: str = ""  # e.g. "OK: accept the turn as it lies · MENU: put it right, read again"
+    toast: Toast | None = None
 
 
 # --- deal result, scoreboard, game over ----------------------------------------------------
@@ -282,6 +299,7 @@ ViewModel: TypeAlias = (
     SetupView
     | PlayView
     | ShowView
+    | TurnCheckView
     | DealResultView
     | ScoreboardView
     | GameOverView
@@ -292,6 +310,7 @@ VIEW_TYPES: Final = (
     SetupView,
     PlayView,
     ShowView,
+    TurnCheckView,
     DealResultView,
     ScoreboardView,
     GameOverView,

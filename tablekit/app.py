@@ -13,13 +13,15 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from display.viewmodel import HEALTH_FALLBACK, DeviceHealth, ViewModel
+from engine.cards import SUITS, parse_card, rank_text
 from engine.errors import TablekitError
 from engine.game import (
+    LONG_PRESS_MS,
     ButtonPressed,
     ButtonReleased,
     Buzz,
@@ -37,9 +39,11 @@ from engine.game import (
     LinkRestored,
     MenuPressed,
     ReadCut,
+    ReadTable,
     ReadZone,
     SetLed,
     TableRead,
+    TableSeen,
     Tick,
     WriteScores,
     apply,
@@ -59,8 +63,22 @@ WARNING_BUZZ_MS = 40
 # --- the seams ----------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class SeenTable:
+    """The whole table as a camera reads it: each seat's melds (``melds[seat]``), the discard
+    pile bottom to top, and the stock when it can be counted."""
+
+    melds: tuple[Groups, ...]
+    discard: tuple[str, ...] = ()
+    stock: int | None = None
+
+
 class Camera(Protocol):
-    """Reads the cards lying in a seat's zone, and the cut card. None: no reading possible."""
+    """Reads the cards lying in a seat's zone, and the cut card. None: no reading possible.
+
+    A camera that can also read the whole table for turn checks has
+    ``read_table(seats) -> SeenTable | None``; the table asks for it only when it exists.
+    """
 
     name: str
     fallback: bool
@@ -92,16 +110,20 @@ class ScriptedCamera:
     """What a camera would read, given per deal and seat (tests, the demo without photos).
 
     Readings are keyed ``(deal, seat)`` and cut cards by deal, so the same question always
-    gets the same answer — also after a resume. ``state_of`` tells it which deal is on.
+    gets the same answer — also after a resume. Whole tables (turn checks) are keyed
+    ``(deal, turns)``: the table after that many turns of the deal. ``state_of`` tells it
+    which deal is on.
     """
 
     name = "scripted readings"
     fallback = True
 
     def __init__(self, readings: dict[tuple[int, int], Groups] | None = None,
-                 cuts: dict[int, str] | None = None) -> None:
+                 cuts: dict[int, str] | None = None,
+                 tables: dict[tuple[int, int], SeenTable] | None = None) -> None:
         self.readings = dict(readings or {})
         self.cuts = dict(cuts or {})
+        self.tables = dict(tables or {})
         self.state_of: Callable[[], GameState] | None = None
 
     def _deal(self, upcoming: bool) -> int:
@@ -117,6 +139,11 @@ class ScriptedCamera:
 
     def read_cut(self) -> str | None:
         return self.cuts.get(self._deal(True))
+
+    def read_table(self, seats: int) -> SeenTable | None:
+        state = self.state_of() if self.state_of is not None else None
+        turns = state.deal.turn_count - 1 if state is not None and state.deal is not None else 0
+        return self.tables.get((self._deal(False), turns))
 
 
 class FrameCamera:
@@ -175,6 +202,28 @@ class FrameCamera:
     def read_zone(self, seat: int) -> Groups | None:
         return self._groups_in(f"seat{seat + 1}")
 
+    def read_table(self, seats: int) -> SeenTable | None:
+        """Every seat's zone and the discard pile in the centre, from one frame (only with a
+        calibration: without zones nothing says whose melds are whose). The pile's cards are
+        taken in the order the recognizer groups them; the stock is not counted."""
+        if self.calibration is None:
+            return None
+        got = self._reading()
+        if got is None:
+            return None
+        reading, _ = got
+        zones = self.calibration.group_zones(reading)
+        melds: list[list[tuple[str, ...]]] = [[] for _ in range(seats)]
+        discard: list[str] = []
+        for group, zone in zip(reading.group_cards(), zones, strict=True):
+            if zone == "centre":
+                discard += group
+            elif isinstance(zone, str) and zone.startswith("seat") and zone[4:].isdigit():
+                seat = int(zone[4:]) - 1
+                if 0 <= seat < seats:
+                    melds[seat].append(tuple(group))
+        return SeenTable(tuple(tuple(m) for m in melds), tuple(discard))
+
     def read_cut(self) -> str | None:
         groups = self._groups_in("centre")
         if not groups:
@@ -217,6 +266,8 @@ class Table:
         self._warned: tuple[int, int] | None = None
         self.correcting: tuple[int, int] | None = None  # (group, position) being corrected
         self.proposed = ""
+        self.picking: Picking | None = None  # the box buttons' selection on a verdict
+        self._seat_down: dict[int, int] = {}  # seat buttons held while picking: since when
         self.menu_button = -1
         self.ok_button = -1
         if hasattr(camera, "state_of"):  # cameras that answer from a script need the deal
@@ -242,7 +293,7 @@ class Table:
         for event in journal.events(game_id):
             state, effects = apply(state, event)
         table = cls(journal, game_id, state, clock, **kw)
-        table._redo = [e for e in effects if isinstance(e, ReadZone | ReadCut | SetLed)]
+        table._redo = [e for e in effects if isinstance(e, ReadZone | ReadTable | ReadCut | SetLed)]
         return table
 
     def catch_up(self) -> None:
@@ -286,6 +337,11 @@ class Table:
                     self._queue.append(CameraLost(self.now()))
             else:
                 self._queue.append(TableRead(effect.seat, groups, self.now()))
+        elif isinstance(effect, ReadTable):
+            read = getattr(self.camera, "read_table", None)
+            seen = read(self.state.game.players) if read is not None else None
+            if seen is not None:  # no reading: this turn goes unchecked
+                self._queue.append(TableSeen(seen.melds, seen.discard, seen.stock, self.now()))
         elif isinstance(effect, ReadCut):
             self._queue.append(DealStarted(self._cut(), self.now()))
         elif isinstance(effect, SetLed):
@@ -325,15 +381,25 @@ class Table:
                 self.menu_pressed(t)
         elif button == ok:
             if pressed:
+                if self._picked_reading() is not None:
+                    self.ok_picked(t)
+                    return
                 if not self.state.camera_ok:
                     # the players say the camera is back (there is no other way to know)
                     self.post(CameraRestored(t))
                 self.post(Confirm(t))
         elif 0 <= button < players:
+            if self._picked_reading() is not None and (self.picking is not None and self.picking.cell):
+                self.seat_picked(button, pressed, t)
+                return
             self.post(ButtonPressed(button, t) if pressed else ButtonReleased(button, t))
 
     def menu_pressed(self, t_ms: int) -> None:
-        """MENU: the engine's menu in play; otherwise it flips to the scoreboard and back."""
+        """MENU: on a verdict it moves the selection (read again, then each card); in play,
+        the engine's menu; after a deal it flips to the scoreboard and back."""
+        if self._reading() is not None:
+            self.next_pick()
+            return
         before = self.state
         self.post(MenuPressed(t_ms))
         if self.state is before and self.state.phase in ("deal-over", "game-over"):
@@ -359,6 +425,7 @@ class Table:
             return False
         self.correcting = (0, 0)
         self.proposed = ""
+        self.picking = None
         return True
 
     def move_selection(self, step: int) -> None:
@@ -382,6 +449,75 @@ class Table:
         self.correcting = None
         self.proposed = ""
 
+    # --- correcting a misread card with the box buttons ------------------------------------
+    #
+    # On a verdict (the declarer's show or a hand being counted) MENU moves a selection: first
+    # "read the zone again", then each recognized card (the first group the engine found wrong
+    # first), then off. With a card selected, the button of the seat whose cards they are
+    # changes it: a short press to the next rank (A, 2 … K, the joker, then "remove the card"),
+    # a held one to the next suit. OK corrects the card (a Correction event, journaled like
+    # the keyboard's) or reads the zone again. Only the Correction is an event: the selection is
+    # the screen's, like the keyboard's cursor.
+
+    def _picked_reading(self) -> Any:
+        if self.picking is None:
+            return None
+        reading = self._reading()
+        if reading is None or reading.groups != self.picking.groups or reading.seat != self.picking.seat:
+            self.picking = None  # the verdict changed under the selection: start again
+            return None
+        return reading
+
+    def next_pick(self) -> None:
+        """MENU on a verdict: off → read again → each card → off."""
+        reading = self._reading()
+        if reading is None:
+            return
+        self.correcting = None
+        self.proposed = ""
+        cells = pick_order(reading)
+        picking = self.picking if self._picked_reading() is not None else None
+        if picking is None:
+            self.picking = Picking(reading.seat, reading.groups)
+            return
+        at = cells.index(picking.cell) + 1 if picking.cell in cells else 0
+        if at >= len(cells):
+            self.picking = None
+            return
+        g, i = cells[at]
+        self.picking = Picking(reading.seat, reading.groups, cells[at], reading.groups[g][i])
+
+    def seat_picked(self, seat: int, pressed: bool, t_ms: int) -> None:
+        """A seat button while a card is selected: only the owner's changes it."""
+        picking = self.picking
+        assert picking is not None
+        if seat != picking.seat:
+            return
+        if pressed:
+            self._seat_down[seat] = t_ms
+            return
+        since = self._seat_down.pop(seat, None)
+        if since is None:
+            return
+        tiles = self.state.game.variant.uses_tiles
+        suit = t_ms - since >= LONG_PRESS_MS
+        self.picking = replace(picking, card=cycle_card(picking.card, tiles, suit), changed=True)
+
+    def ok_picked(self, t_ms: int) -> None:
+        """OK with the selection: read the zone again, or correct the selected card."""
+        picking = self.picking
+        reading = self._picked_reading()
+        self.picking = None
+        self._seat_down.clear()
+        if picking is None or reading is None:
+            return
+        if picking.cell is None:
+            self.post(MenuPressed(t_ms))  # the engine reads the zone again
+            return
+        g, i = picking.cell
+        if picking.changed and picking.card != reading.groups[g][i]:
+            self.post(Correction(reading.seat, g, i, picking.card, t_ms))
+
     def tick(self) -> None:
         now = self.now()
         self.post(Tick(now))
@@ -399,14 +535,79 @@ class Table:
             self.screen = ""
         if self._reading() is None:
             self.correcting = None
-        return present(self.state, self.now(), link=self.devices.link, camera=self.devices.camera,
-                       screen=self.screen, correcting=self.correcting, proposed=self.proposed)
+        picking = self.picking if self._picked_reading() is not None else None
+        kw: dict[str, Any] = dict(link=self.devices.link, camera=self.devices.camera, screen=self.screen)
+        if picking is not None and picking.cell is not None:
+            owner = self.state.game.seats[picking.seat].name
+            suit = "colour" if self.state.game.variant.uses_tiles else "suit"
+            note = ("remove this card" if not picking.card else
+                    "as read" if not picking.changed else "")
+            kw.update(correcting=picking.cell, proposed=picking.card, proposed_note=note,
+                      prompt=f"{owner}'s button: next rank · hold it: next {suit} · "
+                             "OK: correct · MENU: next card")
+        elif picking is not None:
+            kw.update(read_again=True)
+        else:
+            kw.update(correcting=self.correcting, proposed=self.proposed)
+        return present(self.state, self.now(), **kw)
 
     def draw(self) -> ViewModel:
         view = self.view()
         if self.on_view is not None:
             self.on_view(view)
         return view
+
+
+@dataclass(frozen=True)
+class Picking:
+    """The box buttons' selection on a verdict: ``cell`` None is "read the zone again";
+    ``card`` is what the selected card would become ("" removes it)."""
+
+    seat: int
+    groups: Groups
+    cell: tuple[int, int] | None = None
+    card: str = ""
+    changed: bool = False
+
+
+def pick_order(reading: Any) -> list[tuple[int, int]]:
+    """Every card of a reading in table order, starting with the first group found wrong."""
+    cells = [(g, i) for g, group in enumerate(reading.groups) for i in range(len(group))]
+    ruling = reading.ruling
+    wrong = [g for g, gr in enumerate(ruling.groups) if not gr.valid] if ruling is not None else []
+    if ruling is not None and len(ruling.groups) != len(reading.groups):
+        wrong = []  # the ruling rearranged the groups (best arrangement): keep table order
+    start = next((k for k, (g, _) in enumerate(cells) if wrong and g == wrong[0]), 0)
+    return cells[start:] + cells[:start]
+
+
+def cycle_card(card: str, tiles: bool, suit_step: bool) -> str:
+    """The card a seat press turns ``card`` into.
+
+    A short press (``suit_step`` False) runs the ranks A, 2 … K, then the joker, then ""
+    (remove the card), then A again, keeping the suit; a long one runs the suits S H D C (tile
+    colours R Y B K), keeping the rank. A card that is not a card starts at the ace of spades.
+    """
+    from engine.tiles import COLOURS, parse_tile
+
+    suits: tuple[str, ...] = COLOURS if tiles else SUITS
+    first = f"{suits[0]}1" if tiles else f"A{suits[0]}"
+    if not card:
+        return first
+    try:
+        item: Any = parse_tile(card) if tiles else parse_card(card)
+    except TablekitError:
+        return first
+    if item.is_joker:
+        return first if suit_step else ""
+    rank, suit = (item.number, item.colour) if tiles else (item.rank, item.suit)
+    if suit_step:
+        suit = suits[(suits.index(suit) + 1) % len(suits)]
+    elif rank < 13:
+        rank += 1
+    else:
+        return "JY" if tiles else "PJ"
+    return f"{suit}{rank}" if tiles else f"{rank_text(rank)}{suit}"
 
 
 def fallback_health(what: str) -> DeviceHealth:
@@ -451,6 +652,8 @@ class Screen:
         if name == "ShowView":
             return (name, getattr(view, "declarer", ""), getattr(view, "stage", ""),
                     getattr(view, "verdict", ""))
+        if name == "TurnCheckView":
+            return (name, getattr(view, "player", ""), getattr(view, "reads", 0))
         if name == "DealResultView":
             return (name, getattr(view, "deal_number", 0))
         if name == "ScoreboardView":

@@ -7,6 +7,7 @@ keyword arguments.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from display.viewmodel import (
@@ -38,14 +39,17 @@ from display.viewmodel import (
     ShowView,
     Standing,
     Toast,
+    TurnCheckView,
     ViewModel,
 )
 from engine.cards import SUITS, parse_card
-from engine.game import LONG_PRESS_MS, GameState, HandReading, policy_for
+from engine.game import LONG_PRESS_MS, GameState, HandReading, has_partnerships, policy_for
 from engine.game.state import DealRecord
 from engine.ruling import Ruling, plain_number
 
 SCOREBOARD = "scoreboard"
+VERDICT_PROMPT = "OK: confirm · MENU: read again or correct a card"
+TYPING_PROMPT = "type the card · arrows: another card · Enter: correct · Esc: cancel"
 PLAY_HINT = "short press: end turn · hold 1.5 s: show · MENU: drop"
 OUTCOME_WORDS = {
     "winner": "winner", "lost": "", "second-valid": "valid hand, second", "wrong-show": "wrong show",
@@ -60,19 +64,29 @@ HEALTHY = DeviceHealth()
 def present(state: GameState, now_ms: int, *, link: DeviceHealth = HEALTHY,
             camera: DeviceHealth = HEALTHY, screen: str = "",
             toast: Toast | None = None, correcting: tuple[int, int] | None = None,
-            proposed: str = "") -> ViewModel:
-    """The view-model for ``state`` at table time ``now_ms``."""
+            proposed: str = "", proposed_note: str = "", prompt: str = "",
+            read_again: bool = False) -> ViewModel:
+    """The view-model for ``state`` at table time ``now_ms``.
+
+    On a verdict, ``correcting`` is the card selected for correction, ``proposed`` what it
+    would become (with ``proposed_note`` under it) and ``prompt`` what the buttons do then
+    (the keyboard's keys by default); ``read_again`` says the selection stands on "read the
+    zone again"."""
     if state.phase == "setup":
         return _setup(state, toast)
     if screen == SCOREBOARD and state.history:
         return scoreboard(state, toast)
     if state.phase == "play":
         return _play(state, now_ms, link, camera, toast)
+    if state.phase == "turn-check":
+        return turn_check(state, toast)
     if state.phase == "show":
         view = _show(state, toast)
         if correcting is not None and view.stage == SHOW_CONFIRM:
             return replace(view, stage=SHOW_CORRECTING, selected=CardRef(*correcting), proposed=proposed,
-                           prompt="type the card · arrows: another card · Enter: correct · Esc: cancel")
+                           proposed_note=proposed_note, prompt=prompt or TYPING_PROMPT)
+        if read_again and view.stage == SHOW_CONFIRM:
+            return replace(view, prompt=f"OK: read {view.declarer}'s cards again · MENU: pick a card")
         return view
     if state.phase == "deal-over":
         return deal_result(state, state.history[-1], toast)
@@ -119,7 +133,7 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
     deal = state.deal
     assert deal is not None
     seats = []
-    partners = type(game.variant).family == "open-rummy"
+    partners = has_partnerships(game.variant)
     for s, seat in enumerate(game.seats):
         note = OUTCOME_WORDS.get(deal.outcomes[s], "") if deal.outcomes[s] else ""
         team = seat.team or (f"team {'AB'[s % 2]}" if partners else "")
@@ -156,6 +170,33 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
         target=policy.deal_label(game, deal.number) or (label if target is None else _target_words(game, target)),
         link=link, camera=camera, paused_reason=state.pause_reason(), hint=PLAY_HINT,
         toast=_toast(state, toast))
+
+
+TURN_CHECK_PROMPT = "OK: accept the turn as it lies · MENU: put it right, then read the table again"
+_SEAT = re.compile(r"\bseat (\d+)\b")
+
+
+def seat_names(state: GameState, text: str) -> str:
+    """The turn checker's "seat 2" (counted from 0) as the player's name."""
+    names = [s.name for s in state.game.seats]
+
+    def name(m: re.Match[str]) -> str:
+        seat = int(m.group(1))
+        return names[seat] if seat < len(names) else m.group(0)
+
+    return _SEAT.sub(name, text)
+
+
+def turn_check(state: GameState, toast: Toast | None = None) -> TurnCheckView:
+    """A turn the camera's reading says broke the rules, waiting for the table."""
+    deal = state.deal
+    assert deal is not None and deal.watch is not None and deal.watch.check is not None
+    check = deal.watch.check
+    names = [s.name for s in state.game.seats]
+    who = names[check.seat]
+    headline = f"{who}'s turn is {'still ' if check.reads > 1 else ''}not legal"
+    rules = tuple(seat_names(state, v) for v in check.violations) or (seat_names(state, check.reason),)
+    return TurnCheckView(who, headline, rules, check.reads, names[deal.turn], TURN_CHECK_PROMPT, toast)
 
 
 def _target_words(game: object, target: int) -> str:
@@ -198,7 +239,7 @@ def _show(state: GameState, toast: Toast | None) -> ShowView:
         else:
             verdict = _headline("Valid show" if valid else "Invalid show", ruling.reason)
         return ShowView(who, _groups(ruling, reading), valid, verdict, SHOW_CONFIRM,
-                        "OK: confirm · MENU: read again", wild_cards=wild,
+                        VERDICT_PROMPT, wild_cards=wild,
                         points=None if ruling is None else plain_number(ruling.points),
                         toast=toast)
     seat = show.pending[0] if show.pending else show.declarer
@@ -218,7 +259,7 @@ def _show(state: GameState, toast: Toast | None) -> ShowView:
         if note:
             verdict += f" ({note})"
     return ShowView(who, _groups(ruling, reading), None if ruling is None else ruling.valid, verdict,
-                    SHOW_CONFIRM, "OK: confirm · MENU: read again", wild_cards=wild,
+                    SHOW_CONFIRM, VERDICT_PROMPT, wild_cards=wild,
                     points=None if reading.points is None else _n(reading.points), toast=toast,
                     title=f"{who}'s hand")
 

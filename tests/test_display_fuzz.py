@@ -90,3 +90,28 @@ def test_any_scoreboard_draws_inside_the_screen(series: list[vm.ScoreSeries], ta
 def test_any_game_over_and_message_draw_inside_the_screen(standings: list[vm.Standing], message: vm.MessageView, size: tuple[int, int]) -> None:
     _inside(vm.GameOverView("Somebody", tuple(standings), "", 3, "OK"), size)
     _inside(message, size)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    view=st.builds(vm.TurnCheckView, NAMES, NAMES, st.lists(st.text(max_size=300), max_size=7).map(tuple),
+                   st.integers(1, 9), NAMES, NAMES, TOAST),
+    size=SIZES,
+)
+def test_any_turn_check_draws_inside_the_screen(view: vm.TurnCheckView, size: tuple[int, int]) -> None:
+    _inside(view, size)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    proposed=st.sampled_from(["", "QS", "10H", "PJ", "??", "JY"]),
+    note=NAMES,
+    prompt=NAMES,
+    size=SIZES,
+)
+def test_any_card_under_correction_draws_inside_the_screen(proposed: str, note: str, prompt: str, size: tuple[int, int]) -> None:
+    from display.samples import show_view
+
+    view = show_view(False, correcting=True)
+    _inside(vm.ShowView(view.declarer, view.groups, False, view.verdict, vm.SHOW_CORRECTING, prompt,
+                        view.selected, proposed, proposed_note=note), size)

@@ -56,4 +56,4 @@ def test_the_named_states_are_the_ones_listed() -> None:
     assert set(vm.HEALTH_STATES) == {vm.HEALTH_OK, vm.HEALTH_FALLBACK, vm.HEALTH_LOST}
     assert set(vm.SEAT_STATES) == {vm.SEAT_PLAYING, vm.SEAT_DROPPED, vm.SEAT_ELIMINATED}
     assert set(vm.SHOW_STAGES) == {vm.SHOW_READING, vm.SHOW_CONFIRM, vm.SHOW_CORRECTING}
-    assert len(vm.VIEW_TYPES) == 7
+    assert len(vm.VIEW_TYPES) == 8

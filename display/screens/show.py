@@ -144,15 +144,33 @@ def _correction(canvas: Canvas, view: ShowView, side: pygame.Rect, faces: FaceDr
     if sel is not None and 0 <= sel.group < len(view.groups) and 0 <= sel.index < len(view.groups[sel.group].cards):
         current = view.groups[sel.group].cards[sel.index]
     avail = pygame.Rect(inner.x, title.bottom + L.py(0.01), inner.w, inner.bottom - title.bottom - L.py(0.01))
-    h = min(int(avail.h * 0.4), int(inner.w * 0.8 / CARD_ASPECT))
+    note_h = L.line("small") + L.py(0.01) if view.proposed_note else 0
+    h = min(int((avail.h - note_h) * 0.4), int(inner.w * 0.8 / CARD_ASPECT))
     w = round(h * CARD_ASPECT)
     was = pygame.Rect(0, 0, w, h)
     was.midtop = (inner.centerx, avail.y)
     faces.draw(canvas.surface, current or "?", was)
-    arrow = pygame.Rect(inner.x, was.bottom, inner.w, int(avail.h * 0.16))
+    arrow = pygame.Rect(inner.x, was.bottom, inner.w, int((avail.h - note_h) * 0.16))
     cx, cy, a = arrow.centerx, arrow.centery, max(6, arrow.h // 3)
     pygame.draw.polygon(canvas.surface, theme.SELECTION, [(cx - a, cy - a // 2), (cx + a, cy - a // 2), (cx, cy + a)])
     becomes = pygame.Rect(0, 0, w, h)
     becomes.midtop = (inner.centerx, arrow.bottom)
-    faces.draw(canvas.surface, view.proposed or "?", becomes, selected=True)
+    if not view.proposed and view.proposed_note:
+        _no_card(canvas, becomes)  # the card is to be removed
+    else:
+        faces.draw(canvas.surface, view.proposed or "?", becomes, selected=True)
     canvas.mark("proposed", becomes)
+    if view.proposed_note:
+        note = pygame.Rect(inner.x, becomes.bottom + L.py(0.01), inner.w, L.line("small"))
+        canvas.text(view.proposed_note, L.line("small"), note.clip(inner), theme.SELECTION, align="center", bold=False)
+        canvas.mark("proposed-note", note)
+
+
+def _no_card(canvas: Canvas, rect: pygame.Rect) -> None:
+    """An empty place where a card was: a dashed-looking outline crossed out."""
+    width = max(2, rect.w // 30)
+    pygame.draw.rect(canvas.surface, theme.SELECTION, rect, width, border_radius=rect.w // 12)
+    a, b = rect.inflate(-rect.w // 3, -rect.h // 3).topleft, rect.inflate(-rect.w // 3, -rect.h // 3).bottomright
+    pygame.draw.line(canvas.surface, theme.INVALID, a, b, width * 2)
+    c, d = rect.inflate(-rect.w // 3, -rect.h // 3).topright, rect.inflate(-rect.w // 3, -rect.h // 3).bottomleft
+    pygame.draw.line(canvas.surface, theme.INVALID, c, d, width * 2)
