@@ -138,3 +138,43 @@ def test_present_names_every_rule_broken_for_a_check():
     assert isinstance(view, TurnCheckView) and view.player == "Bo"
     assert any("2 cards left the stock" in v for v in view.violations)
     assert any("no discard" in v for v in view.violations)
+
+
+def test_a_calibrated_camera_reads_each_seat_zone_and_the_pile_in_the_centre():
+    from tablekit.app import FrameCamera
+
+    class Reading:
+        def group_cards(self):
+            return [["5S", "6S", "7S"], ["6C", "9H"], ["3H", "3D", "3C"], ["QS", "QS"], ["KD"]]
+
+    class Mat:
+        def read(self, frame, reader):
+            return Reading()
+
+        def group_zones(self, reading):
+            return ["seat2", "centre", "seat4", None, "seat9"]  # off the mat; a seat not playing
+
+    class Frames:
+        name = "frames"
+
+        def frames(self):
+            yield from range(3)
+
+    seen = FrameCamera(Frames(), Mat()).read_table(4)
+    assert seen == SeenTable(((), (("5S", "6S", "7S"),), (), (("3H", "3D", "3C"),)), ("6C", "9H"))
+    assert FrameCamera(Frames()).read_table(4) is None  # no zones: nobody's melds are known
+
+
+def test_a_reading_lost_in_a_crash_is_taken_again_on_resume(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as journal:
+        t = Table.start(journal, game("open-rummy-2deck", NAMES), ManualClock(1000),
+                        camera=ScriptedCamera(tables={(1, 0): TABLES[(1, 0)]}))
+        press(t, OK)
+        press(t, 1)  # Bo ends his turn; the power fails before the table is read
+        assert kinds(t)[-1] == "button-released" and t.state.deal.watch.due == 1
+        back = Table.resume(journal, t.game_id, ManualClock(t.now()),
+                            camera=ScriptedCamera(tables={(1, 1): table_of({1: ["5S 6S"]}, "6C 9H", 24)}))
+        back.catch_up()
+        assert kinds(back)[-1] == "table-seen"
+        assert back.state.phase == "turn-check"  # a two-card meld: Bo's turn is checked after all
+        assert any("5S 6S is not a valid meld" in v for v in back.state.deal.watch.check.violations)
