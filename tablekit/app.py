@@ -52,7 +52,7 @@ from engine.game import (
 )
 from tablekit.clock import Clock, wall_ms
 from tablekit.journal import Journal
-from tablekit.present import SCOREBOARD, present
+from tablekit.present import SCOREBOARD, present, team_label
 
 Groups = tuple[tuple[str, ...], ...]
 #: The box gives a short buzz when this much of a turn is left.
@@ -755,6 +755,7 @@ class TableSetup:
         row = self.ROWS[self.row]
         cursor = (SetupCursor("variant") if row == "variant" else SetupCursor("start") if row == "start"
                   else SetupCursor("option", self.ROWS.index(row) - 1))
-        return SetupView(v.id, v.name, tuple(SetupPlayer(n) for n in names[:self.players]), options,
+        players = tuple(SetupPlayer(n, team_label(v, i)) for i, n in enumerate(names[:self.players]))
+        return SetupView(v.id, v.name, players, options,
                          cursor, hint="MENU: next row · OK: change · OK on Start: play",
                          problem=self.problem)

@@ -46,6 +46,7 @@ from engine.cards import SUITS, parse_card
 from engine.game import LONG_PRESS_MS, GameState, HandReading, has_partnerships, policy_for
 from engine.game.state import DealRecord
 from engine.ruling import Ruling, plain_number
+from engine.variants import Variant
 
 SCOREBOARD = "scoreboard"
 VERDICT_PROMPT = "OK: confirm · MENU: read again or correct a card"
@@ -112,10 +113,19 @@ def _setup(state: GameState, toast: Toast | None) -> SetupView:
     options = [SetupOption("turn_seconds", "Turn timer", f"{seconds} s")]
     options += [SetupOption(k, k.replace("_", " ").capitalize(), str(v)) for k, v in sorted(game.options.items())]
     return SetupView(game.variant_id, game.variant.name,
-                     tuple(SetupPlayer(s.name, s.team) for s in game.seats), tuple(options),
+                     tuple(SetupPlayer(s.name, team_label(game.variant, i, s.team))
+                           for i, s in enumerate(game.seats)), tuple(options),
                      cursor=SetupCursor("start"),
                      hint=f"{game.seats[state.dealer].name} deals first · OK: start the deal",
                      toast=_toast(state, toast))
+
+
+def team_label(variant: Variant, seat: int, team: str = "") -> str:
+    """A seat's team as the screen names it: the team the players gave, else (partnership
+    games) team A for seats 1, 3, … and team B for seats 2, 4, …."""
+    if team:
+        return team
+    return f"team {'AB'[seat % 2]}" if has_partnerships(variant) else ""
 
 
 def _seat_state(state: GameState, seat: int) -> str:
@@ -133,10 +143,9 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
     deal = state.deal
     assert deal is not None
     seats = []
-    partners = has_partnerships(game.variant)
     for s, seat in enumerate(game.seats):
         note = OUTCOME_WORDS.get(deal.outcomes[s], "") if deal.outcomes[s] else ""
-        team = seat.team or (f"team {'AB'[s % 2]}" if partners else "")
+        team = team_label(game.variant, s, seat.team)
         seats.append(SeatView(seat.name, team, _n(state.totals[s]), deal.missed_in_row[s],
                               _seat_state(state, s), note))
     total = policy.turn_seconds(game)

@@ -369,3 +369,19 @@ def test_a_frame_camera_reads_a_photo_folder_and_a_live_one_waits_for_stillness(
     assert folder.read_zone(0) == ()  # a blank table: no cards
     assert folder.read_zone(0) is None  # the folder is used up: no reading
     assert folder.read_cut() is None
+
+
+def test_partnership_setups_show_each_seat_its_team():
+    from engine.game import Seat, new_game
+    from tablekit.app import TableSetup
+
+    named = game("open-rummy", ["A", "B", "C", "D"])
+    view = present(new_game(named), 0)
+    assert [p.team for p in view.players] == ["team A", "team B", "team A", "team B"]
+    from engine.game import Game
+
+    own = Game("push", (Seat("A", "us"), Seat("B", "them"), Seat("C", "us"), Seat("D", "them")))
+    assert [p.team for p in present(new_game(own), 0).players] == ["us", "them", "us", "them"]
+    setup = TableSetup(["indian-pool-101", "open-rummy"], variant="open-rummy", players=4)
+    assert [p.team for p in setup.view().players] == ["team A", "team B", "team A", "team B"]
+    assert [p.team for p in TableSetup(["indian-pool-101"]).view().players] == ["", "", ""]
