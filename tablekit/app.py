@@ -389,7 +389,7 @@ class Table:
                     self.post(CameraRestored(t))
                 self.post(Confirm(t))
         elif 0 <= button < players:
-            if self._picked_reading() is not None and (self.picking is not None and self.picking.cell):
+            if self._picked_reading() is not None and self.picking is not None and self.picking.cell is not None:
                 self.seat_picked(button, pressed, t)
                 return
             self.post(ButtonPressed(button, t) if pressed else ButtonReleased(button, t))

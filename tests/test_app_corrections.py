@@ -156,3 +156,25 @@ def test_ok_on_read_again_reads_the_zone_and_the_keyboard_still_types(table):
     assert table.view().proposed == "Q"
     _correcting_key(table, "escape", "")
     assert table.correcting is None
+
+
+def test_the_keyboard_keys_for_the_buttons_pick_and_correct_the_same_way(table):
+    from firmware_bridge import ButtonEvent, KeyboardButtons, default_keymap
+
+    keys = KeyboardButtons(default_keymap(3))  # 1-3 the seats, M for MENU, Return for OK
+
+    def key(name: str, hold: int = 100) -> None:
+        for down in (True, False):
+            t = table.clock.advance(hold if not down else 100)
+            event = keys.key_down(name, t) if down else keys.key_up(name, t)
+            assert isinstance(event, ButtonEvent)
+            table.button(event.button, event.event == "press", event.t_ms, keyboard=True)
+
+    for _ in range(3):
+        key("m")  # read again, then QD, then the misread QD
+    key("2", LONG_PRESS_MS)  # Ravi's key held: QD becomes QC
+    key("2", LONG_PRESS_MS)  # and QS
+    assert table.view().proposed == "QS"
+    key("return")
+    assert table.state.show.declaration.ruling.valid
+    assert table.journal.events(table.game_id)[-1].card == "QS"
