@@ -37,6 +37,7 @@ from firmware_bridge import (
     default_keymap,
 )
 from firmware_bridge.virtual import VirtualBox, build
+from tablekit.box_input import hand_to_table, key_to_table, tell_buttons
 
 SIM = "simulated box"
 KEYS = "scripted keys"
@@ -103,9 +104,7 @@ class KeyPresses:
                 self.keys.key_down(self.seat_keys[seat], since)
 
     def _key(self, name: str, down: bool, t: int) -> None:
-        event = self.keys.key_down(name, t) if down else self.keys.key_up(name, t)
-        if event is not None:
-            self.table.button(event.button, event.event == "press", t, keyboard=True)
+        key_to_table(self.table, self.keys.key_down(name, t) if down else self.keys.key_up(name, t), t)
 
     def seat(self, seat: int, down: bool, t: int) -> None:
         self._key(self.seat_keys[seat], down, t)
@@ -119,7 +118,7 @@ class KeyPresses:
         self._key(key, False, t)
 
     def link(self, up: bool, t: int) -> None:
-        self.table.link(up)
+        hand_to_table(self.table, LinkEvent("up" if up else "down"), None)
 
     def led(self, button: int, mode: str) -> None:
         pass
@@ -223,11 +222,7 @@ class SimulatedPresses:
         assert hello is not None
         self.firmware, self.buttons = hello.firmware, hello.buttons
         if self.table is not None:
-            self._tell_buttons()
-
-    def _tell_buttons(self) -> None:
-        # as `tablekit run` does on a link up: the box's last two buttons are MENU and OK
-        self.table.menu_button, self.table.ok_button = self.buttons - 2, self.buttons - 1
+            tell_buttons(self.table, self.buttons)  # as `tablekit run` does on a link up
 
     def _unplug(self) -> None:
         """Pulls the cable: the simulator dies and its port name goes, as a udev name would."""
@@ -268,7 +263,7 @@ class SimulatedPresses:
         if self.fallback is not None:
             self.fallback.attach(table)
             return
-        self._tell_buttons()
+        tell_buttons(table, self.buttons)
         try:
             # a resumed game may have a button held down (its release is the next step), or
             # the box unplugged: the simulated box is made to match, and the table told nothing
@@ -381,7 +376,7 @@ class SimulatedPresses:
         except (LinkError, OSError, TimeoutError) as exc:
             self._fall_back(str(exc))
             return self.fallback.seat(seat, down, t) if self.fallback is not None else None
-        self.table.button(event.button, event.event == "press")
+        hand_to_table(self.table, event, self.buttons)
 
     def control(self, name: str, t: int) -> None:
         if self.fallback is not None:
@@ -394,14 +389,14 @@ class SimulatedPresses:
         except (LinkError, OSError, TimeoutError) as exc:
             self._fall_back(str(exc))
             return self.fallback.control(name, t) if self.fallback is not None else None
-        self.table.button(event.button, True)
+        hand_to_table(self.table, event, self.buttons)
         try:
             self._hold(button, TAP_MS, None)
             event = self._pin_up(button)
         except (LinkError, OSError, TimeoutError) as exc:
             self._fall_back(str(exc))  # the tap was delivered; its release means nothing
             return None
-        self.table.button(event.button, False)
+        hand_to_table(self.table, event, self.buttons)
         return None
 
     def link(self, up: bool, t: int) -> None:
@@ -415,7 +410,10 @@ class SimulatedPresses:
                     self._unplug()
             except (LinkError, OSError, TimeoutError) as exc:
                 self._fall_back(str(exc))
-        self.table.link(up)
+        # what the bridge saw (the link events themselves were waited for above); a fresh
+        # box's HELLO named its buttons, unless the keyboard stands in now
+        boxed = self.fallback is None and self.plugged
+        hand_to_table(self.table, LinkEvent("up" if up else "down"), self.buttons if boxed else None)
 
     def led(self, button: int, mode: str) -> None:
         if self.fallback is None and self.bridge is not None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.errors import TablekitError
 from engine.game import Game, Seat
+from tablekit.box_input import control_of, hand_to_table, key_to_table
 
 NAME = "run"
 HELP = "run the table: camera, button box and screen (keyboard and photo-folder fallbacks)"
@@ -194,10 +195,9 @@ def _setup(args: argparse.Namespace, box: Any, screen: Any) -> Game | None:
             while (event := box.get_event(timeout=0)) is not None:
                 hello = box.protocol.box
                 if event.type == "button" and event.event == "press" and hello is not None:
-                    if event.button == hello.buttons - 2:
-                        presses.append("menu")
-                    elif event.button == hello.buttons - 1:
-                        presses.append("ok")
+                    control = control_of(event.button, hello.buttons)
+                    if control is not None:
+                        presses.append(control)
         for press in presses:
             if press == "menu":
                 setup.menu()
@@ -246,18 +246,12 @@ def _loop(table: Any, box: Any, keys: Any, args: argparse.Namespace) -> int:
                 if name == "escape" and not args.fullscreen:
                     return 0
                 t = table.now()
-                got = keys.key_down(name, t) if ev.type == pygame.KEYDOWN else keys.key_up(name, t)
-                if got is not None:
-                    table.button(got.button, got.event == "press", t, keyboard=True)
+                key_to_table(table, keys.key_down(name, t) if ev.type == pygame.KEYDOWN
+                             else keys.key_up(name, t), t)
         if box is not None:
             while (event := box.get_event(timeout=0)) is not None:
-                if event.type == "link":
-                    hello = box.protocol.box
-                    if event.state == "up" and hello is not None:
-                        table.menu_button, table.ok_button = hello.buttons - 2, hello.buttons - 1
-                    table.link(event.state == "up")
-                else:
-                    table.button(event.button, event.event == "press")
+                hello = box.protocol.box
+                hand_to_table(table, event, hello.buttons if hello is not None else None)
         table.tick()
         table.draw()
         frame.tick(FPS)
