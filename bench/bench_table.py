@@ -2,7 +2,9 @@
 
 Plays each demo script without a screen into a journal on disk, then prints: replay time per
 event (judge calls included), journal append latency (WAL, full sync), restore time of the whole
-game, and ``present()`` time per frame. Usage: .venv/bin/python bench/bench_table.py
+game, and ``present()`` time per frame. The presses are scripted keys (``--box keys``): the
+simulated box would only add the real time of every hold, and the journal is the same either
+way. Usage: .venv/bin/python bench/bench_table.py
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ def percentile(values: list[float], q: float) -> float:
 def measure(script: Path, tmp: Path) -> None:
     journal_path = tmp / f"{script.stem}.sqlite"
     subprocess.run([sys.executable, "-m", "tablekit", "demo", "--script", str(script), "--no-screen",
-                    "--journal", str(journal_path)], check=True, capture_output=True, timeout=600)
+                    "--box", "keys", "--journal", str(journal_path)], check=True, capture_output=True, timeout=600)
     source = Journal(journal_path)
     game_id = source.latest()
     assert game_id is not None
