@@ -7,6 +7,9 @@ whatever else went down later; any set of groups that meets the contract will do
 show costs nothing here; the declarer simply plays on (the texts give no penalty for it).
 Losing hands are counted as laid out (``count``) where the variant answers that, otherwise by
 their best arrangement. The game lasts one deal per contract, or the variant's fixed number.
+
+:class:`PartnershipPenaltyPolicy` is the same game played by two teams of partners (Push): a
+team scores as one, see its docstring.
 """
 
 from __future__ import annotations
@@ -112,3 +115,37 @@ class PenaltyPolicy(FamilyPolicy):
             best = min(totals)
             winners = tuple(s for s in seats if totals[s] == best)
         return Standings(totals, (False,) * game.players, over, winners)
+
+
+def team_of(seat: int) -> int:
+    """Partners sit alternately (``check_seating`` sees to it): seats 0, 2, … are one team and
+    seats 1, 3, … the other, whatever names the players gave the teams."""
+    return seat % 2
+
+
+class PartnershipPenaltyPolicy(PenaltyPolicy):
+    """Penalty points paid by teams (Push: the variant's ``scoring.partnerships``).
+
+    From the Push text: when a player goes out, their partnership scores nothing for the deal,
+    whatever the partner still holds; the other partnership adds the cards left in both of its
+    players' hands. The partnership with the lower total after the last deal wins. An empty
+    stock also ends a deal (the text: the deal is over when a player would draw from it);
+    nobody went out then, so each partnership adds what its own two hands hold (a table
+    ruling: the text scores only the going-out ending).
+
+    A team's points are written on both partners' seats, so each seat's total is its team's
+    and the lowest total names both partners of the winning team (both teams on a tie).
+    """
+
+    family = "partnership-penalty"
+    stock_out_label = "the stock ran out"
+
+    def deal_scores(self, game: Game, deal: DealState, outcomes: Sequence[SeatOutcome],
+                    readings: Mapping[int, Groups]) -> Mapping[int, Number]:
+        playing = [o for o in outcomes if o.outcome != SITTING_OUT]
+        out_team = next((team_of(o.seat) for o in playing if o.outcome == WINNER), None)
+        owed: dict[int, Number] = {}
+        for o in playing:
+            team = team_of(o.seat)
+            owed[team] = owed.get(team, 0) + (0 if team == out_team else o.count)
+        return {o.seat: owed[team_of(o.seat)] for o in playing}

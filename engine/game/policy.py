@@ -145,7 +145,8 @@ class FamilyPolicy:
 def policy_for(game: Game) -> FamilyPolicy:
     from engine.game.indian_policy import IndianPolicy
     from engine.game.open_rummy_policy import OpenRummyPolicy
-    from engine.game.penalty_policy import PenaltyPolicy
+    from engine.game.penalty_policy import PartnershipPenaltyPolicy, PenaltyPolicy
+    from engine.game.setup import has_partnerships
     from engine.game.tile_policy import TilePolicy
 
     family: str = type(game.variant).family
@@ -155,4 +156,6 @@ def policy_for(game: Game) -> FamilyPolicy:
         return OpenRummyPolicy()
     if family == "tile":
         return TilePolicy()
+    if has_partnerships(game.variant):
+        return PartnershipPenaltyPolicy()  # Push: partners pay as one team
     return PenaltyPolicy()
