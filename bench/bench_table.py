@@ -1,4 +1,4 @@
-"""Benchmark: the table's own costs on a whole demo game (Indian pool 101, then Shanghai).
+"""Benchmark: the table's own costs on whole demo games (Indian pool 101, Shanghai, Open Rummy).
 
 Plays each demo script without a screen into a journal on disk, then prints: replay time per
 event (judge calls included), journal append latency (WAL, full sync), restore time of the whole
@@ -72,7 +72,7 @@ def measure(script: Path, tmp: Path) -> None:
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        for name in ("indian-pool-101.json", "shanghai.json"):
+        for name in ("indian-pool-101.json", "shanghai.json", "open-rummy.json"):
             measure(ROOT / "demo" / name, Path(tmp))
 
 

@@ -1,10 +1,11 @@
 """``tablekit demo``: a whole scripted game through the real pipeline, on screen or headless.
 
-The script (``demo/*.json``) holds the game, the cut cards, what the camera sees in each
-seat's zone per deal, and the table's actions in time: presses, MENU and OK, waits that run a
-clock out, a lost box link, a corrected misread. The engine, the journal and the screen are
-the real ones; only the clock is scripted, so the demo takes a minute in a window and seconds
-headless.
+The script (``demo/*.json``, picked with ``--game NAME`` or ``--script FILE``) holds the game,
+the cut cards, what the camera sees in each seat's zone per deal, for games that check every
+turn (Open Rummy) what it sees on the whole table after each turn, and the table's actions in
+time: presses, MENU and OK, waits that run a clock out, a lost box link, a corrected misread.
+The engine, the journal and the screen are the real ones; only the clock is scripted, so the
+demo takes a minute in a window and seconds headless.
 
 The presses come from the simulated button box when it can run here (``--box auto``, the
 default, or ``--box sim``): the real firmware in simavr behind a pseudo-terminal, read through
@@ -36,12 +37,20 @@ from engine.errors import TablekitError
 from engine.game import Correction, Game
 from engine.notation import split_groups
 from engine.ruling import plain_number
+from tablekit.app import ScriptedCamera, SeenTable
 from tablekit.demo_box import BOX_CHOICES, open_presses
 
 NAME = "demo"
 HELP = "play a whole scripted game (deals, shows, a timeout, drops) through engine, journal and screen"
 
-DEFAULT_SCRIPT = Path(__file__).resolve().parents[2] / "demo" / "indian-pool-101.json"
+DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
+DEFAULT_GAME = "indian-pool-101"
+DEFAULT_SCRIPT = DEMO_DIR / f"{DEFAULT_GAME}.json"
+
+
+def demo_games() -> list[str]:
+    """The scripts under ``demo/`` by name (``--game``): the file name without ``.json``."""
+    return sorted(p.stem for p in DEMO_DIR.glob("*.json"))
 
 
 class ScriptError(TablekitError, ValueError):
@@ -59,13 +68,23 @@ class Action:
     note: str = ""
 
 
+Groups = tuple[tuple[str, ...], ...]
+
+
 @dataclass
 class Script:
     title: str
     game: Game
     cuts: dict[int, str]
-    readings: dict[tuple[int, int], tuple[tuple[str, ...], ...]]
+    readings: dict[tuple[int, int], Groups]
     actions: list[Action] = field(default_factory=list)
+    #: (deal, turns ended) -> the whole table as the camera reads it then, and again after
+    #: each MENU on the turn-check screen (the last one repeats)
+    tables: dict[tuple[int, int], tuple[SeenTable, ...]] = field(default_factory=dict)
+
+
+def _groups(text: str) -> Groups:
+    return tuple(tuple(g) for g in split_groups(text))
 
 
 def load_script(path: Path) -> Script:
@@ -78,10 +97,28 @@ def load_script(path: Path) -> Script:
     readings = {}
     for deal, zones in data.get("readings", {}).items():
         for seat, text in zones.items():
-            groups = tuple(tuple(g) for g in split_groups(text))
-            readings[(int(deal), int(seat))] = groups
+            readings[(int(deal), int(seat))] = _groups(text)
+    tables = {}
+    for deal, turns in data.get("tables", {}).items():
+        for turn, seen in turns.items():
+            series = seen if isinstance(seen, list) else [seen]
+            tables[(int(deal), int(turn))] = tuple(_seen_table(t, game.players, path) for t in series)
     return Script(str(data.get("title", path.stem)), game, cuts, readings,
-                  list(expand(data.get("steps", []))))
+                  list(expand(data.get("steps", []))), tables)
+
+
+def _seen_table(data: Any, players: int, path: Path) -> SeenTable:
+    """``{"melds": {"1": "5S 6S 7S | ..."}, "discard": "6C 9H", "stock": 24}`` as a reading."""
+    try:
+        melds = {int(seat): _groups(text) for seat, text in data.get("melds", {}).items()}
+        if any(not 0 <= seat < players for seat in melds):
+            raise ValueError(f"a seat beyond the {players} at the table")
+        stock = data.get("stock")
+        return SeenTable(tuple(melds.get(s, ()) for s in range(players)),
+                         tuple(str(data.get("discard", "")).split()),
+                         None if stock is None else int(stock))
+    except (AttributeError, TypeError, ValueError) as exc:
+        raise ScriptError(f"{path}: a table reading that cannot be used ({exc}): {data!r}") from None
 
 
 def expand(steps: list[dict[str, Any]]) -> Iterator[Action]:
@@ -118,6 +155,32 @@ def expand(steps: list[dict[str, Any]]) -> Iterator[Action]:
                 raise ScriptError(f"demo step at {action.t} ms does not come after {last} ms")
             last = action.t
             yield action
+
+
+class TableCamera(ScriptedCamera):
+    """The script's camera, which also reads the whole table after each turn (turn checks).
+
+    A table reading is keyed by deal and the number of turns ended in it. A key may hold
+    several readings: the first is what the camera sees when the turn ends; each MENU on the
+    turn-check screen (the player has put the table right) reads the next one, the last one
+    repeating. Which one is due follows from the game state, so a resumed demo reads the same.
+    """
+
+    def __init__(self, readings: dict[tuple[int, int], Groups], cuts: dict[int, str],
+                 tables: dict[tuple[int, int], tuple[SeenTable, ...]]) -> None:
+        super().__init__(readings, cuts)
+        self.series = dict(tables)
+
+    def read_table(self, seats: int) -> SeenTable | None:
+        state = self.state_of() if self.state_of is not None else None
+        deal = state.deal if state is not None else None
+        turns = deal.turn_count - 1 if deal is not None else 0
+        series = self.series.get((self._deal(False), turns), ())
+        if not series:
+            return None  # the camera cannot see the table now: the turn goes unchecked
+        check = deal.watch.check if deal is not None and deal.watch is not None else None
+        again = check.reads if state is not None and state.phase == "turn-check" and check else 0
+        return series[min(again, len(series) - 1)]
 
 
 class VisionCamera:
@@ -169,6 +232,11 @@ class VisionCamera:
 
     def read_cut(self) -> Any:
         return self.scripted.read_cut()
+
+    def read_table(self, seats: int) -> Any:
+        """The whole table stays the script's: synthetic photos are drawn one zone at a time."""
+        read = getattr(self.scripted, "read_table", None)
+        return read(seats) if read is not None else None
 
 
 class Player:
@@ -237,7 +305,10 @@ class Player:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--script", type=Path, default=DEFAULT_SCRIPT, help="demo script (JSON)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--game", choices=demo_games(), default=None,
+                       help=f"which of the demo's games to play (default: {DEFAULT_GAME})")
+    which.add_argument("--script", type=Path, default=None, help="demo script (JSON)")
     p.add_argument("--headless", action="store_true", help="no window (SDL's dummy video driver)")
     p.add_argument("--report", type=Path, help="write the final standings here (JSON)")
     p.add_argument("--screenshots", type=Path, help="save a PNG of every screen in this folder")
@@ -287,14 +358,15 @@ def _open_screen(args: argparse.Namespace) -> tuple[Any, str]:
 
 def run(args: argparse.Namespace) -> int:
     """Bad input raises a TablekitError; tablekit.cli prints it as one error line (exit 2)."""
-    from tablekit.app import ScriptedCamera
     from tablekit.clock import ManualClock
     from tablekit.journal import Journal
 
-    script = load_script(args.script)
+    path = args.script or DEMO_DIR / f"{args.game or DEFAULT_GAME}.json"
+    script = load_script(path)
     journal_path = args.journal or Path(tempfile.mkdtemp(prefix="tablekit-demo-")) / "journal.sqlite"
     journal = Journal(journal_path)
-    camera: Any = ScriptedCamera(script.readings, script.cuts)
+    camera: Any = (TableCamera(script.readings, script.cuts, script.tables) if script.tables
+                   else ScriptedCamera(script.readings, script.cuts))
     if args.vision:
         camera = VisionCamera(camera)
     clock = ManualClock()
