@@ -51,7 +51,8 @@ class Calibration:
 
     def white_balance(self, image: np.ndarray) -> np.ndarray:
         gains = np.array(self.white_gains, np.float32)
-        return np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+        balanced: np.ndarray = np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+        return balanced
 
     def for_size(self, width: int, height: int) -> Calibration:
         """This calibration for frames of ``width`` x ``height`` pixels.

@@ -59,7 +59,8 @@ def classify_crops(crops: list[np.ndarray], weights: Path = DEFAULT_CLASSIFIER,
     net.setInput(blob)
     logits = net.forward().reshape(len(crops), n_out)
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
+    probs: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return probs
 
 
 def refine_indices(image: np.ndarray, detections: list[Detection], weights: Path = DEFAULT_CLASSIFIER,

@@ -78,7 +78,8 @@ def run_maps(image: np.ndarray, weights: Path = DEFAULT_WEIGHTS) -> tuple[np.nda
 
 def _softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max())
-    return e / e.sum()
+    p: np.ndarray = e / e.sum()
+    return p
 
 
 def _peaks(heat: np.ndarray, threshold: float) -> list[tuple[int, int, float]]:

@@ -61,7 +61,8 @@ class DeckTemplates:
         """Best correlation with each template over four quarter turns."""
         turns = np.stack([np.rot90(patch, k) for k in range(4)]).reshape(4, -1)
         flat = self.patches.reshape(len(self.cards), -1)
-        return (flat @ turns.T).max(axis=1)
+        best: np.ndarray = (flat @ turns.T).max(axis=1)
+        return best
 
     def refine(self, image: np.ndarray, detections: list[Detection],
                sharpness: float = 12.0, floor: float = 0.6) -> list[Detection]:

@@ -73,7 +73,7 @@ class PiCameraSource:
 
     def __init__(self, size: tuple[int, int] = (1640, 1232)) -> None:
         try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found]
+            from picamera2 import Picamera2
         except ImportError:
             raise FrameSourceError("picamera2 is not installed (it comes with Pi OS)") from None
         self.name = "picamera"

@@ -182,7 +182,8 @@ def _table(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
     elif kind == 1:
         noise = rng.normal(0, rng.uniform(5, 30), (h // 4 + 1, w // 4 + 1, 1)).astype(np.float32)
         img += cv2.resize(noise, (w, h))[..., None]
-    return np.clip(img, 0, 255).astype(np.uint8)
+    table: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
+    return table
 
 
 def _layout(n: int, rng: np.random.Generator, scale: float) -> list[np.ndarray]:

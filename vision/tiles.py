@@ -138,7 +138,7 @@ def read_tile_face(face: np.ndarray) -> TileRead:
 def find_tiles(image: np.ndarray, min_area: float = 400.0) -> list[np.ndarray]:
     """Quadrilaterals (4×2, corners clockwise from top-left) of light tile-shaped regions."""
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-    light = ((hsv[..., 2] > 150) & (hsv[..., 1] < 80)).astype(np.uint8) * 255
+    light: np.ndarray = ((hsv[..., 2] > 150) & (hsv[..., 1] < 80)).astype(np.uint8) * 255
     light = cv2.morphologyEx(light, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     contours, _ = cv2.findContours(light, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     quads = []
@@ -167,7 +167,7 @@ def _order(pts: np.ndarray) -> np.ndarray:
 def read_tiles(image: np.ndarray, min_confidence: float = 0.5) -> list[DetectedCard]:
     """Every tile found on the image, read (``??`` below ``min_confidence``)."""
     out = []
-    dst = np.float32([[0, 0], [TILE_W * 2, 0], [TILE_W * 2, TILE_H * 2], [0, TILE_H * 2]])
+    dst = np.array([[0, 0], [TILE_W * 2, 0], [TILE_W * 2, TILE_H * 2], [0, TILE_H * 2]], np.float32)
     for quad in find_tiles(image):
         m = cv2.getPerspectiveTransform(quad, dst)
         face = cv2.warpPerspective(image, m, (TILE_W * 2, TILE_H * 2))

@@ -112,7 +112,8 @@ def _flatten(rgba: np.ndarray) -> np.ndarray:
     if rgba.shape[2] == 3:
         return rgba
     alpha = rgba[..., 3:4].astype(np.float32) / 255.0
-    return (rgba[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
+    flat: np.ndarray = (rgba[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
+    return flat
 
 
 def _rasterise(path: Path) -> np.ndarray | None:

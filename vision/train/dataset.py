@@ -104,7 +104,7 @@ def _transform(m: np.ndarray, obj: tuple[float, float, float, float]) -> tuple[f
     return float(c[0]), float(c[1]), float(np.ptp(q[0])), float(np.ptp(q[1]))
 
 
-def sample(photo: Photo, rng: np.random.Generator, crop: int) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+def sample(photo: Photo, rng: np.random.Generator, crop: int) -> tuple[np.ndarray, dict[str, np.ndarray | np.float32]]:
     """One augmented crop of ``photo`` with its targets at stride 4."""
     h, w = photo.image.shape[:2]
     base = INPUT_SIZE / max(h, w)
@@ -123,9 +123,10 @@ def sample(photo: Photo, rng: np.random.Generator, crop: int) -> tuple[np.ndarra
     t = np.array([crop / 2, crop / 2]) - a @ centre
     m = np.hstack([a, t[:, None]])
     border = tuple(int(v) for v in rng.integers(0, 256, 3))
-    img = cv2.warpAffine(photo.image, m, (crop, crop), flags=cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_CONSTANT if rng.random() < 0.5 else cv2.BORDER_REFLECT,
-                         borderValue=border)
+    img: np.ndarray = cv2.warpAffine(photo.image, m, (crop, crop), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_CONSTANT if rng.random() < 0.5
+                                     else cv2.BORDER_REFLECT,
+                                     borderValue=border)
     img = _photometric(img, rng)
     g = crop // STRIDE
     t_ih = np.zeros((g, g), np.float32)
@@ -156,7 +157,7 @@ def sample(photo: Photo, rng: np.random.Generator, crop: int) -> tuple[np.ndarra
         x0, x1 = int((x - tw / 2) / STRIDE), int((x + tw / 2) / STRIDE) + 1
         y0, y1 = int((y - th / 2) / STRIDE), int((y + th / 2) / STRIDE) + 1
         ignore[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = 0
-    targets = {
+    targets: dict[str, np.ndarray | np.float32] = {
         "ih": t_ih, "ch": t_ch, "icls": t_icls, "ccls": t_ccls, "isz": t_isz, "csz": t_csz,
         "iignore": ignore,
         "ivalid": np.float32(photo.has_indices), "cvalid": np.float32(photo.has_cards),
@@ -165,7 +166,7 @@ def sample(photo: Photo, rng: np.random.Generator, crop: int) -> tuple[np.ndarra
 
 
 def _photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    f = img.astype(np.float32)
+    f: np.ndarray = img.astype(np.float32)
     f = f * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40)
     f = f * rng.uniform(0.85, 1.15, 3)[None, None, :]
     if rng.random() < 0.15:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import torch
 from torch import nn
 
@@ -51,9 +53,10 @@ class CardNet(nn.Module):
             nn.Conv2d(2 * f, OUT_CHANNELS, 1),
         )
         with torch.no_grad():
-            self.head[-1].bias.zero_()
-            self.head[-1].bias[0] = -4.0
-            self.head[-1].bias[3 + N_INDEX] = -4.0
+            bias = cast(torch.Tensor, self.head[-1].bias)
+            bias.zero_()
+            bias[0] = -4.0
+            bias[3 + N_INDEX] = -4.0
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = x * (1.0 / 255.0) - 0.5
@@ -65,4 +68,5 @@ class CardNet(nn.Module):
         p = self.l16(a16) + self.up(p)
         p = self.l8(a8) + self.up(p)
         p = self.l4(a4) + self.up(p)
-        return self.head(p)
+        maps: torch.Tensor = self.head(p)
+        return maps

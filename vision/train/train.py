@@ -63,7 +63,7 @@ def loss_fn(out: torch.Tensor, t: dict[str, torch.Tensor]) -> torch.Tensor:
 def export(model: CardNet, path: Path) -> None:
     model.eval()
     x = torch.zeros(1, 3, INPUT_SIZE, INPUT_SIZE)
-    torch.onnx.export(model, x, str(path), opset_version=13, dynamo=False,
+    torch.onnx.export(model, (x,), str(path), opset_version=13, dynamo=False,
                       input_names=["image"], output_names=["maps"])
     model.train()
 
@@ -130,7 +130,7 @@ def fit(photos: list[Photo], synth: list[Photo], args: argparse.Namespace, minut
         t = {k: torch.from_numpy(np.stack([b[1][k] for b in batch])) for k in batch[0][1]}
         loss = loss_fn(model(x), t)
         opt.zero_grad()
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward unannotated
         opt.step()
         running = 0.98 * running + 0.02 * loss.item() if step else loss.item()
         step += 1

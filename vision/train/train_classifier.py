@@ -62,12 +62,13 @@ class IndexNet(nn.Module):
                                   nn.ReLU(inplace=True), nn.Linear(128, n_out))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head(self.features(x * (1.0 / 255.0) - 0.5))
+        logits: torch.Tensor = self.head(self.features(x * (1.0 / 255.0) - 0.5))
+        return logits
 
 
 def export(model: IndexNet, path: Path, size: tuple[int, int]) -> None:
     model.eval()
-    torch.onnx.export(model, torch.zeros(1, 3, size[1], size[0]), str(path), opset_version=13,
+    torch.onnx.export(model, (torch.zeros(1, 3, size[1], size[0]),), str(path), opset_version=13,
                       dynamo=False, input_names=["crop"], output_names=["logits"])
     model.train()
 
@@ -137,7 +138,7 @@ def main() -> None:
             logits = model(xb)
             loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
             opt.zero_grad()
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward unannotated
             opt.step()
             total += len(idx)
             correct += int((logits.argmax(1) == yb).sum())
