@@ -66,3 +66,48 @@ def test_fans_and_rows_group_as_laid_out(seed: int) -> None:
     # every predicted group holds one meld only, and every meld is one group
     assert all(len(set(g)) == 1 for g in as_sets)
     assert len(got) == len({t for t in truth})
+
+
+def _whole(rank_probs: dict[str, float], box: tuple[float, float, float, float]) -> Detection:
+    from vision.labels import CARD_CLASSES
+
+    probs = np.full(len(CARD_CLASSES), 1e-3)
+    for rank, p in rank_probs.items():
+        probs[CARD_CLASSES.index(rank)] = p
+    probs /= probs.sum()
+    x0, y0, x1, y1 = box
+    return Detection("card", (x0 + x1) / 2, (y0 + y1) / 2, box, 0.9, probs)
+
+
+def _mixed(first: str, p_first: float, second: str, p_second: float, x: float, y: float) -> Detection:
+    probs = np.full(len(INDEX_CLASSES), 1e-3)
+    probs[INDEX_CLASSES.index(first)] = p_first
+    probs[INDEX_CLASSES.index(second)] = p_second
+    probs /= probs.sum()
+    return Detection("index", x, y, (x - 7, y - 10, x + 7, y + 10), 0.8, probs)
+
+
+def test_opposite_corners_of_one_card_are_one_card_even_when_their_reads_disagree() -> None:
+    whole = _whole({"K": 0.9}, (80, 80, 230, 290))
+    sure = _index("KD", 95, 100)
+    doubtful = _mixed("KH", 0.55, "KD", 0.01, 215, 270)
+    cards = assemble([whole, sure, doubtful])
+    assert [c.card for c in cards] == ["KD"]
+    off = assemble([whole, sure, doubtful], AssemblyParams(corner_reach=0.0))
+    assert sorted(c.card for c in off) == ["KD", "KH"]
+
+
+def test_a_pip_read_as_an_index_inside_a_card_is_not_another_card() -> None:
+    whole = _whole({"3": 0.9}, (80, 80, 230, 290))
+    corner = _index("3D", 95, 100)
+    pip = _index("AD", 148, 178, p=0.8)
+    cards = assemble([whole, corner, pip])
+    assert [c.card for c in cards] == ["3D"]
+    off = assemble([whole, corner, pip], AssemblyParams(interior=0.0))
+    assert sorted(c.card for c in off) == ["3D", "AD"]
+
+
+def test_a_second_card_beside_a_whole_card_is_kept() -> None:
+    whole = _whole({"3": 0.9}, (80, 80, 230, 290))
+    cards = assemble([whole, _index("3D", 95, 100), _index("9S", 330, 100)])
+    assert sorted(c.card for c in cards) == ["3D", "9S"]

@@ -32,6 +32,12 @@ class AssemblyParams:
     #: Whether a card read whole (no index found) is named with the suit its ink colour suggests
     #: (red → H, black → S); otherwise such a card is ``??`` because its suit is unknown.
     guess_suit: bool = False
+    #: A lone index this share of a whole card's diagonal away from the card's first index is
+    #: its other corner even when the two reads disagree (0 turns this off).
+    corner_reach: float = 0.55
+    #: Index reads within this share of a whole card's size from its centre, whose rank the
+    #: card's read rules out, are pips or art and are dropped (0 turns this off).
+    interior: float = 0.3
 
 
 DEFAULT_PARAMS = AssemblyParams()
@@ -88,12 +94,44 @@ def pair_indices(indices: list[Detection], params: AssemblyParams) -> list[list[
     return cards
 
 
+def _other_corner(groups: list[list[Detection]], rest: list[int], same: list[int],
+                  whole: Detection, params: AssemblyParams) -> list[int]:
+    """The card's second corner index when its reading disagreed with the first: a lone index
+    inside the same whole card, about the card's diagonal away from a lone first index."""
+    if len(same) != 1 or len(groups[same[0]]) != 1 or params.corner_reach <= 0:
+        return []
+    first = groups[same[0]][0]
+    x0, y0, x1, y1 = whole.box
+    diagonal = float(np.hypot(x1 - x0, y1 - y0))
+    far = [i for i in rest if len(groups[i]) == 1
+           and np.hypot(groups[i][0].x - first.x, groups[i][0].y - first.y) >= params.corner_reach * diagonal]
+    return [max(far, key=lambda i: groups[i][0].score)] if len(far) == 1 else []
+
+
+def _interior_marks(groups: list[list[Detection]], rest: list[int], whole: Detection,
+                    params: AssemblyParams) -> list[int]:
+    """Index reads in the middle of a whole card whose rank the card's own read rules out:
+    pips or court art taken for an index, not another card."""
+    x0, y0, x1, y1 = whole.box
+    cx, cy, w, h = (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0
+    out = []
+    for i in rest:
+        if not all(abs(d.x - cx) <= params.interior * w and abs(d.y - cy) <= params.interior * h
+                   for d in groups[i]):
+            continue
+        rank = _rank_marginal(_index_probs(groups[i]))
+        if float(np.dot(rank, whole.probs)) < params.min_agreement:
+            out.append(i)
+    return out
+
+
 def _index_probs(group: list[Detection]) -> np.ndarray:
     """The reading of a card's indices together (the normalised product of their reads)."""
     p = np.ones_like(group[0].probs)
     for d in group:
         p = p * (d.probs + 1e-4)
-    return p / p.sum()
+    out: np.ndarray = p / p.sum()
+    return out
 
 
 def _rank_marginal(index_probs: np.ndarray) -> np.ndarray:
@@ -113,6 +151,7 @@ def _read(index_probs: np.ndarray | None, card_probs: np.ndarray | None) -> tupl
         # The rank alone: the suit is unknown, so such a card is reported only with a guess
         # marked by halved confidence (below the default threshold it becomes ``??``).
         return CARD_CLASSES[k], float(card_probs[k])
+    assert card_probs is not None
     rank = _rank_marginal(index_probs) * (card_probs + 1e-3)
     rank /= rank.sum()
     r = int(np.argmax(rank))
@@ -166,7 +205,9 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
             # the card's other corner, when it was not paired, agrees with the first reading
             same = [i for i in inside
                     if i == best or float(np.dot(first, _index_probs(groups[i]))) >= params.min_agreement]
+            same += _other_corner(groups, [i for i in inside if i not in same], same, whole, params)
             taken.update(same)
+            taken.update(_interior_marks(groups, [i for i in inside if i not in same], whole, params))
             group = [d for i in same for d in groups[i]]
             name, conf = _read(_index_probs(group), whole.probs)
             boxes = tuple(d.box for d in group)
