@@ -154,6 +154,7 @@ class PlayView:
     paused_reason: str = ""  # non-empty: play is paused and this says why
     hint: str = ""  # e.g. "short press: end turn · long press: show"
     toast: Toast | None = None
+    note: str = ""  # a standing note in small print under the header, e.g. "turns not checked: …"
 
 
 # --- show verdict --------------------------------------------------------------------------

@@ -78,6 +78,7 @@ class Camera(Protocol):
 
     A camera that can also read the whole table for turn checks has
     ``read_table(seats) -> SeenTable | None``; the table asks for it only when it exists.
+    Its ``table_unread`` says why it cannot ("" when it can), for the screen to show.
     """
 
     name: str
@@ -94,6 +95,13 @@ class Box(Protocol):
     def led(self, button: int, mode: str) -> None: ...
 
     def buzz(self, ms: int) -> None: ...
+
+
+def table_unread(camera: Camera) -> str:
+    """Why ``camera`` cannot read the whole table for turn checks ("" when it can)."""
+    if getattr(camera, "read_table", None) is None:
+        return "the camera reads one zone at a time"
+    return str(getattr(camera, "table_unread", ""))
 
 
 class NoBox:
@@ -139,6 +147,10 @@ class ScriptedCamera:
 
     def read_cut(self) -> str | None:
         return self.cuts.get(self._deal(True))
+
+    @property
+    def table_unread(self) -> str:
+        return "" if self.tables else "no whole-table readings"
 
     def read_table(self, seats: int) -> SeenTable | None:
         state = self.state_of() if self.state_of is not None else None
@@ -201,6 +213,10 @@ class FrameCamera:
 
     def read_zone(self, seat: int) -> Groups | None:
         return self._groups_in(f"seat{seat + 1}")
+
+    @property
+    def table_unread(self) -> str:
+        return "" if self.calibration is not None else "no mat calibration"
 
     def read_table(self, seats: int) -> SeenTable | None:
         """Every seat's zone and the discard pile in the centre, from one frame (only with a
@@ -536,7 +552,8 @@ class Table:
         if self._reading() is None:
             self.correcting = None
         picking = self.picking if self._picked_reading() is not None else None
-        kw: dict[str, Any] = dict(link=self.devices.link, camera=self.devices.camera, screen=self.screen)
+        kw: dict[str, Any] = dict(link=self.devices.link, camera=self.devices.camera, screen=self.screen,
+                                  table_unread=table_unread(self.camera))
         if picking is not None and picking.cell is not None:
             owner = self.state.game.seats[picking.seat].name
             suit = "colour" if self.state.game.variant.uses_tiles else "suit"

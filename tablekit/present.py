@@ -43,7 +43,18 @@ from display.viewmodel import (
     ViewModel,
 )
 from engine.cards import SUITS, parse_card
-from engine.game import LONG_PRESS_MS, GameState, HandReading, has_partnerships, policy_for
+from engine.game import (
+    LONG_PRESS_MS,
+    GameState,
+    HandReading,
+    MenuPressed,
+    apply,
+    has_partnerships,
+    policy_for,
+)
+from engine.game.flow import MENU_CLOSE, MENU_DROP, MENU_STOCK_OUT
+from engine.game.penalty_policy import team_of
+from engine.game.policy import FamilyPolicy
 from engine.game.state import DealRecord
 from engine.ruling import Ruling, plain_number
 from engine.variants import Variant
@@ -51,7 +62,7 @@ from engine.variants import Variant
 SCOREBOARD = "scoreboard"
 VERDICT_PROMPT = "OK: confirm · MENU: read again or correct a card"
 TYPING_PROMPT = "type the card · arrows: another card · Enter: correct · Esc: cancel"
-PLAY_HINT = "short press: end turn · hold 1.5 s: show · MENU: drop"
+PLAY_HINT = f"short press: end turn · hold {LONG_PRESS_MS / 1000:g} s: show"
 OUTCOME_WORDS = {
     "winner": "winner", "lost": "", "second-valid": "valid hand, second", "wrong-show": "wrong show",
     "first-drop": "first drop", "middle-drop": "middle drop", "missed-turns": "3 missed turns",
@@ -66,19 +77,20 @@ def present(state: GameState, now_ms: int, *, link: DeviceHealth = HEALTHY,
             camera: DeviceHealth = HEALTHY, screen: str = "",
             toast: Toast | None = None, correcting: tuple[int, int] | None = None,
             proposed: str = "", proposed_note: str = "", prompt: str = "",
-            read_again: bool = False) -> ViewModel:
+            read_again: bool = False, table_unread: str = "") -> ViewModel:
     """The view-model for ``state`` at table time ``now_ms``.
 
     On a verdict, ``correcting`` is the card selected for correction, ``proposed`` what it
     would become (with ``proposed_note`` under it) and ``prompt`` what the buttons do then
     (the keyboard's keys by default); ``read_again`` says the selection stands on "read the
-    zone again"."""
+    zone again". ``table_unread`` says why the camera cannot read the whole table ("" when
+    it can): in a game that checks turns, the play screen then notes that turns go unchecked."""
     if state.phase == "setup":
         return _setup(state, toast)
     if screen == SCOREBOARD and state.history:
         return scoreboard(state, toast)
     if state.phase == "play":
-        return _play(state, now_ms, link, camera, toast)
+        return _play(state, now_ms, link, camera, toast, table_unread)
     if state.phase == "turn-check":
         return turn_check(state, toast)
     if state.phase == "show":
@@ -137,7 +149,7 @@ def _seat_state(state: GameState, seat: int) -> str:
 
 
 def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealth,
-          toast: Toast | None) -> PlayView:
+          toast: Toast | None, table_unread: str = "") -> PlayView:
     game = state.game
     policy = policy_for(game)
     deal = state.deal
@@ -168,17 +180,41 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
         toast = Toast(f"{game.seats[deal.turn].name}: release to declare a show", LEVEL_WARNING)
     if state.menu:
         choice = state.menu[0]
-        words = {"drop": f"drop {game.seats[deal.turn].name}",
-                 "stock-out": policy.stock_out_label}.get(choice, "close the menu")
+        words = {MENU_DROP: f"drop {game.seats[deal.turn].name}",
+                 MENU_STOCK_OUT: policy.stock_out_label}.get(choice, "close the menu")
         toast = Toast(f"MENU: next choice · OK: {words}", LEVEL_WARNING)
+    note = f"turns not checked: {table_unread}" if table_unread and policy.watches_turns(game) else ""
     return PlayView(
         variant_name=game.variant.name, seats=tuple(seats), active_seat=deal.turn,
         dealer_seat=deal.dealer, countdown=countdown,
         missed_turn_limit=policy.missed_turn_limit or 0, deal_number=deal.number,
         deals_total=policy.deals_total(game),
         target=policy.deal_label(game, deal.number) or (label if target is None else _target_words(game, target)),
-        link=link, camera=camera, paused_reason=state.pause_reason(), hint=PLAY_HINT,
-        toast=_toast(state, toast))
+        link=link, camera=camera, paused_reason=state.pause_reason(), hint=play_hint(state),
+        note=note, toast=_toast(state, toast))
+
+
+def menu_choices(state: GameState) -> tuple[str, ...]:
+    """What MENU would offer now in play (drop, the stock ran out, …), asked of the engine
+    itself so the screen never promises a choice the game does not have."""
+    if state.phase != "play" or state.menu:
+        return tuple(c for c in state.menu if c != MENU_CLOSE)
+    opened, _ = apply(state, MenuPressed(0))
+    return tuple(c for c in opened.menu if c != MENU_CLOSE)
+
+
+def _choice_words(choice: str, policy: FamilyPolicy) -> str:
+    if choice == MENU_STOCK_OUT:  # "ground show: the stock ran out" -> "the stock ran out"
+        return policy.stock_out_label.rsplit(": ", 1)[-1]
+    return choice
+
+
+def play_hint(state: GameState) -> str:
+    """What the buttons do in play: a seat's short and long press, and MENU only when it
+    offers something in this family at this moment (a drop, the stock running out)."""
+    policy = policy_for(state.game)
+    words = [_choice_words(c, policy) for c in menu_choices(state)]
+    return f"{PLAY_HINT} · MENU: {' or '.join(words)}" if words else PLAY_HINT
 
 
 TURN_CHECK_PROMPT = "OK: accept the turn as it lies · MENU: put it right, then read the table again"
@@ -317,9 +353,38 @@ def _game_over(state: GameState, toast: Toast | None) -> GameOverView:
     for place, s in enumerate(order, 1):
         note = "winner" if s in state.winners else ("eliminated" if state.eliminated[s] else "")
         standings.append(Standing(place, game.seats[s].name, _n(state.totals[s]), note))
-    winner = " & ".join(game.seats[s].name for s in state.winners) or "nobody"
-    return GameOverView(winner, tuple(standings), f"{winner} wins {game.variant.name}",
+    sides = winning_sides(state)
+    winner = _listed([" & ".join(side) for side in sides]) or "nobody"
+    return GameOverView(winner, tuple(standings), game_over_headline(sides, game.variant.name),
                         len(state.history), "the game is over", toast)
+
+
+def winning_sides(state: GameState) -> list[tuple[str, ...]]:
+    """The winners' names by side: each player alone, or partners together (one team, or
+    both when the teams finish level)."""
+    game = state.game
+    if not has_partnerships(game.variant):
+        return [(game.seats[s].name,) for s in state.winners]
+    sides: dict[int, list[str]] = {}
+    for s in state.winners:
+        sides.setdefault(team_of(s), []).append(game.seats[s].name)
+    return [tuple(names) for names in sides.values()]
+
+
+def game_over_headline(sides: list[tuple[str, ...]], game_name: str) -> str:
+    """"Ann wins Pool 101", "Ann & Cy win Open Rummy"; a tie: "Ann and Bo share the win",
+    "Ann & Cy and Bo & Di share the win"."""
+    names = [" & ".join(side) for side in sides]
+    if not names:
+        return f"Nobody wins {game_name}"
+    if len(names) > 1:
+        return f"{_listed(names)} share the win"
+    return f"{names[0]} {'win' if len(sides[0]) > 1 else 'wins'} {game_name}"
+
+
+def _listed(names: list[str]) -> str:
+    """"Ann", "Ann and Bo", "Ann, Bo and Cy"."""
+    return f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else "".join(names)
 
 
 def health(ok: bool, fallback: bool, message: str) -> DeviceHealth:

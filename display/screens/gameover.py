@@ -31,7 +31,8 @@ def draw(canvas: Canvas, view: GameOverView) -> None:
     _trophy(canvas.surface, cup)
     canvas.mark("trophy", cup)
     head = pygame.Rect(cup.right + L.py(0.04), cup.y, L.width - cup.right - L.py(0.1), cup.h)
-    canvas.text(view.headline or f"{view.winner} wins", L.line("title") * 3 // 2, head, theme.HIGHLIGHT)
+    # no verb of our own without a headline: "Ann & Cy" (a team) or a tie would need "win"
+    canvas.text(view.headline or view.winner, L.line("title") * 3 // 2, head, theme.HIGHLIGHT)
     canvas.mark("headline", head)
     table = L.rect((0.1, 0.38, 0.8, 0.5))
     count = max(len(view.standings), 4)

@@ -21,6 +21,7 @@ RING_RADIUS = 0.19  # of the height
 RING_WIDTH = 0.042
 SEAT_ORBIT = (0.355, 0.30)  # seat centres lie on this ellipse (fractions of width, height)
 FELT = (0.30, 0.25)
+NOTE = (0.62, 0.104, 0.36, 0.04)  # the standing note's box, under the header at the right
 
 
 def team_colours(view: PlayView) -> dict[str, theme.Colour]:
@@ -29,6 +30,13 @@ def team_colours(view: PlayView) -> dict[str, theme.Colour]:
         if seat.team and seat.team not in teams:
             teams[seat.team] = theme.series_colour(len(teams))
     return teams
+
+
+def team_words(team: str) -> str:
+    """A seat's team as its box says it: "team North", and "team A" not "team team A"."""
+    if not team or team.lower().startswith("team "):
+        return team
+    return f"team {team}"
 
 
 def seat_rects(canvas: Canvas, count: int) -> list[pygame.Rect]:
@@ -75,6 +83,7 @@ def draw_table(canvas: Canvas, view: PlayView) -> None:
     for i, (seat, rect) in enumerate(zip(view.seats, rects, strict=True)):
         _seat(canvas, i, seat, rect, i == active, i == view.dealer_seat, teams.get(seat.team), view.missed_turn_limit)
 
+    _note(canvas, view.note)
     chrome.footer(canvas, view.hint)
     chrome.toast(canvas, view.toast)
 
@@ -98,6 +107,16 @@ def _header(canvas: Canvas, view: PlayView) -> None:
             parts.append(view.target)
         canvas.text(" · ".join(parts), L.line("body"), status_box, theme.TEXT_DIM, align="right")
     canvas.mark("header", band)
+
+
+def _note(canvas: Canvas, note: str) -> None:
+    """A standing note in small dim print under the header's right end (below the health
+    icons), clear of the seats: no seat box reaches this corner."""
+    if not note:
+        return
+    box = canvas.layout.rect(NOTE)
+    canvas.text(note, canvas.layout.line("small"), box, theme.TEXT_DIM, align="right", bold=False)
+    canvas.mark("note", box)
 
 
 def _pointer(canvas: Canvas, seat: pygame.Rect, centre: tuple[int, int], reach: int) -> None:
@@ -156,7 +175,7 @@ def _seat(
     score_box = pygame.Rect(row.x, row.y, row.w - marks_w - pad, row.h)
     canvas.text(number_text(seat.score), L.line("body"), score_box, ink)
 
-    note = seat.note or (seat.state if out else "") or (f"team {seat.team}" if seat.team else "")
+    note = seat.note or (seat.state if out else "") or team_words(seat.team)
     if note:
         note_box = pygame.Rect(inner.x, row.bottom, inner.w, inner.bottom - row.bottom)
         colour = theme.INVALID if seat.state == SEAT_ELIMINATED and not active else ink

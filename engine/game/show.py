@@ -6,6 +6,7 @@ can be corrected card by card or read again (MENU), and is confirmed with OK.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from engine.cards import parse_card
@@ -205,12 +206,25 @@ def read_hands(state: GameState, text: str, t_ms: int) -> Result:
     return state, [Notice(text), ReadZone(pending[0])]
 
 
+_WRONG_SHOW = re.compile(r"wrong show\b", re.IGNORECASE)
+
+
+def wrong_show_text(name: str, why: str) -> str:
+    """"Bo made a wrong show: …", saying "wrong show" once when the judge's reason already
+    starts with it ("wrong show (80 points): …" becomes "Bo made a wrong show (80 points): …")."""
+    head = f"{name} made a wrong show"
+    said = _WRONG_SHOW.match(why)
+    if said is not None:
+        return head + why[said.end():]
+    return f"{head}: {why}" if why else head
+
+
 def wrong_show(state: GameState, reading: HandReading, t_ms: int) -> Result:
     deal = state.deal
     assert deal is not None
     seat = reading.seat
     why = reading.problem or (reading.ruling.reason if reading.ruling else "")
-    text = f"{name_of(state, seat)} made a wrong show: {why}"
+    text = wrong_show_text(name_of(state, seat), why)
     policy = policy_of(state)
     outcome = policy.wrong_show_outcome
     if policy.wrong_show_ends_deal:
