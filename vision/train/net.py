@@ -70,3 +70,54 @@ class CardNet(nn.Module):
         p = self.l4(a4) + self.up(p)
         maps: torch.Tensor = self.head(p)
         return maps
+
+
+def _convs_in_order(model: CardNet) -> list[tuple[nn.Conv2d, nn.BatchNorm2d | None]]:
+    """Every convolution in the order the forward pass runs them, with its batch norm."""
+    out: list[tuple[nn.Conv2d, nn.BatchNorm2d | None]] = []
+    for seq in (model.s2, model.s4, model.s8, model.s16, model.s32):
+        out += [(cast(nn.Conv2d, seq[0]), cast(nn.BatchNorm2d, seq[1])),
+                (cast(nn.Conv2d, seq[3]), cast(nn.BatchNorm2d, seq[4]))]
+    out += [(model.l32, None), (model.l16, None), (model.l8, None), (model.l4, None)]
+    out += [(cast(nn.Conv2d, model.head[0]), cast(nn.BatchNorm2d, model.head[1])),
+            (cast(nn.Conv2d, model.head[3]), cast(nn.BatchNorm2d, model.head[4])),
+            (cast(nn.Conv2d, model.head[6]), None)]
+    return out
+
+
+def load_exported(model: CardNet, path: str) -> None:
+    """Start ``model`` from an exported detector, whose batch norms were folded into the
+    convolutions: each conv takes the folded weights and its batch norm becomes the identity
+    plus the folded bias. Keep the batch norms in eval mode while training on from here."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(path).graph
+    weights = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in graph.initializer}
+    nodes = [n for n in graph.node if n.op_type == "Conv"]
+    convs = _convs_in_order(model)
+    if len(nodes) != len(convs):
+        raise ValueError(f"{path}: {len(nodes)} convolutions, the network has {len(convs)}")
+    with torch.no_grad():
+        for node, (conv, norm) in zip(nodes, convs, strict=True):
+            w = weights[node.input[1]]
+            b = weights[node.input[2]] if len(node.input) > 2 else torch.zeros(w.shape[0])
+            if tuple(w.shape) != tuple(conv.weight.shape):
+                raise ValueError(f"{path}: {node.input[1]} has shape {tuple(w.shape)}, "
+                                 f"expected {tuple(conv.weight.shape)}")
+            conv.weight.copy_(w)
+            if norm is None:
+                assert conv.bias is not None
+                conv.bias.copy_(b)
+            else:
+                norm.weight.fill_(1.0)
+                norm.bias.copy_(b)
+                norm.running_mean.zero_()  # type: ignore[union-attr]
+                norm.running_var.fill_(1.0 - norm.eps)  # type: ignore[union-attr]
+
+
+def freeze_norms(model: nn.Module) -> None:
+    """Batch norms to eval mode (fixed statistics) while the rest trains."""
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()

@@ -26,7 +26,7 @@ import torch.nn.functional as F
 from vision.detector import DEFAULT_WEIGHTS, INPUT_SIZE
 from vision.train.artwork import add_artwork_arguments, scene_faces
 from vision.train.dataset import Photo, add_pseudo_indices, load_photos, sample, synthetic_photos
-from vision.train.net import N_CARD, N_INDEX, CardNet
+from vision.train.net import N_CARD, N_INDEX, CardNet, freeze_norms, load_exported
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -85,6 +85,9 @@ def main() -> None:
     ap.add_argument("--synth", type=int, default=800, help="drawn scenes added to the photos")
     ap.add_argument("--synth-share", type=float, default=0.3,
                     help="share of each batch drawn from the synthetic scenes")
+    ap.add_argument("--init-onnx", type=Path, default=None,
+                    help="start from an exported detector (e.g. the shipped weights) and train on")
+    ap.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
     add_artwork_arguments(ap)
     args = ap.parse_args()
     torch.manual_seed(args.seed)
@@ -112,16 +115,23 @@ def fit(photos: list[Photo], synth: list[Photo], args: argparse.Namespace, minut
     if getattr(args, "resume", False) and state.is_file():
         model.load_state_dict(torch.load(state))
         print(f"resumed from {state}", flush=True)
-    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    init = getattr(args, "init_onnx", None)
+    if init is not None:
+        load_exported(model, str(init))
+        print(f"started from {init} (batch norms kept fixed)", flush=True)
+    peak = float(getattr(args, "lr", 2e-3))
+    opt = torch.optim.AdamW(model.parameters(), lr=peak, weight_decay=1e-4)
     start = time.time()
     budget = minutes * 60
     step = 0
     running = 0.0
     while (elapsed := time.time() - start) < budget:
         frac = elapsed / budget
-        lr = 2e-3 * (0.5 * (1 + np.cos(np.pi * frac))) + 2e-5
+        lr = peak * (0.5 * (1 + np.cos(np.pi * frac))) + 2e-5
         for group in opt.param_groups:
             group["lr"] = lr
+        if init is not None:
+            freeze_norms(model)
         n_synth = int(rng.binomial(args.batch, args.synth_share)) if synth else 0
         chosen = [photos[i] for i in rng.integers(len(photos), size=args.batch - n_synth)]
         chosen += [synth[i] for i in rng.integers(len(synth), size=n_synth)] if n_synth else []
