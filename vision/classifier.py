@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -26,19 +27,34 @@ DEFAULT_CLASSIFIER: Final = Path(__file__).with_name("weights") / "indexnet.onnx
 N_OUT: Final = len(INDEX_CLASSES) + 1
 
 
-def crop_index(image: np.ndarray, box: Box) -> np.ndarray:
+def crop_index(image: np.ndarray, box: Box, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
     """The index under ``box`` (x0, y0, x1, y1) with a margin, turned a quarter when wider than
-    tall so its long side is vertical, resized to ``CROP_W``×``CROP_H`` (BGR)."""
+    tall so its long side is vertical, resized to ``size`` (width, height; BGR)."""
     x0, y0, x1, y1 = box
     mx, my = (x1 - x0) * CROP_MARGIN, (y1 - y0) * CROP_MARGIN
     x0, x1, y0, y1 = x0 - mx, x1 + mx, y0 - my, y1 + my
     wide = (x1 - x0) > (y1 - y0)
-    out_w, out_h = (CROP_H, CROP_W) if wide else (CROP_W, CROP_H)
+    crop_w, crop_h = size
+    out_w, out_h = (crop_h, crop_w) if wide else (crop_w, crop_h)
     sx, sy = out_w / max(x1 - x0, 1.0), out_h / max(y1 - y0, 1.0)
     m = np.array([[sx, 0.0, -sx * x0], [0.0, sy, -sy * y0]], np.float64)
     interp = cv2.INTER_AREA if min(sx, sy) < 1 else cv2.INTER_LINEAR
     patch = cv2.warpAffine(image, m, (out_w, out_h), flags=interp, borderMode=cv2.BORDER_REPLICATE)
     return cv2.rotate(patch, cv2.ROTATE_90_CLOCKWISE) if wide else patch
+
+
+@lru_cache(maxsize=8)
+def crop_size(weights: Path, default: tuple[int, int] = (CROP_W, CROP_H)) -> tuple[int, int]:
+    """The crop size (width, height) an index classifier was trained on: from the JSON file
+    beside its weights (``{"crop": [w, h]}``), else ``default``."""
+    meta = weights.with_suffix(".json")
+    if not meta.is_file():
+        return default
+    try:
+        w, h = json.loads(meta.read_text())["crop"]
+        return int(w), int(h)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise VisionError(f"cannot read the crop size in {meta}: {exc}") from None
 
 
 @lru_cache(maxsize=4)
@@ -70,7 +86,8 @@ def refine_indices(image: np.ndarray, detections: list[Detection], weights: Path
     if not weights.is_file():
         return detections
     indices = [d for d in detections if d.kind == "index"]
-    crops = [crop_index(image, d.box) for d in indices]
+    size = crop_size(weights)
+    crops = [crop_index(image, d.box, size) for d in indices]
     probs = classify_crops(crops, weights)
     out = [d for d in detections if d.kind != "index"]
     for d, p in zip(indices, probs, strict=True):

@@ -7,14 +7,15 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.classifier import N_CARD_OUT, N_OUT, crop_card, crop_index
+from vision.classifier import CROP_H, CROP_W, N_CARD_OUT, N_OUT, crop_card, crop_index
 from vision.train.dataset import FaceFn, Photo, _photometric
 
 BACKGROUND = N_OUT - 1
 
 
 def index_crops(photos: list[Photo], rng: np.random.Generator, per_index: int = 1,
-                background_per_photo: int = 2) -> tuple[np.ndarray, np.ndarray]:
+                background_per_photo: int = 2,
+                size: tuple[int, int] = (CROP_W, CROP_H)) -> tuple[np.ndarray, np.ndarray]:
     """Augmented crops and labels: each labelled index ``per_index`` times (jittered centre,
     size and any rotation), plus background crops away from every index."""
     images, labels = [], []
@@ -27,7 +28,7 @@ def index_crops(photos: list[Photo], rng: np.random.Generator, per_index: int = 
                 jw, jh = w * math.exp(rng.normal(0, 0.1)), h * math.exp(rng.normal(0, 0.1))
                 jx, jy = rng.normal(0, 0.06) * w, rng.normal(0, 0.06) * h
                 box = (cx + jx - jw / 2, cy + jy - jh / 2, cx + jx + jw / 2, cy + jy + jh / 2)
-                crop = crop_index(photo.image, box)
+                crop = crop_index(photo.image, box, size)
                 if rng.random() < 0.5:
                     crop = np.ascontiguousarray(crop[::-1, ::-1])
                 images.append(_photometric(crop, rng))
@@ -47,7 +48,7 @@ def index_crops(photos: list[Photo], rng: np.random.Generator, per_index: int = 
                    for cx, cy, w, h, _ in objs):
                 continue
             box = (x - bw / 2, y - bh / 2, x + bw / 2, y + bh / 2)
-            images.append(_photometric(crop_index(photo.image, box), rng))
+            images.append(_photometric(crop_index(photo.image, box, size), rng))
             labels.append(BACKGROUND)
             made += 1
     return np.stack(images), np.array(labels, np.int64)
@@ -136,11 +137,16 @@ def add_proposals(photos: list[Photo], weights: Path, threshold: float = 0.12) -
 
 
 def proposal_crops(photos: list[Photo], kind: str, rng: np.random.Generator,
-                   max_background: int = 2) -> tuple[list[np.ndarray], list[int]]:
-    """Crops of the attached detector proposals of one kind (jittered slightly)."""
+                   max_background: int = 2, size: tuple[int, int] = (CROP_W, CROP_H),
+                   ) -> tuple[list[np.ndarray], list[int]]:
+    """Crops of the attached detector proposals of one kind (jittered slightly); ``size`` is
+    the index crop size."""
     images: list[np.ndarray] = []
     labels: list[int] = []
-    crop = crop_index if kind == "index" else crop_card
+
+    def crop(image: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+        return crop_index(image, box, size) if kind == "index" else crop_card(image, box)
+
     bg = BACKGROUND if kind == "index" else N_CARD_OUT - 1
     for photo in photos:
         backgrounds = 0

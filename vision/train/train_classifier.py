@@ -14,6 +14,7 @@ background crops, with fresh augmented crops every epoch.
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from pathlib import Path
 
@@ -87,6 +88,8 @@ def main() -> None:
     ap.add_argument("--detector", type=Path, default=DEFAULT_WEIGHTS,
                     help="detector whose boxes on the photos are added as training crops")
     ap.add_argument("--resume", action="store_true", help="start from OUT's .pt state if present")
+    ap.add_argument("--crop", default=None, metavar="WxH",
+                    help="index crop size (written beside the weights as JSON); default 24x40")
     add_artwork_arguments(ap)
     args = ap.parse_args()
     torch.manual_seed(args.seed)
@@ -98,11 +101,19 @@ def main() -> None:
     if args.kind == "index":
         synth = synthetic_photos(args.synth, args.seed + 2, scene_faces(args))
         size, n_out, out = (CROP_W, CROP_H), N_OUT, args.out or DEFAULT_CLASSIFIER
+        if args.crop:
+            w, _, h = args.crop.partition("x")
+            size = (int(w), int(h))
+        meta = out.with_suffix(".json")
+        if size != (CROP_W, CROP_H):
+            meta.write_text(json.dumps({"crop": list(size)}) + "\n")
+        elif meta.is_file():
+            meta.unlink()
 
         def crops(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-            real_x, real_y = index_crops(photos, rng, per_index=3)
-            syn_x, syn_y = index_crops(synth, rng, per_index=1, background_per_photo=1)
-            prop_x, prop_y = proposal_crops(photos, "index", rng)
+            real_x, real_y = index_crops(photos, rng, per_index=3, size=size)
+            syn_x, syn_y = index_crops(synth, rng, per_index=1, background_per_photo=1, size=size)
+            prop_x, prop_y = proposal_crops(photos, "index", rng, size=size)
             return (np.concatenate([real_x, syn_x, np.array(prop_x).reshape(-1, *real_x.shape[1:])]),
                     np.concatenate([real_y, syn_y, np.array(prop_y, np.int64)]))
     else:
