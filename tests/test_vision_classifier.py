@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import numpy as np
+from pathlib import Path
 
-from vision.classifier import CARD_H, CARD_W, CROP_H, CROP_W, crop_card, crop_index
+import numpy as np
+import pytest
+
+from vision.classifier import CARD_H, CARD_W, CROP_H, CROP_W, crop_card, crop_index, crop_size
+from vision.errors import VisionError
 from vision.synth import draw_face
 
 
@@ -25,3 +29,16 @@ def test_card_crop_is_portrait() -> None:
     img = np.zeros((100, 300, 3), np.uint8)
     assert crop_card(img, (10, 10, 200, 90)).shape == (CARD_H, CARD_W, 3)
     assert crop_card(img, (10, 5, 60, 95)).shape == (CARD_H, CARD_W, 3)
+
+
+def test_index_crop_size_comes_from_the_file_beside_the_weights(tmp_path: Path) -> None:
+    weights = tmp_path / "indexnet.onnx"
+    assert crop_size(weights) == (CROP_W, CROP_H)
+    (tmp_path / "indexnet.json").write_text('{"crop": [32, 56]}')
+    assert crop_size(weights) == (32, 56)
+    face = draw_face("QS", np.random.default_rng(3))
+    assert crop_index(face.image, face.indices[0], (32, 56)).shape == (56, 32, 3)
+    broken = tmp_path / "broken.onnx"
+    (tmp_path / "broken.json").write_text('{"size": 3}')
+    with pytest.raises(VisionError, match="broken.json"):
+        crop_size(broken)
