@@ -43,17 +43,23 @@ def crop_index(image: np.ndarray, box: Box, size: tuple[int, int] = (CROP_W, CRO
     return cv2.rotate(patch, cv2.ROTATE_90_CLOCKWISE) if wide else patch
 
 
-@lru_cache(maxsize=8)
 def crop_size(weights: Path, default: tuple[int, int] = (CROP_W, CROP_H)) -> tuple[int, int]:
     """The crop size (width, height) an index classifier was trained on: from the JSON file
     beside its weights (``{"crop": [w, h]}``), else ``default``."""
     meta = weights.with_suffix(".json")
-    if not meta.is_file():
-        return default
     try:
-        w, h = json.loads(meta.read_text())["crop"]
+        stamp = meta.stat().st_mtime_ns
+    except OSError:
+        return default
+    return _read_crop_size(str(meta), stamp)
+
+
+@lru_cache(maxsize=8)
+def _read_crop_size(meta: str, _stamp: int) -> tuple[int, int]:
+    try:
+        w, h = json.loads(Path(meta).read_text())["crop"]
         return int(w), int(h)
-    except (ValueError, KeyError, TypeError) as exc:
+    except (OSError, ValueError, KeyError, TypeError) as exc:
         raise VisionError(f"cannot read the crop size in {meta}: {exc}") from None
 
 
