@@ -66,7 +66,9 @@ def test_indices_are_found_where_labelled_and_classified(name: str) -> None:
         bw, bh = float(box["w"]) * w, float(box["h"]) * h  # type: ignore[arg-type]
         near = [d for d in found if abs(d.x - cx) <= bw and abs(d.y - cy) <= bh]
         assert near, f"no index found at ({cx:.0f}, {cy:.0f}) on {name}"
-    assert {d.label for d in found} == _want_cards(_labels("cards-corners")[name])
+    # every labelled card is among the reads; a stray read of a pip or of the other corner is
+    # the assembly stage's to settle (the end-to-end tests below check the cards reported)
+    assert _want_cards(_labels("cards-corners")[name]) <= {d.label for d in found}
 
 
 def test_read_table_counts_a_card_with_two_corners_once() -> None:

@@ -21,8 +21,8 @@ from vision.reading import UNREADABLE, Box, DetectedCard
 class AssemblyParams:
     """Thresholds of the assembly stage (fractions, or multiples of an index's size)."""
 
-    index_score: float = 0.25
-    card_score: float = 0.4
+    index_score: float = 0.3
+    card_score: float = 0.45
     min_confidence: float = 0.4
     pair_min: float = 2.5
     pair_max: float = 16.0

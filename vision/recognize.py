@@ -27,8 +27,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                card_weights: Path = DEFAULT_CARD_CLASSIFIER) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
-    ``pieces`` is ``cards``, ``tiles`` or ``auto`` (tiles are looked for only when no card
-    was read, and reported only when at least two are read with confidence).
+    ``pieces`` is ``cards``, ``tiles`` or ``auto`` (tiles are reported instead of cards when at
+    least two are read with confidence and more tiles than cards are read).
     """
     if pieces == "tiles":
         return _tiles_reading(read_tiles(image))
@@ -39,9 +39,10 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     if deck is not None:
         detections = deck.refine(image, detections)
     cards = tuple(assemble(detections, params, image))
-    if pieces == "auto" and not any(c.readable for c in cards):
+    if pieces == "auto":
         tiles = read_tiles(image)
-        if sum(t.readable for t in tiles) >= 2:
+        read = sum(t.readable for t in tiles)
+        if read >= 2 and read > sum(c.readable for c in cards):
             return _tiles_reading(tiles)
     return TableReading(cards, group_cards(cards))
 
