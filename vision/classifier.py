@@ -32,7 +32,13 @@ def crop_index(image: np.ndarray, box: Box, size: tuple[int, int] = (CROP_W, CRO
     tall so its long side is vertical, resized to ``size`` (width, height; BGR)."""
     x0, y0, x1, y1 = box
     mx, my = (x1 - x0) * CROP_MARGIN, (y1 - y0) * CROP_MARGIN
-    x0, x1, y0, y1 = x0 - mx, x1 + mx, y0 - my, y1 + my
+    return _upright(image, (x0 - mx, y0 - my, x1 + mx, y1 + my), size)
+
+
+def _upright(image: np.ndarray, box: Box, size: tuple[int, int]) -> np.ndarray:
+    """``box`` resized to ``size`` (width, height), turned a quarter first when it is wider
+    than tall so its long side ends up vertical (BGR)."""
+    x0, y0, x1, y1 = box
     wide = (x1 - x0) > (y1 - y0)
     crop_w, crop_h = size
     out_w, out_h = (crop_h, crop_w) if wide else (crop_w, crop_h)
@@ -40,7 +46,8 @@ def crop_index(image: np.ndarray, box: Box, size: tuple[int, int] = (CROP_W, CRO
     m = np.array([[sx, 0.0, -sx * x0], [0.0, sy, -sy * y0]], np.float64)
     interp = cv2.INTER_AREA if min(sx, sy) < 1 else cv2.INTER_LINEAR
     patch = cv2.warpAffine(image, m, (out_w, out_h), flags=interp, borderMode=cv2.BORDER_REPLICATE)
-    return cv2.rotate(patch, cv2.ROTATE_90_CLOCKWISE) if wide else patch
+    out: np.ndarray = cv2.rotate(patch, cv2.ROTATE_90_CLOCKWISE) if wide else patch
+    return out
 
 
 def crop_size(weights: Path, default: tuple[int, int] = (CROP_W, CROP_H)) -> tuple[int, int]:
@@ -95,8 +102,16 @@ def refine_indices(image: np.ndarray, detections: list[Detection], weights: Path
     size = crop_size(weights)
     crops = [crop_index(image, d.box, size) for d in indices]
     probs = classify_crops(crops, weights)
-    out = [d for d in detections if d.kind != "index"]
-    for d, p in zip(indices, probs, strict=True):
+    return _reread(detections, "index", probs, max_background, detector_weight)
+
+
+def _reread(detections: list[Detection], kind: str, probs: np.ndarray, max_background: float,
+            detector_weight: float) -> list[Detection]:
+    """The other kinds' detections unchanged, and each of ``kind`` (in order, with its row of
+    ``probs``, whose last column is the background) dropped or re-read."""
+    mine = [d for d in detections if d.kind == kind]
+    out = [d for d in detections if d.kind != kind]
+    for d, p in zip(mine, probs, strict=True):
         if p[-1] > max_background:
             continue
         combined = p[:-1] * np.power(d.probs, detector_weight)
@@ -114,14 +129,7 @@ N_CARD_OUT: Final = len(CARD_CLASSES) + 1
 
 def crop_card(image: np.ndarray, box: Box) -> np.ndarray:
     """The card under ``box`` turned to portrait and resized to ``CARD_W``×``CARD_H`` (BGR)."""
-    x0, y0, x1, y1 = box
-    wide = (x1 - x0) > (y1 - y0)
-    out_w, out_h = (CARD_H, CARD_W) if wide else (CARD_W, CARD_H)
-    sx, sy = out_w / max(x1 - x0, 1.0), out_h / max(y1 - y0, 1.0)
-    m = np.array([[sx, 0.0, -sx * x0], [0.0, sy, -sy * y0]], np.float64)
-    interp = cv2.INTER_AREA if min(sx, sy) < 1 else cv2.INTER_LINEAR
-    patch = cv2.warpAffine(image, m, (out_w, out_h), flags=interp, borderMode=cv2.BORDER_REPLICATE)
-    return cv2.rotate(patch, cv2.ROTATE_90_CLOCKWISE) if wide else patch
+    return _upright(image, box, (CARD_W, CARD_H))
 
 
 def refine_cards(image: np.ndarray, detections: list[Detection],
@@ -132,10 +140,4 @@ def refine_cards(image: np.ndarray, detections: list[Detection],
         return detections
     cards = [d for d in detections if d.kind == "card"]
     probs = classify_crops([crop_card(image, d.box) for d in cards], weights, N_CARD_OUT)
-    out = [d for d in detections if d.kind != "card"]
-    for d, p in zip(cards, probs, strict=True):
-        if p[-1] > max_background:
-            continue
-        combined = p[:-1] * np.power(d.probs, detector_weight)
-        out.append(replace(d, probs=combined / combined.sum()))
-    return out
+    return _reread(detections, "card", probs, max_background, detector_weight)
