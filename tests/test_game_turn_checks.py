@@ -72,6 +72,18 @@ def phase(d: Driver) -> str:
     return d.state.phase
 
 
+def di_broke_a_meld() -> Driver:
+    """A started deal in which Bo opened, Cy drew and Di's turn broke a meld (now checked)."""
+    d = started()
+    d.end_turn()
+    d(_at(d, BO_OPENS))
+    d.end_turn()
+    d(_at(d, CY_DRAWS))
+    d.end_turn()
+    d(_at(d, DI_BREAKS))
+    return d
+
+
 def test_legal_turns_pass_silently_and_each_becomes_the_table_to_check_against():
     d = started()
     assert d.state.deal.watch.table is not None and d.state.deal.watch.due is None
@@ -127,13 +139,7 @@ def test_an_illegal_turn_stops_play_with_the_reason_until_the_table_accepts_it()
 
 
 def test_a_turn_put_right_and_read_again_lets_play_go_on():
-    d = started()
-    d.end_turn()
-    d(_at(d, BO_OPENS))
-    d.end_turn()
-    d(_at(d, CY_DRAWS))
-    d.end_turn()
-    d(_at(d, DI_BREAKS))
+    d = di_broke_a_meld()
     effects = d(MenuPressed(d.at(500)))  # Di puts the 7S back; the table is read again
     assert effects[-1] == ReadTable() and phase(d) == "turn-check"
     d(_at(d, DI_BREAKS))  # not yet
@@ -222,13 +228,7 @@ def test_a_whole_deal_of_generated_legal_turns_is_never_stopped():
 
 
 def test_turn_checks_are_journaled_and_restored_exactly():
-    d = started()
-    d.end_turn()
-    d(_at(d, BO_OPENS))
-    d.end_turn()
-    d(_at(d, CY_DRAWS))
-    d.end_turn()
-    d(_at(d, DI_BREAKS))
+    d = di_broke_a_meld()
     for event in d.log:
         assert event_from_json(event.to_json()) == event
     with Journal(":memory:") as journal:
