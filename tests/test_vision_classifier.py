@@ -42,3 +42,43 @@ def test_index_crop_size_comes_from_the_file_beside_the_weights(tmp_path: Path) 
     (tmp_path / "broken.json").write_text('{"size": 3}')
     with pytest.raises(VisionError, match="broken.json"):
         crop_size(broken)
+
+
+def test_an_index_crop_the_classifier_doubts_loses_score() -> None:
+    from vision.classifier import _reread
+    from vision.detector import Detection
+    from vision.labels import INDEX_CLASSES
+
+    n = len(INDEX_CLASSES)
+    d = Detection("index", 10, 10, (0, 0, 20, 30), 0.8, np.full(n, 1 / n))
+    sure = np.full(n + 1, 0.0)
+    sure[3] = 0.9
+    sure[-1] = 0.1
+    doubt = sure.copy()
+    doubt[3], doubt[-1] = 0.6, 0.4
+    dropped = doubt.copy()
+    dropped[3], dropped[-1] = 0.4, 0.6
+    out = _reread([d, d, d], "index", np.stack([sure, doubt, dropped]), 0.5, 0.0, 2.0)
+    assert len(out) == 2
+    assert out[0].score == pytest.approx(0.8 * 0.9 ** 2)
+    assert out[1].score == pytest.approx(0.8 * 0.6 ** 2)
+    assert int(np.argmax(out[0].probs)) == 3 and out[0].probs.sum() == pytest.approx(1.0)
+
+
+def test_whole_card_boxes_come_from_a_card_s_two_labelled_corners() -> None:
+    from vision.labels import CARD_CLASSES, index_class
+    from vision.train.dataset import cards_from_corner_pairs
+
+    q, k = index_class("QH"), index_class("7C")
+    # QH: upright corners at (100, 100) and (300, 400); 7C far to the right
+    found = [(100.0, 100.0, 20.0, 40.0, q), (300.0, 400.0, 20.0, 40.0, q),
+             (600.0, 100.0, 20.0, 40.0, k), (800.0, 400.0, 20.0, 40.0, k)]
+    cards = cards_from_corner_pairs(found)
+    assert cards is not None
+    (cx, cy, w, h, rank), (_, _, _, _, other) = cards
+    assert CARD_CLASSES[rank] == "Q" and CARD_CLASSES[other] == "7"
+    assert (cx, cy) == (200.0, 250.0)
+    assert w == pytest.approx(220 + 2 * 6) and h == pytest.approx(340 + 2 * 6)
+    # a card showing one corner only, or two corners too close to be opposite: no card boxes
+    assert cards_from_corner_pairs(found[:3]) is None
+    assert cards_from_corner_pairs([(100.0, 100.0, 20.0, 40.0, q), (130.0, 100.0, 20.0, 40.0, q)]) is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.assemble import AssemblyParams, assemble, pair_indices
+from vision.assemble import AssemblyParams, assemble, merge_peaks, pair_indices
 from vision.detector import Detection
 from vision.grouping import group_cards
 from vision.labels import INDEX_CLASSES
@@ -111,3 +111,34 @@ def test_a_second_card_beside_a_whole_card_is_kept() -> None:
     whole = _whole({"3": 0.9}, (80, 80, 230, 290))
     cards = assemble([whole, _index("3D", 95, 100), _index("9S", 330, 100)])
     assert sorted(c.card for c in cards) == ["3D", "9S"]
+
+
+def _peak(card: str, x: float, y: float, score: float, p: float = 0.9) -> Detection:
+    d = _index(card, x, y, p=p)
+    return Detection("index", x, y, d.box, score, d.probs)
+
+
+def test_two_peaks_on_one_index_are_one_read() -> None:
+    # two peaks 4 px apart on the same printed index: one says 6H, the weaker one 6D
+    strong, weak = _peak("6H", 100, 100, 0.6), _peak("6D", 103, 102, 0.3)
+    merged = merge_peaks([weak, strong], 0.8)
+    assert len(merged) == 1
+    assert merged[0].score == 0.6 and INDEX_CLASSES[int(np.argmax(merged[0].probs))] == "6H"
+    assert [c.card for c in assemble([weak, strong])] == ["6H"]
+    assert sorted(c.card for c in assemble([weak, strong], AssemblyParams(merge=0.0))) == ["6D", "6H"]
+
+
+def test_neighbours_in_a_tight_fan_are_not_merged() -> None:
+    # indices 20 px tall, 13 px wide: fan neighbours one index width apart stay two cards
+    found = [_peak("7C", 100, 100, 0.8), _peak("7C", 114, 101, 0.7), _peak("8C", 128, 102, 0.7)]
+    assert len(merge_peaks(found, AssemblyParams().merge)) == 3
+    assert sorted(c.card for c in assemble(found)) == ["7C", "7C", "8C"]
+
+
+def test_an_unreadable_second_peak_on_a_read_card_is_dropped() -> None:
+    card = _whole({"10": 0.9}, (100, 100, 460, 570))
+    ghost = _whole({"9": 0.3, "10": 0.3, "A": 0.3}, (70, 65, 320, 430))
+    found = [card, _index("10S", 135, 200), _index("10S", 415, 515), ghost]
+    assert [c.card for c in assemble(found)] == ["10S"]
+    kept = assemble(found, AssemblyParams(duplicate=1.1))
+    assert sorted(c.card for c in kept) == ["10S", UNREADABLE]

@@ -8,7 +8,7 @@ indices inside it, or stands alone when no index inside it was found.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -21,9 +21,9 @@ from vision.reading import UNREADABLE, Box, DetectedCard
 class AssemblyParams:
     """Thresholds of the assembly stage (fractions, or multiples of an index's size)."""
 
-    index_score: float = 0.3
-    card_score: float = 0.45
-    min_confidence: float = 0.4
+    index_score: float = 0.25
+    card_score: float = 0.3
+    min_confidence: float = 0.45
     pair_min: float = 2.5
     pair_max: float = 16.0
     min_agreement: float = 0.02
@@ -38,6 +38,14 @@ class AssemblyParams:
     #: Index reads within this share of a whole card's size from its centre, whose rank the
     #: card's read rules out, are pips or art and are dropped (0 turns this off).
     interior: float = 0.3
+    #: Index peaks closer to a stronger peak than this share of its short side (its width, for
+    #: an upright index) are the same printed index seen twice; their reads are averaged
+    #: (weighted by score) into the stronger one. Under one width, so the neighbours in a fan,
+    #: which show at least their index's width, stay apart (0 turns this off).
+    merge: float = 0.8
+    #: An unreadable whole card with no index of its own that lies this much inside a card
+    #: already read is a second peak on that card, not another card.
+    duplicate: float = 0.6
 
 
 DEFAULT_PARAMS = AssemblyParams()
@@ -54,6 +62,14 @@ def _union(boxes: list[Box]) -> Box:
             max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
+def _covered(box: Box, by: Box) -> float:
+    """The share of ``box``'s area that lies inside ``by``."""
+    w = min(box[2], by[2]) - max(box[0], by[0])
+    h = min(box[3], by[3]) - max(box[1], by[1])
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    return max(w, 0.0) * max(h, 0.0) / area if area > 0 else 0.0
+
+
 def _inside(x: float, y: float, box: Box, margin: float) -> bool:
     mx = (box[2] - box[0]) * margin
     my = (box[3] - box[1]) * margin
@@ -63,6 +79,31 @@ def _inside(x: float, y: float, box: Box, margin: float) -> bool:
 def agreement(a: Detection, b: Detection) -> float:
     """How likely two index reads are of the same card: the overlap of their distributions."""
     return float(np.dot(a.probs, b.probs))
+
+
+def merge_peaks(indices: list[Detection], reach: float) -> list[Detection]:
+    """One detection per printed index: each peak, strongest first, absorbs the weaker peaks
+    within ``reach`` times its short side, and takes their score-weighted mean reading."""
+    if reach <= 0:
+        return indices
+    order = sorted(indices, key=lambda d: -d.score)
+    used = [False] * len(order)
+    out = []
+    for i, d in enumerate(order):
+        if used[i]:
+            continue
+        limit = reach * min(d.box[2] - d.box[0], d.box[3] - d.box[1])
+        same = [d]
+        for j in range(i + 1, len(order)):
+            if not used[j] and np.hypot(order[j].x - d.x, order[j].y - d.y) <= limit:
+                used[j] = True
+                same.append(order[j])
+        if len(same) > 1:
+            weights = np.array([e.score for e in same])
+            probs = np.sum([w * e.probs for w, e in zip(weights, same, strict=True)], axis=0)
+            d = replace(d, probs=probs / probs.sum())
+        out.append(d)
+    return out
 
 
 def pair_indices(indices: list[Detection], params: AssemblyParams) -> list[list[Detection]]:
@@ -190,8 +231,9 @@ def _suit_from(image: np.ndarray | None, box: Box, weak: list[Detection]) -> tup
 def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAMS,
              image: np.ndarray | None = None) -> list[DetectedCard]:
     """Physical cards from raw detections, each labelled or ``??`` below the threshold."""
-    indices = [d for d in detections if d.kind == "index" and d.score >= params.index_score]
-    weak = [d for d in detections if d.kind == "index" and d.score < params.index_score]
+    peaks = merge_peaks([d for d in detections if d.kind == "index"], params.merge)
+    indices = [d for d in peaks if d.score >= params.index_score]
+    weak = [d for d in peaks if d.score < params.index_score]
     wholes = [d for d in detections if d.kind == "card" and d.score >= params.card_score]
     groups = pair_indices(indices, params)
     taken: set[int] = set()
@@ -219,6 +261,9 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
             near = [d for d in weak if _inside(d.x, d.y, whole.box, 0.05)]
             suit, suit_conf = _suit_from(image, whole.box, near)
             name, conf = name + suit, conf * (1.0 if params.guess_suit else suit_conf)
+        if conf < params.min_confidence and any(
+                c is not None and _covered(whole.box, c.box) >= params.duplicate for c in out):
+            continue  # an unreadable second peak on a card already read
         out.append(_card(name, whole.box, conf, (), whole.score, params))
     for i, group in enumerate(groups):
         if i in taken:

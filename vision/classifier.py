@@ -93,29 +93,34 @@ def classify_crops(crops: list[np.ndarray], weights: Path = DEFAULT_CLASSIFIER,
 
 
 def refine_indices(image: np.ndarray, detections: list[Detection], weights: Path = DEFAULT_CLASSIFIER,
-                   max_background: float = 0.5, detector_weight: float = 0.0) -> list[Detection]:
+                   max_background: float = 0.5, detector_weight: float = 0.0,
+                   background_power: float = 2.0) -> list[Detection]:
     """Index detections re-read by the classifier: dropped when it says "not an index",
-    otherwise their class distribution combined with the detector's."""
+    otherwise their class distribution combined with the detector's, and their score scaled
+    by how sure the classifier is that the crop is an index (``(1 - p_background) **
+    background_power``)."""
     if not weights.is_file():
         return detections
     indices = [d for d in detections if d.kind == "index"]
     size = crop_size(weights)
     crops = [crop_index(image, d.box, size) for d in indices]
     probs = classify_crops(crops, weights)
-    return _reread(detections, "index", probs, max_background, detector_weight)
+    return _reread(detections, "index", probs, max_background, detector_weight, background_power)
 
 
 def _reread(detections: list[Detection], kind: str, probs: np.ndarray, max_background: float,
-            detector_weight: float) -> list[Detection]:
+            detector_weight: float, background_power: float = 0.0) -> list[Detection]:
     """The other kinds' detections unchanged, and each of ``kind`` (in order, with its row of
-    ``probs``, whose last column is the background) dropped or re-read."""
+    ``probs``, whose last column is the background) dropped or re-read, its score scaled by
+    ``(1 - p_background) ** background_power``."""
     mine = [d for d in detections if d.kind == kind]
     out = [d for d in detections if d.kind != kind]
     for d, p in zip(mine, probs, strict=True):
         if p[-1] > max_background:
             continue
         combined = p[:-1] * np.power(d.probs, detector_weight)
-        out.append(replace(d, probs=combined / combined.sum()))
+        score = d.score * float(1.0 - p[-1]) ** background_power
+        out.append(replace(d, probs=combined / combined.sum(), score=score))
     return out
 
 

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from vision.detector import INPUT_SIZE
-from vision.labels import card_class, index_class
+from vision.labels import INDEX_CLASSES, card_class, index_class
 from vision.train.split import is_held_out
 
 STRIDE = 4
@@ -52,8 +52,39 @@ def load_corners(root: Path) -> list[Photo]:
                 backs.append(box)
             else:
                 idx.append((*box, index_class(b["label"])))
-        out.append(Photo(name, img, idx, [], backs, True, False))
+        cards = cards_from_corner_pairs(idx)
+        out.append(Photo(name, img, idx, cards or [], backs, True, cards is not None))
     return out
+
+
+def cards_from_corner_pairs(indices: list[tuple[float, float, float, float, int]],
+                            pad: float = 0.3) -> list[tuple[float, float, float, float, int]] | None:
+    """Whole-card boxes (with rank classes) for a photo whose every labelled index is one of
+    the two opposite corners of its card, or None when any card shows only one corner (its
+    extent is then unknown, so the photo cannot teach whole cards).
+
+    The card is the box spanning both indices, widened by ``pad`` times an index's short side
+    for the margin between an index and the card's edge."""
+    by_class: dict[int, list[tuple[float, float, float, float, int]]] = {}
+    for obj in indices:
+        by_class.setdefault(obj[4], []).append(obj)
+    cards = []
+    for k, objs in by_class.items():
+        if len(objs) != 2:
+            return None
+        (ax, ay, aw, ah, _), (bx, by, bw, bh, _) = objs
+        size = (max(aw, ah) + max(bw, bh)) / 2
+        if math.hypot(ax - bx, ay - by) < 2.5 * size:
+            return None
+        margin = pad * (min(aw, ah) + min(bw, bh)) / 2
+        x0 = min(ax - aw / 2, bx - bw / 2) - margin
+        y0 = min(ay - ah / 2, by - bh / 2) - margin
+        x1 = max(ax + aw / 2, bx + bw / 2) + margin
+        y1 = max(ay + ah / 2, by + bh / 2) + margin
+        rank = INDEX_CLASSES[k]
+        cards.append(((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0,
+                      card_class(rank if rank == "PJ" else rank[:-1])))
+    return cards or None
 
 
 def load_ranks(root: Path) -> list[Photo]:
