@@ -125,6 +125,8 @@ class ScriptedCamera:
 
     name = "scripted readings"
     fallback = True
+    #: Why turns go unchecked when no whole tables are scripted.
+    no_tables = "no whole-table readings"
 
     def __init__(self, readings: dict[tuple[int, int], Groups] | None = None,
                  cuts: dict[int, str] | None = None,
@@ -150,7 +152,7 @@ class ScriptedCamera:
 
     @property
     def table_unread(self) -> str:
-        return "" if self.tables else "no whole-table readings"
+        return "" if self.tables else self.no_tables
 
     def read_table(self, seats: int) -> SeenTable | None:
         state = self.state_of() if self.state_of is not None else None

@@ -231,6 +231,9 @@ def test_a_camera_without_whole_table_readings_says_why() -> None:
     assert table_unread(FrameCamera(NoFrames())) == "no mat calibration"
     assert table_unread(Calibrated(NoFrames(), calibration=object())) == ""
     assert table_unread(ScriptedCamera()) == "no whole-table readings"
+    none = ScriptedCamera()
+    none.no_tables = "no camera"
+    assert table_unread(none) == "no camera"
     view = present(dealt("open-rummy-2deck").state, 0, table_unread="no whole-table readings")
     assert view.note == "turns not checked: no whole-table readings"
 
@@ -269,3 +272,17 @@ def test_a_seat_names_its_team_once(size: tuple[int, int]) -> None:
     texts = [t.text for t in canvas.texts]
     assert texts.count("team A") == 2 and texts.count("team B") == 2
     assert not any("team team" in t for t in texts)
+
+
+def test_run_without_a_camera_says_so_where_turns_go_unchecked(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from tablekit.commands.run import open_camera
+
+    camera = open_camera(argparse.Namespace(camera=str(tmp_path / "none.mp4"), calibration=None,
+                                            photos=None))
+    assert "no camera" in capsys.readouterr().err
+    assert table_unread(camera) == "no camera"
+    view = present(dealt("open-rummy-2deck").state, 0, table_unread=table_unread(camera))
+    assert view.note == "turns not checked: no camera"

@@ -119,6 +119,7 @@ def open_camera(args: argparse.Namespace) -> Any:
         return FrameCamera(FolderSource(args.photos), calibration, fallback=True)
     none = ScriptedCamera()
     none.name = "no camera and no photo folder"
+    none.no_tables = "no camera"
     return none
 
 

@@ -197,7 +197,16 @@ def sample(photo: Photo, rng: np.random.Generator, crop: int) -> tuple[np.ndarra
 
 
 def _photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    if rng.random() < 0.3:
+        # a smaller or softer source (a webcam across the table), scaled back up
+        h, w = img.shape[:2]
+        s = rng.uniform(0.3, 0.8)
+        small = cv2.resize(img, (max(4, int(w * s)), max(4, int(h * s))), interpolation=cv2.INTER_AREA)
+        img = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     f: np.ndarray = img.astype(np.float32)
+    if rng.random() < 0.3:
+        # dim or glaring light: a gamma curve before the linear changes
+        f = 255.0 * (f / 255.0) ** rng.uniform(0.6, 1.8)
     f = f * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40)
     f = f * rng.uniform(0.85, 1.15, 3)[None, None, :]
     if rng.random() < 0.15:
