@@ -82,3 +82,28 @@ def test_whole_card_boxes_come_from_a_card_s_two_labelled_corners() -> None:
     # a card showing one corner only, or two corners too close to be opposite: no card boxes
     assert cards_from_corner_pairs(found[:3]) is None
     assert cards_from_corner_pairs([(100.0, 100.0, 20.0, 40.0, q), (130.0, 100.0, 20.0, 40.0, q)]) is None
+
+
+def test_an_index_is_read_both_ways_and_the_reads_averaged(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.classifier as C
+    from vision.detector import Detection
+    from vision.labels import INDEX_CLASSES
+
+    n = len(INDEX_CLASSES)
+    image = np.zeros((100, 100, 3), np.uint8)
+    image[:50] = 255  # the upper half light: the crop's first row tells which way it was read
+    d = Detection("index", 50, 50, (40, 35, 60, 65), 0.8, np.full(n, 1 / n))
+
+    def fake(crops: list[np.ndarray], weights: Path, n_out: int = n + 1) -> np.ndarray:
+        out = np.zeros((len(crops), n + 1))
+        for row, crop in zip(out, crops, strict=True):
+            row[INDEX_CLASSES.index("6H" if crop[0].mean() > 128 else "9H")] = 1.0
+        return out
+
+    monkeypatch.setattr(C, "classify_crops", fake)
+    weights = Path(C.__file__).with_name("weights") / "indexnet.onnx"
+    one = C.refine_indices(image, [d], weights, both_ways=False)[0]
+    both = C.refine_indices(image, [d], weights)[0]
+    assert one.probs[INDEX_CLASSES.index("6H")] == pytest.approx(1.0)
+    assert both.probs[INDEX_CLASSES.index("6H")] == pytest.approx(0.5)
+    assert both.probs[INDEX_CLASSES.index("9H")] == pytest.approx(0.5)

@@ -94,17 +94,23 @@ def classify_crops(crops: list[np.ndarray], weights: Path = DEFAULT_CLASSIFIER,
 
 def refine_indices(image: np.ndarray, detections: list[Detection], weights: Path = DEFAULT_CLASSIFIER,
                    max_background: float = 0.5, detector_weight: float = 0.0,
-                   background_power: float = 2.0) -> list[Detection]:
+                   background_power: float = 2.0, both_ways: bool = True) -> list[Detection]:
     """Index detections re-read by the classifier: dropped when it says "not an index",
     otherwise their class distribution combined with the detector's, and their score scaled
     by how sure the classifier is that the crop is an index (``(1 - p_background) **
-    background_power``)."""
+    background_power``).
+
+    With ``both_ways`` each crop is also read turned half round (a card's two indices are
+    each other turned half round, so both are fair views of an index) and the two reads are
+    averaged, which steadies reads of blurred or half-lit indices."""
     if not weights.is_file():
         return detections
     indices = [d for d in detections if d.kind == "index"]
     size = crop_size(weights)
     crops = [crop_index(image, d.box, size) for d in indices]
     probs = classify_crops(crops, weights)
+    if both_ways and crops:
+        probs = (probs + classify_crops([np.ascontiguousarray(c[::-1, ::-1]) for c in crops], weights)) / 2
     return _reread(detections, "index", probs, max_background, detector_weight, background_power)
 
 
