@@ -108,10 +108,18 @@ def refine_indices(image: np.ndarray, detections: list[Detection], weights: Path
     indices = [d for d in detections if d.kind == "index"]
     size = crop_size(weights)
     crops = [crop_index(image, d.box, size) for d in indices]
-    probs = classify_crops(crops, weights)
-    if both_ways and crops:
-        probs = (probs + classify_crops([np.ascontiguousarray(c[::-1, ::-1]) for c in crops], weights)) / 2
+    probs = _read_crops(crops, weights, N_OUT, both_ways)
     return _reread(detections, "index", probs, max_background, detector_weight, background_power)
+
+
+def _read_crops(crops: list[np.ndarray], weights: Path, n_out: int, both_ways: bool) -> np.ndarray:
+    """Class probabilities of the crops, averaged with those of the crops turned half round
+    when ``both_ways``."""
+    probs = classify_crops(crops, weights, n_out)
+    if both_ways and crops:
+        turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
+        probs = (probs + classify_crops(turned, weights, n_out)) / 2
+    return probs
 
 
 def _reread(detections: list[Detection], kind: str, probs: np.ndarray, max_background: float,
@@ -145,10 +153,11 @@ def crop_card(image: np.ndarray, box: Box) -> np.ndarray:
 
 def refine_cards(image: np.ndarray, detections: list[Detection],
                  weights: Path = DEFAULT_CARD_CLASSIFIER, max_background: float = 0.5,
-                 detector_weight: float = 0.0) -> list[Detection]:
-    """Whole-card detections re-read by the card classifier (dropped when "not a card")."""
+                 detector_weight: float = 0.0, both_ways: bool = True) -> list[Detection]:
+    """Whole-card detections re-read by the card classifier (dropped when "not a card"); with
+    ``both_ways`` each card is also read turned half round, as for indices."""
     if not weights.is_file():
         return detections
     cards = [d for d in detections if d.kind == "card"]
-    probs = classify_crops([crop_card(image, d.box) for d in cards], weights, N_CARD_OUT)
+    probs = _read_crops([crop_card(image, d.box) for d in cards], weights, N_CARD_OUT, both_ways)
     return _reread(detections, "card", probs, max_background, detector_weight)
