@@ -123,7 +123,8 @@ def test_two_peaks_on_one_index_are_one_read() -> None:
     strong, weak = _peak("6H", 100, 100, 0.6), _peak("6D", 103, 102, 0.3)
     merged = merge_peaks([weak, strong], 0.8)
     assert len(merged) == 1
-    assert merged[0].score == 0.6 and INDEX_CLASSES[int(np.argmax(merged[0].probs))] == "6H"
+    assert merged[0].score == pytest.approx(1 - 0.4 * 0.7)  # two pieces of evidence
+    assert INDEX_CLASSES[int(np.argmax(merged[0].probs))] == "6H"
     assert [c.card for c in assemble([weak, strong])] == ["6H"]
     assert sorted(c.card for c in assemble([weak, strong], AssemblyParams(merge=0.0))) == ["6D", "6H"]
 
@@ -142,3 +143,11 @@ def test_an_unreadable_second_peak_on_a_read_card_is_dropped() -> None:
     assert [c.card for c in assemble(found)] == ["10S"]
     kept = assemble(found, AssemblyParams(duplicate=1.1))
     assert sorted(c.card for c in kept) == ["10S", UNREADABLE]
+
+
+def test_weak_peaks_that_agree_on_one_index_add_up_to_a_card() -> None:
+    # four weak peaks on each corner of a queen: none alone passes the index threshold
+    corner = [_peak("QC", 100 + dx, 100 + dy, 0.15) for dx, dy in ((0, 0), (4, 0), (0, 4), (4, 4))]
+    other = [_peak("QC", 260 + dx, 330 + dy, 0.15) for dx, dy in ((0, 0), (4, 0), (0, 4), (4, 4))]
+    assert [c.card for c in assemble(corner + other)] == ["QC"]
+    assert assemble(corner + other, AssemblyParams(merge=0.0)) == []

@@ -21,7 +21,7 @@ from vision.reading import UNREADABLE, Box, DetectedCard
 class AssemblyParams:
     """Thresholds of the assembly stage (fractions, or multiples of an index's size)."""
 
-    index_score: float = 0.25
+    index_score: float = 0.3
     card_score: float = 0.3
     min_confidence: float = 0.45
     pair_min: float = 2.5
@@ -83,7 +83,9 @@ def agreement(a: Detection, b: Detection) -> float:
 
 def merge_peaks(indices: list[Detection], reach: float) -> list[Detection]:
     """One detection per printed index: each peak, strongest first, absorbs the weaker peaks
-    within ``reach`` times its short side, and takes their score-weighted mean reading."""
+    within ``reach`` times its short side, and takes their score-weighted mean reading. The
+    peaks are separate pieces of evidence for the index, so its score is their noisy-or
+    (``1 - prod(1 - score)``): several weak peaks on one index add up."""
     if reach <= 0:
         return indices
     order = sorted(indices, key=lambda d: -d.score)
@@ -101,7 +103,7 @@ def merge_peaks(indices: list[Detection], reach: float) -> list[Detection]:
         if len(same) > 1:
             weights = np.array([e.score for e in same])
             probs = np.sum([w * e.probs for w, e in zip(weights, same, strict=True)], axis=0)
-            d = replace(d, probs=probs / probs.sum())
+            d = replace(d, probs=probs / probs.sum(), score=float(1.0 - np.prod(1.0 - weights)))
         out.append(d)
     return out
 
