@@ -120,10 +120,10 @@ def _peak(card: str, x: float, y: float, score: float, p: float = 0.9) -> Detect
 
 def test_two_peaks_on_one_index_are_one_read() -> None:
     # two peaks 4 px apart on the same printed index: one says 6H, the weaker one 6D
-    strong, weak = _peak("6H", 100, 100, 0.6), _peak("6D", 103, 102, 0.3)
+    strong, weak = _peak("6H", 100, 100, 0.6), _peak("6D", 103, 102, 0.4)
     merged = merge_peaks([weak, strong], 0.8)
     assert len(merged) == 1
-    assert merged[0].score == pytest.approx(1 - 0.4 * 0.7)  # two pieces of evidence
+    assert merged[0].score == pytest.approx(1 - 0.4 * 0.6)  # two pieces of evidence
     assert INDEX_CLASSES[int(np.argmax(merged[0].probs))] == "6H"
     assert [c.card for c in assemble([weak, strong])] == ["6H"]
     assert sorted(c.card for c in assemble([weak, strong], AssemblyParams(merge=0.0))) == ["6D", "6H"]
@@ -151,3 +151,14 @@ def test_weak_peaks_that_agree_on_one_index_add_up_to_a_card() -> None:
     other = [_peak("QC", 260 + dx, 330 + dy, 0.15) for dx, dy in ((0, 0), (4, 0), (0, 4), (4, 4))]
     assert [c.card for c in assemble(corner + other)] == ["QC"]
     assert assemble(corner + other, AssemblyParams(merge=0.0)) == []
+
+
+def test_a_second_peak_of_the_same_rank_inside_a_read_card_is_not_another_card() -> None:
+    card = _whole({"10": 0.9}, (100, 100, 460, 570))
+    inner = _whole({"10": 0.95}, (160, 250, 450, 560))
+    corners = [_index("10S", 135, 200), _index("10S", 415, 515)]
+    assert [c.card for c in assemble([card, inner, *corners], AssemblyParams(guess_suit=True))] == ["10S"]
+    # a card of another rank lying mostly over it is another card
+    other = _whole({"4": 0.95}, (160, 250, 450, 560))
+    found = assemble([card, other, *corners], AssemblyParams(guess_suit=True))
+    assert sorted(c.card[:-1] for c in found) == ["10", "4"]

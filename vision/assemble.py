@@ -21,8 +21,8 @@ from vision.reading import UNREADABLE, Box, DetectedCard
 class AssemblyParams:
     """Thresholds of the assembly stage (fractions, or multiples of an index's size)."""
 
-    index_score: float = 0.3
-    card_score: float = 0.3
+    index_score: float = 0.35
+    card_score: float = 0.5
     min_confidence: float = 0.45
     pair_min: float = 2.5
     pair_max: float = 16.0
@@ -43,8 +43,8 @@ class AssemblyParams:
     #: (weighted by score) into the stronger one. Under one width, so the neighbours in a fan,
     #: which show at least their index's width, stay apart (0 turns this off).
     merge: float = 0.8
-    #: An unreadable whole card with no index of its own that lies this much inside a card
-    #: already read is a second peak on that card, not another card.
+    #: A whole card with no index of its own that lies this much inside a card already read,
+    #: and is unreadable or reads the same rank, is a second peak on that card.
     duplicate: float = 0.6
 
 
@@ -263,9 +263,9 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
             near = [d for d in weak if _inside(d.x, d.y, whole.box, 0.05)]
             suit, suit_conf = _suit_from(image, whole.box, near)
             name, conf = name + suit, conf * (1.0 if params.guess_suit else suit_conf)
-        if conf < params.min_confidence and any(
-                c is not None and _covered(whole.box, c.box) >= params.duplicate for c in out):
-            continue  # an unreadable second peak on a card already read
+        if any(c is not None and _covered(whole.box, c.box) >= params.duplicate
+               and (conf < params.min_confidence or _rank(c.card) == _rank(name)) for c in out):
+            continue  # a second peak on a card already read
         out.append(_card(name, whole.box, conf, (), whole.score, params))
     for i, group in enumerate(groups):
         if i in taken:
@@ -275,6 +275,10 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
         score = max(d.score for d in group)
         out.append(_card(name, _union(list(boxes)), conf, boxes, score, params))
     return [c for c in out if c is not None]
+
+
+def _rank(name: str) -> str:
+    return name if name in ("PJ", UNREADABLE) else name[:-1]
 
 
 def _card(name: str, box: Box, conf: float, indices: tuple[Box, ...], score: float,
