@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -162,3 +164,20 @@ def test_a_second_peak_of_the_same_rank_inside_a_read_card_is_not_another_card()
     other = _whole({"4": 0.95}, (160, 250, 450, 560))
     found = assemble([card, other, *corners], AssemblyParams(guess_suit=True))
     assert sorted(c.card[:-1] for c in found) == ["10", "4"]
+
+
+def test_a_weak_whole_card_settles_the_rank_of_a_doubtful_lone_index() -> None:
+    probs = np.full(len(INDEX_CLASSES), 1e-3)
+    for card, p in (("8D", 0.35), ("10D", 0.3), ("6D", 0.25)):
+        probs[INDEX_CLASSES.index(card)] = p
+    index = replace(_mixed("8D", 0.5, "10D", 0.5, 110, 120), probs=probs / probs.sum())
+    hint = replace(_whole({"10": 0.9, "8": 0.05}, (95, 100, 245, 310)), score=0.3)
+    assert [c.card for c in assemble([index, hint])] == ["10D"]
+    # without the hint the index alone is too unsure to name
+    assert [c.card for c in assemble([index])] == [UNREADABLE]
+    # a hint too weak to count, or lying elsewhere, changes nothing
+    assert [c.card for c in assemble([index, replace(hint, score=0.1)])] == [UNREADABLE]
+    far = replace(hint, box=(400, 400, 550, 610), x=475, y=505)
+    assert [c.card for c in assemble([index, far])] == [UNREADABLE]
+    # a weak whole card alone is not reported as a card
+    assert assemble([hint]) == []

@@ -46,6 +46,9 @@ class AssemblyParams:
     #: A whole card with no index of its own that lies this much inside a card already read,
     #: and is unreadable or reads the same rank, is a second peak on that card.
     duplicate: float = 0.6
+    #: A whole card scored at least this (but under ``card_score``) does not stand alone, but
+    #: its rank read, trusted in proportion to its score, helps read the lone indices inside it.
+    hint_score: float = 0.2
 
 
 DEFAULT_PARAMS = AssemblyParams()
@@ -267,14 +270,28 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
                and (conf < params.min_confidence or _rank(c.card) == _rank(name)) for c in out):
             continue  # a second peak on a card already read
         out.append(_card(name, whole.box, conf, (), whole.score, params))
+    hints = [d for d in detections if d.kind == "card" and params.hint_score <= d.score < params.card_score]
     for i, group in enumerate(groups):
         if i in taken:
             continue
-        name, conf = _read(_index_probs(group), None)
+        name, conf = _read(_index_probs(group), _hinted_rank(group, hints))
         boxes = tuple(d.box for d in group)
         score = max(d.score for d in group)
         out.append(_card(name, _union(list(boxes)), conf, boxes, score, params))
     return [c for c in out if c is not None]
+
+
+def _hinted_rank(group: list[Detection], hints: list[Detection]) -> np.ndarray | None:
+    """The rank evidence of weak whole cards around an index group: each card's read, mixed
+    with a uniform guess in proportion to its doubt (``1 - score``), multiplied together."""
+    mine = [w for w in hints if any(_inside(d.x, d.y, w.box, 0.1) for d in group)]
+    if not mine:
+        return None
+    p = np.ones(len(CARD_CLASSES))
+    for w in mine:
+        p = p * (w.score * w.probs + (1.0 - w.score) / len(CARD_CLASSES))
+    out: np.ndarray = p / p.sum()
+    return out
 
 
 def _rank(name: str) -> str:
