@@ -101,3 +101,17 @@ def test_see_json_reads_shared_photos() -> None:
         else:
             assert {g[:-1] for g in got} == {str(b["rank"]) for b in ranks[name]}, name
         assert sorted(sum(line["groups"], [])) == sorted(c["card"] for c in line["cards"])
+
+
+def test_an_index_in_a_box_of_the_wrong_size_is_read_at_another_zoom() -> None:
+    # a close-up ace of spades: the detector's box for its upper index is about twice too big,
+    # so the crop shows mostly the card's edge; the zoomed reads see the "A" and the spade
+    image = cv2.imread(str(DATA / "cards-corners" / "images" / "cc-IMG_20220921_194709.jpg"))
+    found = [d for d in detect(image, 0.1) if d.kind == "index"]
+    top = min(found, key=lambda d: d.y)
+    assert top.score >= 0.15 and top.box[2] - top.box[0] > 120
+    plain = refine_indices(image, [top], zooms=())
+    zoomed = refine_indices(image, [top])
+    assert plain and zoomed
+    assert plain[0].label != "AS"
+    assert zoomed[0].label == "AS"
