@@ -86,25 +86,33 @@ def _convs_in_order(model: CardNet) -> list[tuple[nn.Conv2d, nn.BatchNorm2d | No
 
 
 def load_exported(model: CardNet, path: str) -> None:
-    """Start ``model`` from an exported detector, whose batch norms were folded into the
-    convolutions: each conv takes the folded weights and its batch norm becomes the identity
-    plus the folded bias. Keep the batch norms in eval mode while training on from here."""
+    """Start ``model`` from an exported detector (see ``load_folded``)."""
+    load_folded(path, _convs_in_order(model))
+
+
+def load_folded(path: str, convs: list[tuple[nn.Conv2d, nn.BatchNorm2d | None]],
+                linears: list[nn.Linear] | None = None) -> None:
+    """Start a network from its ONNX export, whose batch norms were folded into the
+    convolutions: ``convs`` (every convolution in the order the forward pass runs them, with
+    its batch norm) take the exported Conv weights in order, each batch norm becoming the
+    identity plus the folded bias; ``linears`` take the Gemm weights in order. Keep the batch
+    norms in eval mode (``freeze_norms``) while training on from here."""
     import onnx
     from onnx import numpy_helper
 
     graph = onnx.load(path).graph
     weights = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in graph.initializer}
     nodes = [n for n in graph.node if n.op_type == "Conv"]
-    convs = _convs_in_order(model)
-    if len(nodes) != len(convs):
-        raise ValueError(f"{path}: {len(nodes)} convolutions, the network has {len(convs)}")
+    gemms = [n for n in graph.node if n.op_type == "Gemm"]
+    linears = linears or []
+    if len(nodes) != len(convs) or len(gemms) != len(linears):
+        raise ValueError(f"{path}: {len(nodes)} convolutions and {len(gemms)} dense layers, "
+                         f"the network has {len(convs)} and {len(linears)}")
     with torch.no_grad():
         for node, (conv, norm) in zip(nodes, convs, strict=True):
             w = weights[node.input[1]]
             b = weights[node.input[2]] if len(node.input) > 2 else torch.zeros(w.shape[0])
-            if tuple(w.shape) != tuple(conv.weight.shape):
-                raise ValueError(f"{path}: {node.input[1]} has shape {tuple(w.shape)}, "
-                                 f"expected {tuple(conv.weight.shape)}")
+            _check_shape(path, node.input[1], w, conv.weight)
             conv.weight.copy_(w)
             if norm is None:
                 assert conv.bias is not None
@@ -114,6 +122,16 @@ def load_exported(model: CardNet, path: str) -> None:
                 norm.bias.copy_(b)
                 norm.running_mean.zero_()  # type: ignore[union-attr]
                 norm.running_var.fill_(1.0 - norm.eps)  # type: ignore[union-attr]
+        for node, dense in zip(gemms, linears, strict=True):
+            w = weights[node.input[1]]
+            _check_shape(path, node.input[1], w, dense.weight)
+            dense.weight.copy_(w)
+            dense.bias.copy_(weights[node.input[2]])
+
+
+def _check_shape(path: str, name: str, got: torch.Tensor, want: torch.Tensor) -> None:
+    if tuple(got.shape) != tuple(want.shape):
+        raise ValueError(f"{path}: {name} has shape {tuple(got.shape)}, expected {tuple(want.shape)}")
 
 
 def freeze_norms(model: nn.Module) -> None:

@@ -17,6 +17,7 @@ import argparse
 import json
 import time
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import torch
@@ -43,6 +44,7 @@ from vision.train.crops import (
     synthetic_single_cards,
 )
 from vision.train.dataset import Photo, load_photos, synthetic_photos
+from vision.train.net import freeze_norms, load_folded
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -61,6 +63,15 @@ class IndexNet(nn.Module):
         self.features = nn.Sequential(block(3, 24), block(24, 48), block(48, 64))
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.3), nn.Linear(64 * (height // 8) * (width // 8), 128),
                                   nn.ReLU(inplace=True), nn.Linear(128, n_out))
+
+    def layers(self) -> tuple[list[tuple[nn.Conv2d, nn.BatchNorm2d | None]], list[nn.Linear]]:
+        """Convolutions with their batch norms, and the dense layers, in forward order."""
+        convs: list[tuple[nn.Conv2d, nn.BatchNorm2d | None]] = []
+        for module in self.features:
+            block = cast(nn.Sequential, module)
+            convs += [(cast(nn.Conv2d, block[0]), cast(nn.BatchNorm2d, block[1])),
+                      (cast(nn.Conv2d, block[3]), cast(nn.BatchNorm2d, block[4]))]
+        return convs, [cast(nn.Linear, self.head[2]), cast(nn.Linear, self.head[4])]
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         logits: torch.Tensor = self.head(self.features(x * (1.0 / 255.0) - 0.5))
@@ -88,6 +99,8 @@ def main() -> None:
     ap.add_argument("--detector", type=Path, default=DEFAULT_WEIGHTS,
                     help="detector whose boxes on the photos are added as training crops")
     ap.add_argument("--resume", action="store_true", help="start from OUT's .pt state if present")
+    ap.add_argument("--init-onnx", type=Path, default=None,
+                    help="start from these exported weights (e.g. the shipped ones; batch norms kept fixed)")
     ap.add_argument("--crop", default=None, metavar="WxH",
                     help="index crop size (written beside the weights as JSON); default 24x40")
     add_artwork_arguments(ap)
@@ -131,9 +144,14 @@ def main() -> None:
     if args.resume and state.is_file():
         model.load_state_dict(torch.load(state))
         print(f"resumed from {state}", flush=True)
+    if args.init_onnx is not None:
+        load_folded(str(args.init_onnx), *model.layers())
+        print(f"started from {args.init_onnx} (batch norms kept fixed)", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     start, budget, epoch = time.time(), args.minutes * 60, 0
     while (elapsed := time.time() - start) < budget:
+        if args.init_onnx is not None:
+            freeze_norms(model)
         x, y = crops(rng)
         order = rng.permutation(len(x))
         total = correct = 0
