@@ -54,22 +54,26 @@ def _load(path: str) -> cv2.dnn.Net:
     return net
 
 
-def letterbox(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """The image scaled so its longer side is ``INPUT_SIZE``, padded to a square; and the scale."""
+def letterbox(image: np.ndarray, size: int = INPUT_SIZE) -> tuple[np.ndarray, float]:
+    """The image scaled so its longer side is ``size``, padded to a square; and the scale."""
     if image.ndim != 3 or image.shape[2] != 3:
         raise VisionError(f"expected a BGR image, got shape {image.shape}")
     h, w = image.shape[:2]
-    scale = INPUT_SIZE / max(h, w)
+    scale = size / max(h, w)
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
     small = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
-    canvas = np.full((INPUT_SIZE, INPUT_SIZE, 3), 114, np.uint8)
+    canvas = np.full((size, size, 3), 114, np.uint8)
     canvas[:nh, :nw] = small
     return canvas, scale
 
 
-def run_maps(image: np.ndarray, weights: Path = DEFAULT_WEIGHTS) -> tuple[np.ndarray, float]:
-    """The raw output maps (C, H/4, W/4) for a BGR image, and the letterbox scale."""
-    canvas, scale = letterbox(image)
+def run_maps(image: np.ndarray, weights: Path = DEFAULT_WEIGHTS,
+             size: int = INPUT_SIZE) -> tuple[np.ndarray, float]:
+    """The raw output maps (C, size/4, size/4) for a BGR image letterboxed to ``size``
+    (the net is fully convolutional; a multiple of 32), and the letterbox scale."""
+    if size % 32:
+        raise VisionError(f"detector input size {size} is not a multiple of 32")
+    canvas, scale = letterbox(image, size)
     net = _load(str(weights))
     blob = canvas.transpose(2, 0, 1)[None].astype(np.float32)
     net.setInput(blob)
@@ -106,7 +110,8 @@ def decode(maps: np.ndarray, scale: float, threshold: float = 0.3) -> list[Detec
     return out
 
 
-def detect(image: np.ndarray, threshold: float = 0.3, weights: Path = DEFAULT_WEIGHTS) -> list[Detection]:
-    """Corner-index and whole-card detections on a BGR image."""
-    maps, scale = run_maps(image, weights)
+def detect(image: np.ndarray, threshold: float = 0.3, weights: Path = DEFAULT_WEIGHTS,
+           size: int = INPUT_SIZE) -> list[Detection]:
+    """Corner-index and whole-card detections on a BGR image letterboxed to ``size``."""
+    maps, scale = run_maps(image, weights, size)
     return decode(maps, scale, threshold)

@@ -14,31 +14,44 @@ from vision.classifier import (
     refine_cards,
     refine_indices,
 )
-from vision.detector import DEFAULT_WEIGHTS, detect
+from vision.detector import DEFAULT_WEIGHTS, INPUT_SIZE, detect
 from vision.enroll import DeckTemplates
 from vision.grouping import group_cards
 from vision.reading import DetectedCard, TableReading
+from vision.rescan import RESCAN_SIZES, fill_unread, needs_rescan
 from vision.tiles import read_tiles
 
 
 def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                weights: Path = DEFAULT_WEIGHTS, deck: DeckTemplates | None = None,
                pieces: str = "auto", index_weights: Path = DEFAULT_CLASSIFIER,
-               card_weights: Path = DEFAULT_CARD_CLASSIFIER) -> TableReading:
+               card_weights: Path = DEFAULT_CARD_CLASSIFIER,
+               rescan: tuple[int, ...] = RESCAN_SIZES) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto`` (tiles are reported instead of cards when at
-    least two are read with confidence and more tiles than cards are read).
+    least two are read with confidence and more tiles than cards are read). While a card is
+    left unread, or none is found, the image is read again at the detector input sizes of
+    ``rescan`` (see ``vision.rescan``).
     """
     if pieces == "tiles":
         return _tiles_reading(read_tiles(image))
-    detections = detect(image, threshold=min(0.1, params.index_score, params.card_score),
-                        weights=weights)
-    detections = refine_indices(image, detections, index_weights)
-    detections = refine_cards(image, detections, card_weights)
-    if deck is not None:
-        detections = deck.refine(image, detections)
-    cards = tuple(assemble(detections, params, image))
+
+    def read_cards(size: int) -> list[DetectedCard]:
+        detections = detect(image, threshold=min(0.1, params.index_score, params.card_score),
+                            weights=weights, size=size)
+        detections = refine_indices(image, detections, index_weights)
+        detections = refine_cards(image, detections, card_weights)
+        if deck is not None:
+            detections = deck.refine(image, detections)
+        return assemble(detections, params, image)
+
+    found = read_cards(INPUT_SIZE)
+    for size in rescan:
+        if not needs_rescan(found):
+            break
+        found = fill_unread(found, read_cards(size))
+    cards = tuple(found)
     if pieces == "auto":
         tiles = read_tiles(image)
         read = sum(t.readable for t in tiles)

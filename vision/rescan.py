@@ -1,0 +1,68 @@
+"""A second look at a table that was not read in full.
+
+The detector sees the image with its longer side scaled to 384 pixels. In a close-up photo the
+corner indices are then far bigger than any it learnt from, and it finds nothing or reads
+them with too little confidence. When the first reading leaves a card ``??`` or finds no
+card at all, the image is read again at smaller sizes, and the cards read there fill in what
+the first reading lacked: they replace the unread cards they overlap, or stand alone when the
+first reading found nothing. Cards the first reading read are never dropped or changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from vision.reading import Box, DetectedCard
+
+#: Detector input sizes tried, in turn, while the reading still lacks something.
+RESCAN_SIZES: Final = (256, 192)
+#: A card from a rescan is taken only when read at least this confidently.
+RESCAN_CONFIDENCE: Final = 0.6
+
+
+def needs_rescan(cards: Sequence[DetectedCard]) -> bool:
+    """Whether a reading found no card or left one unread."""
+    return not cards or any(not c.readable for c in cards)
+
+
+def _area(box: Box) -> float:
+    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+
+
+def _intersection(a: Box, b: Box) -> float:
+    return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
+
+
+def _same_place(a: Box, b: Box) -> bool:
+    """Boxes that overlap by a tenth of their union, or one half inside the other."""
+    inter = _intersection(a, b)
+    union = _area(a) + _area(b) - inter
+    small = min(_area(a), _area(b))
+    return union > 0 and (inter > 0.1 * union or (small > 0 and inter > 0.5 * small))
+
+
+def fill_unread(first: Sequence[DetectedCard], again: Sequence[DetectedCard],
+                min_confidence: float = RESCAN_CONFIDENCE) -> list[DetectedCard]:
+    """``first`` with its gaps filled from ``again`` (another reading of the same image).
+
+    A confident card of ``again`` lying where ``first`` has an unread card takes that card's
+    place (several may share one: a ``??`` box can span two cards of a fan); when ``first``
+    found nothing, every confident card of ``again`` is taken. A card ``first`` already read
+    at that place is not added twice. Unread cards nothing replaced stay, so the count of
+    physical cards never drops.
+    """
+    read = [c for c in first if c.readable]
+    unread = [c for c in first if not c.readable]
+    added: list[DetectedCard] = []
+    replaced: set[int] = set()
+    for card in again:
+        if not card.readable or card.confidence < min_confidence:
+            continue
+        if any(k.card == card.card and _same_place(k.box, card.box) for k in read + added):
+            continue
+        under = [i for i, u in enumerate(unread) if _same_place(u.box, card.box)]
+        if under or not first:
+            added.append(card)
+            replaced.update(under)
+    return read + added + [u for i, u in enumerate(unread) if i not in replaced]
