@@ -107,24 +107,3 @@ def test_an_index_is_read_both_ways_and_the_reads_averaged(monkeypatch: pytest.M
     assert one.probs[INDEX_CLASSES.index("6H")] == pytest.approx(1.0)
     assert both.probs[INDEX_CLASSES.index("6H")] == pytest.approx(0.5)
     assert both.probs[INDEX_CLASSES.index("9H")] == pytest.approx(0.5)
-
-
-def test_training_crops_cover_every_labelled_index_and_zoomed_proposals() -> None:
-    from vision.classifier import N_OUT
-    from vision.train.crops import index_crops, proposal_crops
-    from vision.train.dataset import synthetic_photos
-
-    (photo,) = synthetic_photos(1, seed=3)
-    rng = np.random.default_rng(0)
-    images, labels = index_crops([photo], rng, per_index=2, background_per_photo=2)
-    assert images.shape[1:] == (CROP_H, CROP_W, 3)
-    real = [k for k in labels if k != N_OUT - 1]
-    assert sorted(real) == sorted(k for *_, k in photo.indices for _ in range(2))
-    assert len(labels) - len(real) <= 2
-    # the detector's boxes, one of them twice too big, give one crop each with their label
-    cx, cy, w, h, k = photo.indices[0]
-    photo.proposals = [("index", (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), k),
-                       ("index", (cx - w, cy - h, cx + w, cy + h), k),
-                       ("card", (0.0, 0.0, 50.0, 70.0), 0)]
-    crops, kinds = proposal_crops([photo], "index", rng)
-    assert kinds == [k, k] and all(c.shape == (CROP_H, CROP_W, 3) for c in crops)

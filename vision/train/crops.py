@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.classifier import CROP_H, CROP_W, N_CARD_OUT, N_OUT, ZOOMS, crop_card, crop_index
+from vision.classifier import CROP_H, CROP_W, N_CARD_OUT, N_OUT, crop_card, crop_index
 from vision.train.dataset import FaceFn, Photo, _photometric
 
 BACKGROUND = N_OUT - 1
@@ -25,10 +25,7 @@ def index_crops(photos: list[Photo], rng: np.random.Generator, per_index: int = 
         objs = photo.indices
         for cx, cy, w, h, k in objs:
             for _ in range(per_index):
-                # the detector's boxes are often a quarter off in size, and indices are read
-                # at several zooms at run time, so the size is jittered widely
-                zoom = math.exp(rng.normal(0, 0.18))
-                jw, jh = w * zoom * math.exp(rng.normal(0, 0.06)), h * zoom * math.exp(rng.normal(0, 0.06))
+                jw, jh = w * math.exp(rng.normal(0, 0.1)), h * math.exp(rng.normal(0, 0.1))
                 jx, jy = rng.normal(0, 0.06) * w, rng.normal(0, 0.06) * h
                 box = (cx + jx - jw / 2, cy + jy - jh / 2, cx + jx + jw / 2, cy + jy + jh / 2)
                 crop = crop_index(photo.image, box, size)
@@ -163,14 +160,7 @@ def proposal_crops(photos: list[Photo], kind: str, rng: np.random.Generator,
             x0, y0, x1, y1 = box
             w, h = x1 - x0, y1 - y0
             j = rng.normal(0, 0.04, 4) * np.array([w, h, w, h])
-            x0, y0, x1, y1 = x0 + j[0], y0 + j[1], x1 + j[2], y1 + j[3]
-            if kind == "index" and rng.random() < 0.3:
-                # as read at run time: the box scaled about its centre
-                zoom = float(rng.choice(ZOOMS))
-                cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-                x0, x1 = cx - (cx - x0) * zoom, cx + (x1 - cx) * zoom
-                y0, y1 = cy - (cy - y0) * zoom, cy + (y1 - cy) * zoom
-            patch = crop(photo.image, (x0, y0, x1, y1))
+            patch = crop(photo.image, (x0 + j[0], y0 + j[1], x1 + j[2], y1 + j[3]))
             if rng.random() < 0.5:
                 patch = np.ascontiguousarray(patch[::-1, ::-1])
             images.append(_photometric(patch, rng))
