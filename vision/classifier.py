@@ -14,6 +14,7 @@ import numpy as np
 
 from vision.detector import Detection
 from vision.errors import VisionError
+from vision.inference import load_network
 from vision.labels import CARD_CLASSES, INDEX_CLASSES
 from vision.reading import Box
 
@@ -75,23 +76,13 @@ def _read_crop_size(meta: str, _stamp: int) -> tuple[int, int]:
         raise VisionError(f"cannot read the crop size in {meta}: {exc}") from None
 
 
-@lru_cache(maxsize=4)
-def _load(path: str) -> cv2.dnn.Net:
-    try:
-        return cv2.dnn.readNetFromONNX(path)
-    except cv2.error as exc:
-        raise VisionError(f"cannot load classifier weights {path}: {exc}") from None
-
-
 def classify_crops(crops: list[np.ndarray], weights: Path = DEFAULT_CLASSIFIER,
                    n_out: int = N_OUT) -> np.ndarray:
     """Class probabilities (N, n_out) for a list of same-sized crops."""
     if not crops:
         return np.zeros((0, n_out), np.float32)
-    net = _load(str(weights))
     blob = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32)
-    net.setInput(blob)
-    logits = net.forward().reshape(len(crops), n_out)
+    logits = load_network(weights)(blob).reshape(len(crops), n_out)
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
     probs: np.ndarray = e / e.sum(axis=1, keepdims=True)
     return probs

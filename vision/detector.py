@@ -1,9 +1,8 @@
-"""Running the shipped card detector (ONNX through ``cv2.dnn``) and decoding its output maps."""
+"""Running the shipped card detector (ONNX, see ``vision.inference``) and decoding its output maps."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
@@ -11,6 +10,7 @@ import cv2
 import numpy as np
 
 from vision.errors import VisionError
+from vision.inference import load_network
 from vision.labels import CARD_CLASSES, INDEX_CLASSES
 
 INPUT_SIZE: Final = 384
@@ -45,15 +45,6 @@ class Detection:
         return float(np.max(self.probs))
 
 
-@lru_cache(maxsize=4)
-def _load(path: str) -> cv2.dnn.Net:
-    try:
-        net = cv2.dnn.readNetFromONNX(path)
-    except cv2.error as exc:
-        raise VisionError(f"cannot load detector weights {path}: {exc}") from None
-    return net
-
-
 def letterbox(image: np.ndarray, size: int = INPUT_SIZE) -> tuple[np.ndarray, float]:
     """The image scaled so its longer side is ``size``, padded to a square; and the scale."""
     if image.ndim != 3 or image.shape[2] != 3:
@@ -74,10 +65,8 @@ def run_maps(image: np.ndarray, weights: Path = DEFAULT_WEIGHTS,
     if size % 32:
         raise VisionError(f"detector input size {size} is not a multiple of 32")
     canvas, scale = letterbox(image, size)
-    net = _load(str(weights))
     blob = canvas.transpose(2, 0, 1)[None].astype(np.float32)
-    net.setInput(blob)
-    return net.forward()[0], scale
+    return load_network(weights)(blob)[0], scale
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:

@@ -19,6 +19,10 @@ from vision.reading import Box, DetectedCard
 RESCAN_SIZES: Final = (256, 192)
 #: A card from a rescan is taken only when read at least this confidently.
 RESCAN_CONFIDENCE: Final = 0.6
+#: A rescan keeps only the detector's firmer peaks, and re-reads at several zooms only the
+#: firmest, which costs about a quarter less time and takes no card it would have found.
+RESCAN_THRESHOLD: Final = 0.15
+RESCAN_ZOOM_SCORE: Final = 0.25
 
 
 def needs_rescan(cards: Sequence[DetectedCard]) -> bool:

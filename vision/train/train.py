@@ -64,7 +64,8 @@ def export(model: CardNet, path: Path) -> None:
     model.eval()
     x = torch.zeros(1, 3, INPUT_SIZE, INPUT_SIZE)
     torch.onnx.export(model, (x,), str(path), opset_version=13, dynamo=False,
-                      input_names=["image"], output_names=["maps"])
+                      input_names=["image"], output_names=["maps"],
+                      dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "maps": {0: "n", 2: "map_h", 3: "map_w"}})
     model.train()
 
 

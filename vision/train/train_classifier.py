@@ -81,7 +81,8 @@ class IndexNet(nn.Module):
 def export(model: IndexNet, path: Path, size: tuple[int, int]) -> None:
     model.eval()
     torch.onnx.export(model, (torch.zeros(1, 3, size[1], size[0]),), str(path), opset_version=13,
-                      dynamo=False, input_names=["crop"], output_names=["logits"])
+                      dynamo=False, input_names=["crop"], output_names=["logits"],
+                      dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}})
     model.train()
 
 

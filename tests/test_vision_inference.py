@@ -1,0 +1,58 @@
+"""Running the shipped networks (``vision/inference.py``): onnxruntime and OpenCV agree, any
+batch and detector input size runs, and bad weights or a bad backend name are named."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER, N_CARD_OUT, N_OUT
+from vision.detector import DEFAULT_WEIGHTS
+from vision.errors import VisionError
+from vision.inference import default_backend, load_network
+from vision.synth import scene
+
+
+@pytest.mark.parametrize(("weights", "shape", "n_out"), [
+    (DEFAULT_CLASSIFIER, (7, 3, 40, 24), N_OUT),
+    (DEFAULT_CARD_CLASSIFIER, (3, 3, 56, 40), N_CARD_OUT),
+])
+def test_both_backends_read_a_batch_of_crops_alike(weights: Path, shape: tuple[int, ...], n_out: int) -> None:
+    batch = np.random.default_rng(1).integers(0, 256, shape).astype(np.float32)
+    fast = load_network(weights, "onnxruntime")(batch)
+    plain = load_network(weights, "opencv")(batch)
+    assert fast.shape == plain.shape == (shape[0], n_out)
+    np.testing.assert_allclose(fast, plain, atol=1e-3)
+    assert not np.allclose(fast[0], fast[1])  # the crops really were read one by one
+
+
+@pytest.mark.parametrize("size", [384, 256, 192])
+def test_both_backends_run_the_detector_on_a_drawn_table_at_each_input_size(size: int) -> None:
+    image, _ = scene(np.random.default_rng(5), (size, size), [["4S", "5S", "6S"]])
+    blob = image.transpose(2, 0, 1)[None].astype(np.float32)
+    fast = load_network(DEFAULT_WEIGHTS, "onnxruntime")(blob)
+    plain = load_network(DEFAULT_WEIGHTS, "opencv")(blob)
+    assert fast.shape[2:] == (size // 4, size // 4)
+    np.testing.assert_allclose(fast, plain, atol=1e-2)
+
+
+def test_onnxruntime_is_the_default_and_the_environment_can_choose(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TABLEKIT_DNN", raising=False)
+    assert default_backend() == "onnxruntime"
+    monkeypatch.setenv("TABLEKIT_DNN", "OpenCV")
+    assert default_backend() == "opencv"
+    monkeypatch.setenv("TABLEKIT_DNN", "tensorflow")
+    with pytest.raises(VisionError, match="TABLEKIT_DNN='tensorflow'"):
+        default_backend()
+
+
+@pytest.mark.parametrize("backend", ["onnxruntime", "opencv"])
+def test_missing_or_broken_weights_are_named(tmp_path: Path, backend: str) -> None:
+    with pytest.raises(VisionError, match="not found: .*nothing.onnx"):
+        load_network(tmp_path / "nothing.onnx", backend)
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not a network")
+    with pytest.raises(VisionError, match="cannot load network weights .*broken.onnx"):
+        load_network(broken, backend)
