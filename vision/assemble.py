@@ -14,7 +14,7 @@ import numpy as np
 
 from vision.detector import Detection
 from vision.labels import CARD_CLASSES, INDEX_CLASSES, RANKS, SUITS
-from vision.reading import UNREADABLE, Box, DetectedCard
+from vision.reading import UNREADABLE, Box, DetectedCard, box_area, intersection_area
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,10 +67,8 @@ def _union(boxes: list[Box]) -> Box:
 
 def _covered(box: Box, by: Box) -> float:
     """The share of ``box``'s area that lies inside ``by``."""
-    w = min(box[2], by[2]) - max(box[0], by[0])
-    h = min(box[3], by[3]) - max(box[1], by[1])
-    area = (box[2] - box[0]) * (box[3] - box[1])
-    return max(w, 0.0) * max(h, 0.0) / area if area > 0 else 0.0
+    area = box_area(box)
+    return intersection_area(box, by) / area if area > 0 else 0.0
 
 
 def _inside(x: float, y: float, box: Box, margin: float) -> bool:

@@ -7,6 +7,16 @@ from typing import Any
 
 Box = tuple[float, float, float, float]
 
+def box_area(box: Box) -> float:
+    """The area of ``box`` (0 for an empty or inverted one)."""
+    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+
+
+def intersection_area(a: Box, b: Box) -> float:
+    """The area the two boxes share."""
+    return box_area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
+
+
 #: The label of a card that cannot be read with confidence.
 UNREADABLE = "??"
 

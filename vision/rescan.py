@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from vision.reading import Box, DetectedCard
+from vision.reading import Box, DetectedCard, box_area, intersection_area
 
 #: Detector input sizes tried, in turn, while the reading still lacks something.
 RESCAN_SIZES: Final = (256, 192)
@@ -30,19 +30,11 @@ def needs_rescan(cards: Sequence[DetectedCard]) -> bool:
     return not cards or any(not c.readable for c in cards)
 
 
-def _area(box: Box) -> float:
-    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
-
-
-def _intersection(a: Box, b: Box) -> float:
-    return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
-
-
 def _same_place(a: Box, b: Box) -> bool:
     """Boxes that overlap by a tenth of their union, or one half inside the other."""
-    inter = _intersection(a, b)
-    union = _area(a) + _area(b) - inter
-    small = min(_area(a), _area(b))
+    inter = intersection_area(a, b)
+    union = box_area(a) + box_area(b) - inter
+    small = min(box_area(a), box_area(b))
     return union > 0 and (inter > 0.1 * union or (small > 0 and inter > 0.5 * small))
 
 
