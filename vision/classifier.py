@@ -107,11 +107,11 @@ def refine_indices(image: np.ndarray, detections: list[Detection], weights: Path
     indices = [d for d in detections if d.kind == "index"]
     size = crop_size(weights)
     crops = [crop_index(image, d.box, size) for d in indices]
-    probs = _read_crops(crops, weights, N_OUT, both_ways)
+    probs = read_crops(crops, weights, N_OUT, both_ways)
     sure = [i for i, d in enumerate(indices) if d.score >= zoom_score]
     if zooms and sure:
         zoomed = [crop_index(image, _zoom(indices[i].box, z), size) for z in zooms for i in sure]
-        more = _read_crops(zoomed, weights, N_OUT, both_ways).reshape(len(zooms), len(sure), N_OUT)
+        more = read_crops(zoomed, weights, N_OUT, both_ways).reshape(len(zooms), len(sure), N_OUT)
         probs[sure] = (probs[sure] + more.sum(axis=0)) / (1 + len(zooms))
     return _reread(detections, "index", probs, max_background, detector_weight, background_power)
 
@@ -123,7 +123,7 @@ def _zoom(box: Box, factor: float) -> Box:
     return (cx - hw, cy - hh, cx + hw, cy + hh)
 
 
-def _read_crops(crops: list[np.ndarray], weights: Path, n_out: int, both_ways: bool) -> np.ndarray:
+def read_crops(crops: list[np.ndarray], weights: Path, n_out: int, both_ways: bool = True) -> np.ndarray:
     """Class probabilities of the crops, averaged with those of the crops turned half round
     when ``both_ways``."""
     probs = classify_crops(crops, weights, n_out)
@@ -170,5 +170,5 @@ def refine_cards(image: np.ndarray, detections: list[Detection],
     if not weights.is_file():
         return detections
     cards = [d for d in detections if d.kind == "card"]
-    probs = _read_crops([crop_card(image, d.box) for d in cards], weights, N_CARD_OUT, both_ways)
+    probs = read_crops([crop_card(image, d.box) for d in cards], weights, N_CARD_OUT, both_ways)
     return _reread(detections, "card", probs, max_background, detector_weight)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import cast
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 from vision.labels import CARD_CLASSES, INDEX_CLASSES
@@ -91,12 +92,17 @@ def load_exported(model: CardNet, path: str) -> None:
 
 
 def load_folded(path: str, convs: list[tuple[nn.Conv2d, nn.BatchNorm2d | None]],
-                linears: list[nn.Linear] | None = None) -> None:
+                linears: list[nn.Linear] | None = None,
+                first_grid: tuple[int, tuple[int, int], tuple[int, int]] | None = None) -> None:
     """Start a network from its ONNX export, whose batch norms were folded into the
     convolutions: ``convs`` (every convolution in the order the forward pass runs them, with
     its batch norm) take the exported Conv weights in order, each batch norm becoming the
     identity plus the folded bias; ``linears`` take the Gemm weights in order. Keep the batch
-    norms in eval mode (``freeze_norms``) while training on from here."""
+    norms in eval mode (``freeze_norms``) while training on from here.
+
+    ``first_grid`` (channels, exported (h, w), wanted (h, w)) lets the first dense layer, which
+    reads a flattened feature grid, come from a network trained on another input size: its
+    weights are resampled over the grid (see ``resample_dense``)."""
     import onnx
     from onnx import numpy_helper
 
@@ -122,11 +128,24 @@ def load_folded(path: str, convs: list[tuple[nn.Conv2d, nn.BatchNorm2d | None]],
                 norm.bias.copy_(b)
                 norm.running_mean.zero_()  # type: ignore[union-attr]
                 norm.running_var.fill_(1.0 - norm.eps)  # type: ignore[union-attr]
-        for node, dense in zip(gemms, linears, strict=True):
+        for i, (node, dense) in enumerate(zip(gemms, linears, strict=True)):
             w = weights[node.input[1]]
+            if i == 0 and first_grid is not None:
+                w = resample_dense(w, *first_grid)
             _check_shape(path, node.input[1], w, dense.weight)
             dense.weight.copy_(w)
             dense.bias.copy_(weights[node.input[2]])
+
+
+def resample_dense(w: torch.Tensor, channels: int, old: tuple[int, int],
+                   new: tuple[int, int]) -> torch.Tensor:
+    """Weights of a dense layer over a flattened (channels, h, w) grid, resampled from the grid
+    ``old`` to ``new`` (bilinear) and scaled so each output sums about as much as before."""
+    out_features = w.shape[0]
+    grid = w.reshape(out_features * channels, 1, *old)
+    resized = F.interpolate(grid, size=new, mode="bilinear", align_corners=True)
+    scale = (old[0] * old[1]) / (new[0] * new[1])
+    return (resized * scale).reshape(out_features, channels * new[0] * new[1])
 
 
 def _check_shape(path: str, name: str, got: torch.Tensor, want: torch.Tensor) -> None:

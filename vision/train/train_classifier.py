@@ -33,6 +33,7 @@ from vision.classifier import (
     DEFAULT_CLASSIFIER,
     N_CARD_OUT,
     N_OUT,
+    crop_size,
 )
 from vision.detector import DEFAULT_WEIGHTS
 from vision.train.artwork import add_artwork_arguments, scene_faces
@@ -60,8 +61,10 @@ class IndexNet(nn.Module):
                                  nn.ReLU(inplace=True), nn.Conv2d(cout, cout, 3, 1, 1, bias=False),
                                  nn.BatchNorm2d(cout), nn.ReLU(inplace=True), nn.MaxPool2d(2))
 
-        self.features = nn.Sequential(block(3, 24), block(24, 48), block(48, 64))
-        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.3), nn.Linear(64 * (height // 8) * (width // 8), 128),
+        self.channels = 64
+        self.features = nn.Sequential(block(3, 24), block(24, 48), block(48, self.channels))
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.3),
+                                  nn.Linear(self.channels * (height // 8) * (width // 8), 128),
                                   nn.ReLU(inplace=True), nn.Linear(128, n_out))
 
     def layers(self) -> tuple[list[tuple[nn.Conv2d, nn.BatchNorm2d | None]], list[nn.Linear]]:
@@ -146,8 +149,11 @@ def main() -> None:
         model.load_state_dict(torch.load(state))
         print(f"resumed from {state}", flush=True)
     if args.init_onnx is not None:
-        load_folded(str(args.init_onnx), *model.layers())
-        print(f"started from {args.init_onnx} (batch norms kept fixed)", flush=True)
+        was = crop_size(args.init_onnx, (CROP_W, CROP_H)) if args.kind == "index" else size
+        grid = None if was == size else (model.channels, (was[1] // 8, was[0] // 8), (size[1] // 8, size[0] // 8))
+        load_folded(str(args.init_onnx), *model.layers(), first_grid=grid)
+        print(f"started from {args.init_onnx} (batch norms kept fixed"
+              + (f"; first dense layer resampled from a {was[0]}x{was[1]} crop)" if grid else ")"), flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     start, budget, epoch = time.time(), args.minutes * 60, 0
     while (elapsed := time.time() - start) < budget:

@@ -1,0 +1,81 @@
+"""Benchmark of the corner-index classifier alone: accuracy on the labelled index boxes of
+``cards-corners`` (train and held-out capture groups), read both ways round as at run time.
+
+Usage: ``.venv/bin/python bench/bench_index_crops.py [--weights vision/weights/indexnet.onnx]
+[--data ../shared/data] [--wrong]``
+
+This separates the classifier from the detector: a held-out index read wrongly here is a
+classifier fault however well the detector boxes it. ``--wrong`` lists those reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import cv2
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from vision.classifier import DEFAULT_CLASSIFIER, N_OUT, crop_index, crop_size, read_crops  # noqa: E402
+from vision.labels import INDEX_CLASSES, index_class  # noqa: E402
+from vision.train.split import is_held_out  # noqa: E402
+
+#: Below this confidence the kit reports ``??`` (``AssemblyParams.min_confidence``).
+SURE = 0.45
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--weights", type=Path, default=DEFAULT_CLASSIFIER)
+    ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
+    ap.add_argument("--wrong", action="store_true", help="list the held-out indices read wrongly")
+    args = ap.parse_args()
+    root = args.data / "cards-corners"
+    if not root.is_dir():
+        print(f"cards-corners: not found under {args.data}")
+        return 1
+    labels = json.loads((root / "labels.json").read_text())
+    size = crop_size(args.weights)
+    names = INDEX_CLASSES + ("not an index",)
+    counts = {False: [0, 0, 0], True: [0, 0, 0]}  # crops, right, right and sure
+    spent = 0.0
+    for name, boxes in sorted(labels.items()):
+        image = cv2.imread(str(root / "images" / name))
+        if image is None:
+            continue
+        h, w = image.shape[:2]
+        wanted = [b for b in boxes if b["label"].upper() != "BACK"]
+        if not wanted:
+            continue
+        crops = [crop_index(image, ((b["cx"] - b["w"] / 2) * w, (b["cy"] - b["h"] / 2) * h,
+                                    (b["cx"] + b["w"] / 2) * w, (b["cy"] + b["h"] / 2) * h), size)
+                 for b in wanted]
+        start = time.perf_counter()
+        probs = read_crops(crops, args.weights, N_OUT, both_ways=True)
+        spent += time.perf_counter() - start
+        held = is_held_out(name)
+        for b, p in zip(wanted, probs, strict=True):
+            k, got = index_class(b["label"]), int(p.argmax())
+            c = counts[held]
+            c[0] += 1
+            c[1] += got == k
+            c[2] += got == k and p[got] >= SURE
+            if args.wrong and held and got != k:
+                print(f"  {name}: {INDEX_CLASSES[k]} read as {names[got]} ({p[got]:.2f})")
+    total = sum(c[0] for c in counts.values())
+    for part, held in (("train", False), ("held-out", True)):
+        n, right, sure = counts[held]
+        print(f"index crops {part:8s} crops={n:4d} accuracy={right / max(n, 1):.4f} "
+              f"sure_and_right={sure / max(n, 1):.4f}")
+    print(f"weights={args.weights.name} crop={size[0]}x{size[1]} "
+          f"ms_per_crop={spent / max(total, 1) * 1000:.3f} (both ways round)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
