@@ -8,7 +8,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER, N_CARD_OUT, N_OUT
+from vision.classifier import (
+    CARD_H,
+    CARD_W,
+    CROP_H,
+    CROP_W,
+    DEFAULT_CARD_CLASSIFIER,
+    DEFAULT_CLASSIFIER,
+    N_CARD_OUT,
+    N_OUT,
+)
 from vision.detector import DEFAULT_WEIGHTS
 from vision.errors import VisionError
 from vision.inference import default_backend, load_network
@@ -16,8 +25,8 @@ from vision.synth import scene
 
 
 @pytest.mark.parametrize(("weights", "shape", "n_out"), [
-    (DEFAULT_CLASSIFIER, (7, 3, 40, 24), N_OUT),
-    (DEFAULT_CARD_CLASSIFIER, (3, 3, 56, 40), N_CARD_OUT),
+    (DEFAULT_CLASSIFIER, (7, 3, CROP_H, CROP_W), N_OUT),
+    (DEFAULT_CARD_CLASSIFIER, (3, 3, CARD_H, CARD_W), N_CARD_OUT),
 ])
 def test_both_backends_read_a_batch_of_crops_alike(weights: Path, shape: tuple[int, ...], n_out: int) -> None:
     batch = np.random.default_rng(1).integers(0, 256, shape).astype(np.float32)

@@ -19,8 +19,8 @@ from vision.labels import CARD_CLASSES, INDEX_CLASSES
 from vision.reading import Box
 
 #: Crop size (width, height): an index stands upright (rank above suit) or upside down in it.
-CROP_W: Final = 24
-CROP_H: Final = 40
+CROP_W: Final = 32
+CROP_H: Final = 48
 #: How much of the index's box is added around it on each side.
 CROP_MARGIN: Final = 0.15
 DEFAULT_CLASSIFIER: Final = Path(__file__).with_name("weights") / "indexnet.onnx"

@@ -106,7 +106,7 @@ def main() -> None:
     ap.add_argument("--init-onnx", type=Path, default=None,
                     help="start from these exported weights (e.g. the shipped ones; batch norms kept fixed)")
     ap.add_argument("--crop", default=None, metavar="WxH",
-                    help="index crop size (written beside the weights as JSON); default 24x40")
+                    help="index crop size (written beside the weights as JSON); default 32x48")
     add_artwork_arguments(ap)
     args = ap.parse_args()
     torch.manual_seed(args.seed)
