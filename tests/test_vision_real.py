@@ -109,11 +109,11 @@ def test_an_index_in_a_box_of_the_wrong_size_is_read_at_another_zoom() -> None:
     # a scrap of it; the zoomed reads take in more and read the joker
     image = cv2.imread(str(DATA / "cards-corners" / "images" / "cc-IMG_20220921_194751.jpg"))
     found = [d for d in detect(image, 0.1) if d.kind == "index"]
-    low = [min(found, key=lambda d: abs(d.x - 357) + abs(d.y - 570))]
-    assert abs(low[0].x - 357) + abs(low[0].y - 570) < 8
-    assert low[0].score >= 0.15 and low[0].box[3] - low[0].box[1] < 120
-    plain = refine_indices(image, low, zooms=())
-    zoomed = refine_indices(image, low)
+    joker = min(found, key=lambda d: abs(d.x - 357) + abs(d.y - 570))
+    assert abs(joker.x - 357) + abs(joker.y - 570) < 8
+    assert joker.score >= 0.15 and joker.box[3] - joker.box[1] < 120
+    plain = refine_indices(image, [joker], zooms=())
+    zoomed = refine_indices(image, [joker])
     assert plain and zoomed
     assert plain[0].label != "PJ"
     assert zoomed[0].label == "PJ" and zoomed[0].confidence > 0.5
