@@ -21,12 +21,13 @@ import cv2
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from vision.assemble import DEFAULT_PARAMS  # noqa: E402
 from vision.classifier import DEFAULT_CLASSIFIER, N_OUT, crop_index, crop_size, read_crops  # noqa: E402
 from vision.labels import INDEX_CLASSES, index_class  # noqa: E402
 from vision.train.split import is_held_out  # noqa: E402
 
-#: Below this confidence the kit reports ``??`` (``AssemblyParams.min_confidence``).
-SURE = 0.45
+#: Below this confidence the kit reports ``??``.
+SURE = DEFAULT_PARAMS.min_confidence
 
 
 def main() -> int:
