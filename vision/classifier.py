@@ -91,7 +91,8 @@ def classify_crops(crops: list[np.ndarray], weights: Path = DEFAULT_CLASSIFIER,
 def refine_indices(image: np.ndarray, detections: list[Detection], weights: Path = DEFAULT_CLASSIFIER,
                    max_background: float = 0.5, detector_weight: float = 0.0,
                    background_power: float = 2.0, both_ways: bool = True,
-                   zooms: tuple[float, ...] = ZOOMS, zoom_score: float = ZOOM_SCORE) -> list[Detection]:
+                   zooms: tuple[float, ...] = ZOOMS, zoom_score: float = ZOOM_SCORE,
+                   sharpest: bool = False) -> list[Detection]:
     """Index detections re-read by the classifier: dropped when it says "not an index",
     otherwise their class distribution combined with the detector's, and their score scaled
     by how sure the classifier is that the crop is an index (``(1 - p_background) **
@@ -101,7 +102,10 @@ def refine_indices(image: np.ndarray, detections: list[Detection], weights: Path
     each other turned half round, so both are fair views of an index) and the two reads are
     averaged, which steadies reads of blurred or half-lit indices. Indices the detector scored
     at least ``zoom_score`` are also read in their box scaled by each of ``zooms`` (about its
-    centre), and all the reads averaged, which mends boxes of the wrong size."""
+    centre), and all the reads averaged, which mends boxes of the wrong size. With ``sharpest``
+    the read of the one box the classifier is surest of is taken instead of the average, when
+    it names the same class (see ``sharpest_reads``): in a fan the detector's box often cuts
+    into the next card, and only one of the zoomed boxes frames the index cleanly."""
     if not weights.is_file():
         return detections
     indices = [d for d in detections if d.kind == "index"]
@@ -112,8 +116,22 @@ def refine_indices(image: np.ndarray, detections: list[Detection], weights: Path
     if zooms and sure:
         zoomed = [crop_index(image, _zoom(indices[i].box, z), size) for z in zooms for i in sure]
         more = read_crops(zoomed, weights, N_OUT, both_ways).reshape(len(zooms), len(sure), N_OUT)
-        probs[sure] = (probs[sure] + more.sum(axis=0)) / (1 + len(zooms))
+        views = np.concatenate([probs[sure][None], more])
+        probs[sure] = sharpest_reads(views) if sharpest else views.mean(axis=0)
     return _reread(detections, "index", probs, max_background, detector_weight, background_power)
+
+
+def sharpest_reads(views: np.ndarray) -> np.ndarray:
+    """One read per index from reads of several boxes (``views``: boxes × indices × classes,
+    the last class "not an index"): the read whose top class is surest, where that class is
+    also the top class of the reads' mean; the mean otherwise, so one box that happens to
+    frame a scrap of the index cannot outvote the rest."""
+    mean: np.ndarray = views.mean(axis=0)
+    top = views[..., :-1].max(axis=-1).argmax(axis=0)
+    best = views[top, np.arange(views.shape[1])]
+    agree = best[:, :-1].argmax(axis=-1) == mean[:, :-1].argmax(axis=-1)
+    out: np.ndarray = np.where(agree[:, None], best, mean)
+    return out
 
 
 def _zoom(box: Box, factor: float) -> Box:

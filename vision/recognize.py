@@ -23,13 +23,7 @@ from vision.detector import DEFAULT_WEIGHTS, INPUT_SIZE, detect
 from vision.enroll import DeckTemplates
 from vision.grouping import group_cards
 from vision.reading import DetectedCard, TableReading
-from vision.rescan import (
-    RESCAN_SIZES,
-    RESCAN_THRESHOLD,
-    RESCAN_ZOOM_SCORE,
-    fill_unread,
-    needs_rescan,
-)
+from vision.rescan import RESCAN_LOOKS, Look, despeckle, fill_unread, needs_rescan
 from vision.tiles import read_tiles
 
 
@@ -37,31 +31,33 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                weights: Path = DEFAULT_WEIGHTS, deck: DeckTemplates | None = None,
                pieces: str = "auto", index_weights: Path = DEFAULT_CLASSIFIER,
                card_weights: Path = DEFAULT_CARD_CLASSIFIER,
-               rescan: tuple[int, ...] = RESCAN_SIZES) -> TableReading:
+               rescan: tuple[Look, ...] = RESCAN_LOOKS) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto`` (tiles are reported instead of cards when at
     least two are read with confidence and more tiles than cards are read). While a card is
-    left unread, or none is found, the image is read again at the detector input sizes of
-    ``rescan`` (see ``vision.rescan``).
+    left unread, or none is found, the image is looked at again in each way of ``rescan`` in
+    turn (see ``vision.rescan``).
     """
     if pieces == "tiles":
         return _tiles_reading(read_tiles(image))
 
-    def read_cards(size: int, threshold: float, zoom_score: float) -> list[DetectedCard]:
-        detections = detect(image, threshold=min(threshold, params.index_score, params.card_score),
-                            weights=weights, size=size)
-        detections = refine_indices(image, detections, index_weights, zoom_score=zoom_score)
-        detections = refine_cards(image, detections, card_weights)
+    def read_cards(look: Look) -> list[DetectedCard]:
+        seen = despeckle(image) if look.denoise else image
+        detections = detect(seen, threshold=min(look.threshold, params.index_score, params.card_score),
+                            weights=weights, size=look.size)
+        detections = refine_indices(seen, detections, index_weights, zoom_score=look.zoom_score,
+                                    sharpest=look.sharpest)
+        detections = refine_cards(seen, detections, card_weights)
         if deck is not None:
-            detections = deck.refine(image, detections)
-        return assemble(detections, params, image)
+            detections = deck.refine(seen, detections)
+        return assemble(detections, params, seen)
 
-    found = read_cards(INPUT_SIZE, 0.1, ZOOM_SCORE)
-    for size in rescan:
+    found = read_cards(Look(INPUT_SIZE, threshold=0.1, zoom_score=ZOOM_SCORE))
+    for look in rescan:
         if not needs_rescan(found):
             break
-        found = fill_unread(found, read_cards(size, RESCAN_THRESHOLD, RESCAN_ZOOM_SCORE))
+        found = fill_unread(found, read_cards(look))
     cards = tuple(found)
     if pieces == "auto":
         tiles = read_tiles(image)

@@ -1,28 +1,62 @@
-"""A second look at a table that was not read in full.
+"""Second looks at a table that was not read in full.
 
 The detector sees the image with its longer side scaled to 384 pixels. In a close-up photo the
 corner indices are then far bigger than any it learnt from, and it finds nothing or reads
-them with too little confidence. When the first reading leaves a card ``??`` or finds no
-card at all, the image is read again at smaller sizes, and the cards read there fill in what
-the first reading lacked: they replace the unread cards they overlap, or stand alone when the
-first reading found nothing. Cards the first reading read are never dropped or changed.
+them with too little confidence; a photo peppered with noise (black and white specks) hides
+the fine strokes of a small index; in a fan the detector's box for an index often reaches into
+the next card. So while the first reading leaves a card ``??`` or finds no card at all, the
+image is looked at again, one look after another (``RESCAN_LOOKS``): at smaller detector sizes,
+then with the specks filtered out, then taking for each index the read of the box that frames
+it best. The cards read there fill in what the first reading lacked: they replace the unread
+cards they overlap, or stand alone when the first reading found nothing. Cards the first
+reading read are never dropped or changed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
+
+import cv2
+import numpy as np
 
 from vision.reading import Box, DetectedCard, box_area, intersection_area
 
-#: Detector input sizes tried, in turn, while the reading still lacks something.
-RESCAN_SIZES: Final = (256, 192)
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """How to read the image once more: the detector's input ``size`` and peak ``threshold``,
+    the detector score from which an index is read at several zooms (``zoom_score``), whether
+    the image is first cleared of specks (``denoise``), and whether each index takes its
+    surest zoomed read rather than their mean (``sharpest``, see
+    ``vision.classifier.sharpest_reads``)."""
+
+    size: int
+    threshold: float = 0.1
+    zoom_score: float = 0.15
+    denoise: bool = False
+    sharpest: bool = False
+
+
+#: The looks tried, in turn, while the reading still lacks something. The smaller sizes keep
+#: only the detector's firmer peaks and zoom only the firmest, which costs about a quarter less
+#: time and takes no card they would have found.
+RESCAN_LOOKS: Final = (
+    Look(256, threshold=0.15, zoom_score=0.25),
+    Look(192, threshold=0.15, zoom_score=0.25),
+    Look(384, denoise=True),
+    Look(384, sharpest=True),
+)
 #: A card from a rescan is taken only when read at least this confidently.
 RESCAN_CONFIDENCE: Final = 0.6
-#: A rescan keeps only the detector's firmer peaks, and re-reads at several zooms only the
-#: firmest, which costs about a quarter less time and takes no card it would have found.
-RESCAN_THRESHOLD: Final = 0.15
-RESCAN_ZOOM_SCORE: Final = 0.25
+
+
+def despeckle(image: np.ndarray) -> np.ndarray:
+    """``image`` with isolated black and white specks (salt-and-pepper noise) filtered out
+    by a 3×3 median, which keeps the edges of printed strokes."""
+    out: np.ndarray = cv2.medianBlur(image, 3)
+    return out
 
 
 def needs_rescan(cards: Sequence[DetectedCard]) -> bool:
