@@ -19,6 +19,7 @@ from vision.assemble import DEFAULT_PARAMS
 from vision.classifier import refine_indices
 from vision.detector import detect
 from vision.recognize import read_table
+from vision.rescan import Look
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data"
@@ -127,3 +128,17 @@ def test_a_close_up_read_only_in_part_is_read_again_at_a_smaller_size() -> None:
     first = read_table(image, rescan=())
     assert first.cards and not any(c.readable for c in first.cards)
     assert [c.card for c in read_table(image).cards] == sorted(_want_cards(_labels("cards-corners")[name]))
+
+
+@pytest.mark.parametrize(("name", "look"), [
+    # a dark held-out webcam photo peppered with specks: nothing is read until they are cleared
+    ("cc-Jd-5c968cd1-3991-11ed-a954-ec2e98cc7ff6.jpg", Look(384, denoise=True)),
+    # a held-out webcam photo whose index boxes come out the wrong size: one zoomed box reads it
+    ("cc-4s-e3ec8fa9-3992-11ed-9f3f-ec2e98cc7ff6.jpg", Look(384, sharpest=True)),
+])
+def test_a_photo_read_in_no_part_is_read_by_a_later_look(name: str, look: Look) -> None:
+    image = cv2.imread(str(DATA / "cards-corners" / "images" / name))
+    want = sorted(_want_cards(_labels("cards-corners")[name]))
+    assert not [c for c in read_table(image, rescan=()).cards if c.readable]
+    assert [c.card for c in read_table(image, rescan=(look,)).cards] == want
+    assert [c.card for c in read_table(image).cards] == want

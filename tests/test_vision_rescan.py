@@ -1,15 +1,18 @@
-"""The second look at a table read only in part (``vision/rescan.py``) and the detector's
-input size, on hand-made readings and on a drawn scene."""
+"""The second looks at a table read only in part (``vision/rescan.py``), the detector's input
+size and the sharpest zoomed read, on hand-made readings and on drawn scenes."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
+from vision.classifier import sharpest_reads
 from vision.detector import detect
 from vision.errors import VisionError
 from vision.reading import DetectedCard
-from vision.rescan import fill_unread, needs_rescan
+from vision.recognize import read_table
+from vision.rescan import RESCAN_LOOKS, Look, despeckle, fill_unread, needs_rescan
 from vision.synth import scene
 
 
@@ -71,3 +74,50 @@ def test_the_detector_finds_a_drawn_index_at_a_smaller_input_size_in_image_pixel
             assert near, f"no index near {(x0, y0, x1, y1)} at input size {size}"
     with pytest.raises(VisionError, match="multiple of 32"):
         detect(image, size=250)
+
+
+def test_the_sharpest_read_is_taken_only_where_it_names_the_class_of_the_mean() -> None:
+    # two indices, three boxes each; classes: A, B, "not an index"
+    views = np.array([
+        [[0.50, 0.30, 0.20], [0.45, 0.40, 0.15]],
+        [[0.90, 0.05, 0.05], [0.10, 0.85, 0.05]],   # surest box: A for the first, B for the second
+        [[0.60, 0.20, 0.20], [0.80, 0.05, 0.15]],
+    ])
+    got = sharpest_reads(views)
+    assert got.shape == (2, 3)
+    assert got[0].tolist() == views[1, 0].tolist()             # A is also the mean's class
+    assert np.allclose(got[1], views[:, 1].mean(axis=0))        # B is not: one box cannot outvote
+    assert got[1].argmax() == 0
+
+
+def test_despeckling_clears_isolated_specks_and_keeps_printed_strokes() -> None:
+    image = np.full((60, 60, 3), 235, np.uint8)
+    cv2.line(image, (10, 30), (50, 30), (20, 20, 20), 3)         # a stroke of a printed index
+    rng = np.random.default_rng(0)
+    ys, xs = rng.integers(0, 60, 80), rng.integers(0, 60, 80)
+    specked = image.copy()
+    specked[ys, xs] = rng.choice([0, 255], (80, 1))
+    clean = despeckle(specked)
+    away = np.ones((60, 60), bool)
+    away[26:35, :] = False
+    assert np.count_nonzero(np.abs(specked.astype(int) - image).max(axis=2)[away] > 60) > 20
+    assert np.count_nonzero(np.abs(clean.astype(int) - image).max(axis=2)[away] > 60) == 0
+    assert (clean[30, 15:45] < 60).all()                           # the stroke is still there
+
+
+def test_the_looks_go_from_cheap_to_thorough_and_all_read_the_image() -> None:
+    sizes = [look.size for look in RESCAN_LOOKS]
+    assert all(s % 32 == 0 for s in sizes)
+    assert sizes[:2] == [256, 192]
+    assert [look.denoise for look in RESCAN_LOOKS].index(True) < [look.sharpest for look in RESCAN_LOOKS].index(True)
+
+
+def test_in_a_drawn_fan_the_sharpest_look_reads_an_index_the_first_reading_left_unread() -> None:
+    image, cards = scene(np.random.default_rng(17), (1280, 960))
+    image = cv2.GaussianBlur(image, (3, 3), 0.8)
+    want = {c.card for c in cards if c.visible_indices}
+    first = [c.card for c in read_table(image, rescan=()).cards]
+    assert "??" in first
+    again = [c.card for c in read_table(image, rescan=(Look(384, sharpest=True),)).cards]
+    assert "??" not in again
+    assert set(first) - {"??"} < set(again) <= want
