@@ -115,6 +115,18 @@ def test_a_second_card_beside_a_whole_card_is_kept() -> None:
     assert sorted(c.card for c in cards) == ["3D", "9S"]
 
 
+def test_a_neighbour_in_a_fan_under_a_whole_card_stays_another_card_unless_the_reads_agree() -> None:
+    # the top card's box covers the index of the card under it, whose read leans a little
+    # towards the top card's (a queen of hearts read with some doubt about a king)
+    whole = _whole({"K": 0.9}, (80, 80, 230, 290))
+    top = _index("KH", 95, 100)
+    under = _mixed("QH", 0.6, "KH", 0.15, 125, 100)
+    cards = assemble([whole, top, under])
+    assert sorted(c.card for c in cards) == ["KH", "QH"]
+    loose = assemble([whole, top, under], AssemblyParams(card_agreement=0.02))
+    assert [c.card for c in loose] == ["KH"]
+
+
 def _peak(card: str, x: float, y: float, score: float, p: float = 0.9) -> Detection:
     d = _index(card, x, y, p=p)
     return Detection("index", x, y, d.box, score, d.probs)

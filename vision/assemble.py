@@ -27,6 +27,10 @@ class AssemblyParams:
     pair_min: float = 2.5
     pair_max: float = 16.0
     min_agreement: float = 0.02
+    #: A second index group inside a whole card joins the card's first only when their reads
+    #: agree at least this much: in a fan the top card's box covers the indices of the cards
+    #: under it, which are other cards however alike their reads.
+    card_agreement: float = 0.3
     #: A detection this sure is listed as ``??`` when unreadable; weaker unreadable ones are dropped.
     unsure_score: float = 0.35
     #: Whether a card read whole (no index found) is named with the suit its ink colour suggests
@@ -249,7 +253,7 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
             first = _index_probs(groups[best])
             # the card's other corner, when it was not paired, agrees with the first reading
             same = [i for i in inside
-                    if i == best or float(np.dot(first, _index_probs(groups[i]))) >= params.min_agreement]
+                    if i == best or float(np.dot(first, _index_probs(groups[i]))) >= params.card_agreement]
             same += _other_corner(groups, [i for i in inside if i not in same], same, whole, params)
             taken.update(same)
             taken.update(_interior_marks(groups, [i for i in inside if i not in same], whole, params))
