@@ -12,14 +12,13 @@ from vision.classifier import (
     DEFAULT_CARD_CLASSIFIER,
     DEFAULT_CLASSIFIER,
     N_CARD_OUT,
-    ZOOM_SCORE,
     classify_crops,
     crop_card,
     crop_size,
     refine_cards,
     refine_indices,
 )
-from vision.detector import DEFAULT_WEIGHTS, INPUT_SIZE, detect
+from vision.detector import DEFAULT_WEIGHTS, Detection, detect
 from vision.enroll import DeckTemplates
 from vision.grouping import group_cards
 from vision.reading import DetectedCard, TableReading
@@ -42,18 +41,24 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     if pieces == "tiles":
         return _tiles_reading(read_tiles(image))
 
+    # the detector's peaks for each (image, size, threshold): a look that differs from an
+    # earlier one only in how the index crops are read reuses them
+    peaks: dict[tuple[bool, int, float], list[Detection]] = {}
+
     def read_cards(look: Look) -> list[DetectedCard]:
         seen = despeckle(image) if look.denoise else image
-        detections = detect(seen, threshold=min(look.threshold, params.index_score, params.card_score),
-                            weights=weights, size=look.size)
-        detections = refine_indices(seen, detections, index_weights, zoom_score=look.zoom_score,
+        threshold = min(look.threshold, params.index_score, params.card_score)
+        key = (look.denoise, look.size, threshold)
+        if key not in peaks:
+            peaks[key] = detect(seen, threshold=threshold, weights=weights, size=look.size)
+        detections = refine_indices(seen, peaks[key], index_weights, zoom_score=look.zoom_score,
                                     sharpest=look.sharpest)
         detections = refine_cards(seen, detections, card_weights)
         if deck is not None:
             detections = deck.refine(seen, detections)
         return assemble(detections, params, seen)
 
-    found = read_cards(Look(INPUT_SIZE, threshold=0.1, zoom_score=ZOOM_SCORE))
+    found = read_cards(Look())
     for look in rescan:
         if not needs_rescan(found):
             break

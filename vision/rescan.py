@@ -21,20 +21,22 @@ from typing import Final
 import cv2
 import numpy as np
 
+from vision.classifier import ZOOM_SCORE
+from vision.detector import INPUT_SIZE
 from vision.reading import Box, DetectedCard, box_area, intersection_area
 
 
 @dataclass(frozen=True, slots=True)
 class Look:
-    """How to read the image once more: the detector's input ``size`` and peak ``threshold``,
-    the detector score from which an index is read at several zooms (``zoom_score``), whether
-    the image is first cleared of specks (``denoise``), and whether each index takes its
-    surest zoomed read rather than their mean (``sharpest``, see
-    ``vision.classifier.sharpest_reads``)."""
+    """How to read the image: the detector's input ``size`` and peak ``threshold``, the
+    detector score from which an index is read at several zooms (``zoom_score``), whether the
+    image is first cleared of specks (``denoise``), and whether each index takes its surest
+    zoomed read rather than their mean (``sharpest``, see ``vision.classifier.sharpest_reads``).
+    The defaults are the first reading."""
 
-    size: int
+    size: int = INPUT_SIZE
     threshold: float = 0.1
-    zoom_score: float = 0.15
+    zoom_score: float = ZOOM_SCORE
     denoise: bool = False
     sharpest: bool = False
 
@@ -45,8 +47,8 @@ class Look:
 RESCAN_LOOKS: Final = (
     Look(256, threshold=0.15, zoom_score=0.25),
     Look(192, threshold=0.15, zoom_score=0.25),
-    Look(384, denoise=True),
-    Look(384, sharpest=True),
+    Look(denoise=True),
+    Look(sharpest=True),
 )
 #: A card from a rescan is taken only when read at least this confidently.
 RESCAN_CONFIDENCE: Final = 0.6
