@@ -48,6 +48,15 @@ def test_when_nothing_was_found_every_confident_card_of_the_second_look_counts()
     assert [c.card for c in got] == ["2C", "3C"]
 
 
+def test_when_nothing_was_read_a_confident_card_elsewhere_counts_and_the_unread_one_stays() -> None:
+    first = [card("??", 0, 0, 0.3)]                     # e.g. a box on the hand holding the card
+    again = [card("AS", 300, 200, 0.7), card("KD", 600, 0, 0.5)]
+    got = fill_unread(first, again)
+    assert sorted(c.card for c in got) == ["??", "AS"]
+    # once a card is read, a card found elsewhere by a later look is not taken
+    assert [c.card for c in fill_unread(got, [card("9C", 600, 300)])] == [c.card for c in got]
+
+
 def test_a_card_already_read_is_not_added_twice_but_its_twin_from_another_deck_is() -> None:
     first = [card("7S", 0, 0), card("??", 300, 0, 0.3)]
     again = [card("7S", 10, 5), card("7S", 300, 0), card("8S", 330, 10)]

@@ -8,7 +8,7 @@ the next card. So while the first reading leaves a card ``??`` or finds no card 
 image is looked at again, one look after another (``RESCAN_LOOKS``): at smaller detector sizes,
 then with the specks filtered out, then taking for each index the read of the box that frames
 it best. The cards read there fill in what the first reading lacked: they replace the unread
-cards they overlap, or stand alone when the first reading found nothing. Cards the first
+cards they overlap, or stand alone when the first reading read no card. Cards the first
 reading read are never dropped or changed.
 """
 
@@ -80,7 +80,8 @@ def fill_unread(first: Sequence[DetectedCard], again: Sequence[DetectedCard],
 
     A confident card of ``again`` lying where ``first`` has an unread card takes that card's
     place (several may share one: a ``??`` box can span two cards of a fan); when ``first``
-    found nothing, every confident card of ``again`` is taken. A card ``first`` already read
+    read no card at all, every confident card of ``again`` is taken (the unread card's box may
+    lie on another part of the card than the one read again). A card ``first`` already read
     at that place is not added twice. Unread cards nothing replaced stay, so the count of
     physical cards never drops.
     """
@@ -94,7 +95,7 @@ def fill_unread(first: Sequence[DetectedCard], again: Sequence[DetectedCard],
         if any(k.card == card.card and _same_place(k.box, card.box) for k in read + added):
             continue
         under = [i for i, u in enumerate(unread) if _same_place(u.box, card.box)]
-        if under or not first:
+        if under or not read:
             added.append(card)
             replaced.update(under)
     return read + added + [u for i, u in enumerate(unread) if i not in replaced]
