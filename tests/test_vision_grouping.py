@@ -23,8 +23,19 @@ def _index(card: str, x: float, y: float, size: float = 20.0, p: float = 0.97) -
 
 
 def test_two_corners_of_one_card_are_one_card() -> None:
-    cards = assemble([_index("QH", 100, 100), _index("QH", 250, 300)])
+    # a card's two index centres lie about 3.7 index sizes apart
+    cards = assemble([_index("QH", 100, 100), _index("QH", 145, 160)])
     assert [c.card for c in cards] == ["QH"]
+    # far more than a card's diagonal apart they are two cards
+    assert [c.card for c in assemble([_index("QH", 100, 100), _index("QH", 250, 300)])] == ["QH", "QH"]
+
+
+def test_of_two_alike_indices_the_one_a_cards_diagonal_away_is_the_other_corner() -> None:
+    stray = _index("QH", -10, 100)   # the same card from another deck, 5.5 sizes away
+    top, bottom = _index("QH", 100, 100), _index("QH", 145, 160)
+    groups = pair_indices([stray, top, bottom], AssemblyParams())
+    assert sorted(len(g) for g in groups) == [1, 2]
+    assert [stray] in groups
 
 
 def test_identical_cards_from_two_decks_in_a_fan_are_two_cards() -> None:
@@ -38,8 +49,8 @@ def test_a_doubtful_read_is_reported_as_unreadable() -> None:
 
 
 def test_pairing_keeps_each_index_once() -> None:
-    found = [_index("KS", 100, 100), _index("KS", 250, 300), _index("KS", 400, 100),
-             _index("KS", 550, 300)]
+    found = [_index("KS", 100, 100, 60), _index("KS", 250, 300, 60), _index("KS", 400, 100, 60),
+             _index("KS", 550, 300, 60)]
     groups = pair_indices(found, AssemblyParams())
     assert sorted(len(g) for g in groups) == [2, 2]
 
@@ -162,7 +173,7 @@ def test_an_unreadable_second_peak_on_a_read_card_is_dropped() -> None:
 def test_weak_peaks_that_agree_on_one_index_add_up_to_a_card() -> None:
     # four weak peaks on each corner of a queen: none alone passes the index threshold
     corner = [_peak("QC", 100 + dx, 100 + dy, 0.15) for dx, dy in ((0, 0), (4, 0), (0, 4), (4, 4))]
-    other = [_peak("QC", 260 + dx, 330 + dy, 0.15) for dx, dy in ((0, 0), (4, 0), (0, 4), (4, 4))]
+    other = [_peak("QC", 150 + dx, 170 + dy, 0.15) for dx, dy in ((0, 0), (4, 0), (0, 4), (4, 4))]
     assert [c.card for c in assemble(corner + other)] == ["QC"]
     assert assemble(corner + other, AssemblyParams(merge=0.0)) == []
 

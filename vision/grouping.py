@@ -1,8 +1,10 @@
 """Grouping cards into melds by how they lie: cards that touch or overlap form one group.
 
 A card known only by a corner index (the rest hidden under its neighbour in a fan) is given
-a reach of one index size around that index, which spans the gap to the next index in a fan
-or a row; whole-card boxes reach a small fraction of their size.
+a reach of three quarters of an index size around that index, which spans the gap to the next
+index in a fan or a row; whole-card boxes reach a small fraction of their size. (A full index
+size joined separate melds whose indices came out with boxes too big, and half a size split
+wide rows.)
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ def _overlap(a: Box, b: Box) -> bool:
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
-def reach(card: DetectedCard, index_reach: float = 1.0, card_reach: float = 0.04) -> list[Box]:
+def reach(card: DetectedCard, index_reach: float = 0.75, card_reach: float = 0.04) -> list[Box]:
     """The regions of the table a card occupies, grown by how far a neighbour may be."""
     regions = [_grow(b, index_reach * max(b[2] - b[0], b[3] - b[1])) for b in card.indices]
     size = max(card.box[2] - card.box[0], card.box[3] - card.box[1])
@@ -28,7 +30,7 @@ def reach(card: DetectedCard, index_reach: float = 1.0, card_reach: float = 0.04
     return regions
 
 
-def group_cards(cards: Sequence[DetectedCard], index_reach: float = 1.0,
+def group_cards(cards: Sequence[DetectedCard], index_reach: float = 0.75,
                 card_reach: float = 0.04) -> tuple[tuple[int, ...], ...]:
     """Groups of card positions (touching/overlapping cards together), sorted left to right
     within a group and by the group's leftmost card between groups."""
