@@ -75,13 +75,13 @@ def run(name: str, draw: Callable[[str, np.random.Generator], Face], tables: int
 
 def _touching_melds(cards: list[SceneCard]) -> set[int]:
     """The melds with a card that overlaps a card of another meld."""
+    quads = [c.quad.astype(np.float32) for c in cards]
     out: set[int] = set()
     for i, a in enumerate(cards):
-        for b in cards[i + 1:]:
-            if a.group != b.group:
-                area, _ = cv2.intersectConvexConvex(a.quad.astype(np.float32), b.quad.astype(np.float32))
-                if area > 0:
-                    out |= {a.group, b.group}
+        for j in range(i + 1, len(cards)):
+            b = cards[j]
+            if a.group != b.group and cv2.intersectConvexConvex(quads[i], quads[j])[0] > 0:
+                out |= {a.group, b.group}
     return out
 
 

@@ -10,8 +10,13 @@ wide rows.)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from vision.reading import Box, DetectedCard
+
+#: How far a lone index reaches, in its own size, and a whole card, in its size.
+INDEX_REACH: Final = 0.75
+CARD_REACH: Final = 0.04
 
 
 def _grow(box: Box, by: float) -> Box:
@@ -22,7 +27,8 @@ def _overlap(a: Box, b: Box) -> bool:
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
-def reach(card: DetectedCard, index_reach: float = 0.75, card_reach: float = 0.04) -> list[Box]:
+def reach(card: DetectedCard, index_reach: float = INDEX_REACH,
+          card_reach: float = CARD_REACH) -> list[Box]:
     """The regions of the table a card occupies, grown by how far a neighbour may be."""
     regions = [_grow(b, index_reach * max(b[2] - b[0], b[3] - b[1])) for b in card.indices]
     size = max(card.box[2] - card.box[0], card.box[3] - card.box[1])
@@ -30,8 +36,8 @@ def reach(card: DetectedCard, index_reach: float = 0.75, card_reach: float = 0.0
     return regions
 
 
-def group_cards(cards: Sequence[DetectedCard], index_reach: float = 0.75,
-                card_reach: float = 0.04) -> tuple[tuple[int, ...], ...]:
+def group_cards(cards: Sequence[DetectedCard], index_reach: float = INDEX_REACH,
+                card_reach: float = CARD_REACH) -> tuple[tuple[int, ...], ...]:
     """Groups of card positions (touching/overlapping cards together), sorted left to right
     within a group and by the group's leftmost card between groups."""
     parent = list(range(len(cards)))
