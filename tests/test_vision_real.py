@@ -18,6 +18,7 @@ import pytest
 from vision.assemble import DEFAULT_PARAMS
 from vision.classifier import refine_indices
 from vision.detector import detect
+from vision.grouping import group_cards
 from vision.recognize import read_table
 from vision.rescan import Look
 
@@ -142,3 +143,13 @@ def test_a_photo_read_in_no_part_is_read_by_a_later_look(name: str, look: Look) 
     assert not [c for c in read_table(image, rescan=()).cards if c.readable]
     assert [c.card for c in read_table(image, rescan=(look,)).cards] == want
     assert [c.card for c in read_table(image).cards] == want
+
+
+def test_cards_lying_apart_are_separate_groups_though_their_boxes_touch() -> None:
+    # four kings laid in a square on a dark wooden table, a little apart: the whole-card
+    # boxes read for them touch, and the table between them keeps them four groups
+    image = cv2.imread(str(DATA / "cards-ranks" / "images" / "ej-cam_image3.jpg"))
+    reading = read_table(image)
+    assert sorted(c.card[:-1] for c in reading.cards) == ["K"] * 4
+    assert len(reading.groups) == 4
+    assert len(group_cards(reading.cards)) == 1

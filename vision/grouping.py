@@ -5,6 +5,10 @@ a reach of three quarters of an index size around that index, which spans the ga
 index in a fan or a row; whole-card boxes reach a small fraction of their size. (A full index
 size joined separate melds whose indices came out with boxes too big, and half a size split
 wide rows.)
+
+Given the photo's card patches (``vision.table_regions``), two cards that lie on different
+patches, with table showing between them, are never joined, however near their boxes reach:
+a box drawn too big, or one whole-card box spanning two cards, would otherwise join two melds.
 """
 
 from __future__ import annotations
@@ -12,11 +16,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from vision.reading import Box, DetectedCard
+from vision.reading import Box, DetectedCard, box_area
+from vision.table_regions import CardRegions
 
 #: How far a lone index reaches, in its own size, and a whole card, in its size.
 INDEX_REACH: Final = 0.75
 CARD_REACH: Final = 0.04
+#: A card's patch is looked for this far around each of its indices (in the index's size)...
+PATCH_REACH: Final = 0.5
+#: ...among patches at least this many index areas big (smaller ones are ink and art on a
+#: card whose white is like the table's colour), or this share of a whole card's box.
+PATCH_MIN_INDICES: Final = 8.0
+PATCH_MIN_CARD: Final = 0.25
 
 
 def _grow(box: Box, by: float) -> Box:
@@ -36,10 +47,23 @@ def reach(card: DetectedCard, index_reach: float = INDEX_REACH,
     return regions
 
 
+def patch_of(card: DetectedCard, regions: CardRegions) -> int:
+    """The card patch a card lies on (the one most of its indices lie on), 0 when unknown."""
+    if not card.indices:
+        box = card.box
+        return regions.patch_near(box, 0.0, PATCH_MIN_CARD * box_area(box))
+    found = [regions.patch_near(b, PATCH_REACH, PATCH_MIN_INDICES * box_area(b))
+             for b in card.indices]
+    known = [p for p in found if p]
+    return max(known, key=known.count) if known else 0
+
+
 def group_cards(cards: Sequence[DetectedCard], index_reach: float = INDEX_REACH,
-                card_reach: float = CARD_REACH) -> tuple[tuple[int, ...], ...]:
+                card_reach: float = CARD_REACH,
+                regions: CardRegions | None = None) -> tuple[tuple[int, ...], ...]:
     """Groups of card positions (touching/overlapping cards together), sorted left to right
-    within a group and by the group's leftmost card between groups."""
+    within a group and by the group's leftmost card between groups. With ``regions``, cards
+    on different card patches stay apart."""
     parent = list(range(len(cards)))
 
     def find(i: int) -> int:
@@ -48,10 +72,13 @@ def group_cards(cards: Sequence[DetectedCard], index_reach: float = INDEX_REACH,
             i = parent[i]
         return i
 
-    regions = [reach(c, index_reach, card_reach) for c in cards]
+    reaches = [reach(c, index_reach, card_reach) for c in cards]
+    patches = [patch_of(c, regions) if regions is not None else 0 for c in cards]
     for i in range(len(cards)):
         for j in range(i + 1, len(cards)):
-            if any(_overlap(a, b) for a in regions[i] for b in regions[j]):
+            if patches[i] and patches[j] and patches[i] != patches[j]:
+                continue  # table shows between them
+            if any(_overlap(a, b) for a in reaches[i] for b in reaches[j]):
                 parent[find(i)] = find(j)
     groups: dict[int, list[int]] = {}
     for i in range(len(cards)):

@@ -23,6 +23,7 @@ from vision.enroll import DeckTemplates
 from vision.grouping import group_cards
 from vision.reading import DetectedCard, TableReading
 from vision.rescan import RESCAN_LOOKS, Look, despeckle, fill_unread, needs_rescan
+from vision.table_regions import card_regions
 from vision.tiles import read_tiles
 
 
@@ -69,7 +70,9 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         read = sum(t.readable for t in tiles)
         if read >= 2 and read > sum(c.readable for c in cards):
             return _tiles_reading(tiles)
-    return TableReading(cards, group_cards(cards))
+    # the table between cards keeps them apart (only worth looking at for two cards or more)
+    regions = card_regions(image) if len(cards) > 1 else None
+    return TableReading(cards, group_cards(cards, regions=regions))
 
 
 def _tiles_reading(tiles: list[DetectedCard]) -> TableReading:

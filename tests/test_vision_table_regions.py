@@ -1,0 +1,91 @@
+"""Telling cards from the table by colour, and keeping melds apart where the table shows
+between them (drawn tables with exact truth)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.grouping import group_cards
+from vision.reading import DetectedCard
+from vision.synth import SceneCard, scene
+from vision.table_regions import card_regions
+
+MELDS = [["5H", "6H", "7H", "8H"], ["QS", "QD", "QC"], ["2C", "3C", "4C"]]
+
+
+def _found(cards: list[SceneCard]) -> tuple[list[DetectedCard], list[int]]:
+    """Each card with an index in view, boxed by its visible indices, and its meld."""
+    out, melds = [], []
+    for c in cards:
+        if not c.visible_indices:
+            continue
+        xs = [v for b in c.visible_indices for v in (b[0], b[2])]
+        ys = [v for b in c.visible_indices for v in (b[1], b[3])]
+        out.append(DetectedCard(c.card, (min(xs), min(ys), max(xs), max(ys)), 1.0,
+                                tuple(c.visible_indices)))
+        melds.append(c.group)
+    return out, melds
+
+
+def _touching(cards: list[SceneCard]) -> set[frozenset[int]]:
+    """The pairs of melds that have cards lying on each other."""
+    quads = [c.quad.astype(np.float32) for c in cards]
+    out = set()
+    for i, a in enumerate(cards):
+        for j in range(i + 1, len(cards)):
+            if a.group != cards[j].group and cv2.intersectConvexConvex(quads[i], quads[j])[0] > 0:
+                out.add(frozenset((a.group, cards[j].group)))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_melds_with_table_between_them_stay_apart_however_far_the_boxes_reach(seed: int) -> None:
+    image, cards = scene(np.random.default_rng(seed), (1100, 520), MELDS)
+    found, melds = _found(cards)
+    regions = card_regions(image)
+    assert regions is not None
+    # a reach of three index sizes joins neighbouring melds when only the boxes are seen...
+    by_boxes = group_cards(found, index_reach=3.0)
+    assert len(by_boxes) < len(MELDS)
+    # ...but not when the table is seen between them
+    got = group_cards(found, index_reach=3.0, regions=regions)
+    touching = _touching(cards)
+    for g in got:
+        joined = {melds[i] for i in g}
+        assert all(frozenset((a, b)) in touching for a in joined for b in joined if a < b)
+    # and each meld is still one group
+    for meld in set(melds):
+        assert sum(any(melds[i] == meld for i in g) for g in got) == 1
+
+
+def test_a_table_the_colour_of_the_cards_tells_nothing() -> None:
+    image, _ = scene(np.random.default_rng(3), (900, 600), MELDS)
+    white = np.full_like(image, 236)
+    cv2.putText(white, "7", (400, 300), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (20, 20, 20), 2)
+    assert card_regions(white) is None
+    assert card_regions(np.zeros((8, 8, 3), np.uint8)) is None
+
+
+def test_without_patches_grouping_goes_by_the_boxes() -> None:
+    image, cards = scene(np.random.default_rng(5), (1500, 520), MELDS)
+    found, _ = _found(cards)
+    white = np.full_like(image, 236)
+    assert group_cards(found, regions=card_regions(white)) == group_cards(found)
+
+
+def test_patch_near_skips_patches_smaller_than_asked() -> None:
+    image = np.zeros((400, 600, 3), np.uint8)
+    image[:] = (40, 120, 30)                       # a green cloth
+    cv2.rectangle(image, (100, 100), (260, 320), (245, 245, 245), -1)   # a card
+    cv2.circle(image, (420, 200), 6, (245, 245, 245), -1)               # a crumb
+    regions = card_regions(image)
+    assert regions is not None
+    card = regions.patch_near((110.0, 110.0, 130.0, 140.0), 0.5, 1000.0)
+    assert card > 0
+    assert regions.patch_near((410.0, 190.0, 430.0, 210.0), 0.5, 1000.0) == 0
+    crumb = regions.patch_near((410.0, 190.0, 430.0, 210.0), 0.5, 10.0)
+    assert crumb > 0 and crumb != card
+    # a box off the image is on no patch
+    assert regions.patch_near((900.0, 900.0, 950.0, 950.0), 0.5, 10.0) == 0
