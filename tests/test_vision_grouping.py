@@ -159,6 +159,10 @@ def test_neighbours_in_a_tight_fan_are_not_merged() -> None:
     found = [_peak("7C", 100, 100, 0.8), _peak("7C", 114, 101, 0.7), _peak("8C", 128, 102, 0.7)]
     assert len(merge_peaks(found, AssemblyParams().merge)) == 3
     assert sorted(c.card for c in assemble(found)) == ["7C", "7C", "8C"]
+    # tighter still: three quarters of a width apart (boxes of fanned indices come out wide)
+    tight = [_peak("7C", 100, 100, 0.8), _peak("8C", 110, 101, 0.7), _peak("9C", 120, 102, 0.7)]
+    assert sorted(c.card for c in assemble(tight)) == ["7C", "8C", "9C"]
+    assert len(merge_peaks(tight, 0.8)) < 3
 
 
 def test_an_unreadable_second_peak_on_a_read_card_is_dropped() -> None:

@@ -52,8 +52,9 @@ class AssemblyParams:
     #: Index peaks closer to a stronger peak than this share of its short side (its width, for
     #: an upright index) are the same printed index seen twice; their reads are averaged
     #: (weighted by score) into the stronger one. Under one width, so the neighbours in a fan,
-    #: which show at least their index's width, stay apart (0 turns this off).
-    merge: float = 0.8
+    #: which show at least their index's width, stay apart; 0.8 still merged the neighbours of
+    #: tight fans, whose boxes come out wider than the index (0 turns this off).
+    merge: float = 0.7
     #: A whole card with no index of its own that lies this much inside a card already read,
     #: and is unreadable or reads the same rank, is a second peak on that card.
     duplicate: float = 0.6
