@@ -208,3 +208,13 @@ def test_a_weak_whole_card_settles_the_rank_of_a_doubtful_lone_index() -> None:
     assert [c.card for c in assemble([index, far])] == [UNREADABLE]
     # a weak whole card alone is not reported as a card
     assert assemble([hint]) == []
+
+
+def test_weak_whole_cards_around_an_index_read_well_leave_its_read_alone() -> None:
+    # in a fan the weak boxes of the neighbouring cards (two peaks on an 8) overlap a clear 3C
+    index = _index("3C", 110, 120, p=0.85)
+    around = [replace(_whole({"8": 0.95}, (60, 90, 260, 330)), score=0.49),
+              replace(_whole({"8": 0.93}, (90, 100, 280, 300)), score=0.36)]
+    assert [c.card for c in assemble([index, *around])] == ["3C"]
+    everywhere = AssemblyParams(hint_below=1.01)
+    assert [c.card for c in assemble([index, *around], everywhere)] == [UNREADABLE]

@@ -61,6 +61,9 @@ class AssemblyParams:
     #: A whole card scored at least this (but under ``card_score``) does not stand alone, but
     #: its rank read, trusted in proportion to its score, helps read the lone indices inside it.
     hint_score: float = 0.2
+    #: ...but only to indices read less surely than this: in a fan the weak boxes of the cards
+    #: around overlap an index read well, and their reads would drown it.
+    hint_below: float = 0.6
 
 
 DEFAULT_PARAMS = AssemblyParams()
@@ -286,7 +289,9 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
     for i, group in enumerate(groups):
         if i in taken:
             continue
-        name, conf = _read(_index_probs(group), _hinted_rank(group, hints))
+        probs = _index_probs(group)
+        hinted = _hinted_rank(group, hints) if float(probs.max()) < params.hint_below else None
+        name, conf = _read(probs, hinted)
         boxes = tuple(d.box for d in group)
         score = max(d.score for d in group)
         out.append(_card(name, _union(list(boxes)), conf, boxes, score, params))
