@@ -113,11 +113,21 @@ def test_opposite_corners_of_one_card_are_one_card_even_when_their_reads_disagre
 def test_a_pip_read_as_an_index_inside_a_card_is_not_another_card() -> None:
     whole = _whole({"3": 0.9}, (80, 80, 230, 290))
     corner = _index("3D", 95, 100)
-    pip = _index("AD", 148, 178, p=0.8)
+    pip = _mixed("AD", 0.55, "AH", 0.4, 148, 178)   # an ace, doubtful of its suit
     cards = assemble([whole, corner, pip])
     assert [c.card for c in cards] == ["3D"]
     off = assemble([whole, corner, pip], AssemblyParams(interior=0.0))
     assert sorted(c.card for c in off) == ["3D", "AD"]
+
+
+def test_a_clear_index_inside_a_fanned_cards_box_is_another_card() -> None:
+    # the top card's box spans the fan; the queen under it shows her index inside that box
+    whole = _whole({"10": 0.9}, (80, 80, 230, 290))
+    corner = _index("10S", 95, 100)
+    under = _index("QH", 148, 178, p=0.8)
+    assert sorted(c.card for c in assemble([whole, corner, under])) == ["10S", "QH"]
+    strict = AssemblyParams(interior_below=1.01)
+    assert [c.card for c in assemble([whole, corner, under], strict)] == ["10S"]
 
 
 def test_a_second_card_beside_a_whole_card_is_kept() -> None:

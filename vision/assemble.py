@@ -49,6 +49,9 @@ class AssemblyParams:
     #: Index reads within this share of a whole card's size from its centre, whose rank the
     #: card's read rules out, are pips or art and are dropped (0 turns this off).
     interior: float = 0.3
+    #: ...when read less surely than this (a clear index there is another card's, showing
+    #: inside the top card's box in a fan).
+    interior_below: float = 0.6
     #: Index peaks closer to a stronger peak than this share of its short side (its width, for
     #: an upright index) are the same printed index seen twice; their reads are averaged
     #: (weighted by score) into the stronger one. Under one width, so the neighbours in a fan,
@@ -171,8 +174,8 @@ def _other_corner(groups: list[list[Detection]], rest: list[int], same: list[int
 
 def _interior_marks(groups: list[list[Detection]], rest: list[int], whole: Detection,
                     params: AssemblyParams) -> list[int]:
-    """Index reads in the middle of a whole card whose rank the card's own read rules out:
-    pips or court art taken for an index, not another card."""
+    """Unsure index reads in the middle of a whole card whose rank the card's own read rules
+    out: pips or court art taken for an index, not another card."""
     x0, y0, x1, y1 = whole.box
     cx, cy, w, h = (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0
     out = []
@@ -180,8 +183,10 @@ def _interior_marks(groups: list[list[Detection]], rest: list[int], whole: Detec
         if not all(abs(d.x - cx) <= params.interior * w and abs(d.y - cy) <= params.interior * h
                    for d in groups[i]):
             continue
-        rank = _rank_marginal(_index_probs(groups[i]))
-        if float(np.dot(rank, whole.probs)) < params.min_agreement:
+        probs = _index_probs(groups[i])
+        if float(probs.max()) >= params.interior_below:
+            continue
+        if float(np.dot(_rank_marginal(probs), whole.probs)) < params.min_agreement:
             out.append(i)
     return out
 
