@@ -48,6 +48,15 @@ def test_a_doubtful_read_is_reported_as_unreadable() -> None:
     assert cards[0].card == UNREADABLE
 
 
+def test_two_sure_reads_of_different_cards_do_not_pair() -> None:
+    # a five of spades and a five of clubs a card's diagonal apart: their reads share a
+    # little rank, but each is sure of its own card
+    spades = _mixed("5S", 0.9, "5C", 0.05, 100, 100)
+    clubs = _mixed("5C", 0.65, "5S", 0.3, 145, 160)
+    assert len(pair_indices([spades, clubs], AssemblyParams())) == 2
+    assert len(pair_indices([spades, clubs], AssemblyParams(pair_sure=1.01))) == 1
+
+
 def test_pairing_keeps_each_index_once() -> None:
     found = [_index("KS", 100, 100, 60), _index("KS", 250, 300, 60), _index("KS", 400, 100, 60),
              _index("KS", 550, 300, 60)]

@@ -34,6 +34,9 @@ class AssemblyParams:
     pair_typical: float = 3.7
     pair_distance_weight: float = 0.5
     min_agreement: float = 0.02
+    #: Two indices each read at least this surely, as different cards, never pair (a five of
+    #: spades and a five of clubs fanned a card's diagonal apart agree a little on the rank).
+    pair_sure: float = 0.6
     #: A second index group inside a whole card joins the card's first only when their reads
     #: agree at least this much: in a fan the top card's box covers the indices of the cards
     #: under it, which are other cards however alike their reads.
@@ -141,6 +144,8 @@ def pair_indices(indices: list[Detection], params: AssemblyParams) -> list[list[
             s = (_size(da.box) + _size(db.box)) / 2
             d = float(np.hypot(da.x - db.x, da.y - db.y))
             if not params.pair_min * s <= d <= params.pair_max * s:
+                continue
+            if min(da.confidence, db.confidence) >= params.pair_sure and da.label != db.label:
                 continue
             agree = agreement(da, db)
             if agree >= params.min_agreement:
