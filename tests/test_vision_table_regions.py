@@ -7,7 +7,10 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.assemble import assemble
+from vision.detector import Detection
 from vision.grouping import group_cards
+from vision.labels import INDEX_CLASSES
 from vision.reading import DetectedCard
 from vision.synth import SceneCard, scene
 from vision.table_regions import card_regions
@@ -89,3 +92,22 @@ def test_patch_near_skips_patches_smaller_than_asked() -> None:
     assert crumb > 0 and crumb != card
     # a box off the image is on no patch
     assert regions.patch_near((900.0, 900.0, 950.0, 950.0), 0.5, 10.0) == 0
+
+
+def test_two_alike_indices_with_table_between_them_are_two_cards() -> None:
+    # two queens of hearts from two decks, lying apart on a green cloth with their indices a
+    # card's diagonal apart: read as one card from the indices alone, two with the table seen
+    image = np.zeros((400, 600, 3), np.uint8)
+    image[:] = (40, 120, 30)
+    cv2.rectangle(image, (60, 60), (200, 250), (245, 245, 245), -1)
+    cv2.rectangle(image, (215, 60), (355, 250), (245, 245, 245), -1)
+    probs = np.full(len(INDEX_CLASSES), 0.03 / (len(INDEX_CLASSES) - 1))
+    probs[INDEX_CLASSES.index("QH")] = 0.97
+
+    def index(x: float, y: float) -> Detection:
+        return Detection("index", x, y, (x - 10, y - 15, x + 10, y + 15), 0.9, probs)
+
+    found = [index(185, 90), index(230, 220)]   # 3.7 index sizes apart
+    assert [c.card for c in assemble(found)] == ["QH"]
+    apart = assemble(found, regions=card_regions(image))
+    assert [c.card for c in apart] == ["QH", "QH"]

@@ -15,6 +15,7 @@ import numpy as np
 from vision.detector import Detection
 from vision.labels import CARD_CLASSES, INDEX_CLASSES, RANKS, SUITS
 from vision.reading import UNREADABLE, Box, DetectedCard, box_area, intersection_area
+from vision.table_regions import CardRegions
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,16 +131,20 @@ def merge_peaks(indices: list[Detection], reach: float) -> list[Detection]:
     return out
 
 
-def pair_indices(indices: list[Detection], params: AssemblyParams) -> list[list[Detection]]:
+def pair_indices(indices: list[Detection], params: AssemblyParams,
+                 regions: CardRegions | None = None) -> list[list[Detection]]:
     """Group index detections into physical cards (one or two indices each).
 
     Two indices pair when they lie a card's diagonal apart (relative to their size) and their
     readings agree; the pairs that agree most, at about a card's typical diagonal, are taken
     first and each index is used once.
     """
+    patches = [regions.index_patch(d.box) if regions is not None else 0 for d in indices]
     candidates = []
     for a in range(len(indices)):
         for b in range(a + 1, len(indices)):
+            if patches[a] and patches[b] and patches[a] != patches[b]:
+                continue  # table shows between them: two cards
             da, db = indices[a], indices[b]
             s = (_size(da.box) + _size(db.box)) / 2
             d = float(np.hypot(da.x - db.x, da.y - db.y))
@@ -259,13 +264,15 @@ def _suit_from(image: np.ndarray | None, box: Box, weak: list[Detection]) -> tup
 
 
 def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAMS,
-             image: np.ndarray | None = None) -> list[DetectedCard]:
-    """Physical cards from raw detections, each labelled or ``??`` below the threshold."""
+             image: np.ndarray | None = None,
+             regions: CardRegions | None = None) -> list[DetectedCard]:
+    """Physical cards from raw detections, each labelled or ``??`` below the threshold.
+    With the image's card patches, two indices with table between them never pair."""
     peaks = merge_peaks([d for d in detections if d.kind == "index"], params.merge)
     indices = [d for d in peaks if d.score >= params.index_score]
     weak = [d for d in peaks if d.score < params.index_score]
     wholes = [d for d in detections if d.kind == "card" and d.score >= params.card_score]
-    groups = pair_indices(indices, params)
+    groups = pair_indices(indices, params, regions)
     taken: set[int] = set()
     out: list[DetectedCard | None] = []
     for whole in sorted(wholes, key=lambda d: -d.score):

@@ -16,18 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from vision.reading import Box, DetectedCard, box_area
+from vision.reading import Box, DetectedCard
 from vision.table_regions import CardRegions
 
 #: How far a lone index reaches, in its own size, and a whole card, in its size.
 INDEX_REACH: Final = 0.75
 CARD_REACH: Final = 0.04
-#: A card's patch is looked for this far around each of its indices (in the index's size)...
-PATCH_REACH: Final = 0.5
-#: ...among patches at least this many index areas big (smaller ones are ink and art on a
-#: card whose white is like the table's colour), or this share of a whole card's box.
-PATCH_MIN_INDICES: Final = 8.0
-PATCH_MIN_CARD: Final = 0.25
 
 
 def _grow(box: Box, by: float) -> Box:
@@ -47,17 +41,6 @@ def reach(card: DetectedCard, index_reach: float = INDEX_REACH,
     return regions
 
 
-def patch_of(card: DetectedCard, regions: CardRegions) -> int:
-    """The card patch a card lies on (the one most of its indices lie on), 0 when unknown."""
-    if not card.indices:
-        box = card.box
-        return regions.patch_near(box, 0.0, PATCH_MIN_CARD * box_area(box))
-    found = [regions.patch_near(b, PATCH_REACH, PATCH_MIN_INDICES * box_area(b))
-             for b in card.indices]
-    known = [p for p in found if p]
-    return max(known, key=known.count) if known else 0
-
-
 def group_cards(cards: Sequence[DetectedCard], index_reach: float = INDEX_REACH,
                 card_reach: float = CARD_REACH,
                 regions: CardRegions | None = None) -> tuple[tuple[int, ...], ...]:
@@ -73,7 +56,7 @@ def group_cards(cards: Sequence[DetectedCard], index_reach: float = INDEX_REACH,
         return i
 
     reaches = [reach(c, index_reach, card_reach) for c in cards]
-    patches = [patch_of(c, regions) if regions is not None else 0 for c in cards]
+    patches = [regions.card_patch(c) if regions is not None else 0 for c in cards]
     for i in range(len(cards)):
         for j in range(i + 1, len(cards)):
             if patches[i] and patches[j] and patches[i] != patches[j]:

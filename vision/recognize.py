@@ -45,6 +45,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     # the detector's peaks for each (image, size, threshold): a look that differs from an
     # earlier one only in how the index crops are read reuses them
     peaks: dict[tuple[bool, int, float], list[Detection]] = {}
+    # the table between cards keeps them apart
+    regions = card_regions(image)
 
     def read_cards(look: Look) -> list[DetectedCard]:
         seen = despeckle(image) if look.denoise else image
@@ -57,7 +59,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         detections = refine_cards(seen, detections, card_weights)
         if deck is not None:
             detections = deck.refine(seen, detections)
-        return assemble(detections, params, seen)
+        return assemble(detections, params, seen, regions)
 
     found = read_cards(Look())
     for look in rescan:
@@ -70,8 +72,6 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         read = sum(t.readable for t in tiles)
         if read >= 2 and read > sum(c.readable for c in cards):
             return _tiles_reading(tiles)
-    # the table between cards keeps them apart (only worth looking at for two cards or more)
-    regions = card_regions(image) if len(cards) > 1 else None
     return TableReading(cards, group_cards(cards, regions=regions))
 
 

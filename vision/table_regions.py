@@ -3,7 +3,8 @@
 Melds lie apart on the table, and the table shows between them. The table's colour is learnt
 from the photo's outer frame (cards lie towards the middle), as a Gaussian in Lab; pixels far
 from it are card, and the connected patches of card are the heaps of cards on the table. Two
-cards on different patches do not touch, however near their boxes come.
+cards on different patches do not touch, however near their boxes come, and two indices on
+different patches are not the two corners of one card.
 
 A table the colour of the cards (white paper, a pale cloth) or a frame filled by cards leaves
 no patch the size of a card; then nothing is told apart and grouping goes by the boxes alone.
@@ -17,7 +18,7 @@ from typing import Final
 import cv2
 import numpy as np
 
-from vision.reading import Box
+from vision.reading import Box, DetectedCard, box_area
 
 #: The photo is looked at with its longer side this many pixels.
 WORK_SIDE: Final = 320
@@ -32,6 +33,13 @@ TABLE_SHARE: Final = 0.7
 #: nothing (a table like the cards, or cards filling the frame).
 MIN_CARD_SHARE: Final = 0.02
 MAX_CARD_SHARE: Final = 0.7
+#: An index's patch is looked for this far around it (in the index's size)...
+PATCH_REACH: Final = 0.5
+#: ...among patches at least this many index areas big (smaller ones are ink and art on a
+#: card whose white is like the table's colour); a card known only whole lies on a patch of at
+#: least this share of its box.
+PATCH_MIN_INDICES: Final = 8.0
+PATCH_MIN_CARD: Final = 0.25
 
 
 @dataclass(frozen=True)
@@ -61,6 +69,18 @@ class CardRegions:
         counts[0] = 0
         counts[self.areas < min_area * self.scale * self.scale] = 0
         return int(np.argmax(counts)) if counts.max() > 0 else 0
+
+
+    def index_patch(self, box: Box) -> int:
+        """The patch a corner index lies on, 0 when unknown."""
+        return self.patch_near(box, PATCH_REACH, PATCH_MIN_INDICES * box_area(box))
+
+    def card_patch(self, card: DetectedCard) -> int:
+        """The patch a card lies on (the one most of its indices lie on), 0 when unknown."""
+        if not card.indices:
+            return self.patch_near(card.box, 0.0, PATCH_MIN_CARD * box_area(card.box))
+        known = [p for p in map(self.index_patch, card.indices) if p]
+        return max(known, key=known.count) if known else 0
 
 
 def card_regions(image: np.ndarray) -> CardRegions | None:
