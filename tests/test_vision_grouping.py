@@ -193,6 +193,19 @@ def test_an_unreadable_second_peak_on_a_read_card_is_dropped() -> None:
     assert sorted(c.card for c in kept) == ["10S", UNREADABLE]
 
 
+def test_a_second_whole_card_peak_does_not_read_a_neighbours_index_as_the_same_card() -> None:
+    # two whole-card peaks on one two of diamonds; the second also covers a doubtful index of
+    # the card beside it, which must not become a second two of diamonds
+    first = _whole({"2": 0.95}, (80, 80, 230, 290))
+    second = replace(_whole({"2": 0.9}, (70, 90, 225, 300)), score=0.85)
+    corners = [_index("2D", 95, 100), _index("2D", 215, 270)]
+    beside = _mixed("8S", 0.4, "8C", 0.3, 100, 200)
+    found = assemble([first, second, *corners, beside])
+    assert sorted(c.card for c in found) == ["2D", "8S"]
+    loose = assemble([first, second, *corners, beside], AssemblyParams(duplicate=1.1))
+    assert sorted(c.card for c in loose) == ["2D", UNREADABLE]   # the eight is lost
+
+
 def test_weak_peaks_that_agree_on_one_index_add_up_to_a_card() -> None:
     # four weak peaks on each corner of a queen: none alone passes the index threshold
     corner = [_peak("QC", 100 + dx, 100 + dy, 0.15) for dx, dy in ((0, 0), (4, 0), (0, 4), (4, 4))]

@@ -275,10 +275,15 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
     groups = pair_indices(indices, params, regions)
     taken: set[int] = set()
     out: list[DetectedCard | None] = []
+    placed: list[Detection] = []   # the whole cards that took indices
     for whole in sorted(wholes, key=lambda d: -d.score):
+        if any(_covered(whole.box, p.box) >= params.duplicate
+               and int(np.argmax(p.probs)) == int(np.argmax(whole.probs)) for p in placed):
+            continue  # a second peak on a card already read: the indices in it are others'
         inside = [i for i, g in enumerate(groups)
                   if i not in taken and any(_inside(d.x, d.y, whole.box, 0.1) for d in g)]
         if inside:
+            placed.append(whole)
             best = max(inside, key=lambda i: max(d.score for d in groups[i]))
             first = _index_probs(groups[best])
             # the card's other corner, when it was not paired, agrees with the first reading
