@@ -43,3 +43,24 @@ def test_rotated_half_turn_tile_still_reads() -> None:
     img = np.full((300, 300, 3), (40, 90, 40), np.uint8)
     img[80:80 + face.shape[0], 100:100 + face.shape[1]] = face
     assert [t.card for t in read_tiles(img)] == ["B12"]
+
+
+def _turned(img: np.ndarray, degrees: float) -> np.ndarray:
+    h, w = img.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    return cv2.warpAffine(img, m, (w, h), borderValue=(40, 90, 40))
+
+
+def test_tiles_pushed_together_are_split_into_tiles() -> None:
+    # sets are laid with their tiles touching: one light region per set
+    img = _rack([["R7", "R8", "R9", "R10"], ["K2", "B2", "Y2"]], gap=0, group_gap=100)
+    assert [t.card for t in read_tiles(img)] == ["R7", "R8", "R9", "R10", "K2", "B2", "Y2"]
+    assert read_table(img).group_cards() == [["R7", "R8", "R9", "R10"], ["K2", "B2", "Y2"]]
+
+
+@pytest.mark.parametrize("degrees", [-12.0, 5.0, 12.0])
+@pytest.mark.parametrize("gap", [0, 8])
+def test_a_rack_turned_a_little_still_reads(degrees: float, gap: int) -> None:
+    # a tile found askew brings a sliver of table into its face crop, which is not ink
+    img = _turned(_rack([["R7", "R8", "R9"], ["K2", "B2", "Y2"]], gap=gap, group_gap=100), degrees)
+    assert [t.card for t in read_tiles(img)] == ["R7", "R8", "R9", "K2", "B2", "Y2"]

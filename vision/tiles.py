@@ -17,6 +17,9 @@ import numpy as np
 from vision.reading import UNREADABLE, DetectedCard
 
 TILE_W, TILE_H = 60, 80
+TILE_ASPECT = TILE_W / TILE_H
+#: The share of a face's width at its edges that is never taken for ink.
+EDGE = 0.06
 GLYPH = (24, 32)
 INK_BGR = {"R": (40, 30, 200), "B": (190, 90, 20), "K": (25, 25, 25), "Y": (20, 140, 240)}
 _FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX,
@@ -120,6 +123,11 @@ def read_tile_face(face: np.ndarray) -> TileRead:
     """The tile on an upright face crop (any size), or ``??`` when no numeral matches well."""
     face = cv2.resize(face, (TILE_W * 2, TILE_H * 2), interpolation=cv2.INTER_AREA)
     mask = _ink(face)[: round(face.shape[0] * 0.68)]
+    # the rim: a tile found a little askew brings a sliver of table or of its neighbour
+    rim = max(1, round(face.shape[1] * EDGE))
+    mask[:rim] = 0
+    mask[:, :rim] = 0
+    mask[:, -rim:] = 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     glyph = _glyph(mask)
     if glyph is None:
@@ -149,11 +157,36 @@ def find_tiles(image: np.ndarray, min_area: float = 400.0) -> list[np.ndarray]:
         (cx, cy), (w, h), angle = cv2.minAreaRect(c)
         if w > h:
             w, h, angle = h, w, angle + 90
-        if not (0.55 <= w / max(h, 1) <= 0.9) or area < 0.8 * w * h:
+        if area < 0.8 * w * h:
             continue
-        pts = cv2.boxPoints(((cx, cy), (w, h), angle))
-        quads.append(_order(pts))
+        if TILE_SHAPE[0] <= w / max(h, 1) <= TILE_SHAPE[1]:
+            quads.append(_order(cv2.boxPoints(((cx, cy), (w, h), angle))))
+            continue
+        quads += _split_run((cx, cy), w, h, angle)
     return quads
+
+
+#: A tile's width over its height lies in this range.
+TILE_SHAPE = (0.55, 0.9)
+
+
+def _split_run(centre: tuple[float, float], short: float, long: float,
+               angle: float) -> list[np.ndarray]:
+    """The tiles of a light region that is several upright tiles laid side by side (a run or
+    group pushed together): as many equal parts along its length as fit a tile's shape, or none
+    when no whole number of tiles fits."""
+    count = round(long / (short * TILE_ASPECT))
+    if count < 2 or not TILE_SHAPE[0] <= long / count / short <= TILE_SHAPE[1]:
+        return []
+    step = long / count
+    theta = np.deg2rad(angle + 90)   # the region's long axis
+    ux, uy = float(np.cos(theta)), float(np.sin(theta))
+    out = []
+    for i in range(count):
+        off = (i - (count - 1) / 2) * step
+        part = ((centre[0] + off * ux, centre[1] + off * uy), (step, short), angle + 90)
+        out.append(_order(cv2.boxPoints(part)))
+    return out
 
 
 def _order(pts: np.ndarray) -> np.ndarray:
