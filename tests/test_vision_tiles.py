@@ -64,3 +64,25 @@ def test_a_rack_turned_a_little_still_reads(degrees: float, gap: int) -> None:
     # a tile found askew brings a sliver of table into its face crop, which is not ink
     img = _turned(_rack([["R7", "R8", "R9"], ["K2", "B2", "Y2"]], gap=gap, group_gap=100), degrees)
     assert [t.card for t in read_tiles(img)] == ["R7", "R8", "R9", "K2", "B2", "Y2"]
+
+
+def test_sets_seen_at_a_slant_in_uneven_light_read_and_group() -> None:
+    sets = [["R3", "R4", "R5", "R6"], ["K9", "B9", "Y9", "R9"], ["B11", "B12", "B13"]]
+    img = np.full((700, 1400, 3), (70, 50, 40), np.uint8)
+    x = 60
+    for group in sets:
+        for t in group:
+            face = draw_tile(t, cv2.FONT_HERSHEY_DUPLEX, 1.4)
+            h, w = face.shape[:2]
+            img[250:250 + h, x:x + w] = face
+            x += w + 2
+        x += 90
+    corners = np.float32([[0, 0], [1400, 0], [1400, 700], [0, 700]])
+    slant = np.float32([[40, -30], [-50, 45], [35, -55], [-45, 20]])   # a camera off square
+    m = cv2.getPerspectiveTransform(corners, corners + slant)
+    seen = cv2.warpPerspective(img, m, (1400, 700), borderMode=cv2.BORDER_REPLICATE)
+    seen = cv2.GaussianBlur(seen, (3, 3), 1.0)
+    light = np.linspace(0.75, 1.1, 1400)[None, :, None]   # a lamp off to one side
+    seen = np.clip(seen * light, 0, 255).astype(np.uint8)
+    assert sorted(t.card for t in read_tiles(seen)) == sorted(sum(sets, []))
+    assert sorted(read_table(seen).group_cards()) == sorted(sets)

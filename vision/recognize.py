@@ -23,8 +23,8 @@ from vision.enroll import DeckTemplates
 from vision.grouping import group_cards
 from vision.reading import DetectedCard, TableReading
 from vision.rescan import RESCAN_LOOKS, Look, despeckle, fill_unread, needs_rescan
-from vision.table_regions import card_regions
-from vision.tiles import read_tiles
+from vision.table_regions import CardRegions, card_regions
+from vision.tiles import TILE_REACH, read_tiles
 
 
 def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
@@ -40,7 +40,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     turn (see ``vision.rescan``).
     """
     if pieces == "tiles":
-        return _tiles_reading(read_tiles(image))
+        return _tiles_reading(read_tiles(image), card_regions(image))
 
     # the detector's peaks for each (image, size, threshold): a look that differs from an
     # earlier one only in how the index crops are read reuses them
@@ -71,13 +71,13 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         tiles = read_tiles(image)
         read = sum(t.readable for t in tiles)
         if read >= 2 and read > sum(c.readable for c in cards):
-            return _tiles_reading(tiles)
+            return _tiles_reading(tiles, regions)
     return TableReading(cards, group_cards(cards, regions=regions))
 
 
-def _tiles_reading(tiles: list[DetectedCard]) -> TableReading:
+def _tiles_reading(tiles: list[DetectedCard], regions: CardRegions | None) -> TableReading:
     found = tuple(tiles)
-    return TableReading(found, group_cards(found, card_reach=0.35))
+    return TableReading(found, group_cards(found, card_reach=TILE_REACH, regions=regions))
 
 
 def warm_up(weights: Path = DEFAULT_WEIGHTS, index_weights: Path = DEFAULT_CLASSIFIER,

@@ -18,7 +18,10 @@ from vision.reading import UNREADABLE, DetectedCard
 
 TILE_W, TILE_H = 60, 80
 TILE_ASPECT = TILE_W / TILE_H
-#: The share of a face's width at its edges that is never taken for ink.
+#: Tiles whose boxes come within this share of a tile's size of each other are one set (sets
+#: are laid with their tiles touching or nearly).
+TILE_REACH = 0.15
+#: Ink reaching within this share of a face's width of its rim is not the numeral's.
 EDGE = 0.06
 GLYPH = (24, 32)
 INK_BGR = {"R": (40, 30, 200), "B": (190, 90, 20), "K": (25, 25, 25), "Y": (20, 140, 240)}
@@ -119,16 +122,26 @@ class TileRead:
     confidence: float
 
 
+def _off_the_rim(mask: np.ndarray, rim: int) -> np.ndarray:
+    """The ink that does not reach the face's rim (top, left or right edge): a tile found a
+    little askew, or seen at a slant, brings a sliver of table or of its neighbour into its
+    face, and a numeral never reaches the rim."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    w = mask.shape[1]
+    x0, y0 = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    x1 = x0 + stats[:, cv2.CC_STAT_WIDTH]
+    keep = (x0 >= rim) & (y0 >= rim) & (x1 <= w - rim)
+    keep[0] = False
+    out: np.ndarray = keep[labels].astype(np.uint8)
+    return out
+
+
 def read_tile_face(face: np.ndarray) -> TileRead:
     """The tile on an upright face crop (any size), or ``??`` when no numeral matches well."""
     face = cv2.resize(face, (TILE_W * 2, TILE_H * 2), interpolation=cv2.INTER_AREA)
     mask = _ink(face)[: round(face.shape[0] * 0.68)]
-    # the rim: a tile found a little askew brings a sliver of table or of its neighbour
-    rim = max(1, round(face.shape[1] * EDGE))
-    mask[:rim] = 0
-    mask[:, :rim] = 0
-    mask[:, -rim:] = 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    mask = _off_the_rim(mask, max(1, round(face.shape[1] * EDGE)))
     glyph = _glyph(mask)
     if glyph is None:
         return TileRead(UNREADABLE, 0.0)
@@ -148,6 +161,7 @@ def find_tiles(image: np.ndarray, min_area: float = 400.0) -> list[np.ndarray]:
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     light: np.ndarray = ((hsv[..., 2] > 150) & (hsv[..., 1] < 80)).astype(np.uint8) * 255
     light = cv2.morphologyEx(light, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     contours, _ = cv2.findContours(light, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     quads = []
     for c in contours:
@@ -162,7 +176,7 @@ def find_tiles(image: np.ndarray, min_area: float = 400.0) -> list[np.ndarray]:
         if TILE_SHAPE[0] <= w / max(h, 1) <= TILE_SHAPE[1]:
             quads.append(_order(cv2.boxPoints(((cx, cy), (w, h), angle))))
             continue
-        quads += _split_run((cx, cy), w, h, angle)
+        quads += _split_run(grey, (cx, cy), w, h, angle)
     return quads
 
 
@@ -170,17 +184,34 @@ def find_tiles(image: np.ndarray, min_area: float = 400.0) -> list[np.ndarray]:
 TILE_SHAPE = (0.55, 0.9)
 
 
-def _split_run(centre: tuple[float, float], short: float, long: float,
+def _split_run(grey: np.ndarray, centre: tuple[float, float], short: float, long: float,
                angle: float) -> list[np.ndarray]:
     """The tiles of a light region that is several upright tiles laid side by side (a run or
-    group pushed together): as many equal parts along its length as fit a tile's shape, or none
-    when no whole number of tiles fits."""
-    count = round(long / (short * TILE_ASPECT))
-    if count < 2 or not TILE_SHAPE[0] <= long / count / short <= TILE_SHAPE[1]:
-        return []
-    step = long / count
+    group pushed together), or none when no whole number of tiles fits its shape. Of the
+    counts that fit, the one whose cuts fall on the darkest lines across the region (the
+    grooves between tiles) is taken."""
     theta = np.deg2rad(angle + 90)   # the region's long axis
     ux, uy = float(np.cos(theta)), float(np.sin(theta))
+    guess = long / (short * TILE_ASPECT)
+    counts = [k for k in range(max(2, round(guess) - 1), round(guess) + 2)
+              if TILE_SHAPE[0] <= long / k / short <= TILE_SHAPE[1]]
+    if not counts:
+        return []
+    # brightness along the long axis, in bands near the tiles' top and bottom edges, where
+    # there is no numeral whichever way up they lie
+    along = np.linspace(-long / 2, long / 2, max(8, round(long)), dtype=np.float32)
+    across = np.array([-0.42, -0.38, 0.38, 0.42], np.float32) * short
+    xs = centre[0] + along[None, :] * ux - across[:, None] * uy
+    ys = centre[1] + along[None, :] * uy + across[:, None] * ux
+    profile = cv2.remap(grey, xs, ys, cv2.INTER_LINEAR).astype(np.float32).mean(axis=0)
+
+    def groove(k: int) -> float:
+        near = max(1, round(len(profile) * 0.03 / k))
+        cuts = [round(i * (len(profile) - 1) / k) for i in range(1, k)]
+        return float(np.mean([profile[max(0, c - near):c + near + 1].min() for c in cuts]))
+
+    count = min(counts, key=groove)
+    step = long / count
     out = []
     for i in range(count):
         off = (i - (count - 1) / 2) * step
