@@ -86,3 +86,13 @@ def test_sets_seen_at_a_slant_in_uneven_light_read_and_group() -> None:
     seen = np.clip(seen * light, 0, 255).astype(np.uint8)
     assert sorted(t.card for t in read_tiles(seen)) == sorted(sum(sets, []))
     assert sorted(read_table(seen).group_cards()) == sorted(sets)
+
+
+@pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE])
+@pytest.mark.parametrize("gap", [0, 8])
+def test_sets_laid_towards_a_player_at_the_side_read(turn: int, gap: int) -> None:
+    # the sets in the middle face whoever laid them: from above, some lie sideways
+    img = cv2.rotate(_rack([["R7", "R8", "R9"], ["K2", "B2", "Y2"]], gap=gap, group_gap=100), turn)
+    assert sorted(t.card for t in read_tiles(img)) == ["B2", "K2", "R7", "R8", "R9", "Y2"]
+    groups = sorted(sorted(g) for g in read_table(img).group_cards())
+    assert groups == [["B2", "K2", "Y2"], ["R7", "R8", "R9"]]

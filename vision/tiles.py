@@ -221,11 +221,18 @@ def _split_run(grey: np.ndarray, centre: tuple[float, float], short: float, long
 
 
 def _order(pts: np.ndarray) -> np.ndarray:
-    """Corners as TL, TR, BR, BL of an upright tile (the long side vertical)."""
-    pts = pts[np.argsort(pts[:, 1])]
-    top = pts[:2][np.argsort(pts[:2, 0])]
-    bottom = pts[2:][np.argsort(pts[2:, 0])]
-    return np.array([top[0], top[1], bottom[1], bottom[0]], np.float32)
+    """A tile's corners, clockwise from the start of a short side, so the face is warped with
+    its long side vertical: the upper short side first (for a tile lying sideways, the left
+    one; the reader also tries the face turned half round)."""
+    pts = np.asarray(pts, np.float32)
+    x, y = pts[:, 0], pts[:, 1]
+    if float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) < 0:
+        pts = pts[::-1]   # make it clockwise as seen (image y points down)
+    sides = [float(np.hypot(*(pts[(i + 1) % 4] - pts[i]))) for i in range(4)]
+    short = [i for i in range(4) if sides[i] <= sides[(i + 1) % 4]]
+    mid = {i: (pts[i] + pts[(i + 1) % 4]) / 2 for i in short}
+    top = min(short, key=lambda i: (round(float(mid[i][1]) / 4), float(mid[i][0])))
+    return np.roll(pts, -top, axis=0)
 
 
 def read_tiles(image: np.ndarray, min_confidence: float = 0.5) -> list[DetectedCard]:
