@@ -18,6 +18,8 @@ from vision.reading import UNREADABLE, DetectedCard
 
 TILE_W, TILE_H = 60, 80
 TILE_ASPECT = TILE_W / TILE_H
+#: A tile's width over its height lies in this range.
+TILE_SHAPE = (0.55, 0.9)
 #: Tiles whose boxes come within this share of a tile's size of each other are one set (sets
 #: are laid with their tiles touching or nearly).
 TILE_REACH = 0.15
@@ -126,7 +128,7 @@ def _off_the_rim(mask: np.ndarray, rim: int) -> np.ndarray:
     """The ink that does not reach the face's rim (top, left or right edge): a tile found a
     little askew, or seen at a slant, brings a sliver of table or of its neighbour into its
     face, and a numeral never reaches the rim."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     w = mask.shape[1]
     x0, y0 = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
     x1 = x0 + stats[:, cv2.CC_STAT_WIDTH]
@@ -178,10 +180,6 @@ def find_tiles(image: np.ndarray, min_area: float = 400.0) -> list[np.ndarray]:
             continue
         quads += _split_run(grey, (cx, cy), w, h, angle)
     return quads
-
-
-#: A tile's width over its height lies in this range.
-TILE_SHAPE = (0.55, 0.9)
 
 
 def _split_run(grey: np.ndarray, centre: tuple[float, float], short: float, long: float,
