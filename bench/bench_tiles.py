@@ -24,24 +24,17 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from vision.recognize import read_table  # noqa: E402
-from vision.tiles import draw_tile  # noqa: E402
+from vision.tiles import draw_sets  # noqa: E402
 
 SETS = [["R3", "R4", "R5", "R6"], ["K9", "B9", "Y9", "R9"], ["B11", "B12", "B13"]]
 
 
 def table(rng: np.random.Generator) -> np.ndarray:
     """One drawn table of ``SETS`` as a camera would see it."""
-    img = np.full((700, 1400, 3), rng.integers(20, 120, 3).tolist(), np.uint8)
+    b, g, r = (int(v) for v in rng.integers(20, 120, 3))
     gap = int(rng.integers(0, 6))
-    x = 60
-    for group in SETS:
-        for tile in group:
-            face = draw_tile(tile, cv2.FONT_HERSHEY_DUPLEX, 1.4)
-            h, w = face.shape[:2]
-            img[250:250 + h, x:x + w] = face
-            x += w + gap
-        x += 90
-    corners = np.float32([[0, 0], [1400, 0], [1400, 700], [0, 700]])
+    img = draw_sets(SETS, (1400, 700), gap, gap + 90, 1.4, (b, g, r), top=250, left=60)
+    corners = np.array([[0, 0], [1400, 0], [1400, 700], [0, 700]], np.float32)
     slant = rng.uniform(-60, 60, (4, 2)).astype(np.float32)
     m = cv2.getPerspectiveTransform(corners, corners + slant)
     seen = cv2.warpPerspective(img, m, (1400, 700), borderMode=cv2.BORDER_REPLICATE)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.recognize import read_table
-from vision.tiles import draw_tile, read_tile_face, read_tiles
+from vision.tiles import draw_sets, draw_tile, read_tile_face, read_tiles
 
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN)
 
@@ -19,16 +19,7 @@ def test_tile_faces_read_in_several_fonts(tile: str, font: int) -> None:
 
 
 def _rack(groups: list[list[str]], gap: int, group_gap: int) -> np.ndarray:
-    img = np.full((300, 900, 3), (40, 90, 40), np.uint8)
-    x = 30
-    for group in groups:
-        for t in group:
-            face = draw_tile(t, cv2.FONT_HERSHEY_DUPLEX, 1.2)
-            h, w = face.shape[:2]
-            img[100:100 + h, x:x + w] = face
-            x += w + gap
-        x += group_gap
-    return img
+    return draw_sets(groups, (900, 300), gap, group_gap + gap)
 
 
 def test_a_rack_reads_left_to_right_and_groups_by_gaps() -> None:
@@ -68,15 +59,7 @@ def test_a_rack_turned_a_little_still_reads(degrees: float, gap: int) -> None:
 
 def test_sets_seen_at_a_slant_in_uneven_light_read_and_group() -> None:
     sets = [["R3", "R4", "R5", "R6"], ["K9", "B9", "Y9", "R9"], ["B11", "B12", "B13"]]
-    img = np.full((700, 1400, 3), (70, 50, 40), np.uint8)
-    x = 60
-    for group in sets:
-        for t in group:
-            face = draw_tile(t, cv2.FONT_HERSHEY_DUPLEX, 1.4)
-            h, w = face.shape[:2]
-            img[250:250 + h, x:x + w] = face
-            x += w + 2
-        x += 90
+    img = draw_sets(sets, (1400, 700), 2, 92, 1.4, (70, 50, 40), top=250, left=60)
     corners = np.float32([[0, 0], [1400, 0], [1400, 700], [0, 700]])
     slant = np.float32([[40, -30], [-50, 45], [35, -55], [-45, 20]])   # a camera off square
     m = cv2.getPerspectiveTransform(corners, corners + slant)

@@ -61,6 +61,23 @@ def draw_tile(tile: str, font: int = cv2.FONT_HERSHEY_DUPLEX, scale: float = 1.0
     return img
 
 
+def draw_sets(sets: list[list[str]], size: tuple[int, int], gap: int, set_gap: int,
+              scale: float = 1.2, table: tuple[int, int, int] = (40, 90, 40),
+              top: int = 100, left: int = 30) -> np.ndarray:
+    """A table ``size`` (width, height) with ``sets`` of drawn tiles laid in one row from
+    (``left``, ``top``): ``gap`` pixels between the tiles of a set, ``set_gap`` between sets."""
+    img = np.full((size[1], size[0], 3), table, np.uint8)
+    x = left
+    for tiles in sets:
+        for tile in tiles:
+            face = draw_tile(tile, cv2.FONT_HERSHEY_DUPLEX, scale)
+            h, w = face.shape[:2]
+            img[top:top + h, x:x + w] = face
+            x += w + gap
+        x += set_gap - gap
+    return img
+
+
 def _glyph(mask: np.ndarray) -> np.ndarray | None:
     ys, xs = np.nonzero(mask)
     if len(xs) < 8:
