@@ -99,7 +99,7 @@ def card_regions(image: np.ndarray) -> CardRegions | None:
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     card = cv2.morphologyEx(card, cv2.MORPH_OPEN, kernel)
     card = cv2.morphologyEx(card, cv2.MORPH_CLOSE, kernel)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(card, connectivity=4)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(card, connectivity=4)
     areas = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
     areas[0] = 0.0
     return CardRegions(labels.astype(np.int32), areas, small.shape[1] / w)
