@@ -206,6 +206,15 @@ def test_a_second_whole_card_peak_does_not_read_a_neighbours_index_as_the_same_c
     assert sorted(c.card for c in loose) == ["2D", UNREADABLE]   # the eight is lost
 
 
+def test_an_unreadable_box_reaching_far_around_a_card_already_read_is_a_ghost() -> None:
+    card = _whole({"6": 0.95}, (100, 100, 260, 320))
+    corners = [_index("6S", 115, 120), _index("6S", 245, 300)]
+    ghost = _whole({"10": 0.12, "9": 0.1, "8": 0.1}, (20, 20, 400, 460))
+    assert [c.card for c in assemble([card, *corners, ghost])] == ["6S"]
+    kept = assemble([card, *corners, ghost], AssemblyParams(ghost=0.0))
+    assert sorted(c.card for c in kept) == ["6S", UNREADABLE]
+
+
 def test_weak_peaks_that_agree_on_one_index_add_up_to_a_card() -> None:
     # four weak peaks on each corner of a queen: none alone passes the index threshold
     corner = [_peak("QC", 100 + dx, 100 + dy, 0.15) for dx, dy in ((0, 0), (4, 0), (0, 4), (4, 4))]

@@ -65,6 +65,10 @@ class AssemblyParams:
     #: A whole card with no index of its own that lies this much inside a card already read,
     #: and is unreadable or reads the same rank, is a second peak on that card.
     duplicate: float = 0.6
+    #: An unreadable whole card with no index of its own, around a card already read and at
+    #: least this many times its area, is a ghost of it and dropped (0 turns this off): on
+    #: the labelled photos every such `??` was one, beside cards all read.
+    ghost: float = 1.5
     #: A whole card scored at least this (but under ``card_score``) does not stand alone, but
     #: its rank read, trusted in proportion to its score, helps read the lone indices inside it.
     hint_score: float = 0.2
@@ -306,6 +310,10 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
         if any(c is not None and _covered(whole.box, c.box) >= params.duplicate
                and (conf < params.min_confidence or _rank(c.card) == _rank(name)) for c in out):
             continue  # a second peak on a card already read
+        if conf < params.min_confidence and params.ghost > 0 and any(
+                c is not None and _covered(c.box, whole.box) >= 0.9
+                and box_area(whole.box) >= params.ghost * box_area(c.box) for c in out):
+            continue  # an unreadable box around a card already read, reaching well past it
         out.append(_card(name, whole.box, conf, (), whole.score, params))
     hints = [d for d in detections if d.kind == "card" and params.hint_score <= d.score < params.card_score]
     for i, group in enumerate(groups):
