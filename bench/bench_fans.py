@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from vision.recognize import read_table, warm_up  # noqa: E402
-from vision.synth import Face, SceneCard, draw_face, scene  # noqa: E402
+from vision.synth import Face, draw_face, scene, touching_melds  # noqa: E402
 
 
 def run(name: str, draw: Callable[[str, np.random.Generator], Face], tables: int,
@@ -54,7 +54,7 @@ def run(name: str, draw: Callable[[str, np.random.Generator], Face], tables: int
         for c in cards:
             truth.setdefault(c.group, []).append(c.card)
         read = [sorted(reading.cards[i].card for i in g) for g in reading.groups]
-        touching = _touching_melds(cards)
+        touching = {g for pair in touching_melds(cards) for g in pair}
         for group, meld in truth.items():
             melds += 1
             hit = sorted(meld) in read
@@ -71,18 +71,6 @@ def run(name: str, draw: Callable[[str, np.random.Generator], Face], tables: int
     print(f"fans {name:8s} tables={tables} precision={p:.4f} recall={r:.4f} f1={f1:.4f} "
           f"exact={exact / tables:.4f} melds={melds_hit}/{melds} apart={apart_hit}/{apart} "
           f"median_ms={statistics.median(times):.1f} p95_ms={p95:.1f}", flush=True)
-
-
-def _touching_melds(cards: list[SceneCard]) -> set[int]:
-    """The melds with a card that overlaps a card of another meld."""
-    quads = [c.quad.astype(np.float32) for c in cards]
-    out: set[int] = set()
-    for i, a in enumerate(cards):
-        for j in range(i + 1, len(cards)):
-            b = cards[j]
-            if a.group != b.group and cv2.intersectConvexConvex(quads[i], quads[j])[0] > 0:
-                out |= {a.group, b.group}
-    return out
 
 
 def main() -> int:

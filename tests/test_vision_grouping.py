@@ -11,8 +11,8 @@ from vision.assemble import AssemblyParams, assemble, merge_peaks, pair_indices
 from vision.detector import Detection
 from vision.grouping import group_cards
 from vision.labels import INDEX_CLASSES
-from vision.reading import UNREADABLE, DetectedCard
-from vision.synth import scene
+from vision.reading import UNREADABLE
+from vision.synth import read_perfectly, scene
 
 
 def _index(card: str, x: float, y: float, size: float = 20.0, p: float = 0.97) -> Detection:
@@ -64,25 +64,12 @@ def test_pairing_keeps_each_index_once() -> None:
     assert sorted(len(g) for g in groups) == [2, 2]
 
 
-def _truth_cards(cards: list) -> tuple[list[DetectedCard], list[int]]:
-    out, groups = [], []
-    for c in cards:
-        if not c.visible_indices:
-            continue
-        xs = [b[0] for b in c.visible_indices] + [b[2] for b in c.visible_indices]
-        ys = [b[1] for b in c.visible_indices] + [b[3] for b in c.visible_indices]
-        out.append(DetectedCard(c.card, (min(xs), min(ys), max(xs), max(ys)), 1.0,
-                                tuple(c.visible_indices)))
-        groups.append(c.group)
-    return out, groups
-
-
 @pytest.mark.parametrize("seed", range(8))
 def test_fans_and_rows_group_as_laid_out(seed: int) -> None:
     rng = np.random.default_rng(seed)
     melds = [["5H", "6H", "7H", "8H"], ["QS", "QD", "QC"], ["2C", "3C", "4C"]]
     _, cards = scene(rng, (1500, 520), melds)
-    found, truth = _truth_cards(cards)
+    found, truth = read_perfectly(cards)
     got = group_cards(found)
     as_sets = sorted(sorted(truth[i] for i in g) for g in got)
     # every predicted group holds one meld only, and every meld is one group

@@ -11,42 +11,16 @@ from vision.assemble import assemble
 from vision.detector import Detection
 from vision.grouping import group_cards
 from vision.labels import INDEX_CLASSES
-from vision.reading import DetectedCard
-from vision.synth import SceneCard, scene
+from vision.synth import read_perfectly, scene, touching_melds
 from vision.table_regions import card_regions
 
 MELDS = [["5H", "6H", "7H", "8H"], ["QS", "QD", "QC"], ["2C", "3C", "4C"]]
 
 
-def _found(cards: list[SceneCard]) -> tuple[list[DetectedCard], list[int]]:
-    """Each card with an index in view, boxed by its visible indices, and its meld."""
-    out, melds = [], []
-    for c in cards:
-        if not c.visible_indices:
-            continue
-        xs = [v for b in c.visible_indices for v in (b[0], b[2])]
-        ys = [v for b in c.visible_indices for v in (b[1], b[3])]
-        out.append(DetectedCard(c.card, (min(xs), min(ys), max(xs), max(ys)), 1.0,
-                                tuple(c.visible_indices)))
-        melds.append(c.group)
-    return out, melds
-
-
-def _touching(cards: list[SceneCard]) -> set[frozenset[int]]:
-    """The pairs of melds that have cards lying on each other."""
-    quads = [c.quad.astype(np.float32) for c in cards]
-    out = set()
-    for i, a in enumerate(cards):
-        for j in range(i + 1, len(cards)):
-            if a.group != cards[j].group and cv2.intersectConvexConvex(quads[i], quads[j])[0] > 0:
-                out.add(frozenset((a.group, cards[j].group)))
-    return out
-
-
 @pytest.mark.parametrize("seed", range(6))
 def test_melds_with_table_between_them_stay_apart_however_far_the_boxes_reach(seed: int) -> None:
     image, cards = scene(np.random.default_rng(seed), (1100, 520), MELDS)
-    found, melds = _found(cards)
+    found, melds = read_perfectly(cards)
     regions = card_regions(image)
     assert regions is not None
     # a reach of three index sizes joins neighbouring melds when only the boxes are seen...
@@ -54,7 +28,7 @@ def test_melds_with_table_between_them_stay_apart_however_far_the_boxes_reach(se
     assert len(by_boxes) < len(MELDS)
     # ...but not when the table is seen between them
     got = group_cards(found, index_reach=3.0, regions=regions)
-    touching = _touching(cards)
+    touching = touching_melds(cards)
     for g in got:
         joined = {melds[i] for i in g}
         assert all(frozenset((a, b)) in touching for a in joined for b in joined if a < b)
@@ -73,7 +47,7 @@ def test_a_table_the_colour_of_the_cards_tells_nothing() -> None:
 
 def test_without_patches_grouping_goes_by_the_boxes() -> None:
     image, cards = scene(np.random.default_rng(5), (1500, 520), MELDS)
-    found, _ = _found(cards)
+    found, _ = read_perfectly(cards)
     white = np.full_like(image, 236)
     assert group_cards(found, regions=card_regions(white)) == group_cards(found)
 

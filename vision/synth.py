@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from vision.labels import RANKS, SUITS
+from vision.reading import DetectedCard
 
 CARD_W, CARD_H = 250, 350
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX,
@@ -265,3 +266,31 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
                                 float(q[:, 0].max()), float(q[:, 1].max())))
         out.append(SceneCard(card, g, quad, tuple(visible)))
     return img, out
+
+
+def touching_melds(cards: list[SceneCard]) -> set[frozenset[int]]:
+    """The pairs of melds of a scene that have cards lying on each other (cards that touch
+    are one group by the contract, whatever meld the layout meant them for)."""
+    quads = [c.quad.astype(np.float32) for c in cards]
+    out: set[frozenset[int]] = set()
+    for i, a in enumerate(cards):
+        for j in range(i + 1, len(cards)):
+            b = cards[j]
+            if a.group != b.group and cv2.intersectConvexConvex(quads[i], quads[j])[0] > 0:
+                out.add(frozenset((a.group, b.group)))
+    return out
+
+
+def read_perfectly(cards: list[SceneCard]) -> tuple[list[DetectedCard], list[int]]:
+    """What a flawless reader would report of a scene: each card with an index in view, boxed
+    by its visible indices; and each one's meld."""
+    found, melds = [], []
+    for c in cards:
+        if not c.visible_indices:
+            continue
+        xs = [v for b in c.visible_indices for v in (b[0], b[2])]
+        ys = [v for b in c.visible_indices for v in (b[1], b[3])]
+        found.append(DetectedCard(c.card, (min(xs), min(ys), max(xs), max(ys)), 1.0,
+                                  tuple(c.visible_indices)))
+        melds.append(c.group)
+    return found, melds
