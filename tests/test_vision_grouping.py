@@ -210,15 +210,19 @@ def test_weak_peaks_that_agree_on_one_index_add_up_to_a_card() -> None:
     assert assemble(corner + other, AssemblyParams(merge=0.0)) == []
 
 
-def test_a_second_peak_of_the_same_rank_inside_a_read_card_is_not_another_card() -> None:
+def test_a_second_peak_inside_a_read_card_is_not_another_card_whatever_it_reads() -> None:
     card = _whole({"10": 0.9}, (100, 100, 460, 570))
     inner = _whole({"10": 0.95}, (160, 250, 450, 560))
     corners = [_index("10S", 135, 200), _index("10S", 415, 515)]
     assert [c.card for c in assemble([card, inner, *corners], AssemblyParams(guess_suit=True))] == ["10S"]
-    # a card of another rank lying mostly over it is another card
-    other = _whole({"4": 0.95}, (160, 250, 450, 560))
-    found = assemble([card, other, *corners], AssemblyParams(guess_suit=True))
-    assert sorted(c.card[:-1] for c in found) == ["10", "4"]
+    # the court art or pips of the card read as another rank: still the same card
+    art = _whole({"K": 0.95}, (160, 250, 450, 560))
+    assert [c.card for c in assemble([card, art, *corners], AssemblyParams(guess_suit=True))] == ["10S"]
+    # a card lying over it (and over its lower corner) whose own index shows is another card
+    ten = replace(corners[0], score=0.95)
+    four = [_whole({"4": 0.95}, (160, 250, 450, 560)), _index("4H", 185, 290)]
+    found = assemble([card, *four, ten], AssemblyParams(guess_suit=True))
+    assert sorted(c.card for c in found) == ["10S", "4H"]
 
 
 def test_a_weak_whole_card_settles_the_rank_of_a_doubtful_lone_index() -> None:

@@ -65,6 +65,23 @@ def test_a_card_already_read_is_not_added_twice_but_its_twin_from_another_deck_i
     assert "??" not in {c.card for c in got}
 
 
+def test_a_card_read_whole_again_on_or_around_a_card_read_is_that_card() -> None:
+    # a king read from both its indices, and a ghost box around it left unread
+    king = DetectedCard("KH", (100, 100, 300, 400), 0.99, ((100, 100, 130, 140), (270, 360, 300, 400)))
+    first = [king, card("??", 40, 40, 0.3, w=330, h=430)]
+    around = DetectedCard("JH", (40, 40, 370, 470), 0.7)    # the whole king, read as a jack
+    inside = DetectedCard("KD", (150, 150, 260, 330), 0.65)  # its court art
+    assert [c.card for c in fill_unread(first, [around, inside])] == ["KH", "??"]
+    # a card the second look read from an index there is another card
+    index = DetectedCard("5C", (40, 40, 370, 470), 0.9, ((45, 45, 70, 80),))
+    assert sorted(c.card for c in fill_unread(first, [index])) == ["5C", "KH"]
+    # a whole card around a much smaller read card (an index seen alone) may be another card
+    lone = DetectedCard("3S", (300, 420, 330, 460), 0.9, ((300, 420, 330, 460),))
+    wide = DetectedCard("QC", (250, 380, 560, 800), 0.8)
+    got = fill_unread([lone, card("??", 250, 380, 0.3, w=310, h=420)], [wide])
+    assert sorted(c.card for c in got) == ["3S", "QC"]
+
+
 def test_unread_cards_nothing_replaces_stay_so_no_card_is_lost() -> None:
     first = [card("??", 0, 0, 0.3), card("??", 400, 0, 0.3)]
     got = fill_unread(first, [card("JD", 5, 5)])

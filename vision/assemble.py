@@ -62,8 +62,10 @@ class AssemblyParams:
     #: which show at least their index's width, stay apart; 0.8 still merged the neighbours of
     #: tight fans, whose boxes come out wider than the index (0 turns this off).
     merge: float = 0.7
-    #: A whole card with no index of its own that lies this much inside a card already read,
-    #: and is unreadable or reads the same rank, is a second peak on that card.
+    #: A whole card with no index of its own that lies this much inside a card already read
+    #: is a second peak on that card, whatever it reads (the cards of a fan under the top
+    #: one show their indices; a box with none, lying mostly on a card read, is that card
+    #: seen again, its court art or pips read as another rank).
     duplicate: float = 0.6
     #: An unreadable whole card with no index of its own, around a card already read and at
     #: least this many times its area, is a ghost of it and dropped (0 turns this off): on
@@ -307,8 +309,7 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
             near = [d for d in weak if _inside(d.x, d.y, whole.box, 0.05)]
             suit, suit_conf = _suit_from(image, whole.box, near)
             name, conf = name + suit, conf * (1.0 if params.guess_suit else suit_conf)
-        if any(c is not None and _covered(whole.box, c.box) >= params.duplicate
-               and (conf < params.min_confidence or _rank(c.card) == _rank(name)) for c in out):
+        if any(c is not None and _covered(whole.box, c.box) >= params.duplicate for c in out):
             continue  # a second peak on a card already read
         if conf < params.min_confidence and params.ghost > 0 and any(
                 c is not None and _covered(c.box, whole.box) >= 0.9

@@ -52,6 +52,13 @@ RESCAN_LOOKS: Final = (
 )
 #: A card from a rescan is taken only when read at least this confidently.
 RESCAN_CONFIDENCE: Final = 0.6
+#: A card read whole in a rescan (no index of its own) is a card of the first reading seen
+#: again when it lies at least this much inside that card...
+SECOND_VIEW_INSIDE: Final = 0.6
+#: ...or holds at least this much of it while that card fills at least ``SECOND_VIEW_SHARE``
+#: of its box (a whole-card box around a card whose indices were read).
+SECOND_VIEW_AROUND: Final = 0.9
+SECOND_VIEW_SHARE: Final = 0.25
 
 
 def despeckle(image: np.ndarray) -> np.ndarray:
@@ -74,6 +81,14 @@ def _same_place(a: Box, b: Box) -> bool:
     return union > 0 and (inter > 0.1 * union or (small > 0 and inter > 0.5 * small))
 
 
+def _second_view(read: DetectedCard, again: DetectedCard) -> bool:
+    """Whether ``again``, read whole with no index, is the card ``read`` seen once more."""
+    inter = intersection_area(read.box, again.box)
+    area = box_area(again.box)
+    held = inter >= SECOND_VIEW_AROUND * box_area(read.box)
+    return inter >= SECOND_VIEW_INSIDE * area or (held and box_area(read.box) >= SECOND_VIEW_SHARE * area)
+
+
 def fill_unread(first: Sequence[DetectedCard], again: Sequence[DetectedCard],
                 min_confidence: float = RESCAN_CONFIDENCE) -> list[DetectedCard]:
     """``first`` with its gaps filled from ``again`` (another reading of the same image).
@@ -82,8 +97,9 @@ def fill_unread(first: Sequence[DetectedCard], again: Sequence[DetectedCard],
     place (several may share one: a ``??`` box can span two cards of a fan); when ``first``
     read no card at all, every confident card of ``again`` is taken (the unread card's box may
     lie on another part of the card than the one read again). A card ``first`` already read
-    at that place is not added twice. Unread cards nothing replaced stay, so the count of
-    physical cards never drops.
+    at that place is not added twice, nor is a card read whole, with no index, lying on or
+    around a card ``first`` read (that card's art read as another card). Unread cards
+    nothing replaced stay, so the count of physical cards never drops.
     """
     read = [c for c in first if c.readable]
     unread = [c for c in first if not c.readable]
@@ -94,6 +110,8 @@ def fill_unread(first: Sequence[DetectedCard], again: Sequence[DetectedCard],
             continue
         if any(k.card == card.card and _same_place(k.box, card.box) for k in read + added):
             continue
+        if not card.indices and any(_second_view(k, card) for k in read):
+            continue  # the rescan read a card already read as a whole, as another card
         under = [i for i, u in enumerate(unread) if _same_place(u.box, card.box)]
         if under or not read:
             added.append(card)
