@@ -250,3 +250,14 @@ def test_weak_whole_cards_around_an_index_read_well_leave_its_read_alone() -> No
     assert [c.card for c in assemble([index, *around])] == ["3C"]
     everywhere = AssemblyParams(hint_below=1.01)
     assert [c.card for c in assemble([index, *around], everywhere)] == [UNREADABLE]
+
+
+def test_faint_indices_inside_a_whole_card_weigh_in_on_its_rank() -> None:
+    # a jack held up to a dark webcam: its art reads as a king, its two small indices faintly
+    whole = _whole({"K": 0.63, "J": 0.3}, (60, 150, 240, 370))
+    faint = [replace(_index("JD", 90, 170, p=0.6), score=0.27), replace(_index("JD", 210, 340, p=0.55), score=0.1)]
+    assert [c.card for c in assemble([whole, *faint])] == ["JD"]
+    assert [c.card for c in assemble([whole, *faint], AssemblyParams(weak_rank=False))] == ["KD"]
+    # a faint peak counts in proportion to its score: one barely found cannot overturn the art
+    barely = [replace(d, score=0.02) for d in faint]
+    assert [c.card for c in assemble([whole, *barely])] == ["KD"]

@@ -77,6 +77,10 @@ class AssemblyParams:
     #: ...but only to indices read less surely than this: in a fan the weak boxes of the cards
     #: around overlap an index read well, and their reads would drown it.
     hint_below: float = 0.6
+    #: Whether the index peaks too weak to stand (under ``index_score``) inside a whole card
+    #: that took no index weigh in on its rank, each in proportion to its score, as they do
+    #: on its suit (a jack whose art reads as a king, with both its small indices faint).
+    weak_rank: bool = True
 
 
 DEFAULT_PARAMS = AssemblyParams()
@@ -304,9 +308,13 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
             score = max(whole.score, *(d.score for d in group))
             out.append(_card(name, _union([whole.box, *boxes]), conf, boxes, score, params))
             continue
-        name, conf = _read(None, whole.probs)
+        near = [d for d in weak if _inside(d.x, d.y, whole.box, 0.05)]
+        probs = whole.probs
+        if params.weak_rank and near:
+            probs = probs * _doubt_weighted([(d.score, _rank_marginal(d.probs)) for d in near])
+            probs = probs / probs.sum()
+        name, conf = _read(None, probs)
         if name != "PJ":
-            near = [d for d in weak if _inside(d.x, d.y, whole.box, 0.05)]
             suit, suit_conf = _suit_from(image, whole.box, near)
             name, conf = name + suit, conf * (1.0 if params.guess_suit else suit_conf)
         if any(c is not None and _covered(whole.box, c.box) >= params.duplicate for c in out):
@@ -333,11 +341,15 @@ def _hinted_rank(group: list[Detection], hints: list[Detection]) -> np.ndarray |
     """The rank evidence of weak whole cards around an index group: each card's read, mixed
     with a uniform guess in proportion to its doubt (``1 - score``), multiplied together."""
     mine = [w for w in hints if any(_inside(d.x, d.y, w.box, 0.1) for d in group)]
-    if not mine:
-        return None
-    p = np.ones(len(CARD_CLASSES))
-    for w in mine:
-        p = p * (w.score * w.probs + (1.0 - w.score) / len(CARD_CLASSES))
+    return _doubt_weighted([(w.score, w.probs) for w in mine]) if mine else None
+
+
+def _doubt_weighted(reads: list[tuple[float, np.ndarray]]) -> np.ndarray:
+    """Several weak reads of one thing together: each (score, probabilities) read mixed with
+    a uniform guess in proportion to its doubt (``1 - score``), multiplied, normalised."""
+    p = np.ones_like(reads[0][1])
+    for score, probs in reads:
+        p = p * (score * probs + (1.0 - score) / len(probs))
     out: np.ndarray = p / p.sum()
     return out
 
