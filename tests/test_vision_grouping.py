@@ -261,3 +261,17 @@ def test_faint_indices_inside_a_whole_card_weigh_in_on_its_rank() -> None:
     # a faint peak counts in proportion to its score: one barely found cannot overturn the art
     barely = [replace(d, score=0.02) for d in faint]
     assert [c.card for c in assemble([whole, *barely])] == ["KD"]
+
+
+def test_a_whole_card_takes_the_index_that_agrees_with_it_not_the_surest_in_its_box() -> None:
+    # the top card of a fan, a queen: its box also holds the six beside it, found more surely
+    queen = _whole({"Q": 0.92}, (540, 300, 750, 560))
+    own = [replace(_index("QC", 646, 326, size=50, p=0.7), score=0.62),
+           replace(_index("QC", 646, 539, size=50, p=0.8), score=0.68)]
+    six = replace(_index("6S", 566, 313, size=50, p=0.7), score=0.74)
+    found = assemble([queen, *own, six])
+    assert sorted(c.card for c in found) == ["6S", "QC"]
+    assert next(c for c in found if c.card == "QC").box[2] == 750   # read with the whole card
+    # by score alone the queen's box takes the six, and the queen is read twice
+    by_score = assemble([queen, *own, six], AssemblyParams(own_floor=1e6))
+    assert sorted(c.card for c in by_score) != ["6S", "QC"]

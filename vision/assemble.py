@@ -38,6 +38,11 @@ class AssemblyParams:
     #: Two indices each read at least this surely, as different cards, never pair (a five of
     #: spades and a five of clubs fanned a card's diagonal apart agree a little on the rank).
     pair_sure: float = 0.6
+    #: Of the index groups inside a whole card, the card's own is the surest weighed by how
+    #: well its rank agrees with the card's read, plus this (so that a read the card rules out
+    #: can still be its own when nothing agrees). In a fan the top card's box holds the
+    #: indices of the cards beside it, some found more surely than its own.
+    own_floor: float = 0.05
     #: A second index group inside a whole card joins the card's first only when their reads
     #: agree at least this much: in a fan the top card's box covers the indices of the cards
     #: under it, which are other cards however alike their reads.
@@ -178,6 +183,13 @@ def pair_indices(indices: list[Detection], params: AssemblyParams,
     return cards
 
 
+def _own_index_weight(group: list[Detection], whole: Detection, params: AssemblyParams) -> float:
+    """How likely an index group inside a whole card is the card's own: its surest peak's
+    score, weighed by how well its rank agrees with the card's read (plus ``own_floor``)."""
+    agree = float(np.dot(_rank_marginal(_index_probs(group)), whole.probs))
+    return max(d.score for d in group) * (params.own_floor + agree)
+
+
 def _other_corner(groups: list[list[Detection]], rest: list[int], same: list[int],
                   whole: Detection, params: AssemblyParams) -> list[int]:
     """The card's second corner index when its reading disagreed with the first: a lone index
@@ -294,7 +306,7 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
                   if i not in taken and any(_inside(d.x, d.y, whole.box, 0.1) for d in g)]
         if inside:
             placed.append(whole)
-            best = max(inside, key=lambda i: max(d.score for d in groups[i]))
+            best = max(inside, key=lambda i: _own_index_weight(groups[i], whole, params))
             first = _index_probs(groups[best])
             # the card's other corner, when it was not paired, agrees with the first reading
             same = [i for i in inside
