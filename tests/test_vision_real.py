@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from vision.assemble import DEFAULT_PARAMS
@@ -161,3 +162,19 @@ def test_cards_lying_apart_are_separate_groups_though_their_boxes_touch() -> Non
     assert sorted(c.card[:-1] for c in reading.cards) == ["K"] * 4
     assert len(reading.groups) == 4
     assert len(group_cards(reading.cards)) == 1
+
+
+def test_a_card_the_detector_misses_lying_sideways_is_read_turned_back() -> None:
+    # a webcam photo of the jack of clubs held upright, turned a quarter clockwise: the
+    # detector finds nothing sideways, and the look turned a quarter back reads it
+    name = "cc-Jc-f175b126-3991-11ed-abbf-ec2e98cc7ff6.jpg"
+    photo = cv2.imread(str(DATA / "cards-corners" / "images" / name))
+    image = cv2.rotate(photo, cv2.ROTATE_90_CLOCKWISE)
+    assert not [c for c in read_table(image, rescan=RESCAN_LOOKS[:-2]).cards if c.readable]
+    (card,) = read_table(image).cards
+    (upright,) = read_table(photo).cards
+    assert card.card == upright.card == "JC"
+    # its box is in the turned photo's pixels: the upright box turned a quarter
+    h = photo.shape[0]
+    x0, y0, x1, y1 = upright.box
+    assert np.allclose(card.box, (h - y1, x0, h - y0, x1), atol=12)

@@ -12,7 +12,15 @@ from vision.detector import detect
 from vision.errors import VisionError
 from vision.reading import DetectedCard
 from vision.recognize import read_table
-from vision.rescan import RESCAN_LOOKS, Look, despeckle, fill_unread, needs_rescan
+from vision.rescan import (
+    RESCAN_LOOKS,
+    Look,
+    despeckle,
+    fill_unread,
+    needs_rescan,
+    turn_back,
+    turned,
+)
 from vision.synth import scene
 
 
@@ -147,3 +155,15 @@ def test_in_a_drawn_fan_the_sharpest_look_reads_an_index_the_first_reading_left_
     again = [c.card for c in read_table(image, rescan=(Look(384, sharpest=True),)).cards]
     assert again.count("??") < first.count("??")
     assert set(first) - {"??"} < set(again) - {"??"} <= want
+
+
+@pytest.mark.parametrize("turn", [0, 1, 2, 3])
+def test_a_box_found_on_a_turned_image_is_turned_back_to_the_image_as_it_was(turn: int) -> None:
+    image = np.zeros((120, 200), np.uint8)
+    box = (30, 10, 70, 90)
+    image[box[1]:box[3], box[0]:box[2]] = 255
+    seen = turned(image, turn)
+    ys, xs = np.nonzero(seen)
+    found = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+    assert turn_back(found, turn, (200, 120)) == box
+    assert seen.shape == ((200, 120) if turn % 2 else (120, 200))

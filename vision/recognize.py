@@ -3,6 +3,7 @@ cards, group them into melds."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +23,15 @@ from vision.detector import DEFAULT_WEIGHTS, Detection, detect
 from vision.enroll import DeckTemplates
 from vision.grouping import group_cards
 from vision.reading import DetectedCard, TableReading
-from vision.rescan import RESCAN_LOOKS, Look, despeckle, fill_unread, needs_rescan
+from vision.rescan import (
+    RESCAN_LOOKS,
+    Look,
+    despeckle,
+    fill_unread,
+    needs_rescan,
+    turn_back,
+    turned,
+)
 from vision.table_regions import CardRegions, card_regions
 from vision.tiles import TILE_REACH, read_tiles
 
@@ -44,14 +53,15 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
 
     # the detector's peaks for each (image, size, threshold): a look that differs from an
     # earlier one only in how the index crops are read reuses them
-    peaks: dict[tuple[bool, int, float], list[Detection]] = {}
+    peaks: dict[tuple[bool, int, float, int], list[Detection]] = {}
     # the table between cards keeps them apart
     regions = card_regions(image)
 
     def read_cards(look: Look) -> list[DetectedCard]:
         seen = despeckle(image) if look.denoise else image
+        seen = turned(seen, look.turn)
         threshold = min(look.threshold, params.index_score, params.card_score)
-        key = (look.denoise, look.size, threshold)
+        key = (look.denoise, look.size, threshold, look.turn)
         if key not in peaks:
             peaks[key] = detect(seen, threshold=threshold, weights=weights, size=look.size)
         detections = refine_indices(seen, peaks[key], index_weights, zoom_score=look.zoom_score,
@@ -59,7 +69,12 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         detections = refine_cards(seen, detections, card_weights)
         if deck is not None:
             detections = deck.refine(seen, detections)
-        return assemble(detections, params, seen, regions)
+        if not look.turn % 4:
+            return assemble(detections, params, seen, regions)
+        size = (image.shape[1], image.shape[0])
+        return [replace(c, box=turn_back(c.box, look.turn, size),
+                        indices=tuple(turn_back(b, look.turn, size) for b in c.indices))
+                for c in assemble(detections, params, seen, card_regions(seen))]
 
     found = read_cards(Look())
     for look in rescan:

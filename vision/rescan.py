@@ -4,10 +4,11 @@ The detector sees the image with its longer side scaled to 384 pixels. In a clos
 corner indices are then far bigger than any it learnt from, and it finds nothing or reads
 them with too little confidence; a photo peppered with noise (black and white specks) hides
 the fine strokes of a small index; in a fan the detector's box for an index often reaches into
-the next card. So while the first reading leaves a card ``??`` or finds no card at all, the
+the next card; the detector finds some cards (a card held upright to a webcam) less well
+lying sideways. So while the first reading leaves a card ``??`` or finds no card at all, the
 image is looked at again, one look after another (``RESCAN_LOOKS``): at smaller detector sizes,
 then with the specks filtered out, then taking for each index the read of the box that frames
-it best. The cards read there fill in what the first reading lacked: they replace the unread
+it best, then turned a quarter clockwise and a quarter back. The cards read there fill in what the first reading lacked: they replace the unread
 cards they overlap, or stand alone when the first reading read no card. Cards the first
 reading read are never dropped or changed.
 """
@@ -30,15 +31,17 @@ from vision.reading import Box, DetectedCard, box_area, intersection_area
 class Look:
     """How to read the image: the detector's input ``size`` and peak ``threshold``, the
     detector score from which an index is read at several zooms (``zoom_score``), whether the
-    image is first cleared of specks (``denoise``), and whether each index takes its surest
-    zoomed read rather than their mean (``sharpest``, see ``vision.classifier.sharpest_reads``).
-    The defaults are the first reading."""
+    image is first cleared of specks (``denoise``), whether each index takes its surest
+    zoomed read rather than their mean (``sharpest``, see ``vision.classifier.sharpest_reads``),
+    and how many quarter turns clockwise the image is turned first (``turn``; the boxes found
+    are turned back). The defaults are the first reading."""
 
     size: int = INPUT_SIZE
     threshold: float = 0.1
     zoom_score: float = ZOOM_SCORE
     denoise: bool = False
     sharpest: bool = False
+    turn: int = 0
 
 
 #: The looks tried, in turn, while the reading still lacks something. The smaller sizes keep
@@ -49,6 +52,8 @@ RESCAN_LOOKS: Final = (
     Look(192, threshold=0.15, zoom_score=0.25),
     Look(denoise=True),
     Look(sharpest=True),
+    Look(turn=1),
+    Look(turn=3),
 )
 #: A card from a rescan is taken only when read at least this confidently.
 RESCAN_CONFIDENCE: Final = 0.6
@@ -59,6 +64,30 @@ SECOND_VIEW_INSIDE: Final = 0.6
 #: of its box (a whole-card box around a card whose indices were read).
 SECOND_VIEW_AROUND: Final = 0.9
 SECOND_VIEW_SHARE: Final = 0.25
+
+
+def turned(image: np.ndarray, turn: int) -> np.ndarray:
+    """``image`` turned ``turn`` quarter turns clockwise."""
+    if turn % 4 == 0:
+        return image
+    codes = {1: cv2.ROTATE_90_CLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_COUNTERCLOCKWISE}
+    out: np.ndarray = cv2.rotate(image, codes[turn % 4])
+    return out
+
+
+def turn_back(box: Box, turn: int, size: tuple[int, int]) -> Box:
+    """A box found on the image turned ``turn`` quarter turns clockwise, in the pixels of the
+    image as it was (``size``: its width and height)."""
+    w, h = size
+    x0, y0, x1, y1 = box
+    turn %= 4
+    if turn == 1:
+        return (y0, h - x1, y1, h - x0)
+    if turn == 2:
+        return (w - x1, h - y1, w - x0, h - y0)
+    if turn == 3:
+        return (w - y1, x0, w - y0, x1)
+    return box
 
 
 def despeckle(image: np.ndarray) -> np.ndarray:
