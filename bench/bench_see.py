@@ -1,11 +1,14 @@
 """Benchmark of ``tablekit see`` on the shared labelled photos: F1, exact share, ms (full and held-out).
 
-Usage: ``.venv/bin/python bench/bench_see.py [--data ../shared/data] [--misses]``
+Usage: ``.venv/bin/python bench/bench_see.py [--data ../shared/data] [--misses] [--turn 1]``
 
 Runs ``tablekit see --json`` once per folder (as ``../shared/tools/see-eval`` does) and scores
 it with see-eval's rules: per image, the set of distinct card labels (ranks only on rank-labelled
 folders), ``??`` counting against recall only. The held-out part is the capture groups that
-``vision/train/split.py`` keeps out of training.
+``vision/train/split.py`` keeps out of training. With ``--turn N`` every photo is first turned
+N quarter turns clockwise (written losslessly to a temporary folder): the same cards seen by
+a camera held the other way, a check on how much the reading leans on the photos' usual
+orientation.
 """
 
 from __future__ import annotations
@@ -15,11 +18,15 @@ import json
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+
+import cv2
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from vision.rescan import turned  # noqa: E402
 from vision.train.split import is_held_out  # noqa: E402
 
 FOLDERS = ("cards-corners", "cards-ranks")
@@ -76,10 +83,21 @@ def score(names: list[str], want: dict[str, tuple[str, set[str]]],
     }
 
 
+def _turned(path: Path, turn: int, folder: Path) -> Path:
+    """``path`` itself, or a lossless copy in ``folder`` turned ``turn`` quarter turns clockwise."""
+    if not turn:
+        return path
+    out = folder / (path.name + ".turned.png")
+    cv2.imwrite(str(out), turned(cv2.imread(str(path)), turn))
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
     ap.add_argument("--misses", action="store_true", help="list the images read wrongly")
+    ap.add_argument("--turn", type=int, choices=(0, 1, 2, 3), default=0,
+                    help="turn every photo this many quarter turns clockwise first")
     args = ap.parse_args()
     tablekit = [sys.executable, "-m", "tablekit"]
     for folder in FOLDERS:
@@ -89,12 +107,14 @@ def main() -> int:
             continue
         want = truth(json.loads((root / "labels.json").read_text()))
         names = sorted(want)
-        proc = subprocess.run(tablekit + ["see", "--json"] + [str(root / "images" / n) for n in names],
-                              capture_output=True, text=True, cwd=REPO)
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = [_turned(root / "images" / n, args.turn, Path(tmp)) for n in names]
+            proc = subprocess.run(tablekit + ["see", "--json"] + [str(p) for p in paths],
+                                  capture_output=True, text=True, cwd=REPO)
         got = {}
         for line in proc.stdout.splitlines():
             r = json.loads(line)
-            got[Path(str(r["image"])).name] = r
+            got[Path(str(r["image"])).name.removesuffix(".turned.png")] = r
         for part, subset in (("full", names), ("held-out", [n for n in names if is_held_out(n)])):
             print(f"{folder} [{part}]" + (" misses:" if args.misses else ""))
             s = score(subset, want, got, args.misses)
