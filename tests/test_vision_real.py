@@ -170,7 +170,7 @@ def test_a_card_the_detector_misses_lying_sideways_is_read_turned_back() -> None
     name = "cc-Jc-f175b126-3991-11ed-abbf-ec2e98cc7ff6.jpg"
     photo = cv2.imread(str(DATA / "cards-corners" / "images" / name))
     image = cv2.rotate(photo, cv2.ROTATE_90_CLOCKWISE)
-    assert not [c for c in read_table(image, rescan=RESCAN_LOOKS[:-2]).cards if c.readable]
+    assert not [c for c in read_table(image, rescan=tuple(look for look in RESCAN_LOOKS if not look.turn)).cards if c.readable]
     (card,) = read_table(image).cards
     (upright,) = read_table(photo).cards
     assert card.card == upright.card == "JC"

@@ -8,9 +8,10 @@ the next card; the detector finds some cards (a card held upright to a webcam) l
 lying sideways. So while the first reading leaves a card ``??`` or finds no card at all, the
 image is looked at again, one look after another (``RESCAN_LOOKS``): at smaller detector sizes,
 then with the specks filtered out, then taking for each index the read of the box that frames
-it best, then turned a quarter clockwise and a quarter back. The cards read there fill in what the first reading lacked: they replace the unread
-cards they overlap, or stand alone when the first reading read no card. Cards the first
-reading read are never dropped or changed.
+it best, then turned a quarter clockwise, a quarter back and half round. The cards read
+there fill in what the first reading lacked: they replace the unread cards they overlap, or
+stand alone when the first reading read no card. Cards the first reading read are never
+dropped or changed.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ RESCAN_LOOKS: Final = (
     Look(sharpest=True),
     Look(turn=1),
     Look(turn=3),
+    Look(turn=2),
 )
 #: A card from a rescan is taken only when read at least this confidently.
 RESCAN_CONFIDENCE: Final = 0.6
