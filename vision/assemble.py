@@ -366,10 +366,6 @@ def _doubt_weighted(reads: list[tuple[float, np.ndarray]]) -> np.ndarray:
     return out
 
 
-def _rank(name: str) -> str:
-    return name if name in ("PJ", UNREADABLE) else name[:-1]
-
-
 def _card(name: str, box: Box, conf: float, indices: tuple[Box, ...], score: float,
           params: AssemblyParams) -> DetectedCard | None:
     """The card, ``??`` when its reading is unsure, or None when it is not surely a card."""
