@@ -11,6 +11,7 @@ from vision.assemble import assemble
 from vision.detector import Detection
 from vision.grouping import group_cards
 from vision.labels import INDEX_CLASSES
+from vision.rescan import turned
 from vision.synth import read_perfectly, scene, touching_melds
 from vision.table_regions import card_regions
 
@@ -85,3 +86,15 @@ def test_two_alike_indices_with_table_between_them_are_two_cards() -> None:
     assert [c.card for c in assemble(found)] == ["QH"]
     apart = assemble(found, regions=card_regions(image))
     assert [c.card for c in apart] == ["QH", "QH"]
+
+
+@pytest.mark.parametrize("turn", [1, 2, 3])
+def test_patches_turned_with_the_photo_are_the_patches_of_the_turned_photo(turn: int) -> None:
+    image, _ = scene(np.random.default_rng(2), (1100, 520), MELDS)
+    regions = card_regions(image)
+    again = card_regions(turned(image, turn))
+    assert regions is not None and again is not None
+    mine = regions.turned(turn)
+    assert mine.labels.shape == again.labels.shape
+    assert np.mean((mine.labels > 0) == (again.labels > 0)) > 0.999
+    assert mine.scale == pytest.approx(again.scale, rel=0.01)

@@ -183,10 +183,12 @@ def pair_indices(indices: list[Detection], params: AssemblyParams,
     return cards
 
 
-def _own_index_weight(group: list[Detection], whole: Detection, params: AssemblyParams) -> float:
-    """How likely an index group inside a whole card is the card's own: its surest peak's
-    score, weighed by how well its rank agrees with the card's read (plus ``own_floor``)."""
-    agree = float(np.dot(_rank_marginal(_index_probs(group)), whole.probs))
+def _own_index_weight(group: list[Detection], read: np.ndarray, whole: Detection,
+                      params: AssemblyParams) -> float:
+    """How likely an index group (read as ``read``) inside a whole card is the card's own: its
+    surest peak's score, weighed by how well its rank agrees with the card's read (plus
+    ``own_floor``)."""
+    agree = float(np.dot(_rank_marginal(read), whole.probs))
     return max(d.score for d in group) * (params.own_floor + agree)
 
 
@@ -204,8 +206,8 @@ def _other_corner(groups: list[list[Detection]], rest: list[int], same: list[int
     return [max(far, key=lambda i: groups[i][0].score)] if len(far) == 1 else []
 
 
-def _interior_marks(groups: list[list[Detection]], rest: list[int], whole: Detection,
-                    params: AssemblyParams) -> list[int]:
+def _interior_marks(groups: list[list[Detection]], reads: list[np.ndarray], rest: list[int],
+                    whole: Detection, params: AssemblyParams) -> list[int]:
     """Unsure index reads in the middle of a whole card whose rank the card's own read rules
     out: pips or court art taken for an index, not another card."""
     x0, y0, x1, y1 = whole.box
@@ -215,7 +217,7 @@ def _interior_marks(groups: list[list[Detection]], rest: list[int], whole: Detec
         if not all(abs(d.x - cx) <= params.interior * w and abs(d.y - cy) <= params.interior * h
                    for d in groups[i]):
             continue
-        probs = _index_probs(groups[i])
+        probs = reads[i]
         if float(probs.max()) >= params.interior_below:
             continue
         if float(np.dot(_rank_marginal(probs), whole.probs)) < params.min_agreement:
@@ -295,6 +297,7 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
     weak = [d for d in peaks if d.score < params.index_score]
     wholes = [d for d in detections if d.kind == "card" and d.score >= params.card_score]
     groups = pair_indices(indices, params, regions)
+    reads = [_index_probs(g) for g in groups]
     taken: set[int] = set()
     out: list[DetectedCard | None] = []
     placed: list[Detection] = []   # the whole cards that took indices
@@ -306,14 +309,14 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
                   if i not in taken and any(_inside(d.x, d.y, whole.box, 0.1) for d in g)]
         if inside:
             placed.append(whole)
-            best = max(inside, key=lambda i: _own_index_weight(groups[i], whole, params))
-            first = _index_probs(groups[best])
+            best = max(inside, key=lambda i: _own_index_weight(groups[i], reads[i], whole, params))
+            first = reads[best]
             # the card's other corner, when it was not paired, agrees with the first reading
             same = [i for i in inside
-                    if i == best or float(np.dot(first, _index_probs(groups[i]))) >= params.card_agreement]
+                    if i == best or float(np.dot(first, reads[i])) >= params.card_agreement]
             same += _other_corner(groups, [i for i in inside if i not in same], same, whole, params)
             taken.update(same)
-            taken.update(_interior_marks(groups, [i for i in inside if i not in same], whole, params))
+            taken.update(_interior_marks(groups, reads, [i for i in inside if i not in same], whole, params))
             group = [d for i in same for d in groups[i]]
             name, conf = _read(_index_probs(group), whole.probs)
             boxes = tuple(d.box for d in group)
@@ -340,7 +343,7 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
     for i, group in enumerate(groups):
         if i in taken:
             continue
-        probs = _index_probs(group)
+        probs = reads[i]
         hinted = _hinted_rank(group, hints) if float(probs.max()) < params.hint_below else None
         name, conf = _read(probs, hinted)
         boxes = tuple(d.box for d in group)

@@ -74,7 +74,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         size = (image.shape[1], image.shape[0])
         return [replace(c, box=turn_back(c.box, look.turn, size),
                         indices=tuple(turn_back(b, look.turn, size) for b in c.indices))
-                for c in assemble(detections, params, seen, card_regions(seen))]
+                for c in assemble(detections, params, seen,
+                                  regions.turned(look.turn) if regions is not None else None)]
 
     found = read_cards(Look())
     for look in rescan:
