@@ -82,6 +82,13 @@ class AssemblyParams:
     #: ...but only to indices read less surely than this: in a fan the weak boxes of the cards
     #: around overlap an index read well, and their reads would drown it.
     hint_below: float = 0.6
+    #: Decks with an index in all four corners: two cards read alike whose indices together
+    #: (four at most) lie as one card's corners are one card (0 turns this off). Corners of
+    #: one card lie at least this many index sizes apart (the short side between index
+    #: centres is about 2)...
+    corner_side: float = 1.5
+    #: ...and the diagonals of four (or the sides of three) agree within this share.
+    corner_square: float = 0.2
     #: Whether the index peaks too weak to stand (under ``index_score``) inside a whole card
     #: that took no index weigh in on its rank, each in proportion to its score, as they do
     #: on its suit (a jack whose art reads as a king, with both its small indices faint).
@@ -349,7 +356,76 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
         boxes = tuple(d.box for d in group)
         score = max(d.score for d in group)
         out.append(_card(name, _union(list(boxes)), conf, boxes, score, params))
-    return [c for c in out if c is not None]
+    return merge_corners([c for c in out if c is not None], params, regions)
+
+
+def _centre(box: Box) -> np.ndarray:
+    return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+
+
+def one_card_corners(boxes: list[Box], params: AssemblyParams) -> bool:
+    """Whether index boxes (two to four) lie as the corners of one card: each pair between
+    ``corner_side`` and ``pair_max`` index sizes apart, and three or four of them at the
+    corners of a rectangle (a right angle at the middle one of three; two equal diagonals
+    sharing their midpoint for four)."""
+    if not 2 <= len(boxes) <= 4:
+        return False
+    size = float(np.mean([_size(b) for b in boxes]))
+    pts = [_centre(b) for b in boxes]
+    dist = {(i, j): float(np.linalg.norm(pts[i] - pts[j]))
+            for i in range(len(pts)) for j in range(i + 1, len(pts))}
+    if not all(params.corner_side * size <= d <= params.pair_max * size for d in dist.values()):
+        return False
+    tol = params.corner_square
+    if len(pts) == 3:
+        (i, j), longest = max(dist.items(), key=lambda kv: kv[1])
+        k = 3 - i - j
+        a, b = pts[i] - pts[k], pts[j] - pts[k]
+        cos = float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))
+        return abs(cos) <= tol
+    if len(pts) == 4:
+        pairs = sorted(dist.items(), key=lambda kv: -kv[1])
+        (a, b), d1 = pairs[0]
+        (c, d), d2 = pairs[1]
+        if {a, b} & {c, d}:
+            return False
+        middle = float(np.linalg.norm((pts[a] + pts[b]) / 2 - (pts[c] + pts[d]) / 2))
+        return abs(d1 - d2) <= tol * d1 and middle <= tol * d1
+    return True
+
+
+def merge_corners(cards: list[DetectedCard], params: AssemblyParams,
+                  regions: CardRegions | None = None) -> list[DetectedCard]:
+    """One entry per physical card of a deck printed with four corner indices: cards read
+    alike whose indices together lie as one card's corners (``one_card_corners``), on one
+    card patch, are merged, surest first. Two alike cards of two decks do not lie so (their
+    indices come closer than a card's short side, or off its rectangle) and stay two."""
+    if params.corner_side <= 0:
+        return cards
+    out = list(cards)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            a = out[i]
+            if not a.readable or not a.indices:
+                continue
+            for j in range(i + 1, len(out)):
+                b = out[j]
+                if b.card != a.card or not b.indices:
+                    continue
+                boxes = list(a.indices) + list(b.indices)
+                if regions is not None and len({regions.index_patch(x) for x in boxes} - {0}) > 1:
+                    continue
+                if one_card_corners(boxes, params):
+                    out[i] = DetectedCard(a.card, _union([a.box, b.box]), max(a.confidence, b.confidence),
+                                          tuple(boxes))
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return out
 
 
 def _hinted_rank(group: list[Detection], hints: list[Detection]) -> np.ndarray | None:

@@ -26,12 +26,14 @@ from vision.reading import DetectedCard, TableReading
 from vision.rescan import (
     RESCAN_LOOKS,
     Look,
+    at_size,
     despeckle,
     fill_unread,
     needs_rescan,
     turn_back,
     turned,
 )
+from vision.scale import choose_size
 from vision.table_regions import CardRegions, card_regions
 from vision.tiles import TILE_REACH, read_tiles
 
@@ -40,13 +42,16 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                weights: Path = DEFAULT_WEIGHTS, deck: DeckTemplates | None = None,
                pieces: str = "auto", index_weights: Path = DEFAULT_CLASSIFIER,
                card_weights: Path = DEFAULT_CARD_CLASSIFIER,
-               rescan: tuple[Look, ...] = RESCAN_LOOKS) -> TableReading:
+               rescan: tuple[Look, ...] = RESCAN_LOOKS,
+               px_per_mm: float | None = None) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto`` (tiles are reported instead of cards when at
     least two are read with confidence and more tiles than cards are read). While a card is
     left unread, or none is found, the image is looked at again in each way of ``rescan`` in
-    turn (see ``vision.rescan``).
+    turn (see ``vision.rescan``). The detector's input size is chosen so that indices reach it
+    at the size it learnt (``vision.scale``): from ``px_per_mm`` (a calibrated top-down view)
+    when given, else from a first look at the default size.
     """
     if pieces == "tiles":
         return _tiles_reading(read_tiles(image), card_regions(image))
@@ -77,8 +82,15 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                 for c in assemble(detections, params, seen,
                                   regions.turned(look.turn) if regions is not None else None)]
 
-    found = read_cards(Look())
-    for look in rescan:
+    if px_per_mm is None:
+        first = Look()
+        key = (False, first.size, min(first.threshold, params.index_score, params.card_score), 0)
+        peaks[key] = detect(image, threshold=key[2], weights=weights, size=first.size)
+        size = choose_size(max(image.shape[:2]), peaks[key])
+    else:
+        size = choose_size(max(image.shape[:2]), (), px_per_mm)
+    found = read_cards(Look(size=size))
+    for look in at_size(rescan, size):
         if not needs_rescan(found):
             break
         found = fill_unread(found, read_cards(look))

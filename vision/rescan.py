@@ -17,7 +17,7 @@ dropped or changed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 import cv2
@@ -97,6 +97,16 @@ def despeckle(image: np.ndarray) -> np.ndarray:
     by a 3×3 median, which keeps the edges of printed strokes."""
     out: np.ndarray = cv2.medianBlur(image, 3)
     return out
+
+
+def at_size(looks: Sequence[Look], size: int) -> tuple[Look, ...]:
+    """``looks`` for a photo read at detector input ``size`` instead of the default: the looks
+    at the default size move to ``size``, and the looks at smaller sizes (for close-ups,
+    whose indices are too big) are dropped when ``size`` is larger (its indices are small)."""
+    if size == INPUT_SIZE:
+        return tuple(looks)
+    return tuple(replace(look, size=size) for look in looks
+                 if look.size == INPUT_SIZE or size < INPUT_SIZE)
 
 
 def needs_rescan(cards: Sequence[DetectedCard]) -> bool:

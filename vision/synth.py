@@ -80,7 +80,7 @@ def _ink(suit: str, rng: np.random.Generator) -> tuple[int, int, int]:
     return (v, v, v)
 
 
-def _pips(img: np.ndarray, rank: str, suit: str, colour: tuple[int, int, int],
+def pips(img: np.ndarray, rank: str, suit: str, colour: tuple[int, int, int],
           rng: np.random.Generator) -> None:
     n = {"A": 1, "10": 10}.get(rank, int(rank) if rank.isdigit() else 0)
     if n == 0:
@@ -99,8 +99,10 @@ def _pips(img: np.ndarray, rank: str, suit: str, colour: tuple[int, int, int],
             placed += 1
 
 
-def _court(img: np.ndarray, rng: np.random.Generator) -> None:
-    x0, y0, x1, y1 = 60, 60, CARD_W - 60, CARD_H - 60
+def court_art(img: np.ndarray, rng: np.random.Generator, inset: int = 60) -> None:
+    """Random shapes standing in for court-card art, inside a frame ``inset`` from the edges."""
+    inset = min(inset, CARD_W // 2 - 20)
+    x0, y0, x1, y1 = inset, inset, CARD_W - inset, CARD_H - inset
     cv2.rectangle(img, (x0, y0), (x1, y1), tuple(int(v) for v in rng.integers(0, 200, 3)), 2)
     for _ in range(14):
         colour = tuple(int(v) for v in rng.integers(0, 256, 3))
@@ -134,7 +136,7 @@ def draw_face(card: str, rng: np.random.Generator) -> Face:
             width = max(width, tw)
         boxes.append((ix - 3, iy - 3, ix + width + 3, y + 1))
         cv2.circle(img, (CARD_W // 2, CARD_H // 2), 60, colour, 4)
-        _court(img, rng)
+        court_art(img, rng)
     else:
         rank, suit = card[:-1], card[-1]
         colour = _ink(suit, rng)
@@ -150,9 +152,9 @@ def draw_face(card: str, rng: np.random.Generator) -> Face:
         draw_suit(img, suit, sx, sy, ss, colour)
         boxes.append((ix - 3, iy - 3, max(ix + tw, sx + ss / 2) + 3, sy + ss / 2 + 3))
         if rank in ("J", "Q", "K"):
-            _court(img, rng)
+            court_art(img, rng)
         else:
-            _pips(img, rank, suit, colour, rng)
+            pips(img, rank, suit, colour, rng)
     # The opposite corner carries the same index rotated half a turn.
     x0, y0, x1, y1 = boxes[0]
     patch = img[round(y0):round(y1), round(x0):round(x1)].copy()
@@ -212,23 +214,31 @@ def _layout(n: int, rng: np.random.Generator, scale: float) -> list[np.ndarray]:
 def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
           groups: list[list[str]] | None = None,
           draw: Callable[[str, np.random.Generator], Face] = draw_face,
+          scale: float | None = None, per_row: int = 3,
           ) -> tuple[np.ndarray, list[SceneCard]]:
     """A table image with melds laid out, and every card with its visible indices.
 
     ``groups`` fixes the cards of each meld; otherwise 1–4 random melds are drawn. ``draw``
-    draws each card's face (the project's own drawn faces by default).
+    draws each card's face (the project's own drawn faces by default). ``scale`` fixes the
+    card's size (a drawn face is ``CARD_W`` wide; by default a random share of the image);
+    more than ``per_row`` melds are laid out in rows.
     """
     w, h = size
     img = _table(h, w, rng)
     if groups is None:
         groups = [[random_card(rng) for _ in range(int(rng.integers(1, 6)))]
                   for _ in range(int(rng.integers(1, 4)))]
-    scale = float(rng.uniform(0.22, 0.42)) * min(w, h) / 480 * 1.4
+    if scale is None:
+        scale = float(rng.uniform(0.22, 0.42)) * min(w, h) / 480 * 1.4
     placed: list[tuple[str, int, np.ndarray, Face]] = []
-    cols = len(groups)
+    rows = max(1, math.ceil(len(groups) / per_row))
+    cols = math.ceil(len(groups) / rows)
     for g, cards in enumerate(groups):
-        cx = w * (g + 0.5) / cols + rng.uniform(-0.05, 0.05) * w
-        cy = h * float(rng.uniform(0.35, 0.65))
+        cx = w * (g % cols + 0.5) / cols + rng.uniform(-0.05, 0.05) * w / (1 if rows == 1 else cols)
+        if rows == 1:
+            cy = h * float(rng.uniform(0.35, 0.65))
+        else:
+            cy = h * (g // cols + 0.5 + float(rng.uniform(-0.1, 0.1))) / rows
         quads = _layout(len(cards), rng, scale)
         middle = np.concatenate(quads).mean(axis=0)
         for card, quad in zip(cards, quads, strict=True):
@@ -294,3 +304,32 @@ def read_perfectly(cards: list[SceneCard]) -> tuple[list[DetectedCard], list[int
                                   tuple(c.visible_indices)))
         melds.append(c.group)
     return found, melds
+
+
+def tilted(image: np.ndarray, cards: list[SceneCard], rng: np.random.Generator,
+           strength: float = 0.12) -> tuple[np.ndarray, list[SceneCard]]:
+    """The scene as a camera sees it from a slant: the image warped by a random perspective
+    (each corner moved up to ``strength`` of the image's size), and every card's quad and
+    visible index boxes moved with it."""
+    h, w = image.shape[:2]
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = src + rng.uniform(-strength, strength, (4, 2)).astype(np.float32) * np.array([w, h], np.float32)
+    dst = np.clip(dst, [0, 0], [w, h]).astype(np.float32)  # the table still fills the frame
+    m = cv2.getPerspectiveTransform(src, dst)
+    border = tuple(int(v) for v in np.median(image.reshape(-1, 3), axis=0))
+    out: np.ndarray = cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR,
+                                          borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+
+    def move(points: np.ndarray) -> np.ndarray:
+        moved: np.ndarray = cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float32), m)
+        return moved.reshape(-1, 2).astype(np.float64)
+
+    moved_cards = []
+    for c in cards:
+        boxes = []
+        for x0, y0, x1, y1 in c.visible_indices:
+            q = move(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+            boxes.append((float(q[:, 0].min()), float(q[:, 1].min()),
+                          float(q[:, 0].max()), float(q[:, 1].max())))
+        moved_cards.append(SceneCard(c.card, c.group, move(c.quad), tuple(boxes)))
+    return out, moved_cards

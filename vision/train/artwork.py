@@ -193,14 +193,23 @@ def add_artwork_arguments(parser: argparse.ArgumentParser) -> None:
                         help="draw every synthetic card with the project's own faces")
     parser.add_argument("--drawn-share", type=float, default=0.3,
                         help="share of synthetic cards drawn by the project rather than artwork")
+    parser.add_argument("--styled-share", type=float, default=0.4,
+                        help="share of synthetic cards drawn in a random deck design "
+                             "(vision.deck_styles; held-out typefaces never)")
     parser.add_argument("--artwork-cache", type=Path, default=None,
                         help="where fetched artwork is kept (default: the user cache folder)")
 
 
 def scene_faces(args: argparse.Namespace) -> Callable[[str, np.random.Generator], Face] | None:
     """The face function the trainer's options ask for (None: the drawn faces only)."""
-    if args.no_artwork:
-        return None
-    faces = load_faces(args.artwork_cache)
-    print(f"artwork: {len(faces)} faces from {len(PACKAGES)} designs", flush=True)
-    return face_maker(faces, args.drawn_share)
+    from vision.deck_styles import any_deck
+    from vision.synth import draw_face
+
+    base = draw_face
+    if not args.no_artwork:
+        faces = load_faces(args.artwork_cache)
+        print(f"artwork: {len(faces)} faces from {len(PACKAGES)} designs", flush=True)
+        base = face_maker(faces, args.drawn_share)
+    if args.styled_share <= 0:
+        return None if args.no_artwork else base
+    return any_deck(held_out=False, base=base, share=args.styled_share)

@@ -196,6 +196,11 @@ def sample(photo: Photo, rng: np.random.Generator, crop: int) -> tuple[np.ndarra
     return img, targets
 
 
+#: Shares of training samples turned to the other polarity, and darkened as in a dim room.
+INVERT_SHARE = 0.08
+DARK_SHARE = 0.15
+
+
 def _photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.3:
         # a smaller or softer source (a webcam across the table), scaled back up
@@ -204,11 +209,19 @@ def _photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         small = cv2.resize(img, (max(4, int(w * s)), max(4, int(h * s))), interpolation=cv2.INTER_AREA)
         img = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     f: np.ndarray = img.astype(np.float32)
+    if rng.random() < INVERT_SHARE:
+        # the same print in the other polarity: light ink on dark card
+        f = 255.0 - f
     if rng.random() < 0.3:
         # dim or glaring light: a gamma curve before the linear changes
         f = 255.0 * (f / 255.0) ** rng.uniform(0.6, 1.8)
+    if rng.random() < DARK_SHARE:
+        # a dark room: little light, so a low gain and the sensor's noise lifted with it
+        f = 255.0 * (f / 255.0) ** rng.uniform(1.2, 2.4) * rng.uniform(0.25, 0.6)
+        f = f + rng.normal(0, rng.uniform(2, 8), f.shape)
     f = f * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40)
-    f = f * rng.uniform(0.85, 1.15, 3)[None, None, :]
+    # coloured light (warm lamps, cold daylight, a tinted screen) tints each channel
+    f = f * rng.uniform(0.75, 1.25, 3)[None, None, :]
     if rng.random() < 0.15:
         f[:] = f.mean(axis=2, keepdims=True)
     if rng.random() < 0.25:

@@ -78,6 +78,7 @@ def main() -> None:
     ap.add_argument("--crop", type=int, default=224)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=2, help="torch's CPU threads")
     ap.add_argument("--pseudo", type=Path, default=None,
                     help="earlier weights that label indices on the whole-card photos")
     ap.add_argument("--resume", action="store_true", help="start from OUT's .pt state if present")
@@ -92,7 +93,7 @@ def main() -> None:
     add_artwork_arguments(ap)
     args = ap.parse_args()
     torch.manual_seed(args.seed)
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
     photos = load_photos(args.data, None if args.all else False)
     if args.bootstrap_minutes:

@@ -99,6 +99,7 @@ def main() -> None:
     ap.add_argument("--synth", type=int, default=500)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--threads", type=int, default=2, help="torch's CPU threads")
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--detector", type=Path, default=DEFAULT_WEIGHTS,
                     help="detector whose boxes on the photos are added as training crops")
@@ -110,7 +111,7 @@ def main() -> None:
     add_artwork_arguments(ap)
     args = ap.parse_args()
     torch.manual_seed(args.seed)
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
     photos: list[Photo] = load_photos(args.data, None if args.all else False)
     if args.detector and args.detector.is_file():

@@ -1,0 +1,99 @@
+"""Deck designs for drawn scenes (``vision/deck_styles.py``) and the slanted camera of
+``vision.synth.tilted``: real pixels drawn with the installed fonts, checked for where the
+ink and the index boxes fall."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.deck_styles import (
+    HELD_OUT_FAMILIES,
+    KINDS,
+    any_deck,
+    deck_drawer,
+    font_family,
+    fonts_for,
+    random_style,
+    styled_face,
+)
+from vision.synth import CARD_H, CARD_W, scene, tilted
+
+
+def test_font_families_are_read_from_file_names() -> None:
+    assert font_family(Path("DejaVuSans-Bold.ttf")) == "DejaVuSans"
+    assert font_family(Path("DejaVuSerifCondensed-Italic.ttf")) == "DejaVuSerif"
+    assert font_family(Path("P052-Roman.otf")) == "P052"
+    assert font_family(Path("FreeSerifBold.ttf")) == "FreeSerif"
+
+
+def test_held_out_typefaces_never_reach_the_training_designs() -> None:
+    training = {font_family(p) for p in fonts_for(False)}
+    assert training, "no lettering font installed (fonts-dejavu-core)"
+    assert not training & HELD_OUT_FAMILIES
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        assert random_style(rng, held_out=False).family not in HELD_OUT_FAMILIES
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_kind_of_design_draws_every_card_with_its_index_boxes_inside(kind: str) -> None:
+    rng = np.random.default_rng(3)
+    for card in ("10H", "QS", "7C", "AD", "PJ"):
+        style = random_style(rng, None, kind)
+        face = styled_face(card, style, rng)
+        assert face.image.shape == (CARD_H, CARD_W, 3)
+        assert len(face.indices) == style.corners
+        for x0, y0, x1, y1 in face.indices:
+            assert 0 <= x0 < x1 <= CARD_W and 0 <= y0 < y1 <= CARD_H
+            patch = face.image[round(y0):round(y1), round(x0):round(x1)].astype(int)
+            # ink differs from the paper inside every index box
+            assert np.abs(patch - np.array(style.paper)).max() > 60
+
+
+def test_a_light_on_dark_deck_prints_light_ink_on_dark_card() -> None:
+    rng = np.random.default_rng(5)
+    style = random_style(rng, None, "light-on-dark")
+    face = styled_face("7S", style, rng)
+    grey = face.image.mean(axis=2)
+    x0, y0, x1, y1 = (round(v) for v in face.indices[0])
+    assert np.median(grey) < 90  # the card is dark...
+    assert grey[y0:y1, x0:x1].max() > 170  # ...its index light
+
+
+def test_a_four_corner_deck_repeats_the_index_in_every_corner() -> None:
+    rng = np.random.default_rng(8)
+    style = replace(random_style(rng, None, "standard"), corners=4)
+    face = styled_face("9D", style, rng)
+    (a, b, c, d) = face.indices
+    crop = [face.image[round(y0):round(y1), round(x0):round(x1)] for x0, y0, x1, y1 in (a, b, c, d)]
+    assert np.array_equal(crop[0], crop[2])  # top right: as printed top left
+    assert np.array_equal(crop[1], crop[0][::-1, ::-1])  # bottom right: turned half round
+    assert b[0] > CARD_W / 2 and b[1] > CARD_H / 2  # bottom right
+    assert c[0] > CARD_W / 2 > c[3]  # top right (its box ends above the middle)
+    assert d[2] < CARD_W / 2 < d[1] + CARD_H / 2 and d[1] > CARD_H / 2  # bottom left
+
+
+def test_a_table_drawer_mixes_a_few_designs_and_the_training_drawer_many() -> None:
+    rng = np.random.default_rng(2)
+    draw = deck_drawer(rng, decks=2, held_out=True)
+    papers = {tuple(draw("5C", rng).image[CARD_H // 2, 3]) for _ in range(30)}
+    assert 1 <= len(papers) <= 2
+    mixed = any_deck(False)
+    assert len({tuple(mixed("5C", rng).image[CARD_H // 2, 3]) for _ in range(30)}) > 5
+
+
+def test_a_slanted_view_moves_the_index_boxes_with_the_cards() -> None:
+    rng = np.random.default_rng(4)
+    image, cards = scene(rng, (640, 480), [["5H", "6H", "7H"], ["KS"]], scale=0.5, per_row=1)
+    assert len({round(float(c.quad[:, 1].mean()) / 100) for c in cards}) >= 2  # two rows
+    seen, moved = tilted(image, cards, rng, 0.1)
+    assert seen.shape == image.shape and not np.array_equal(seen, image)
+    assert [c.card for c in moved] == [c.card for c in cards]
+    assert len(moved[0].visible_indices) == len(cards[0].visible_indices)
+    for before, after in zip(cards, moved, strict=True):
+        shift = np.abs(after.quad - before.quad).max()
+        assert 0 < shift <= 0.1 * 640 * 1.5

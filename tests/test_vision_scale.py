@@ -1,0 +1,111 @@
+"""Choosing the detector's input size from the photo (``vision/scale.py``), the second looks
+moved to that size, and counting cards printed with four corner indices
+(``vision.assemble.merge_corners``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from vision.assemble import DEFAULT_PARAMS, AssemblyParams, assemble, merge_corners, one_card_corners
+from vision.detector import INPUT_SIZE, Detection
+from vision.labels import CARD_CLASSES, INDEX_CLASSES
+from vision.reading import DetectedCard
+from vision.rescan import RESCAN_LOOKS, at_size
+from vision.scale import MAX_SIZE, TARGET_INDEX, choose_size, index_size, size_for
+
+
+def _found(kind: str, long_side: float, score: float = 0.9, x: float = 100) -> Detection:
+    n = len(INDEX_CLASSES) if kind == "index" else len(CARD_CLASSES)
+    w = long_side * (0.6 if kind == "index" else 0.7)
+    return Detection(kind, x, 100, (x - w / 2, 100 - long_side / 2, x + w / 2, 100 + long_side / 2),
+                     score, np.full(n, 1.0 / n))
+
+
+def test_small_indices_send_the_photo_to_a_larger_input_at_the_learnt_index_size() -> None:
+    # a 1280-pixel table whose indices are 40 px: 12 px at the default 384, too small
+    first = [_found("index", 40), _found("index", 42), _found("index", 38)]
+    size = choose_size(1280, first)
+    assert size % 32 == 0 and size > INPUT_SIZE
+    assert abs(40 * size / 1280 - TARGET_INDEX) <= 32 * 40 / 1280  # within one step of 32
+
+
+def test_indices_big_enough_at_the_default_size_keep_it() -> None:
+    assert choose_size(640, [_found("index", 60), _found("index", 64)]) == INPUT_SIZE
+    assert choose_size(640, []) == INPUT_SIZE  # nothing to measure by
+
+
+def test_whole_cards_measure_the_photo_when_no_index_is_sure() -> None:
+    first = [_found("card", 150), _found("index", 30, score=0.2)]
+    assert index_size(first) == 150 * 0.22
+    assert choose_size(1280, first) > INPUT_SIZE
+
+
+def test_the_size_is_bounded_by_the_photo_and_the_largest_input() -> None:
+    assert size_for(2.0, 4000) == MAX_SIZE
+    assert size_for(2.0, 500) == 512  # never past the photo's own size (rounded up to 32)
+    assert size_for(500.0, 1280) == INPUT_SIZE
+
+
+def test_a_calibrated_view_gives_the_size_from_its_scale_without_looking() -> None:
+    # 2 px per mm: a 20 mm index is 40 px
+    assert choose_size(1600, [], px_per_mm=2.0) == size_for(40.0, 1600)
+    assert choose_size(1600, [], px_per_mm=2.0) > INPUT_SIZE
+
+
+def test_second_looks_move_to_the_chosen_size_and_drop_the_close_up_ones() -> None:
+    assert at_size(RESCAN_LOOKS, INPUT_SIZE) == RESCAN_LOOKS
+    moved = at_size(RESCAN_LOOKS, 800)
+    assert moved and all(look.size == 800 for look in moved)
+    assert len(moved) == sum(look.size == INPUT_SIZE for look in RESCAN_LOOKS)
+
+
+def _index(card: str, x: float, y: float, size: float = 20.0) -> Detection:
+    probs = np.full(len(INDEX_CLASSES), 0.03 / (len(INDEX_CLASSES) - 1))
+    probs[INDEX_CLASSES.index(card)] = 0.97
+    return Detection("index", x, y, (x - size / 3, y - size / 2, x + size / 3, y + size / 2), 0.9, probs)
+
+
+def _corners(card: str, x: float, y: float, w: float = 40.0, h: float = 56.0) -> list[Detection]:
+    """The four index centres of one card printed in every corner (index size 20)."""
+    return [_index(card, x, y), _index(card, x + w, y), _index(card, x + w, y + h), _index(card, x, y + h)]
+
+
+def test_a_card_with_an_index_in_each_corner_is_one_card() -> None:
+    assert [c.card for c in assemble(_corners("8D", 100, 100))] == ["8D"]
+    # three of its corners in view (the fourth under another card)
+    assert [c.card for c in assemble(_corners("8D", 100, 100)[:3])] == ["8D"]
+    # its two top corners alone, a card's width apart
+    assert [c.card for c in assemble(_corners("8D", 100, 100)[:2])] == ["8D"]
+
+
+def test_alike_cards_of_two_decks_stay_two_however_their_corners_lie() -> None:
+    # fanned a little apart: their indices closer than a card's short side
+    cards = assemble([_index("8D", 100, 100), _index("8D", 118, 102)])
+    assert [c.card for c in cards] == ["8D", "8D"]
+    # two four-corner cards side by side, a card's width and more apart
+    cards = assemble(_corners("8D", 100, 100) + _corners("8D", 240, 100))
+    assert [c.card for c in cards] == ["8D", "8D"]
+
+
+def test_corners_off_a_rectangle_are_not_one_card() -> None:
+    params = AssemblyParams()
+    box = (0.0, 0.0, 13.0, 20.0)
+
+    def at(x: float, y: float) -> tuple[float, float, float, float]:
+        return (x + box[0], y + box[1], x + box[2], y + box[3])
+
+    assert one_card_corners([at(0, 0), at(40, 0), at(40, 56)], params)
+    assert not one_card_corners([at(0, 0), at(40, 0), at(80, 10)], params)  # a row, not a corner
+    assert one_card_corners([at(0, 0), at(40, 0), at(40, 56), at(0, 56)], params)
+    assert not one_card_corners([at(0, 0), at(40, 0), at(80, 56), at(0, 56)], params)
+
+
+def test_merging_corners_can_be_switched_off() -> None:
+    a = DetectedCard("8D", (0, 0, 20, 20), 0.9, ((0.0, 0.0, 13.0, 20.0),))
+    b = DetectedCard("8D", (40, 0, 60, 20), 0.9, ((40.0, 0.0, 53.0, 20.0),))
+    assert len(merge_corners([a, b], DEFAULT_PARAMS)) == 1
+    assert len(merge_corners([a, b], replace(DEFAULT_PARAMS, corner_side=0))) == 2
+    other = replace(b, card="8H")
+    assert len(merge_corners([a, other], DEFAULT_PARAMS)) == 2

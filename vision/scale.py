@@ -1,0 +1,72 @@
+"""Choosing the detector's input size so that corner indices reach it at the size it learnt.
+
+The detector is fully convolutional and sees the photo letterboxed to a square of some size.
+It learnt indices whose long side spans about ``TARGET_INDEX`` pixels of its input (the
+training crops' zoom spreads them over roughly 12–100). A fixed input size would shrink the
+indices of a wide table shot (a 1280×960 photo of a whole table, where an index is a few
+dozen pixels) below anything it learnt, so the size is chosen per photo: from the mat
+calibration's scale when there is one (an index is about ``INDEX_MM`` long), otherwise from
+a first look at the default size, which finds the larger marks (whole cards, the clearer
+indices) well enough to measure them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+import numpy as np
+
+from vision.detector import INPUT_SIZE, Detection
+
+#: The index size, in detector input pixels (long side of its box), the detector reads best.
+TARGET_INDEX: Final = 30.0
+#: Indices smaller than this at the default size send the photo to a larger input size.
+SMALL_INDEX: Final = 20.0
+#: A corner index's long side over its card's long side (printed decks: about 0.2–0.25).
+INDEX_PER_CARD: Final = 0.22
+#: A printed corner index (rank over suit) is about this long on a standard card, in mm.
+INDEX_MM: Final = 20.0
+#: The largest detector input: beyond it the time grows faster than what is found.
+MAX_SIZE: Final = 1024
+#: Detections at least this sure are measured.
+SURE: Final = 0.35
+
+
+def _long_side(box: tuple[float, float, float, float]) -> float:
+    return max(box[2] - box[0], box[3] - box[1])
+
+
+def index_size(found: Sequence[Detection]) -> float | None:
+    """The typical long side of an index in image pixels: the median of the sure index
+    boxes, else of the sure whole cards scaled by ``INDEX_PER_CARD``; None if nothing is sure."""
+    indices = [_long_side(d.box) for d in found if d.kind == "index" and d.score >= SURE]
+    if len(indices) >= 2:
+        return float(np.median(indices))
+    cards = [_long_side(d.box) * INDEX_PER_CARD for d in found if d.kind == "card" and d.score >= SURE]
+    if cards:
+        return float(np.median(cards))
+    return float(indices[0]) if indices else None
+
+
+def size_for(index_px: float, image_side: int, target: float = TARGET_INDEX) -> int:
+    """The detector input size (a multiple of 32, ``INPUT_SIZE`` to ``MAX_SIZE`` and no more
+    than the photo's own longer side rounded up) at which an index of ``index_px`` image
+    pixels spans ``target`` input pixels."""
+    want = target * image_side / max(index_px, 1.0)
+    limit = min(MAX_SIZE, -(-image_side // 32) * 32)
+    return int(max(INPUT_SIZE, min(limit, round(want / 32) * 32)))
+
+
+def choose_size(image_side: int, first: Sequence[Detection], px_per_mm: float | None = None) -> int:
+    """The input size for a photo whose longer side is ``image_side`` pixels: from the
+    calibration's ``px_per_mm`` when known, else from the detections ``first`` found at the
+    default size (unchanged unless its indices came out smaller than ``SMALL_INDEX``)."""
+    if px_per_mm is not None and px_per_mm > 0:
+        return size_for(INDEX_MM * px_per_mm, image_side)
+    measured = index_size(first)
+    if measured is None:
+        return INPUT_SIZE
+    if measured * INPUT_SIZE / image_side >= SMALL_INDEX:
+        return INPUT_SIZE
+    return size_for(measured, image_side)
