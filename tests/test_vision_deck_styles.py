@@ -97,3 +97,24 @@ def test_a_slanted_view_moves_the_index_boxes_with_the_cards() -> None:
     for before, after in zip(cards, moved, strict=True):
         shift = np.abs(after.quad - before.quad).max()
         assert 0 < shift <= 0.1 * 640 * 1.5
+
+
+def test_hands_and_objects_over_the_cards_hide_the_indices_they_cover() -> None:
+    groups = [["5H", "6H", "7H", "8H"], ["KS", "KD", "KC"]]
+    covered = 0
+    for seed in range(6):
+        _, clear = scene(np.random.default_rng(seed), (640, 480), groups, scale=0.6)
+        _, cards = scene(np.random.default_rng(seed), (640, 480), groups, scale=0.6, occluders=4)
+        assert [c.card for c in cards] == [c.card for c in clear]
+        for before, after in zip(clear, cards, strict=True):
+            assert set(after.visible_indices) <= set(before.visible_indices)
+        covered += sum(len(b.visible_indices) - len(a.visible_indices) for a, b in zip(cards, clear, strict=True))
+    assert covered > 0
+
+
+def test_a_table_photo_fills_the_background() -> None:
+    photo = np.zeros((300, 400, 3), np.uint8)
+    photo[:, :, 1] = np.linspace(0, 255, 400, dtype=np.uint8)[None, :]
+    image, cards = scene(np.random.default_rng(1), (320, 240), [["AS"]], background=photo, scale=0.3)
+    assert image.shape == (240, 320, 3)
+    assert image[0, :, 1].std() > 20 and image[:, :, 0].max() >= 200  # the photo, and the card

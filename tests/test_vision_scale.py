@@ -8,7 +8,13 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.assemble import DEFAULT_PARAMS, AssemblyParams, assemble, merge_corners, one_card_corners
+from vision.assemble import (
+    DEFAULT_PARAMS,
+    AssemblyParams,
+    assemble,
+    merge_corners,
+    one_card_corners,
+)
 from vision.detector import INPUT_SIZE, Detection
 from vision.labels import CARD_CLASSES, INDEX_CLASSES
 from vision.reading import DetectedCard

@@ -132,9 +132,10 @@ def _glyph_mask(font: str, text: str, height: int, weight: int) -> np.ndarray:
     ys, xs = np.nonzero(grey > 40)
     if len(xs) == 0:
         return np.zeros((height, height // 2), np.float32)
-    ink = grey[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32) / 255.0
-    scale = height / ink.shape[0]
-    ink = cv2.resize(ink, (max(2, round(ink.shape[1] * scale)), height), interpolation=cv2.INTER_AREA)
+    cut = grey[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32) / 255.0
+    scale = height / cut.shape[0]
+    ink: np.ndarray = cv2.resize(cut, (max(2, round(cut.shape[1] * scale)), height),
+                                 interpolation=cv2.INTER_AREA)
     if weight > 1:
         ink = cv2.dilate(ink, np.ones((weight, weight), np.uint8))
     return ink

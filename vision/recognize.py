@@ -43,7 +43,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                pieces: str = "auto", index_weights: Path = DEFAULT_CLASSIFIER,
                card_weights: Path = DEFAULT_CARD_CLASSIFIER,
                rescan: tuple[Look, ...] = RESCAN_LOOKS,
-               px_per_mm: float | None = None) -> TableReading:
+               px_per_mm: float | None = None, size: int | None = None) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto`` (tiles are reported instead of cards when at
@@ -51,7 +51,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     left unread, or none is found, the image is looked at again in each way of ``rescan`` in
     turn (see ``vision.rescan``). The detector's input size is chosen so that indices reach it
     at the size it learnt (``vision.scale``): from ``px_per_mm`` (a calibrated top-down view)
-    when given, else from a first look at the default size.
+    when given, else from a first look at the default size; ``size`` fixes it instead.
     """
     if pieces == "tiles":
         return _tiles_reading(read_tiles(image), card_regions(image))
@@ -76,18 +76,18 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
             detections = deck.refine(seen, detections)
         if not look.turn % 4:
             return assemble(detections, params, seen, regions)
-        size = (image.shape[1], image.shape[0])
-        return [replace(c, box=turn_back(c.box, look.turn, size),
-                        indices=tuple(turn_back(b, look.turn, size) for b in c.indices))
+        dims = (image.shape[1], image.shape[0])
+        return [replace(c, box=turn_back(c.box, look.turn, dims),
+                        indices=tuple(turn_back(b, look.turn, dims) for b in c.indices))
                 for c in assemble(detections, params, seen,
                                   regions.turned(look.turn) if regions is not None else None)]
 
-    if px_per_mm is None:
+    if size is None and px_per_mm is None:
         first = Look()
         key = (False, first.size, min(first.threshold, params.index_score, params.card_score), 0)
         peaks[key] = detect(image, threshold=key[2], weights=weights, size=first.size)
         size = choose_size(max(image.shape[:2]), peaks[key])
-    else:
+    elif size is None:
         size = choose_size(max(image.shape[:2]), (), px_per_mm)
     found = read_cards(Look(size=size))
     for look in at_size(rescan, size):

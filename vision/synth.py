@@ -189,6 +189,43 @@ def _table(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
     return table
 
 
+def _fill(photo: np.ndarray, w: int, h: int, rng: np.random.Generator) -> np.ndarray:
+    """A random part of ``photo`` scaled to fill ``w``×``h`` (mirrored half the time)."""
+    ph, pw = photo.shape[:2]
+    share = float(rng.uniform(0.6, 1.0))
+    cw, ch = min(pw, round(ph * share * w / h)), round(ph * share)
+    cw, ch = max(8, cw), max(8, min(ph, round(cw * h / w)))
+    x0, y0 = int(rng.integers(0, pw - cw + 1)), int(rng.integers(0, ph - ch + 1))
+    out: np.ndarray = cv2.resize(photo[y0:y0 + ch, x0:x0 + cw], (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.ascontiguousarray(out[:, ::-1]) if rng.random() < 0.5 else out
+
+
+def _occluder(mask: np.ndarray, rng: np.random.Generator) -> tuple[int, int, int]:
+    """Draw a hand (a palm and fingers, skin-toned) or an object (a coin, a phone, a glass's
+    rim) into ``mask``; its colour."""
+    h, w = mask.shape
+    x, y = float(rng.uniform(0, w)), float(rng.uniform(0, h))
+    size = float(rng.uniform(0.06, 0.16)) * min(w, h)
+    kind = rng.integers(3)
+    if kind == 0:  # a hand reaching in: a palm and four fingers
+        angle = float(rng.uniform(0, 2 * math.pi))
+        cv2.ellipse(mask, (round(x), round(y)), (round(size), round(size * 0.8)),
+                    math.degrees(angle), 0, 360, 255, -1)
+        for f in range(4):
+            a = angle + (f - 1.5) * 0.25
+            tip = (round(x + math.cos(a) * size * 2.0), round(y + math.sin(a) * size * 2.0))
+            cv2.line(mask, (round(x), round(y)), tip, 255, max(2, round(size * 0.35)))
+        tone = rng.uniform(0.35, 1.0)
+        return (int(90 * tone + 40), int(130 * tone + 40), int(180 * tone + 60))
+    if kind == 1:  # a coin or a glass's foot
+        cv2.circle(mask, (round(x), round(y)), round(size * 0.5), 255, -1)
+    else:  # a phone or a box
+        box = cv2.boxPoints(((x, y), (size * 1.2, size * 2.2), float(rng.uniform(0, 180))))
+        cv2.fillConvexPoly(mask, box.round().astype(np.int32), 255)
+    c = rng.integers(0, 256, 3)
+    return (int(c[0]), int(c[1]), int(c[2]))
+
+
 def _layout(n: int, rng: np.random.Generator, scale: float) -> list[np.ndarray]:
     """Card quads for one meld of ``n`` cards (a fan or an overlapping row)."""
     corners = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float64)
@@ -215,16 +252,19 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
           groups: list[list[str]] | None = None,
           draw: Callable[[str, np.random.Generator], Face] = draw_face,
           scale: float | None = None, per_row: int = 3,
+          background: np.ndarray | None = None, occluders: int = 0,
           ) -> tuple[np.ndarray, list[SceneCard]]:
     """A table image with melds laid out, and every card with its visible indices.
 
     ``groups`` fixes the cards of each meld; otherwise 1–4 random melds are drawn. ``draw``
     draws each card's face (the project's own drawn faces by default). ``scale`` fixes the
     card's size (a drawn face is ``CARD_W`` wide; by default a random share of the image);
-    more than ``per_row`` melds are laid out in rows.
+    more than ``per_row`` melds are laid out in rows. ``background`` is a photo of a table to
+    lay them on (cropped and scaled to fill the image) instead of a drawn one; ``occluders``
+    hands and objects are laid over the cards afterwards (indices they cover are not visible).
     """
     w, h = size
-    img = _table(h, w, rng)
+    img = _table(h, w, rng) if background is None else _fill(background, w, h, rng)
     if groups is None:
         groups = [[random_card(rng) for _ in range(int(rng.integers(1, 6)))]
                   for _ in range(int(rng.integers(1, 4)))]
@@ -253,6 +293,11 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
         cv2.fillConvexPoly(mask, quad.round().astype(np.int32), 255)
         img[mask > 0] = warped[mask > 0]
         coverage[mask > 0] = k
+    for _ in range(occluders):
+        shape = np.zeros((h, w), np.uint8)
+        colour = _occluder(shape, rng)
+        img[shape > 0] = colour
+        coverage[shape > 0] = -2
     out = []
     for k, (card, g, quad, face) in enumerate(placed):
         src = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)

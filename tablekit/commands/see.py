@@ -18,6 +18,7 @@ import json
 import sys
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -78,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
             image = read_image(path)
             start = time.perf_counter()
             if calibration is not None:
-                reading = calibration.read_top_down(image, lambda im: read_table(im, deck=deck))
+                reading = calibration.read_top_down(
+                    image, partial(read_table, deck=deck, px_per_mm=calibration.px_per_mm))
             else:
                 reading = read_table(image)
             ms = (time.perf_counter() - start) * 1000

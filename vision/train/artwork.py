@@ -205,7 +205,7 @@ def scene_faces(args: argparse.Namespace) -> Callable[[str, np.random.Generator]
     from vision.deck_styles import any_deck
     from vision.synth import draw_face
 
-    base = draw_face
+    base: Callable[[str, np.random.Generator], Face] = draw_face
     if not args.no_artwork:
         faces = load_faces(args.artwork_cache)
         print(f"artwork: {len(faces)} faces from {len(PACKAGES)} designs", flush=True)

@@ -235,16 +235,40 @@ def _photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(f, 0, 255).astype(np.uint8)
 
 
-def synthetic_photos(count: int, seed: int, face: FaceFn | None = None) -> list[Photo]:
+def table_textures(photos: list[Photo], limit: int = 60) -> list[np.ndarray]:
+    """Real tables with their cards taken out: the whole-card photos whose cards cover under
+    two fifths of the frame, each card's box (grown by a tenth) filled in from the table
+    around it, at most ``limit`` of them (every n-th, so all capture groups are used)."""
+    usable = [p for p in photos if p.has_cards and p.cards
+              and sum(w * h for _, _, w, h, _ in p.cards) < 0.4 * p.image.shape[0] * p.image.shape[1]]
+    out = []
+    for p in usable[::max(1, len(usable) // limit)][:limit]:
+        small = cv2.resize(p.image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        mask = np.zeros(small.shape[:2], np.uint8)
+        for cx, cy, w, h, _ in p.cards:
+            x0, y0 = round((cx - 0.6 * w) / 2), round((cy - 0.6 * h) / 2)
+            cv2.rectangle(mask, (x0, y0), (round(x0 + 0.6 * w), round(y0 + 0.6 * h)), 255, -1)
+        out.append(cv2.inpaint(small, mask, 5, cv2.INPAINT_TELEA))
+    return out
+
+
+def synthetic_photos(count: int, seed: int, face: FaceFn | None = None,
+                     textures: list[np.ndarray] | None = None) -> list[Photo]:
     """Drawn table scenes (``vision.synth``) labelled with every visible corner index;
-    ``face`` draws the card faces (e.g. ``vision.train.artwork.face_maker``)."""
-    from vision.synth import draw_face, scene
+    ``face`` draws the card faces (e.g. ``vision.train.artwork.face_maker``). A third of the
+    scenes lie on one of ``textures`` (real tables, ``table_textures``), a quarter have hands
+    or objects over the cards, a fifth are seen at a slant."""
+    from vision.synth import draw_face, scene, tilted
 
     rng = np.random.default_rng(seed)
     out = []
     for i in range(count):
         size = (640, 480) if rng.random() < 0.6 else (640, 640)
-        img, cards = scene(rng, size, draw=face or draw_face)
+        background = textures[int(rng.integers(len(textures)))] if textures and rng.random() < 0.35 else None
+        occluders = int(rng.integers(1, 4)) if rng.random() < 0.25 else 0
+        img, cards = scene(rng, size, draw=face or draw_face, background=background, occluders=occluders)
+        if rng.random() < 0.2:
+            img, cards = tilted(img, cards, rng, 0.1)
         idx = [((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, index_class(c.card))
                for c in cards for (x0, y0, x1, y1) in c.visible_indices]
         out.append(Photo(f"synth-{seed}-{i}", img, idx, [], [], True, False))

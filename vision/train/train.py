@@ -25,7 +25,14 @@ import torch.nn.functional as F
 
 from vision.detector import DEFAULT_WEIGHTS, INPUT_SIZE
 from vision.train.artwork import add_artwork_arguments, scene_faces
-from vision.train.dataset import Photo, add_pseudo_indices, load_photos, sample, synthetic_photos
+from vision.train.dataset import (
+    Photo,
+    add_pseudo_indices,
+    load_photos,
+    sample,
+    synthetic_photos,
+    table_textures,
+)
 from vision.train.net import N_CARD, N_INDEX, CardNet, freeze_norms, load_exported
 
 REPO = Path(__file__).resolve().parents[2]
@@ -103,7 +110,8 @@ def main() -> None:
         args.pseudo = boot
     if args.pseudo:
         print(f"pseudo-labelled {add_pseudo_indices(photos, args.pseudo)} indices", flush=True)
-    synth = synthetic_photos(args.synth, args.seed + 1, scene_faces(args)) if args.synth else []
+    synth = (synthetic_photos(args.synth, args.seed + 1, scene_faces(args), table_textures(photos))
+             if args.synth else [])
     print(f"training on {len(photos)} photos + {len(synth)} drawn scenes for {args.minutes} min",
           flush=True)
     fit(photos, synth, args, args.minutes, args.out, rng)

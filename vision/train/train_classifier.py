@@ -44,7 +44,7 @@ from vision.train.crops import (
     proposal_crops,
     synthetic_single_cards,
 )
-from vision.train.dataset import Photo, load_photos, synthetic_photos
+from vision.train.dataset import Photo, load_photos, synthetic_photos, table_textures
 from vision.train.net import freeze_norms, load_folded
 
 REPO = Path(__file__).resolve().parents[2]
@@ -117,7 +117,7 @@ def main() -> None:
     if args.detector and args.detector.is_file():
         print(f"{add_proposals(photos, args.detector)} detector proposals", flush=True)
     if args.kind == "index":
-        synth = synthetic_photos(args.synth, args.seed + 2, scene_faces(args))
+        synth = synthetic_photos(args.synth, args.seed + 2, scene_faces(args), table_textures(photos))
         size, n_out, out = (CROP_W, CROP_H), N_OUT, args.out or DEFAULT_CLASSIFIER
         if args.crop:
             w, _, h = args.crop.partition("x")

@@ -1,0 +1,133 @@
+"""Ablation of the rules after the networks: each switched off in turn, scored on independent
+sources, so every rule that stays shows what it pays and where.
+
+Usage: ``.venv/bin/python bench/bench_ablation.py [--data ../shared/data] [--tables 8]
+[--only NAME,...]``
+
+Sources (each scored apart; none is enough alone):
+
+- ``corners-held``: the held-out capture groups of ``cards-corners`` (phone and webcam photos);
+- ``ranks-held``: the held-out capture groups of ``cards-ranks`` (ranks only);
+- ``tables-held``: rendered 1280×960 tables of held-out typefaces (``bench_tables.py``);
+- ``tables-4c``: the same with every card printed with four corner indices.
+
+Printed per variant and source: F1 and the change from the full recognizer. A rule pays
+where switching it off lowers F1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+from bench_see import norm, truth  # noqa: E402
+from bench_tables import table  # noqa: E402
+
+from vision.assemble import DEFAULT_PARAMS  # noqa: E402
+from vision.detector import INPUT_SIZE  # noqa: E402
+from vision.recognize import read_table, warm_up  # noqa: E402
+from vision.rescan import RESCAN_LOOKS  # noqa: E402
+from vision.train.split import is_held_out  # noqa: E402
+
+Reader = Callable[[np.ndarray], Any]
+
+
+def variants() -> dict[str, dict[str, Any]]:
+    """Each variant's keyword arguments to ``read_table``."""
+    p = DEFAULT_PARAMS
+    out: dict[str, dict[str, Any]] = {"full": {}}
+    off = {"merge": 0.0, "corner_reach": 0.0, "interior": 0.0, "ghost": 0.0, "weak_rank": False,
+           "hint_score": 1.0, "duplicate": 1.01, "corner_side": 0.0, "pair_sure": 1.01}
+    for name, value in off.items():
+        out[f"no {name}"] = {"params": replace(p, **{name: value})}
+    out["no rescan"] = {"rescan": ()}
+    for i, look in enumerate(RESCAN_LOOKS):
+        label = (f"size {look.size}" if look.size != INPUT_SIZE else f"turn {look.turn}" if look.turn
+                 else "denoise" if look.denoise else "sharpest" if look.sharpest else str(i))
+        out[f"no look {label}"] = {"rescan": RESCAN_LOOKS[:i] + RESCAN_LOOKS[i + 1:]}
+    out["fixed size 384"] = {"size": INPUT_SIZE}
+    return out
+
+
+def photo_source(data: Path, folder: str) -> list[tuple[np.ndarray, str, set[str]]]:
+    want = truth(json.loads((data / folder / "labels.json").read_text()))
+    out = []
+    for name in sorted(n for n in want if is_held_out(n)):
+        kind, cards = want[name]
+        out.append((cv2.imread(str(data / folder / "images" / name)), kind, cards))
+    return out
+
+
+def photo_f1(items: list[tuple[np.ndarray, str, set[str]]], kwargs: dict[str, Any]) -> float:
+    tp = fp = fn = 0
+    for image, kind, want in items:
+        seen = set()
+        for c in read_table(image, pieces="cards", **kwargs).cards:
+            if c.readable:
+                card = norm(c.card)
+                seen.add(("PJ" if card == "PJ" else card[:-1]) if kind == "rank" else card)
+        tp, fp, fn = tp + len(seen & want), fp + len(seen - want), fn + len(want - seen)
+    return 2 * tp / max(2 * tp + fp + fn, 1)
+
+
+def table_f1(items: list[tuple[np.ndarray, Counter[str]]], kwargs: dict[str, Any]) -> float:
+    tp = fp = fn = 0
+    for image, want in items:
+        got = Counter(c.card for c in read_table(image, pieces="cards", **kwargs).cards if c.readable)
+        hit = sum((want & got).values())
+        tp, fp, fn = tp + hit, fp + sum(got.values()) - hit, fn + sum(want.values()) - hit
+    return 2 * tp / max(2 * tp + fp + fn, 1)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
+    ap.add_argument("--tables", type=int, default=8)
+    ap.add_argument("--only", default="", help="comma-separated variant names (default: all)")
+    args = ap.parse_args()
+    warm_up()
+    sources: dict[str, Callable[[dict[str, Any]], float]] = {}
+    for folder, name in (("cards-corners", "corners-held"), ("cards-ranks", "ranks-held")):
+        if (args.data / folder).is_dir():
+            items = photo_source(args.data, folder)
+            sources[name] = lambda kw, items=items: photo_f1(items, kw)  # type: ignore[misc]
+    for source, name in (("held-out", "tables-held"), ("four-corner", "tables-4c")):
+        rng = np.random.default_rng(11)
+        tabs = []
+        for _ in range(args.tables):
+            image, cards = table(rng, source, (1280, 960))
+            tabs.append((image, Counter(c.card for c in cards if c.visible_indices)))
+        sources[name] = lambda kw, tabs=tabs: table_f1(tabs, kw)  # type: ignore[misc]
+    chosen = variants()
+    if args.only:
+        chosen = {k: v for k, v in chosen.items() if k == "full" or k in args.only.split(",")}
+    print(f"{'variant':22s} " + " ".join(f"{s:>20s}" for s in sources), flush=True)
+    base: dict[str, float] = {}
+    for variant, kwargs in chosen.items():
+        cells = []
+        for source, f1_of in sources.items():
+            f1 = f1_of(kwargs)
+            if variant == "full":
+                base[source] = f1
+                cells.append(f"{f1:20.4f}")
+            else:
+                cells.append(f"{f1:.4f} ({f1 - base[source]:+.4f})".rjust(20))
+        print(f"{variant:22s} " + " ".join(cells), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,85 @@
+"""Rebuild every shipped recognizer weight file with one command.
+
+Usage (repo root, the ``train`` extra installed)::
+
+    .venv/bin/python -m vision.train [--minutes 240] [--seed 0] [--out vision/weights]
+                                     [--init vision/weights] [--all] [--threads 2]
+
+Three stages run one after another, each a module of this package that can also be run on
+its own: the detector (``vision.train.train``, heat maps for corner indices and whole
+cards), then the index classifier (``vision.train.train_classifier --kind index``, trained
+on label boxes, drawn scenes and the new detector's own boxes), then the whole-card rank
+classifier (``--kind card``). ``--minutes`` is the whole budget, shared 55 / 30 / 15. With no
+``--init`` every network starts from random weights (seeded by ``--seed``); with ``--init
+DIR`` each trains on from the weight files of that folder (a shorter run that refines them).
+Drawn scenes mix the project's own faces, openly licensed artwork fetched from the npm
+registry and random deck designs (``vision.deck_styles``, typefaces from Debian's font
+packages; the held-out families never). The held-out capture groups of the shared photos are
+left out unless ``--all``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER
+from vision.detector import DEFAULT_WEIGHTS
+
+SHARES = {"detector": 0.55, "index": 0.30, "card": 0.15}
+
+
+def stages(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
+    """The command line of each stage, in order."""
+    out: Path = args.out
+    detector, index, card = (out / p.name for p in (DEFAULT_WEIGHTS, DEFAULT_CLASSIFIER, DEFAULT_CARD_CLASSIFIER))
+    common = ["--seed", str(args.seed), "--threads", str(args.threads)] + (["--all"] if args.all else [])
+    if args.no_artwork:
+        common.append("--no-artwork")
+
+    def init(name: str, lr: str) -> list[str]:
+        return ["--init-onnx", str(args.init / name), "--lr", lr] if args.init else []
+
+    return [
+        ("detector", ["vision.train.train", "--out", str(detector), "--crop", "256", "--synth", "1500",
+                      "--synth-share", "0.45", *init(DEFAULT_WEIGHTS.name, "3e-4")]),
+        ("index", ["vision.train.train_classifier", "--kind", "index", "--out", str(index),
+                   "--synth", "1500", "--detector", str(detector), *init(DEFAULT_CLASSIFIER.name, "5e-4")]),
+        ("card", ["vision.train.train_classifier", "--kind", "card", "--out", str(card),
+                  "--synth", "700", "--detector", str(detector), *init(DEFAULT_CARD_CLASSIFIER.name, "1e-3")]),
+    ]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--minutes", type=float, default=240.0, help="the whole budget, all stages")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, default=DEFAULT_WEIGHTS.parent)
+    ap.add_argument("--init", type=Path, default=None, help="train on from the weights in this folder")
+    ap.add_argument("--all", action="store_true", help="train on the held-out photos too")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--no-artwork", action="store_true", help="no npm artwork in drawn scenes")
+    ap.add_argument("--only", choices=tuple(SHARES), action="append", help="run only these stages")
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    began = time.time()
+    for name, argv in stages(args):
+        if args.only and name not in args.only:
+            continue
+        minutes = args.minutes * SHARES[name]
+        cmd = [sys.executable, "-m", *argv, "--minutes", f"{minutes:.1f}"]
+        print(f"== {name}: {' '.join(cmd[2:])}", flush=True)
+        start = time.time()
+        if subprocess.run(cmd, check=False).returncode != 0:
+            print(f"error: the {name} stage failed", file=sys.stderr)
+            return 1
+        print(f"== {name} done in {(time.time() - start) / 60:.1f} min", flush=True)
+    print(f"all stages done in {(time.time() - began) / 60:.1f} min; weights in {args.out}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
