@@ -19,7 +19,7 @@ from vision.detector import INPUT_SIZE, Detection
 from vision.labels import CARD_CLASSES, INDEX_CLASSES
 from vision.reading import DetectedCard
 from vision.rescan import RESCAN_LOOKS, at_size
-from vision.scale import MAX_SIZE, TARGET_INDEX, choose_size, index_size, size_for
+from vision.scale import MAX_SIZE, TARGET_INDEX, choose_size, index_size, next_size, size_for
 
 
 def _found(kind: str, long_side: float, score: float = 0.9, x: float = 100) -> Detection:
@@ -115,3 +115,9 @@ def test_merging_corners_can_be_switched_off() -> None:
     assert len(merge_corners([a, b], replace(DEFAULT_PARAMS, corner_side=0))) == 2
     other = replace(b, card="8H")
     assert len(merge_corners([a, other], DEFAULT_PARAMS)) == 2
+
+
+def test_a_photo_where_nothing_was_found_is_looked_at_one_level_finer() -> None:
+    assert next_size(INPUT_SIZE, 1280) == 2 * INPUT_SIZE
+    assert next_size(INPUT_SIZE, 640) is None  # no finer than the photo itself
+    assert next_size(MAX_SIZE, 4000) is None

@@ -33,7 +33,7 @@ from vision.rescan import (
     turn_back,
     turned,
 )
-from vision.scale import choose_size
+from vision.scale import choose_size, next_size
 from vision.table_regions import CardRegions, card_regions
 from vision.tiles import TILE_REACH, read_tiles
 
@@ -90,6 +90,9 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     elif size is None:
         size = choose_size(max(image.shape[:2]), (), px_per_mm)
     found = read_cards(Look(size=size))
+    bigger = next_size(size, max(image.shape[:2])) if not any(c.readable for c in found) else None
+    if bigger is not None:  # nothing read, not even to measure by: the photo's finer level
+        found = fill_unread(found, read_cards(Look(size=bigger)))
     for look in at_size(rescan, size):
         if not needs_rescan(found):
             break

@@ -70,3 +70,11 @@ def choose_size(image_side: int, first: Sequence[Detection], px_per_mm: float | 
     if measured * INPUT_SIZE / image_side >= SMALL_INDEX:
         return INPUT_SIZE
     return size_for(measured, image_side)
+
+
+def next_size(size: int, image_side: int) -> int | None:
+    """The next pyramid level up from ``size`` for a photo where nothing was read at it
+    (cards too small even to measure): twice the size, when the photo has that much detail
+    and it is within ``MAX_SIZE``; None otherwise."""
+    bigger = 2 * size
+    return bigger if bigger <= min(MAX_SIZE, image_side) else None
