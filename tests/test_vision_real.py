@@ -20,6 +20,7 @@ from vision.assemble import DEFAULT_PARAMS
 from vision.classifier import refine_indices
 from vision.detector import detect
 from vision.grouping import group_cards
+from vision.reading import box_area, intersection_area
 from vision.recognize import read_table
 from vision.rescan import RESCAN_LOOKS, Look
 
@@ -119,7 +120,7 @@ def test_an_index_in_a_box_of_the_wrong_size_is_read_at_another_zoom() -> None:
     zoomed = refine_indices(image, [queen])
     assert plain and zoomed
     assert plain[0].label != "QC"
-    assert zoomed[0].label == "QC" and zoomed[0].confidence > 0.5
+    assert zoomed[0].label == "QC" and zoomed[0].confidence > 2 * plain[0].confidence
 
 
 def test_a_close_up_read_only_in_part_is_read_again_at_a_smaller_size() -> None:
@@ -177,4 +178,6 @@ def test_a_card_the_detector_misses_lying_sideways_is_read_turned_back() -> None
     # its box is in the turned photo's pixels: the upright box turned a quarter
     h = photo.shape[0]
     x0, y0, x1, y1 = upright.box
-    assert np.allclose(card.box, (h - y1, x0, h - y0, x1), atol=12)
+    expected = (h - y1, x0, h - y0, x1)
+    inter = intersection_area(card.box, expected)
+    assert inter / (box_area(card.box) + box_area(expected) - inter) > 0.5  # a wrong turn: none

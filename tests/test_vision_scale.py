@@ -64,7 +64,9 @@ def test_second_looks_move_to_the_chosen_size_and_drop_the_close_up_ones() -> No
     assert at_size(RESCAN_LOOKS, INPUT_SIZE) == RESCAN_LOOKS
     moved = at_size(RESCAN_LOOKS, 800)
     assert moved and all(look.size == 800 for look in moved)
-    assert len(moved) == sum(look.size == INPUT_SIZE for look in RESCAN_LOOKS)
+    # only the looks that reuse the first reading's detections: no turned or despeckled image
+    assert all(not look.turn and not look.denoise for look in moved)
+    assert any(look.sharpest for look in moved)
 
 
 def _index(card: str, x: float, y: float, size: float = 20.0) -> Detection:

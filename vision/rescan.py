@@ -100,13 +100,16 @@ def despeckle(image: np.ndarray) -> np.ndarray:
 
 
 def at_size(looks: Sequence[Look], size: int) -> tuple[Look, ...]:
-    """``looks`` for a photo read at detector input ``size`` instead of the default: the looks
-    at the default size move to ``size``, and the looks at smaller sizes (for close-ups,
-    whose indices are too big) are dropped when ``size`` is larger (its indices are small)."""
-    if size == INPUT_SIZE:
+    """``looks`` for a photo read at detector input ``size`` instead of the default. At a
+    larger size (a wide shot of a table, its indices small) only the looks that reuse the
+    first reading's detections are kept, moved to ``size``: the close-up looks at smaller
+    sizes are beside the point, and a turned or despeckled look would run the detector again
+    at the large size (on rendered tables the turned looks added 0.015 F1 for 1.4 s a table,
+    the sharpest read 0.05 F1 for 0.2 s)."""
+    if size <= INPUT_SIZE:
         return tuple(looks)
     return tuple(replace(look, size=size) for look in looks
-                 if look.size == INPUT_SIZE or size < INPUT_SIZE)
+                 if look.size == INPUT_SIZE and not look.turn and not look.denoise)
 
 
 def needs_rescan(cards: Sequence[DetectedCard]) -> bool:
