@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import cv2
-import numpy as np
 import pytest
 
 from vision.assemble import DEFAULT_PARAMS
