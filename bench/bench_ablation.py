@@ -50,9 +50,11 @@ def variants() -> dict[str, dict[str, Any]]:
     p = DEFAULT_PARAMS
     out: dict[str, dict[str, Any]] = {"full": {}}
     off = {"merge": 0.0, "corner_reach": 0.0, "interior": 0.0, "ghost": 0.0, "weak_rank": False,
-           "hint_score": 1.0, "duplicate": 1.01, "corner_side": 0.0, "pair_sure": 1.01}
+           "duplicate": 1.01, "corner_side": 0.0, "pair_sure": 1.01}
     for name, value in off.items():
         out[f"no {name}"] = {"params": replace(p, **{name: value})}
+    # a rule shipped off is measured switched on
+    out["with hint_score 0.2"] = {"params": replace(p, hint_score=0.2)}
     out["no rescan"] = {"rescan": ()}
     for i, look in enumerate(RESCAN_LOOKS):
         label = (f"size {look.size}" if look.size != INPUT_SIZE else f"turn {look.turn}" if look.turn

@@ -225,21 +225,27 @@ def test_a_second_peak_inside_a_read_card_is_not_another_card_whatever_it_reads(
     assert sorted(c.card for c in found) == ["10S", "4H"]
 
 
+#: The weak-whole-card hint, which ships switched off, switched on.
+HINTS = AssemblyParams(hint_score=0.2)
+
+
 def test_a_weak_whole_card_settles_the_rank_of_a_doubtful_lone_index() -> None:
     probs = np.full(len(INDEX_CLASSES), 1e-3)
     for card, p in (("8D", 0.35), ("10D", 0.3), ("6D", 0.25)):
         probs[INDEX_CLASSES.index(card)] = p
     index = replace(_mixed("8D", 0.5, "10D", 0.5, 110, 120), probs=probs / probs.sum())
     hint = replace(_whole({"10": 0.9, "8": 0.05}, (95, 100, 245, 310)), score=0.3)
-    assert [c.card for c in assemble([index, hint])] == ["10D"]
+    assert [c.card for c in assemble([index, hint], HINTS)] == ["10D"]
+    # the rule ships switched off (bench/bench_ablation.py): then the hint is not taken
+    assert [c.card for c in assemble([index, hint])] == [UNREADABLE]
     # without the hint the index alone is too unsure to name
-    assert [c.card for c in assemble([index])] == [UNREADABLE]
+    assert [c.card for c in assemble([index], HINTS)] == [UNREADABLE]
     # a hint too weak to count, or lying elsewhere, changes nothing
-    assert [c.card for c in assemble([index, replace(hint, score=0.1)])] == [UNREADABLE]
+    assert [c.card for c in assemble([index, replace(hint, score=0.1)], HINTS)] == [UNREADABLE]
     far = replace(hint, box=(400, 400, 550, 610), x=475, y=505)
-    assert [c.card for c in assemble([index, far])] == [UNREADABLE]
+    assert [c.card for c in assemble([index, far], HINTS)] == [UNREADABLE]
     # a weak whole card alone is not reported as a card
-    assert assemble([hint]) == []
+    assert assemble([hint], HINTS) == []
 
 
 def test_weak_whole_cards_around_an_index_read_well_leave_its_read_alone() -> None:
@@ -247,8 +253,8 @@ def test_weak_whole_cards_around_an_index_read_well_leave_its_read_alone() -> No
     index = _index("3C", 110, 120, p=0.85)
     around = [replace(_whole({"8": 0.95}, (60, 90, 260, 330)), score=0.49),
               replace(_whole({"8": 0.93}, (90, 100, 280, 300)), score=0.36)]
-    assert [c.card for c in assemble([index, *around])] == ["3C"]
-    everywhere = AssemblyParams(hint_below=1.01)
+    assert [c.card for c in assemble([index, *around], HINTS)] == ["3C"]
+    everywhere = AssemblyParams(hint_score=0.2, hint_below=1.01)
     assert [c.card for c in assemble([index, *around], everywhere)] == [UNREADABLE]
 
 

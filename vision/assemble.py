@@ -77,8 +77,11 @@ class AssemblyParams:
     #: the labelled photos every such `??` was one, beside cards all read.
     ghost: float = 1.5
     #: A whole card scored at least this (but under ``card_score``) does not stand alone, but
-    #: its rank read, trusted in proportion to its score, helps read the lone indices inside it.
-    hint_score: float = 0.2
+    #: its rank read, trusted in proportion to its score, helps read the lone indices inside it
+    #: (1 turns this off). Off: with the index classifier trained on many designs it paid on
+    #: no held-out source and cost F1 on two (``bench/bench_ablation.py``: rendered tables of
+    #: held-out typefaces −0.011, four-corner tables −0.004; held-out photos unchanged).
+    hint_score: float = 1.0
     #: ...but only to indices read less surely than this: in a fan the weak boxes of the cards
     #: around overlap an index read well, and their reads would drown it.
     hint_below: float = 0.6
