@@ -12,6 +12,9 @@ slight slant, blurred, with sensor noise and JPEG. The sources differ in the dec
 - ``light-on-dark``, ``four-corner``, ``jumbo``: held-out typefaces in that kind of design;
 - ``dim``: held-out typefaces under a dim, noisy, warm light.
 
+The designs drawn depend on the font files installed (Debian's ``fonts-urw-base35``,
+``fonts-liberation2`` and ``fonts-freefont-ttf`` beside ``fonts-dejavu-core`` for the figures in
+``vision/README.md``; with fewer fonts the held-out sources fall back to Hershey lettering).
 These are renders, not photographs: they measure what the renderer can vary (designs,
 layout, scale, light), with exact truth. Scored like ``../shared/tools/see-eval`` but with
 cards counted as a multiset: precision, recall, F1, the share of tables read exactly, the
