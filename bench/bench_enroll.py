@@ -1,0 +1,78 @@
+"""Benchmark of deck enrolment (``tablekit enroll``) on a deck design held out of training.
+
+Usage: ``.venv/bin/python bench/bench_enroll.py [--designs 3] [--tables 6] [--seed 3]``
+
+For each of a few random designs of held-out typefaces (``vision.deck_styles``), one
+enrolment photo per card of the deck (52, under the 60 a club would take) is rendered, each
+a single card on a table, and ``vision.enroll.enroll`` builds the deck's templates. Then
+tables of that deck alone (as ``bench_tables.py`` draws them) are read without and with the
+templates. Printed per design: F1 without and with, and the time enrolment took.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from vision.deck_styles import random_style, styled_face  # noqa: E402
+from vision.enroll import enroll  # noqa: E402
+from vision.labels import RANKS, SUITS  # noqa: E402
+from vision.recognize import read_table, warm_up  # noqa: E402
+from vision.synth import random_card, scene, tilted  # noqa: E402
+
+
+def f1(tables: list[tuple[np.ndarray, Counter[str]]], **kwargs: object) -> float:
+    tp = fp = fn = 0
+    for image, want in tables:
+        got = Counter(c.card for c in read_table(image, pieces="cards", **kwargs).cards if c.readable)  # type: ignore[arg-type]
+        hit = sum((want & got).values())
+        tp, fp, fn = tp + hit, fp + sum(got.values()) - hit, fn + sum(want.values()) - hit
+    return 2 * tp / max(2 * tp + fp + fn, 1)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--designs", type=int, default=3)
+    ap.add_argument("--tables", type=int, default=6)
+    ap.add_argument("--seed", type=int, default=3)
+    args = ap.parse_args()
+    warm_up()
+    rng = np.random.default_rng(args.seed)
+    for _ in range(args.designs):
+        style = random_style(rng, held_out=True, kind="standard")
+
+        def draw(card: str, r: np.random.Generator, style=style):  # type: ignore[no-untyped-def]
+            return styled_face(card, style, r)
+
+        photos = []
+        for card in (r + s for r in RANKS for s in SUITS):
+            image, _ = scene(rng, (640, 480), [[card]], draw=draw)
+            photos.append((card, image))
+        start = time.perf_counter()
+        deck = enroll(photos)
+        took = time.perf_counter() - start
+        tables = []
+        for _ in range(args.tables):
+            groups = [[random_card(rng, jokers=0.0) for _ in range(int(rng.integers(3, 7)))]
+                      for _ in range(int(rng.integers(3, 6)))]
+            image, cards = scene(rng, (1280, 960), groups, draw=draw, scale=float(rng.uniform(0.4, 0.55)))
+            image, cards = tilted(image, cards, rng, 0.05)
+            image = cv2.GaussianBlur(image, (3, 3), 0.7)
+            tables.append((image, Counter(c.card for c in cards if c.visible_indices)))
+        print(f"enroll design={style.family}/{style.kind} photos={len(photos)} "
+              f"templates={len(deck.cards)} enroll_s={took:.1f} "
+              f"f1_without={f1(tables):.4f} f1_with={f1(tables, deck=deck):.4f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
