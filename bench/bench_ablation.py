@@ -9,7 +9,8 @@ Sources (each scored apart; none is enough alone):
 - ``corners-held``: the held-out capture groups of ``cards-corners`` (phone and webcam photos);
 - ``ranks-held``: the held-out capture groups of ``cards-ranks`` (ranks only);
 - ``tables-held``: rendered 1280×960 tables of held-out typefaces (``bench_tables.py``);
-- ``tables-4c``: the same with every card printed with four corner indices.
+- ``tables-4c``: the same with every card printed with four corner indices;
+- ``tables-dark``: the same in light-on-dark designs.
 
 Printed per variant and source: F1 and the change from the full recognizer. A rule pays
 where switching it off lowers F1.
@@ -61,6 +62,7 @@ def variants() -> dict[str, dict[str, Any]]:
                  else "denoise" if look.denoise else "sharpest" if look.sharpest else str(i))
         out[f"no look {label}"] = {"rescan": RESCAN_LOOKS[:i] + RESCAN_LOOKS[i + 1:]}
     out["fixed size 384"] = {"size": INPUT_SIZE}
+    out["no negative peaks"] = {"negative_score": 1.0}
     return out
 
 
@@ -106,7 +108,8 @@ def main() -> int:
         if (args.data / folder).is_dir():
             items = photo_source(args.data, folder)
             sources[name] = lambda kw, items=items: photo_f1(items, kw)  # type: ignore[misc]
-    for source, name in (("held-out", "tables-held"), ("four-corner", "tables-4c")):
+    for source, name in (("held-out", "tables-held"), ("four-corner", "tables-4c"),
+                         ("light-on-dark", "tables-dark")):
         rng = np.random.default_rng(11)
         tabs = []
         for _ in range(args.tables):

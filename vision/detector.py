@@ -15,6 +15,9 @@ from vision.labels import CARD_CLASSES, INDEX_CLASSES
 
 INPUT_SIZE: Final = 384
 STRIDE: Final = 4
+#: Index peaks found on the photo's negative at least this sure join the photo's own
+#: (``detect_both``; 1 turns this off).
+NEGATIVE_SCORE: Final = 0.5
 DEFAULT_WEIGHTS: Final = Path(__file__).with_name("weights") / "cardnet.onnx"
 _N_INDEX: Final = len(INDEX_CLASSES)
 _N_CARD: Final = len(CARD_CLASSES)
@@ -104,3 +107,22 @@ def detect(image: np.ndarray, threshold: float = 0.3, weights: Path = DEFAULT_WE
     """Corner-index and whole-card detections on a BGR image letterboxed to ``size``."""
     maps, scale = run_maps(image, weights, size)
     return decode(maps, scale, threshold)
+
+
+def detect_both(image: np.ndarray, threshold: float = 0.3, weights: Path = DEFAULT_WEIGHTS,
+                size: int = INPUT_SIZE, negative_score: float = NEGATIVE_SCORE) -> list[Detection]:
+    """``detect`` on the image, plus the index peaks found on its negative scoring at least
+    ``negative_score``. The detector learnt dark ink on pale card; a deck of light ink on
+    black card is that in its negative, where it finds what it misses on the photo (the
+    index classifier reads both polarities). Only firm peaks of the negative are taken (its
+    weak ones are mostly shadows and dark clutter turned pale), and none inside a card or an
+    index the photo itself shows as firmly: what is seen in its own polarity is read there
+    (court art turned negative can pass for an index, and a second box on an index read
+    already only blurs its read)."""
+    found = detect(image, threshold, weights, size)
+    if negative_score >= 1:
+        return found
+    seen = [d.box for d in found if d.score >= negative_score]
+    negative = cv2.bitwise_not(image)
+    return found + [d for d in detect(negative, max(threshold, negative_score), weights, size)
+                    if d.kind == "index" and not any(b[0] <= d.x <= b[2] and b[1] <= d.y <= b[3] for b in seen)]

@@ -19,7 +19,7 @@ from vision.classifier import (
     refine_cards,
     refine_indices,
 )
-from vision.detector import DEFAULT_WEIGHTS, Detection, detect
+from vision.detector import DEFAULT_WEIGHTS, NEGATIVE_SCORE, Detection, detect, detect_both
 from vision.enroll import DeckTemplates
 from vision.grouping import group_cards
 from vision.reading import DetectedCard, TableReading
@@ -43,7 +43,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                pieces: str = "auto", index_weights: Path = DEFAULT_CLASSIFIER,
                card_weights: Path = DEFAULT_CARD_CLASSIFIER,
                rescan: tuple[Look, ...] = RESCAN_LOOKS,
-               px_per_mm: float | None = None, size: int | None = None) -> TableReading:
+               px_per_mm: float | None = None, size: int | None = None,
+               negative_score: float = NEGATIVE_SCORE) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto`` (tiles are reported instead of cards when at
@@ -51,7 +52,9 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     left unread, or none is found, the image is looked at again in each way of ``rescan`` in
     turn (see ``vision.rescan``). The detector's input size is chosen so that indices reach it
     at the size it learnt (``vision.scale``): from ``px_per_mm`` (a calibrated top-down view)
-    when given, else from a first look at the default size; ``size`` fixes it instead.
+    when given, else from a first look at the default size; ``size`` fixes it instead. The
+    firm index peaks of the photo's negative join its own (``vision.detector.detect_both``:
+    light ink on dark card); ``negative_score`` 1 turns that off.
     """
     if pieces == "tiles":
         return _tiles_reading(read_tiles(image), card_regions(image))
@@ -68,7 +71,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         threshold = min(look.threshold, params.index_score, params.card_score)
         key = (look.denoise, look.size, threshold, look.turn)
         if key not in peaks:
-            peaks[key] = detect(seen, threshold=threshold, weights=weights, size=look.size)
+            peaks[key] = detect_both(seen, threshold, weights, look.size, negative_score)
         detections = refine_indices(seen, peaks[key], index_weights, zoom_score=look.zoom_score,
                                     sharpest=look.sharpest)
         detections = refine_cards(seen, detections, card_weights)
@@ -85,7 +88,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     if size is None and px_per_mm is None:
         first = Look()
         key = (False, first.size, min(first.threshold, params.index_score, params.card_score), 0)
-        peaks[key] = detect(image, threshold=key[2], weights=weights, size=first.size)
+        peaks[key] = detect_both(image, key[2], weights, first.size, negative_score)
         size = choose_size(max(image.shape[:2]), peaks[key])
     elif size is None:
         size = choose_size(max(image.shape[:2]), (), px_per_mm)
