@@ -36,6 +36,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from bench_see import norm, truth  # noqa: E402
 from bench_tables import table  # noqa: E402
+from scoring import compare, prf  # noqa: E402
 
 from vision.assemble import DEFAULT_PARAMS  # noqa: E402
 from vision.detector import INPUT_SIZE  # noqa: E402
@@ -84,16 +85,16 @@ def photo_f1(items: list[tuple[np.ndarray, str, set[str]]], kwargs: dict[str, An
                 card = norm(c.card)
                 seen.add(("PJ" if card == "PJ" else card[:-1]) if kind == "rank" else card)
         tp, fp, fn = tp + len(seen & want), fp + len(seen - want), fn + len(want - seen)
-    return 2 * tp / max(2 * tp + fp + fn, 1)
+    return prf(tp, fp, fn)[2]
 
 
 def table_f1(items: list[tuple[np.ndarray, Counter[str]]], kwargs: dict[str, Any]) -> float:
     tp = fp = fn = 0
     for image, want in items:
         got = Counter(c.card for c in read_table(image, pieces="cards", **kwargs).cards if c.readable)
-        hit = sum((want & got).values())
-        tp, fp, fn = tp + hit, fp + sum(got.values()) - hit, fn + sum(want.values()) - hit
-    return 2 * tp / max(2 * tp + fp + fn, 1)
+        right, wrong, missed = compare(want, got)
+        tp, fp, fn = tp + right, fp + wrong, fn + missed
+    return prf(tp, fp, fn)[2]
 
 
 def main() -> int:

@@ -23,6 +23,10 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+sys.path.insert(0, str(REPO / "bench"))
+
+from scoring import compare, prf  # noqa: E402
+
 from vision.deck_styles import random_style, styled_face  # noqa: E402
 from vision.enroll import enroll  # noqa: E402
 from vision.labels import RANKS, SUITS  # noqa: E402
@@ -34,9 +38,9 @@ def f1(tables: list[tuple[np.ndarray, Counter[str]]], **kwargs: object) -> float
     tp = fp = fn = 0
     for image, want in tables:
         got = Counter(c.card for c in read_table(image, pieces="cards", **kwargs).cards if c.readable)  # type: ignore[arg-type]
-        hit = sum((want & got).values())
-        tp, fp, fn = tp + hit, fp + sum(got.values()) - hit, fn + sum(want.values()) - hit
-    return 2 * tp / max(2 * tp + fp + fn, 1)
+        right, wrong, missed = compare(want, got)
+        tp, fp, fn = tp + right, fp + wrong, fn + missed
+    return prf(tp, fp, fn)[2]
 
 
 def main() -> int:

@@ -29,6 +29,10 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+sys.path.insert(0, str(REPO / "bench"))
+
+from scoring import p95, prf  # noqa: E402
+
 from vision.recognize import read_table, warm_up  # noqa: E402
 from vision.synth import Face, draw_face, scene, touching_melds  # noqa: E402
 
@@ -64,13 +68,10 @@ def run(name: str, draw: Callable[[str, np.random.Generator], Face], tables: int
             if group not in touching:
                 apart += 1
                 apart_hit += hit
-    p = tp / (tp + fp) if tp + fp else 0.0
-    r = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * p * r / (p + r) if p + r else 0.0
-    p95 = sorted(times)[int(0.95 * (len(times) - 1))]
+    p, r, f1 = prf(tp, fp, fn)
     print(f"fans {name:8s} tables={tables} precision={p:.4f} recall={r:.4f} f1={f1:.4f} "
           f"exact={exact / tables:.4f} melds={melds_hit}/{melds} apart={apart_hit}/{apart} "
-          f"median_ms={statistics.median(times):.1f} p95_ms={p95:.1f}", flush=True)
+          f"median_ms={statistics.median(times):.1f} p95_ms={p95(times):.1f}", flush=True)
 
 
 def main() -> int:

@@ -36,6 +36,10 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+sys.path.insert(0, str(REPO / "bench"))
+
+from scoring import compare, p95, prf  # noqa: E402
+
 from vision.deck_styles import deck_drawer  # noqa: E402
 from vision.recognize import read_table, warm_up  # noqa: E402
 from vision.synth import random_card, scene, tilted, touching_melds  # noqa: E402
@@ -82,8 +86,8 @@ def run(source: str, tables: int, size: tuple[int, int], seed: int) -> dict[str,
         times.append((time.perf_counter() - start) * 1000)
         want = Counter(c.card for c in cards if c.visible_indices)
         got = Counter(c.card for c in reading.cards if c.readable)
-        hit = sum((want & got).values())
-        tp, fp, fn = tp + hit, fp + sum(got.values()) - hit, fn + sum(want.values()) - hit
+        right, wrong, missed = compare(want, got)
+        tp, fp, fn = tp + right, fp + wrong, fn + missed
         exact += want == got
         truth: dict[int, list[str]] = {}
         for c in cards:
@@ -98,13 +102,10 @@ def run(source: str, tables: int, size: tuple[int, int], seed: int) -> dict[str,
             if sorted(meld) in read:
                 read.remove(sorted(meld))
                 melds_hit += 1
-    p = tp / (tp + fp) if tp + fp else 0.0
-    r = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * p * r / (p + r) if p + r else 0.0
-    p95 = sorted(times)[int(0.95 * (len(times) - 1))]
+    p, r, f1 = prf(tp, fp, fn)
     print(f"tables {source:14s} n={tables} cards={tp + fn} precision={p:.4f} recall={r:.4f} "
           f"f1={f1:.4f} exact={exact / tables:.3f} melds={melds_hit}/{melds} "
-          f"median_ms={statistics.median(times):.0f} p95_ms={p95:.0f}", flush=True)
+          f"median_ms={statistics.median(times):.0f} p95_ms={p95(times):.0f}", flush=True)
     return {"f1": f1, "melds": melds_hit / max(melds, 1)}
 
 
