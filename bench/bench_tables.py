@@ -28,6 +28,7 @@ import statistics
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -40,11 +41,16 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from scoring import compare, p95, prf  # noqa: E402
 
-from vision.deck_styles import deck_drawer  # noqa: E402
+from vision.deck_styles import deck_drawer, random_style, styled_face  # noqa: E402
 from vision.recognize import read_table, warm_up  # noqa: E402
-from vision.synth import random_card, scene, tilted, touching_melds  # noqa: E402
+from vision.synth import Face, random_card, scene, tilted, touching_melds  # noqa: E402
 
 SOURCES = ("trained", "held-out", "light-on-dark", "four-corner", "jumbo", "dim")
+
+
+def _four_corner_face(card: str, rng: np.random.Generator) -> Face:
+    """A card in a fresh held-out design printed with an index in all four corners."""
+    return styled_face(card, replace(random_style(rng, True), corners=4), rng)
 
 
 def table(rng: np.random.Generator, source: str, size: tuple[int, int]):  # type: ignore[no-untyped-def]
@@ -52,14 +58,7 @@ def table(rng: np.random.Generator, source: str, size: tuple[int, int]):  # type
     kind = {"light-on-dark": "light-on-dark", "jumbo": "jumbo"}.get(source)
     draw = deck_drawer(rng, decks=int(rng.integers(2, 4)), held_out=source != "trained", kind=kind)
     if source == "four-corner":
-        base = draw
-
-        def draw(card, r):  # type: ignore[no-untyped-def]
-            from dataclasses import replace
-
-            from vision.deck_styles import random_style, styled_face
-            return styled_face(card, replace(random_style(r, True), corners=4), r)
-        del base
+        draw = _four_corner_face
     groups = [[random_card(rng, jokers=0.03) for _ in range(int(rng.integers(3, 8)))]
               for _ in range(int(rng.integers(3, 7)))]
     scale = float(rng.uniform(0.34, 0.55)) * size[0] / 1280

@@ -14,7 +14,15 @@ import numpy as np
 
 from vision.detector import Detection
 from vision.labels import CARD_CLASSES, INDEX_CLASSES, RANKS, SUITS
-from vision.reading import UNREADABLE, Box, DetectedCard, box_area, intersection_area
+from vision.reading import (
+    UNREADABLE,
+    Box,
+    DetectedCard,
+    box_area,
+    inside,
+    intersection_area,
+    long_side,
+)
 from vision.table_regions import CardRegions
 
 
@@ -103,10 +111,6 @@ _RANK_OF_INDEX = np.array([RANKS.index(c[:-1]) if c != "PJ" else len(RANKS) for 
 _SUIT_OF_INDEX = np.array([SUITS.index(c[-1]) if c != "PJ" else -1 for c in INDEX_CLASSES])
 
 
-def _size(box: Box) -> float:
-    return max(box[2] - box[0], box[3] - box[1])
-
-
 def _union(boxes: list[Box]) -> Box:
     return (min(b[0] for b in boxes), min(b[1] for b in boxes),
             max(b[2] for b in boxes), max(b[3] for b in boxes))
@@ -116,12 +120,6 @@ def _covered(box: Box, by: Box) -> float:
     """The share of ``box``'s area that lies inside ``by``."""
     area = box_area(box)
     return intersection_area(box, by) / area if area > 0 else 0.0
-
-
-def _inside(x: float, y: float, box: Box, margin: float) -> bool:
-    mx = (box[2] - box[0]) * margin
-    my = (box[3] - box[1]) * margin
-    return box[0] - mx <= x <= box[2] + mx and box[1] - my <= y <= box[3] + my
 
 
 def agreement(a: Detection, b: Detection) -> float:
@@ -171,7 +169,7 @@ def pair_indices(indices: list[Detection], params: AssemblyParams,
             if patches[a] and patches[b] and patches[a] != patches[b]:
                 continue  # table shows between them: two cards
             da, db = indices[a], indices[b]
-            s = (_size(da.box) + _size(db.box)) / 2
+            s = (long_side(da.box) + long_side(db.box)) / 2
             d = float(np.hypot(da.x - db.x, da.y - db.y))
             if not params.pair_min * s <= d <= params.pair_max * s:
                 continue
@@ -315,25 +313,25 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
         if any(_covered(whole.box, p.box) >= params.duplicate
                and int(np.argmax(p.probs)) == int(np.argmax(whole.probs)) for p in placed):
             continue  # a second peak on a card already read: the indices in it are others'
-        inside = [i for i, g in enumerate(groups)
-                  if i not in taken and any(_inside(d.x, d.y, whole.box, 0.1) for d in g)]
-        if inside:
+        held = [i for i, g in enumerate(groups)
+                  if i not in taken and any(inside(d.x, d.y, whole.box, 0.1) for d in g)]
+        if held:
             placed.append(whole)
-            best = max(inside, key=lambda i: _own_index_weight(groups[i], reads[i], whole, params))
+            best = max(held, key=lambda i: _own_index_weight(groups[i], reads[i], whole, params))
             first = reads[best]
             # the card's other corner, when it was not paired, agrees with the first reading
-            same = [i for i in inside
+            same = [i for i in held
                     if i == best or float(np.dot(first, reads[i])) >= params.card_agreement]
-            same += _other_corner(groups, [i for i in inside if i not in same], same, whole, params)
+            same += _other_corner(groups, [i for i in held if i not in same], same, whole, params)
             taken.update(same)
-            taken.update(_interior_marks(groups, reads, [i for i in inside if i not in same], whole, params))
+            taken.update(_interior_marks(groups, reads, [i for i in held if i not in same], whole, params))
             group = [d for i in same for d in groups[i]]
             name, conf = _read(_index_probs(group), whole.probs)
             boxes = tuple(d.box for d in group)
             score = max(whole.score, *(d.score for d in group))
             out.append(_card(name, _union([whole.box, *boxes]), conf, boxes, score, params))
             continue
-        near = [d for d in weak if _inside(d.x, d.y, whole.box, 0.05)]
+        near = [d for d in weak if inside(d.x, d.y, whole.box, 0.05)]
         probs = whole.probs
         if params.weak_rank and near:
             probs = probs * _doubt_weighted([(d.score, _rank_marginal(d.probs)) for d in near])
@@ -373,7 +371,7 @@ def one_card_corners(boxes: list[Box], params: AssemblyParams) -> bool:
     sharing their midpoint for four)."""
     if not 2 <= len(boxes) <= 4:
         return False
-    size = float(np.mean([_size(b) for b in boxes]))
+    size = float(np.mean([long_side(b) for b in boxes]))
     pts = [_centre(b) for b in boxes]
     dist = {(i, j): float(np.linalg.norm(pts[i] - pts[j]))
             for i in range(len(pts)) for j in range(i + 1, len(pts))}
@@ -434,7 +432,7 @@ def merge_corners(cards: list[DetectedCard], params: AssemblyParams,
 def _hinted_rank(group: list[Detection], hints: list[Detection]) -> np.ndarray | None:
     """The rank evidence of weak whole cards around an index group: each card's read, mixed
     with a uniform guess in proportion to its doubt (``1 - score``), multiplied together."""
-    mine = [w for w in hints if any(_inside(d.x, d.y, w.box, 0.1) for d in group)]
+    mine = [w for w in hints if any(inside(d.x, d.y, w.box, 0.1) for d in group)]
     return _doubt_weighted([(w.score, w.probs) for w in mine]) if mine else None
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from vision.errors import VisionError
 from vision.inference import load_network
 from vision.labels import CARD_CLASSES, INDEX_CLASSES
+from vision.reading import inside
 
 INPUT_SIZE: Final = 384
 STRIDE: Final = 4
@@ -125,4 +126,4 @@ def detect_both(image: np.ndarray, threshold: float = 0.3, weights: Path = DEFAU
     seen = [d.box for d in found if d.score >= negative_score]
     negative = cv2.bitwise_not(image)
     return found + [d for d in detect(negative, max(threshold, negative_score), weights, size)
-                    if d.kind == "index" and not any(b[0] <= d.x <= b[2] and b[1] <= d.y <= b[3] for b in seen)]
+                    if d.kind == "index" and not any(inside(d.x, d.y, b) for b in seen)]

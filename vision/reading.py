@@ -12,6 +12,18 @@ def box_area(box: Box) -> float:
     return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
 
 
+def long_side(box: Box) -> float:
+    """The longer side of ``box``."""
+    return max(box[2] - box[0], box[3] - box[1])
+
+
+def inside(x: float, y: float, box: Box, margin: float = 0.0) -> bool:
+    """Whether (x, y) lies in ``box`` grown by ``margin`` of its width and height each side."""
+    mx = (box[2] - box[0]) * margin
+    my = (box[3] - box[1]) * margin
+    return box[0] - mx <= x <= box[2] + mx and box[1] - my <= y <= box[3] + my
+
+
 def intersection_area(a: Box, b: Box) -> float:
     """The area the two boxes share."""
     return box_area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))

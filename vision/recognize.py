@@ -65,15 +65,20 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     # the table between cards keeps them apart
     regions = card_regions(image)
 
-    def read_cards(look: Look) -> list[DetectedCard]:
-        seen = despeckle(image) if look.denoise else image
-        seen = turned(seen, look.turn)
+    def seen_by(look: Look) -> np.ndarray:
+        return turned(despeckle(image) if look.denoise else image, look.turn)
+
+    def found_by(look: Look, seen: np.ndarray) -> list[Detection]:
         threshold = min(look.threshold, params.index_score, params.card_score)
         key = (look.denoise, look.size, threshold, look.turn)
         if key not in peaks:
             peaks[key] = detect_both(seen, threshold, weights, look.size, negative_score)
-        detections = refine_indices(seen, peaks[key], index_weights, zoom_score=look.zoom_score,
-                                    sharpest=look.sharpest)
+        return peaks[key]
+
+    def read_cards(look: Look) -> list[DetectedCard]:
+        seen = seen_by(look)
+        detections = refine_indices(seen, found_by(look, seen), index_weights,
+                                    zoom_score=look.zoom_score, sharpest=look.sharpest)
         detections = refine_cards(seen, detections, card_weights)
         if deck is not None:
             detections = deck.refine(seen, detections)
@@ -86,10 +91,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                                   regions.turned(look.turn) if regions is not None else None)]
 
     if size is None and px_per_mm is None:
-        first = Look()
-        key = (False, first.size, min(first.threshold, params.index_score, params.card_score), 0)
-        peaks[key] = detect_both(image, key[2], weights, first.size, negative_score)
-        size = choose_size(max(image.shape[:2]), peaks[key])
+        size = choose_size(max(image.shape[:2]), found_by(Look(), image))
     elif size is None:
         size = choose_size(max(image.shape[:2]), (), px_per_mm)
     found = read_cards(Look(size=size))

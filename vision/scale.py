@@ -18,6 +18,7 @@ from typing import Final
 import numpy as np
 
 from vision.detector import INPUT_SIZE, Detection
+from vision.reading import long_side
 
 #: The index size, in detector input pixels (long side of its box), the detector reads best.
 TARGET_INDEX: Final = 30.0
@@ -36,17 +37,13 @@ MAX_SIZE: Final = 1024
 SURE: Final = 0.35
 
 
-def _long_side(box: tuple[float, float, float, float]) -> float:
-    return max(box[2] - box[0], box[3] - box[1])
-
-
 def index_size(found: Sequence[Detection]) -> float | None:
     """The typical long side of an index in image pixels: the median of the sure index
     boxes, else of the sure whole cards scaled by ``INDEX_PER_CARD``; None if nothing is sure."""
-    indices = [_long_side(d.box) for d in found if d.kind == "index" and d.score >= SURE]
+    indices = [long_side(d.box) for d in found if d.kind == "index" and d.score >= SURE]
     if len(indices) >= 2:
         return float(np.median(indices))
-    cards = [_long_side(d.box) * INDEX_PER_CARD for d in found if d.kind == "card" and d.score >= SURE]
+    cards = [long_side(d.box) * INDEX_PER_CARD for d in found if d.kind == "card" and d.score >= SURE]
     if cards:
         return float(np.median(cards))
     return float(indices[0]) if indices else None
