@@ -6,14 +6,16 @@ Usage: ``.venv/bin/python bench/bench_ablation.py [--data ../shared/data] [--tab
 
 Sources (each scored apart; none is enough alone):
 
-- ``corners-held``: the held-out capture groups of ``cards-corners`` (phone and webcam photos);
+- ``phone-held``, ``webcam-held``: the held-out capture groups of ``cards-corners``, by
+  capture session (phone photos on a table; dark webcam photos of a card in the hand);
 - ``ranks-held``: the held-out capture groups of ``cards-ranks`` (ranks only);
 - ``tables-held``: rendered 1280×960 tables of held-out typefaces (``bench_tables.py``);
 - ``tables-4c``: the same with every card printed with four corner indices;
 - ``tables-dark``: the same in light-on-dark designs.
 
-Printed per variant and source: F1 and the change from the full recognizer. A rule pays
-where switching it off lowers F1.
+Printed per variant and source: F1 and the change from the recognizer as shipped. A rule
+pays where switching it off lowers F1 (``no …``); a rule shipped off is measured switched on
+(``with …``), and would pay where that raises F1.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from scoring import compare, prf  # noqa: E402
 from vision.assemble import DEFAULT_PARAMS  # noqa: E402
 from vision.detector import INPUT_SIZE  # noqa: E402
 from vision.recognize import read_table, warm_up  # noqa: E402
-from vision.rescan import RESCAN_LOOKS  # noqa: E402
+from vision.rescan import RESCAN_LOOKS, Look  # noqa: E402
 from vision.train.split import is_held_out  # noqa: E402
 
 Reader = Callable[[np.ndarray], Any]
@@ -51,26 +53,35 @@ def variants() -> dict[str, dict[str, Any]]:
     """Each variant's keyword arguments to ``read_table``."""
     p = DEFAULT_PARAMS
     out: dict[str, dict[str, Any]] = {"full": {}}
-    off = {"merge": 0.0, "corner_reach": 0.0, "interior": 0.0, "ghost": 0.0, "weak_rank": False,
-           "duplicate": 1.01, "corner_side": 0.0, "pair_sure": 1.01}
-    for name, value in off.items():
-        out[f"no {name}"] = {"params": replace(p, **{name: value})}
-    # a rule shipped off is measured switched on
-    out["with hint_score 0.2"] = {"params": replace(p, hint_score=0.2)}
+    # each rule: its value switched off, and switched on (for the rules shipped off)
+    rules = {"merge": (0.0, 0.7), "corner_reach": (0.0, 0.55), "interior": (0.0, 0.3),
+             "ghost": (0.0, 1.5), "weak_rank": (False, True), "duplicate": (1.01, 0.6),
+             "corner_side": (0.0, 1.5), "pair_sure": (1.01, 0.6), "hint_score": (1.0, 0.2)}
+    for name, (off, on) in rules.items():
+        if getattr(p, name) == off:
+            out[f"with {name}"] = {"params": replace(p, **{name: on})}
+        else:
+            out[f"no {name}"] = {"params": replace(p, **{name: off})}
     out["no rescan"] = {"rescan": ()}
+    out["no close-up or turned looks"] = {"rescan": tuple(k for k in RESCAN_LOOKS
+                                                          if k.size == INPUT_SIZE and not k.turn)}
     for i, look in enumerate(RESCAN_LOOKS):
         label = (f"size {look.size}" if look.size != INPUT_SIZE else f"turn {look.turn}" if look.turn
                  else "denoise" if look.denoise else "sharpest" if look.sharpest else str(i))
         out[f"no look {label}"] = {"rescan": RESCAN_LOOKS[:i] + RESCAN_LOOKS[i + 1:]}
+    out["with look denoise"] = {"rescan": RESCAN_LOOKS + (Look(denoise=True),)}
     out["fixed size 384"] = {"size": INPUT_SIZE}
     out["no negative peaks"] = {"negative_score": 1.0}
     return out
 
 
-def photo_source(data: Path, folder: str) -> list[tuple[np.ndarray, str, set[str]]]:
+def photo_source(data: Path, folder: str, session: str = "") -> list[tuple[np.ndarray, str, set[str]]]:
+    """The held-out photos of ``folder`` (those whose name holds ``session``, or, for
+    ``!NAME``, those whose name does not)."""
     want = truth(json.loads((data / folder / "labels.json").read_text()))
     out = []
-    for name in sorted(n for n in want if is_held_out(n)):
+    keep = ((lambda n: session[1:] not in n) if session.startswith("!") else (lambda n: session in n))
+    for name in sorted(n for n in want if is_held_out(n) and keep(n)):
         kind, cards = want[name]
         out.append((cv2.imread(str(data / folder / "images" / name)), kind, cards))
     return out
@@ -105,9 +116,10 @@ def main() -> int:
     args = ap.parse_args()
     warm_up()
     sources: dict[str, Callable[[dict[str, Any]], float]] = {}
-    for folder, name in (("cards-corners", "corners-held"), ("cards-ranks", "ranks-held")):
+    for folder, session, name in (("cards-corners", "IMG_", "phone-held"), ("cards-corners", "!IMG_", "webcam-held"),
+                                  ("cards-ranks", "", "ranks-held")):
         if (args.data / folder).is_dir():
-            items = photo_source(args.data, folder)
+            items = photo_source(args.data, folder, session)
             sources[name] = lambda kw, items=items: photo_f1(items, kw)  # type: ignore[misc]
     for source, name in (("held-out", "tables-held"), ("four-corner", "tables-4c"),
                          ("light-on-dark", "tables-dark")):

@@ -96,13 +96,23 @@ def _mixed(first: str, p_first: float, second: str, p_second: float, x: float, y
     return Detection("index", x, y, (x - 7, y - 10, x + 7, y + 10), 0.8, probs)
 
 
+#: The rules that ship switched off (they paid on fewer than two held-out sources in
+#: ``bench/bench_ablation.py``), switched on: their mechanisms are still tested.
+RULES_ON = AssemblyParams(corner_reach=0.55, interior=0.3, ghost=1.5, weak_rank=True)
+
+
+def test_the_rules_that_paid_on_too_few_sources_ship_switched_off() -> None:
+    shipped = AssemblyParams()
+    assert (shipped.corner_reach, shipped.interior, shipped.ghost, shipped.weak_rank) == (0.0, 0.0, 0.0, False)
+
+
 def test_opposite_corners_of_one_card_are_one_card_even_when_their_reads_disagree() -> None:
     whole = _whole({"K": 0.9}, (80, 80, 230, 290))
     sure = _index("KD", 95, 100)
     doubtful = _mixed("KH", 0.55, "KD", 0.01, 215, 270)
-    cards = assemble([whole, sure, doubtful])
+    cards = assemble([whole, sure, doubtful], RULES_ON)
     assert [c.card for c in cards] == ["KD"]
-    off = assemble([whole, sure, doubtful], AssemblyParams(corner_reach=0.0))
+    off = assemble([whole, sure, doubtful], replace(RULES_ON, corner_reach=0.0))
     assert sorted(c.card for c in off) == ["KD", "KH"]
 
 
@@ -110,9 +120,9 @@ def test_a_pip_read_as_an_index_inside_a_card_is_not_another_card() -> None:
     whole = _whole({"3": 0.9}, (80, 80, 230, 290))
     corner = _index("3D", 95, 100)
     pip = _mixed("AD", 0.55, "AH", 0.4, 148, 178)   # an ace, doubtful of its suit
-    cards = assemble([whole, corner, pip])
+    cards = assemble([whole, corner, pip], RULES_ON)
     assert [c.card for c in cards] == ["3D"]
-    off = assemble([whole, corner, pip], AssemblyParams(interior=0.0))
+    off = assemble([whole, corner, pip], replace(RULES_ON, interior=0.0))
     assert sorted(c.card for c in off) == ["3D", "AD"]
 
 
@@ -121,8 +131,8 @@ def test_a_clear_index_inside_a_fanned_cards_box_is_another_card() -> None:
     whole = _whole({"10": 0.9}, (80, 80, 230, 290))
     corner = _index("10S", 95, 100)
     under = _index("QH", 148, 178, p=0.8)
-    assert sorted(c.card for c in assemble([whole, corner, under])) == ["10S", "QH"]
-    strict = AssemblyParams(interior_below=1.01)
+    assert sorted(c.card for c in assemble([whole, corner, under], RULES_ON)) == ["10S", "QH"]
+    strict = replace(RULES_ON, interior_below=1.01)
     assert [c.card for c in assemble([whole, corner, under], strict)] == ["10S"]
 
 
@@ -197,8 +207,8 @@ def test_an_unreadable_box_reaching_far_around_a_card_already_read_is_a_ghost() 
     card = _whole({"6": 0.95}, (100, 100, 260, 320))
     corners = [_index("6S", 115, 120), _index("6S", 245, 300)]
     ghost = _whole({"10": 0.12, "9": 0.1, "8": 0.1}, (20, 20, 400, 460))
-    assert [c.card for c in assemble([card, *corners, ghost])] == ["6S"]
-    kept = assemble([card, *corners, ghost], AssemblyParams(ghost=0.0))
+    assert [c.card for c in assemble([card, *corners, ghost], RULES_ON)] == ["6S"]
+    kept = assemble([card, *corners, ghost], replace(RULES_ON, ghost=0.0))
     assert sorted(c.card for c in kept) == ["6S", UNREADABLE]
 
 
@@ -262,11 +272,11 @@ def test_faint_indices_inside_a_whole_card_weigh_in_on_its_rank() -> None:
     # a jack held up to a dark webcam: its art reads as a king, its two small indices faintly
     whole = _whole({"K": 0.63, "J": 0.3}, (60, 150, 240, 370))
     faint = [replace(_index("JD", 90, 170, p=0.6), score=0.27), replace(_index("JD", 210, 340, p=0.55), score=0.1)]
-    assert [c.card for c in assemble([whole, *faint])] == ["JD"]
-    assert [c.card for c in assemble([whole, *faint], AssemblyParams(weak_rank=False))] == ["KD"]
+    assert [c.card for c in assemble([whole, *faint], RULES_ON)] == ["JD"]
+    assert [c.card for c in assemble([whole, *faint], replace(RULES_ON, weak_rank=False))] == ["KD"]
     # a faint peak counts in proportion to its score: one barely found cannot overturn the art
     barely = [replace(d, score=0.02) for d in faint]
-    assert [c.card for c in assemble([whole, *barely])] == ["KD"]
+    assert [c.card for c in assemble([whole, *barely], RULES_ON)] == ["KD"]
 
 
 def test_a_whole_card_takes_the_index_that_agrees_with_it_not_the_surest_in_its_box() -> None:

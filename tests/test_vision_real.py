@@ -151,7 +151,7 @@ def test_a_photo_read_in_no_part_is_read_by_a_later_look(name: str, look: Look) 
     want = sorted(_want_cards(_labels("cards-corners")[name]))
     assert not [c for c in read_table(image, rescan=()).cards if c.readable]
     assert [c.card for c in read_table(image, rescan=(look,)).cards] == want
-    assert [c.card for c in read_table(image).cards] == want
+    assert [c.card for c in read_table(image, rescan=RESCAN_LOOKS + (look,)).cards] == want
 
 
 def test_cards_lying_apart_are_separate_groups_though_their_boxes_touch() -> None:

@@ -143,7 +143,9 @@ def test_the_looks_go_from_cheap_to_thorough_and_all_read_the_image() -> None:
     sizes = [look.size for look in RESCAN_LOOKS]
     assert all(s % 32 == 0 for s in sizes)
     assert sizes[:2] == [256, 192]
-    assert [look.denoise for look in RESCAN_LOOKS].index(True) < [look.sharpest for look in RESCAN_LOOKS].index(True)
+    # the despeckled look ships dropped: it paid on one held-out source (the webcam photos)
+    assert not any(look.denoise for look in RESCAN_LOOKS)
+    assert [look.sharpest for look in RESCAN_LOOKS].index(True) < [look.turn for look in RESCAN_LOOKS].index(1)
 
 
 def test_in_a_drawn_fan_the_sharpest_look_reads_an_index_the_first_reading_left_unread() -> None:

@@ -62,10 +62,12 @@ class AssemblyParams:
     guess_suit: bool = False
     #: A lone index this share of a whole card's diagonal away from the card's first index is
     #: its other corner even when the two reads disagree (0 turns this off).
-    corner_reach: float = 0.55
+    #: Off (``bench/bench_ablation.py``): it paid on fewer than two held-out sources.
+    corner_reach: float = 0.0
     #: Index reads within this share of a whole card's size from its centre, whose rank the
     #: card's read rules out, are pips or art and are dropped (0 turns this off).
-    interior: float = 0.3
+    #: Off (``bench/bench_ablation.py``): it paid on fewer than two held-out sources.
+    interior: float = 0.0
     #: ...when read less surely than this (a clear index there is another card's, showing
     #: inside the top card's box in a fan).
     interior_below: float = 0.6
@@ -83,7 +85,8 @@ class AssemblyParams:
     #: An unreadable whole card with no index of its own, around a card already read and at
     #: least this many times its area, is a ghost of it and dropped (0 turns this off): on
     #: the labelled photos every such `??` was one, beside cards all read.
-    ghost: float = 1.5
+    #: Off (``bench/bench_ablation.py``): it paid on fewer than two held-out sources.
+    ghost: float = 0.0
     #: A whole card scored at least this (but under ``card_score``) does not stand alone, but
     #: its rank read, trusted in proportion to its score, helps read the lone indices inside it
     #: (1 turns this off). Off: with the index classifier trained on many designs it paid on
@@ -103,7 +106,8 @@ class AssemblyParams:
     #: Whether the index peaks too weak to stand (under ``index_score``) inside a whole card
     #: that took no index weigh in on its rank, each in proportion to its score, as they do
     #: on its suit (a jack whose art reads as a king, with both its small indices faint).
-    weak_rank: bool = True
+    #: Off (``bench/bench_ablation.py``): it paid on fewer than two held-out sources.
+    weak_rank: bool = False
 
 
 DEFAULT_PARAMS = AssemblyParams()

@@ -51,7 +51,6 @@ class Look:
 RESCAN_LOOKS: Final = (
     Look(256, threshold=0.15, zoom_score=0.25),
     Look(192, threshold=0.15, zoom_score=0.25),
-    Look(denoise=True),
     Look(sharpest=True),
     Look(turn=1),
     Look(turn=3),
