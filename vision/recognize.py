@@ -72,7 +72,10 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         threshold = min(look.threshold, params.index_score, params.card_score)
         key = (look.denoise, look.size, threshold, look.turn)
         if key not in peaks:
-            peaks[key] = detect_both(seen, threshold, weights, look.size, negative_score)
+            # the negative once, as the photo lies: the turned looks are for cards the
+            # detector misses sideways, and would each pay for a second pass
+            negative = negative_score if not look.turn % 4 else 1.0
+            peaks[key] = detect_both(seen, threshold, weights, look.size, negative)
         return peaks[key]
 
     def read_cards(look: Look) -> list[DetectedCard]:
