@@ -20,6 +20,10 @@ RANK_TEXT: Final = {1: "A", 11: "J", 12: "Q", 13: "K"}
 RANK_NAMES: Final = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
 _RANK_ALIASES: Final = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10}
 JOKER_TOKENS: Final = frozenset({"PJ", "JK"})
+#: What a reader reports for a card it could not read (a camera, or a correction not yet made).
+UNREADABLE: Final = "??"
+#: Cards as text, grouped as they lie or as a player arranged them: one tuple per meld.
+Groups = tuple[tuple[str, ...], ...]
 
 
 @dataclass(frozen=True, order=True, slots=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.cards import UNREADABLE
+
 Box = tuple[float, float, float, float]
 
 def box_area(box: Box) -> float:
@@ -29,8 +31,6 @@ def intersection_area(a: Box, b: Box) -> float:
     return box_area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
 
 
-#: The label of a card that cannot be read with confidence.
-UNREADABLE = "??"
 
 
 @dataclass(frozen=True, slots=True)

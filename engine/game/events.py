@@ -11,9 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from engine.cards import Groups
 from engine.game.codec import record_from_json, record_to_json
-
-Groups = tuple[tuple[str, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal
 
+from engine.cards import Groups
 from engine.game.setup import Game
 from engine.ruling import Ruling
 from engine.table import TableState
@@ -17,7 +18,6 @@ from engine.table import TableState
 Phase = Literal["setup", "play", "turn-check", "show", "deal-over", "game-over"]
 SeatStatus = Literal["playing", "dropped", "wrong-show", "out"]
 ShowStage = Literal["reading", "verdict", "hand-reading", "hand-check"]
-Groups = tuple[tuple[str, ...], ...]
 #: Scores are whole numbers except in Open Rummy, which counts half points.
 Number = int | Fraction
 
