@@ -7,11 +7,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from engine.cards import UNREADABLE
 from vision.assemble import AssemblyParams, assemble, merge_peaks, pair_indices
 from vision.detector import Detection
 from vision.grouping import group_cards
 from vision.labels import INDEX_CLASSES
-from vision.reading import UNREADABLE
 from vision.synth import read_perfectly, scene
 
 

@@ -12,10 +12,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from engine.cards import UNREADABLE
 from vision.detector import Detection
 from vision.labels import CARD_CLASSES, INDEX_CLASSES, RANKS, SUITS
 from vision.reading import (
-    UNREADABLE,
     Box,
     DetectedCard,
     box_area,

@@ -14,7 +14,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.reading import UNREADABLE, DetectedCard
+from engine.cards import UNREADABLE
+from vision.reading import DetectedCard
 
 TILE_W, TILE_H = 60, 80
 TILE_ASPECT = TILE_W / TILE_H

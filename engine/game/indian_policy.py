@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from engine.cards import parse_card
+from engine.cards import Groups, parse_card
 from engine.errors import TablekitError
 from engine.game.policy import (
     DEAL_SHOW,
@@ -28,7 +28,7 @@ from engine.game.policy import (
     parse_groups,
 )
 from engine.game.setup import Game
-from engine.game.state import DealState, Groups, Number
+from engine.game.state import DealState, Number
 from engine.indian_scoring import (
     Outcome,
     SeatResult,

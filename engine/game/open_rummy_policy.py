@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from engine.cards import Card
+from engine.cards import Card, Groups
 from engine.game.policy import (
     LOST,
     SITTING_OUT,
@@ -29,7 +29,7 @@ from engine.game.policy import (
     parse_groups,
 )
 from engine.game.setup import Game
-from engine.game.state import DealState, Groups, Number
+from engine.game.state import DealState, Number
 from engine.open_rummy_melds import classify_open
 from engine.open_rummy_scoring import Ending, TeamTable, cards_value, score_deal, team_of
 from engine.ruling import Ruling

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from engine.cards import Groups
 from engine.errors import TablekitError
 from engine.game.setup import TURN_SECONDS, Game
-from engine.game.state import DealState, Groups, Number
+from engine.game.state import DealState, Number
 from engine.indian_scoring import Outcome
 from engine.notation import split_groups
 from engine.ruling import Ruling

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from engine.cards import parse_card
+from engine.cards import Groups, parse_card
 from engine.errors import TablekitError
 from engine.game.effects import (
     Buzz,
@@ -28,7 +28,6 @@ from engine.game.events import (
 from engine.game.state import (
     PLAYING,
     GameState,
-    Groups,
     HandReading,
     ShowStage,
     ShowState,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from engine.cards import Groups
 from engine.game.policy import (
     LOST,
     SITTING_OUT,
@@ -24,7 +25,7 @@ from engine.game.policy import (
     parse_groups,
 )
 from engine.game.setup import Game
-from engine.game.state import DealState, Groups, Number
+from engine.game.state import DealState, Number
 from engine.ruling import Ruling
 from engine.tile_game import CLOSING_BONUS, DOUBLES_WINDOW_SECONDS
 from engine.tile_rules import end_value
