@@ -18,7 +18,7 @@ from engine.variants.contract_games import GAMES
 from tests._contract_fixtures import ask, game
 
 ROOT = Path(__file__).resolve().parents[1]
-PUBLIC = ROOT.parent / "shared" / "cases" / "judge-public.jsonl"
+PUBLIC = ROOT / "tests" / "cases" / "judge-public.jsonl"
 
 
 def test_contract_notation() -> None:

@@ -1,4 +1,4 @@
-"""Worked judge cases from the rule texts (tests/cases/*.jsonl and the shared public sample)."""
+"""Worked judge cases from the rule texts and the public sample, all kept in tests/cases/*.jsonl."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from engine.errors import TablekitError
 from tablekit.judging import answer
 
 ROOT = Path(__file__).resolve().parents[1]
-FILES = sorted((ROOT / "tests" / "cases").glob("*.jsonl")) + [ROOT.parent / "shared" / "cases" / "judge-public.jsonl"]
+FILES = sorted((ROOT / "tests" / "cases").glob("*.jsonl"))
 INPUT_KEYS = ("variant", "mode", "hand", "wild", "deal", "decks", "players", "seat", "before", "after", "options")
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_CASES = ROOT.parent / "shared" / "cases" / "judge-public.jsonl"
+PUBLIC_CASES = ROOT / "tests" / "cases" / "judge-public.jsonl"
 
 
 def tablekit(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -72,9 +72,9 @@ def test_batch_answers_every_line_in_order_and_goes_on_after_errors() -> None:
 
 
 def test_public_indian_cases_pass() -> None:
-    if not SHARED_CASES.exists():
-        pytest.fail(f"shared cases missing at {SHARED_CASES}")
-    cases = [json.loads(line) for line in SHARED_CASES.read_text().splitlines() if line.strip()]
+    if not PUBLIC_CASES.exists():
+        pytest.fail(f"public cases missing at {PUBLIC_CASES}")
+    cases = [json.loads(line) for line in PUBLIC_CASES.read_text().splitlines() if line.strip()]
     indian = [c for c in cases if c["variant"].startswith("indian")]
     assert indian
     keys = ("variant", "mode", "hand", "wild", "deal", "decks", "players")

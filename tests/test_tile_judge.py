@@ -15,7 +15,7 @@ from engine.variants.tile import TILE_RUMMY
 from tests._tile_fixtures import judge
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_CASES = ROOT.parent / "shared" / "cases" / "judge-public.jsonl"
+PUBLIC_CASES = ROOT / "tests" / "cases" / "judge-public.jsonl"
 
 
 def test_the_variant_describes_itself() -> None:
@@ -139,7 +139,7 @@ def test_unsupported_mode_and_player_count() -> None:
 
 
 def test_public_tile_cases_through_the_batch_command() -> None:
-    cases = [json.loads(line) for line in SHARED_CASES.read_text().splitlines()
+    cases = [json.loads(line) for line in PUBLIC_CASES.read_text().splitlines()
              if line.strip() and json.loads(line)["variant"] == "tile-rummy"]
     assert len(cases) >= 3
     stdin = "".join(json.dumps({k: v for k, v in c.items() if k not in ("id", "expect", "source")}) + "\n"

@@ -13,7 +13,7 @@ import pytest
 from tablekit.cli import main
 from vision.mat import layout, render
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = Path(__file__).resolve().parent / "data" / "photos"
 
 
 def test_mat_writes_png_and_tiled_pdf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -53,7 +53,6 @@ def test_camera_preview_writes_annotated_still_frames(tmp_path: Path,
     assert sorted(p.suffix for p in out.iterdir()) == [".jpg"] * len(lines)
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason=f"shared photos not found at {DATA}")
 def test_enroll_from_photos_named_by_card(tmp_path: Path) -> None:
     src = DATA / "cards-corners" / "images" / "cc-IMG_20220921_195330.jpg"
     shutil.copy(src, tmp_path / "8H.jpg")

@@ -1,8 +1,7 @@
-"""Stage by stage and end to end on the shared real photos (``<repo>/../shared/data``).
+"""Stage by stage and end to end on real photos (``tests/data/photos``, sources in its README).
 
 Index finding and classification on a few cards-corners photos, and ``tablekit see --json``
 on a handful of photos from both folders, compared with their labels the way see-eval does.
-Skipped with a reason when the shared data is not beside the repo (it is in CI).
 """
 
 from __future__ import annotations
@@ -24,9 +23,7 @@ from vision.recognize import read_table
 from vision.rescan import RESCAN_LOOKS, Look
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = REPO.parent / "shared" / "data"
-pytestmark = pytest.mark.skipif(not (DATA / "cards-corners" / "labels.json").is_file(),
-                                reason=f"shared photos not found at {DATA}")
+DATA = REPO / "tests" / "data" / "photos"
 
 # Photos from the held-out capture groups (never trained on), read correctly when chosen.
 CORNERS = [
