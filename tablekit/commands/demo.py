@@ -1,6 +1,6 @@
 """``tablekit demo``: a whole scripted game through the real pipeline, on screen or headless.
 
-The script (``demo/*.json``, picked with ``--game NAME`` or ``--script FILE``) holds the game,
+The script (``tablekit/demos/*.json``, picked with ``--game NAME`` or ``--script FILE``) holds the game,
 the cut cards, what the camera sees in each seat's zone per deal, for games that check every
 turn (Open Rummy) what it sees on the whole table after each turn, and the table's actions in
 time: presses, MENU and OK, waits that run a clock out, a lost box link, a corrected misread.
@@ -43,13 +43,13 @@ from tablekit.demo_box import BOX_CHOICES, open_presses
 NAME = "demo"
 HELP = "play a whole scripted game (deals, shows, a timeout, drops) through engine, journal and screen"
 
-DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
+DEMO_DIR = Path(__file__).resolve().parents[1] / "demos"
 DEFAULT_GAME = "indian-pool-101"
 DEFAULT_SCRIPT = DEMO_DIR / f"{DEFAULT_GAME}.json"
 
 
 def demo_games() -> list[str]:
-    """The scripts under ``demo/`` by name (``--game``): the file name without ``.json``."""
+    """The scripts under ``tablekit/demos/`` by name (``--game``): the file name without ``.json``."""
     return sorted(p.stem for p in DEMO_DIR.glob("*.json"))
 
 
