@@ -2,21 +2,34 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+# What `make demo` installs: the kit and what it needs to run, nothing else.
+RUN_STAMP := $(VENV)/.installed-run
+# What `make test` adds: the Debian packages the firmware, simulator and tests need, and the
+# development tools.
 STAMP  := $(VENV)/.installed
-# Debian packages the firmware, the simulator and the screen need.
+# Debian packages the firmware, the simulator, the tests and the screen need.
 DEB_PACKAGES := gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev pkg-config fonts-dejavu-core shellcheck
+export PYTHON
 
-.PHONY: test demo lint typecheck pytest deb venv firmware sim bench clean
+.PHONY: test demo lint typecheck imports pytest deb venv run-venv firmware sim bench clean
 
-test: venv lint typecheck pytest
+test: venv lint typecheck imports pytest
 
+# The kit with its development tools (tests, linters).
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml
+# The kit alone, enough to play the demo (in a window, or headless where there is no display).
+run-venv: $(RUN_STAMP)
+
+$(RUN_STAMP): pyproject.toml
+	@echo "== setting up $(VENV): the kit and what it needs to run (pygame-ce, OpenCV, numpy, onnxruntime, pyserial)"
+	hardware/install-kit.sh $(VENV) --editable
+	touch $(RUN_STAMP)
+
+$(STAMP): $(RUN_STAMP)
 	@$(MAKE) --no-print-directory deb
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@echo "== adding the development tools to $(VENV) (pytest, hypothesis, ruff, mypy, onnx)"
+	hardware/install-kit.sh $(VENV) --editable --extras dev --quiet
 	touch $(STAMP)
 
 # Installs missing Debian packages when run as root; otherwise only says what is missing.
@@ -35,14 +48,17 @@ lint: venv
 # vision/train needs torch (the train extra), so it is type-checked only where that is installed:
 # .venv/bin/mypy vision/train
 typecheck: venv
-	$(BIN)/mypy engine vision --exclude 'vision/train/'
+	$(BIN)/mypy engine vision display firmware_bridge tablekit --exclude 'vision/train/'
+
+# No import circles among the kit's modules (prints any it finds).
+imports: venv
+	$(BIN)/python tests/import_graph.py
 
 pytest: venv
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -q
 
-demo: venv
-	@if $(BIN)/tablekit demo --help >/dev/null 2>&1; then $(BIN)/tablekit demo; \
-	else $(BIN)/python bench/judge_examples.py; fi
+demo: run-venv
+	$(BIN)/tablekit demo
 
 bench: venv
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -35,7 +35,7 @@ def test_a_dry_run_prints_the_steps_and_touches_nothing(mode: str, tmp_path: Pat
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "dry run: nothing will be changed" in out
-    assert "would run: python3 -m venv --system-site-packages /opt/tk-dry/venv" in out
+    assert "install-kit.sh /opt/tk-dry/venv --quiet <that folder>" in out
     assert "--shell /usr/sbin/nologin tkdry" in out and "passwd -l tkdry" in out
     assert "Restart=always" in out or mode == "desktop"
     if mode == "lite":

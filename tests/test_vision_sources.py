@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import cv2
@@ -71,3 +72,66 @@ def test_gate_reads_once_after_the_hand_leaves() -> None:
     fired = [i for i, f in enumerate(frames) if gate.push(f)]
     assert fired == [8, 17]
     assert len(list(still_frames(frames, StillnessGate(still_frames=4)))) == 2
+
+
+class _FakePicamera2:
+    """Stands in for picamera2's camera: hands out one RGB frame, red on the left."""
+
+    def __init__(self) -> None:
+        self.started = False
+
+    def create_still_configuration(self, main: dict[str, object]) -> dict[str, object]:
+        return {"main": main}
+
+    def configure(self, config: dict[str, object]) -> None:
+        self.config = config
+
+    def start(self) -> None:
+        self.started = True
+
+    def stop(self) -> None:
+        self.started = False
+
+    def capture_array(self) -> np.ndarray:
+        frame = np.zeros((4, 6, 3), np.uint8)
+        frame[:, :3, 0] = 255  # red in RGB
+        return frame
+
+
+def test_auto_picks_the_pi_camera_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    import types
+
+    fake = types.ModuleType("picamera2")
+    fake.Picamera2 = _FakePicamera2  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", fake)
+    source = open_source("auto")
+    assert source.name == "picamera"
+    frame = next(iter(source.frames()))
+    assert frame[0, 0].tolist() == [0, 0, 255]  # BGR: red is last
+    source.close()
+
+
+def test_auto_without_any_camera_names_both_it_tried(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.sources as sources
+
+    def no_device(target: object) -> None:
+        raise FrameSourceError(f"cannot open video source {target!r}")
+
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # import picamera2 raises ImportError
+    monkeypatch.setattr(sources, "CaptureSource", no_device)
+    with pytest.raises(FrameSourceError, match="no camera found: picamera2 is not installed.*video source 0"):
+        open_source("auto")
+
+
+def test_a_pi_camera_that_will_not_open_is_a_frame_source_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import types
+
+    class Absent:
+        def __init__(self) -> None:
+            raise IndexError("list index out of range")
+
+    fake = types.ModuleType("picamera2")
+    fake.Picamera2 = Absent  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", fake)
+    with pytest.raises(FrameSourceError, match="no Pi camera could be opened"):
+        open_source("picamera")

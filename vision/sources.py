@@ -77,10 +77,13 @@ class PiCameraSource:
         except ImportError:
             raise FrameSourceError("picamera2 is not installed (it comes with Pi OS)") from None
         self.name = "picamera"
-        self.camera = Picamera2()
-        config = self.camera.create_still_configuration(main={"size": size, "format": "RGB888"})
-        self.camera.configure(config)
-        self.camera.start()
+        try:
+            self.camera = Picamera2()
+            config = self.camera.create_still_configuration(main={"size": size, "format": "RGB888"})
+            self.camera.configure(config)
+            self.camera.start()
+        except Exception as exc:  # picamera2 raises IndexError, RuntimeError… when no camera is there
+            raise FrameSourceError(f"no Pi camera could be opened ({exc})") from None
 
     def frames(self) -> Iterator[np.ndarray]:
         while True:
@@ -96,7 +99,17 @@ def rgb_to_bgr(frame: np.ndarray) -> np.ndarray:
 
 
 def open_source(spec: str) -> FrameSource:
-    """A frame source from its text: ``picamera``, a device number, a folder or a video file."""
+    """A frame source from its text: ``auto``, ``picamera``, a device number, a folder or a
+    video file. ``auto`` is the Pi camera when picamera2 can open one (a libcamera module
+    has no V4L2 device 0), else the first V4L2 camera."""
+    if spec == "auto":
+        try:
+            return PiCameraSource()
+        except FrameSourceError as pi_error:
+            try:
+                return CaptureSource(0)
+            except FrameSourceError as usb_error:
+                raise FrameSourceError(f"no camera found: {pi_error}; {usb_error}") from None
     if spec == "picamera":
         return PiCameraSource()
     if spec.isdigit():

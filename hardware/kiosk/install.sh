@@ -9,7 +9,8 @@
 # lite:    Pi OS Lite. A system unit runs the table on the first console through KMSDRM,
 #          in place of the login prompt, and restarts it whenever it stops.
 # Both:    a dedicated user with no login shell and a locked password; no login prompts on
-#          the other consoles; a venv with --system-site-packages (for picamera2 from apt).
+#          the other consoles; the kit installed by hardware/install-kit.sh (on a Pi its venv
+#          sees picamera2, numpy and OpenCV from apt).
 # --dry-run prints every step and changes nothing. See hardware/kiosk/README.md.
 
 set -euo pipefail
@@ -174,16 +175,15 @@ create_user() {
 }
 
 install_kit() {
-    say "venv at $VENV (with system site packages, for picamera2) and the kit from $SOURCE"
+    say "venv at $VENV and the kit from $SOURCE, as hardware/install-kit.sh does it everywhere"
+    say "(on a Pi the venv sees Pi OS's picamera2, numpy and OpenCV; pip adds only the rest)"
     [ -f "$SOURCE/pyproject.toml" ] || die "no pyproject.toml in $SOURCE (use --source)"
     run install -d "$PREFIX"
-    run python3 -m venv --system-site-packages "$VENV"
-    run "$VENV/bin/python" -m pip install --quiet --upgrade pip
     # Build from a clean copy (the committed tree of a git checkout), so that the build
     # leaves nothing root-owned behind in the checkout.
     if [ "$DRY_RUN" = 1 ]; then
         echo "would run: copy $SOURCE (git HEAD if a checkout) to a temporary folder"
-        echo "would run: $VENV/bin/python -m pip install --quiet <that folder>"
+        echo "would run: $HERE/../install-kit.sh $VENV --quiet <that folder>"
     else
         local stage
         stage="$(mktemp -d)"
@@ -192,7 +192,7 @@ install_kit() {
         else
             tar -C "$SOURCE" --exclude=./.venv --exclude=./.git --exclude=./build -cf - . | tar -x -C "$stage"
         fi
-        "$VENV/bin/python" -m pip install --quiet "$stage"
+        "$stage/hardware/install-kit.sh" "$VENV" --quiet "$stage"
         rm -rf -- "$stage"
     fi
     put_file 0755 root:root "$LAUNCHER" <"$HERE/tablekit-kiosk.sh"

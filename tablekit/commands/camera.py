@@ -16,8 +16,9 @@ HELP = "calibrate the camera on the mat, or preview readings on still frames"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--source", default="0",
-                        help="picamera, a device number, a video file or a folder of photos")
+    parser.add_argument("--source", default="auto",
+                        help="auto (the Pi camera if there is one, else USB camera 0), picamera, "
+                             "a device number, a video file or a folder of photos")
     parser.add_argument("--calibrate", metavar="FILE", help="find the mat and save a calibration")
     parser.add_argument("--mat", choices=("A2", "A3", "letter"), default="A3")
     parser.add_argument("--seats", type=int, default=4, choices=range(2, 9), metavar="2-8")
