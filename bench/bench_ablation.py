@@ -118,9 +118,11 @@ def main() -> int:
     sources: dict[str, Callable[[dict[str, Any]], float]] = {}
     for folder, session, name in (("cards-corners", "IMG_", "phone-held"), ("cards-corners", "!IMG_", "webcam-held"),
                                   ("cards-ranks", "", "ranks-held")):
-        if (args.data / folder).is_dir():
-            items = photo_source(args.data, folder, session)
-            sources[name] = lambda kw, items=items: photo_f1(items, kw)  # type: ignore[misc]
+        if not (args.data / folder).is_dir():
+            print(f"{name}: {folder} not found under {args.data}; that source is left out")
+            continue
+        items = photo_source(args.data, folder, session)
+        sources[name] = lambda kw, items=items: photo_f1(items, kw)  # type: ignore[misc]
     for source, name in (("held-out", "tables-held"), ("four-corner", "tables-4c"),
                          ("light-on-dark", "tables-dark")):
         rng = np.random.default_rng(11)
