@@ -1,8 +1,9 @@
 """The project's import graph, and the circles in it.
 
 Run as a script (``python tests/import_graph.py``) it prints every import circle among the
-kit's own modules and exits 1 when there is one; ``make test`` runs it, and
-``tests/test_import_graph.py`` asserts the same.
+kit's own modules, and every import that crosses the layers the wrong way (``LAYERS``: what
+each package may import of the others, as the design draws it), and exits 1 when there is
+either; ``make test`` runs it, and ``tests/test_import_graph.py`` asserts the same.
 
 Every import counts, at module level or inside a function (an import moved into a function
 to dodge a circle is still a circle), except those under ``if TYPE_CHECKING:``, which never
@@ -19,6 +20,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("engine", "vision", "firmware_bridge", "display", "tablekit")
+#: What each package may import from the kit's other packages (a module, or a whole package
+#: when it ends in ``.*``). The engine is pure; the shell (tablekit) may use everything.
+LAYERS: dict[str, tuple[str, ...]] = {
+    "engine": (),
+    "vision": ("engine.cards", "engine.errors", "engine.tiles"),
+    "firmware_bridge": ("engine.errors",),
+    "display": ("engine.cards", "engine.errors", "engine.tiles", "engine.notation"),
+    "tablekit": ("engine.*", "vision.*", "firmware_bridge.*", "display.*"),
+}
 
 
 def module_files(root: Path = ROOT) -> dict[str, Path]:
@@ -134,13 +144,32 @@ def circles(edges: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
+def layer_breaches(edges: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """(importer, imported) for every import of another package that ``LAYERS`` does not allow."""
+    found = []
+    for name, targets in sorted(edges.items()):
+        package = name.split(".")[0]
+        allowed = LAYERS[package]
+        for target in sorted(targets):
+            if target.split(".")[0] == package:
+                continue
+            if not any(target == rule or (rule.endswith(".*") and
+                       (target == rule[:-2] or target.startswith(rule[:-1]))) for rule in allowed):
+                found.append((name, target))
+    return found
+
+
 def main() -> int:
-    found = circles(graph())
+    edges = graph()
+    found = circles(edges)
     for group in found:
         print("import circle: " + " <-> ".join(group))
-    if not found:
-        print(f"no import circles among {len(module_files())} modules")
-    return 1 if found else 0
+    breaches = layer_breaches(edges)
+    for importer, imported in breaches:
+        print(f"layer breach: {importer} imports {imported}")
+    if not found and not breaches:
+        print(f"no import circles and no layer breaches among {len(edges)} modules")
+    return 1 if found or breaches else 0
 
 
 if __name__ == "__main__":
