@@ -14,3 +14,10 @@ What the app uses:
 ``python -m display shots DIR`` writes every sample screen; ``python -m display live`` runs a
 countdown on the real screen.
 """
+
+import os
+
+# pygame prints a "Hello from the pygame community" banner on import unless told not to; the
+# kiosk's journal and the commands' output are no place for it. Set before any display module
+# (all of which come through this package) imports pygame.
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")

@@ -43,14 +43,14 @@ def live(size: tuple[int, int] | None, seconds: float | None, turn: float) -> in
 
     from display.frameloop import FrameLoop
     from display.samples import play_view
-    from display.viewmodel import Countdown
+    from display.viewmodel import Countdown, ViewModel
     from display.window import Screen
 
     screen = Screen(size)
     base = play_view(6)
     start: list[float] = []
 
-    def view_at(now: float) -> object:
+    def view_at(now: float) -> ViewModel:
         if not start:
             start.append(now)
         left = turn - ((now - start[0]) % turn)
@@ -63,7 +63,7 @@ def live(size: tuple[int, int] | None, seconds: float | None, turn: float) -> in
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_q):
             loop.stop()
 
-    loop = FrameLoop(screen.show, view_at, events=screen.events, on_event=on_event)  # type: ignore[arg-type]
+    loop = FrameLoop(screen.show, view_at, events=screen.events, on_event=on_event)
     stats = loop.run(seconds=seconds)
     print(f"{screen.plan.mode} {screen.size[0]}x{screen.size[1]}: {stats.frames} frames, "
           f"{stats.fps:.1f} fps, CPU {100 * stats.cpu_share:.0f}% of one core")

@@ -9,8 +9,7 @@ only the countdown moves, which keeps a running timer cheap.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from typing import Any
+from typing import TypeAlias, assert_never
 
 import pygame
 
@@ -33,6 +32,13 @@ from display.viewmodel import (
 )
 
 _Static = tuple[pygame.Surface, list[TextPlacement], dict[str, pygame.Rect]]
+# The play screen's still part is redrawn when the surface size or the view (countdown at 0) changes.
+_StaticKey = tuple[tuple[int, int], PlayView]
+# The screens drawn in one go (the play screen is drawn in layers).
+_WholeView: TypeAlias = (
+    SetupView | ShowView | TurnCheckView | DealResultView | ScoreboardView | GameOverView | MessageView
+)
+_WHOLE_VIEWS = (SetupView, ShowView, TurnCheckView, DealResultView, ScoreboardView, GameOverView, MessageView)
 
 
 class Renderer:
@@ -48,35 +54,44 @@ class Renderer:
         # What changed since the previous frame on the same surface: None means everything.
         self.dirty: list[pygame.Rect] | None = None
         self._last_surface: int | None = None
-        self._static_key: Any = None
+        self._static_key: _StaticKey | None = None
         self._static: _Static | None = None
         self._veil: pygame.Surface | None = None
-        self._screens: dict[type, Callable[[Canvas, Any], None]] = {
-            SetupView: setup.draw,
-            ShowView: lambda c, v: show.draw(c, v, self.faces),
-            TurnCheckView: turncheck.draw,
-            DealResultView: deal.draw,
-            ScoreboardView: scoreboard.draw,
-            GameOverView: gameover.draw,
-            MessageView: message.draw,
-        }
 
     def render(self, view: ViewModel, surface: pygame.Surface) -> Canvas:
         """Draw ``view`` over the whole of ``surface``; return the frame's record."""
         self.dirty = None
         if isinstance(view, PlayView):
             canvas = self._render_play(view, surface)
+        elif type(view) not in _WHOLE_VIEWS:  # the exact class: a subclass may not draw alike
+            raise UnknownViewError(f"no screen draws a {type(view).__name__}")
         else:
-            draw = self._screens.get(type(view))
-            if draw is None:
-                raise UnknownViewError(f"no screen draws a {type(view).__name__}")
             canvas = Canvas(surface, self.texts)
             surface.fill(theme.BACKGROUND)
-            draw(canvas, view)
+            self._draw_whole(canvas, view)
             chrome.toast(canvas, view.toast)
         self.last = canvas
         self._last_surface = id(surface)
         return canvas
+
+    def _draw_whole(self, canvas: Canvas, view: _WholeView) -> None:
+        match view:
+            case SetupView():
+                setup.draw(canvas, view)
+            case ShowView():
+                show.draw(canvas, view, self.faces)
+            case TurnCheckView():
+                turncheck.draw(canvas, view)
+            case DealResultView():
+                deal.draw(canvas, view)
+            case ScoreboardView():
+                scoreboard.draw(canvas, view)
+            case GameOverView():
+                gameover.draw(canvas, view)
+            case MessageView():
+                message.draw(canvas, view)
+            case _:
+                assert_never(view)
 
     def _render_play(self, view: PlayView, surface: pygame.Surface) -> Canvas:
         still = view

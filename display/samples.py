@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import TypedDict, Unpack
 
 from display.viewmodel import (
     HEALTH_FALLBACK,
@@ -33,6 +34,27 @@ from display.viewmodel import (
     ViewModel,
 )
 
+
+class PlayChanges(TypedDict, total=False):
+    """`PlayView` fields ``play_view`` may be given to override (all but ``seats``, which is a
+    seat count there)."""
+
+    variant_name: str
+    active_seat: int | None
+    dealer_seat: int | None
+    countdown: Countdown | None
+    missed_turn_limit: int
+    deal_number: int
+    deals_total: int | None
+    target: str
+    link: DeviceHealth
+    camera: DeviceHealth
+    paused_reason: str
+    hint: str
+    toast: Toast | None
+    note: str
+
+
 NAMES = ("Anita", "Ravi", "Meera", "Joseph", "Farhan", "Lakshmi", "Oskar", "Bea")
 
 
@@ -53,7 +75,7 @@ def setup_view(players: int = 4) -> SetupView:
     )
 
 
-def play_view(seats: int = 4, seconds_left: float = 31.5, active: int = 1, **changes: object) -> PlayView:
+def play_view(seats: int = 4, seconds_left: float = 31.5, active: int = 1, **changes: Unpack[PlayChanges]) -> PlayView:
     names = NAMES[:seats]
     view = PlayView(
         variant_name="Indian rummy",
@@ -75,7 +97,7 @@ def play_view(seats: int = 4, seconds_left: float = 31.5, active: int = 1, **cha
         target="pool 101",
         hint="short press: end turn · long press: show",
     )
-    return dataclasses.replace(view, **changes) if changes else view  # type: ignore[arg-type]
+    return dataclasses.replace(view, **changes) if changes else view
 
 
 def show_view(valid: bool = False, correcting: bool = False) -> ShowView:

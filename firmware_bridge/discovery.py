@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import glob
+import logging
 import os
 from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
 
 UDEV_NAME = "/dev/tablekit-box"  # made by hardware/udev/99-tablekit-box.rules
 BY_ID_GLOB = "/dev/serial/by-id/*"
@@ -48,6 +51,6 @@ def candidate_ports() -> list[PortCandidate]:
         for info in sorted(list_ports.comports(), key=lambda i: i.device):
             if info.vid in KNOWN_VENDORS:
                 add(info.device, f"{KNOWN_VENDORS[info.vid]} {info.description}".strip())
-    except Exception:  # discovery is a convenience; a broken sysfs must not stop the kit
-        pass
+    except Exception as exc:  # discovery is a convenience; a broken sysfs must not stop the kit
+        log.debug("listing USB serial ports failed: %s", exc)
     return found

@@ -14,7 +14,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Protocol
 
 import serial
 
@@ -26,12 +26,29 @@ from firmware_bridge.protocol import LED_MODES
 log = logging.getLogger(__name__)
 
 BAUDRATE = 115200
-Opener = Callable[[str], Any]
 
 
-def open_serial(url: str, timeout: float = 0.05) -> serial.SerialBase:
-    """Opens a pyserial URL with the box's line settings."""
-    return serial.serial_for_url(url, baudrate=BAUDRATE, timeout=timeout, write_timeout=1.0)
+class SerialPort(Protocol):
+    """What the bridge uses of a port: the part of ``serial.SerialBase`` it calls (fakes in
+    tests provide just this)."""
+
+    @property
+    def in_waiting(self) -> int: ...
+
+    def read(self, size: int = 1, /) -> bytes: ...
+
+    def write(self, data: bytes, /) -> int | None: ...
+
+    def close(self) -> None: ...
+
+
+Opener = Callable[[str], SerialPort]
+
+
+def open_serial(url: str, timeout: float = 0.05) -> SerialPort:
+    """Opens a pyserial URL with the box's line settings (a ``serial.SerialBase``)."""
+    port: SerialPort = serial.serial_for_url(url, baudrate=BAUDRATE, timeout=timeout, write_timeout=1.0)
+    return port
 
 
 class ButtonBox:
@@ -59,7 +76,7 @@ class ButtonBox:
         self._events: queue.Queue[BoxEvent] = queue.Queue()
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._port: Any = None
+        self._port: SerialPort | None = None
         self._thread: threading.Thread | None = None
 
     # --- life cycle -------------------------------------------------------------------------
@@ -153,6 +170,8 @@ class ButtonBox:
 
     def _pump(self) -> None:
         port = self._port
+        if port is None:  # closed by a failed write since the loop looked
+            return
         try:
             data = port.read(max(1, port.in_waiting))
         except (OSError, serial.SerialException) as exc:
@@ -198,8 +217,8 @@ class ButtonBox:
         if port is not None:
             try:
                 port.close()
-            except Exception:
-                pass
+            except Exception as exc:  # a port that fails to close is gone all the same
+                log.debug("closing %s: %s", self.url, exc)
 
 
 def require_port(url: str | None) -> str:
