@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
                 return 0
             print(f"camera: calibration failed: {error}", file=sys.stderr)
             return 1
-        cal = Calibration.load(Path(args.calibration)) if args.calibration else None
-        deck_path = args.deck or (cal.deck if cal else None)
+        saved = Calibration.load(Path(args.calibration)) if args.calibration else None
+        deck_path = args.deck or (saved.deck if saved else None)
         deck = DeckTemplates.load(Path(deck_path)) if deck_path else None
         out = Path(args.out)
         window = args.show
@@ -77,9 +77,9 @@ def run(args: argparse.Namespace) -> int:
                 break
             if gate is not None and not gate.push(frame):
                 continue
-            image = cal.white_balance(frame) if cal else frame
+            image = saved.white_balance(frame) if saved else frame
             reading = read_table(image, deck=deck)
-            zones = cal.group_zones(reading) if cal else [None] * len(reading.groups)
+            zones = saved.group_zones(reading) if saved else [None] * len(reading.groups)
             print(json.dumps({"frame": n, **reading.to_json(), "zones": zones}), flush=True)
             drawn = annotate(frame, reading)
             if window:
