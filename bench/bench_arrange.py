@@ -13,7 +13,7 @@ import time
 
 from engine.arrange import Credit, best_arrangement
 from engine.cards import Card, full_deck
-from engine.variants.indian import IndianRules, card_points, wild_test
+from engine.families.indian.variants import IndianRules, card_points, wild_test
 
 
 def seeded_hands(n: int, seed: int) -> list[tuple[list[Card], Card]]:

@@ -16,9 +16,9 @@ import random
 import statistics
 import time
 
-from engine.open_rummy_play import new_deal, play_turn
+from engine.families.open_rummy.play import new_deal, play_turn
+from engine.families.open_rummy.turn_checks import TurnRules, check_turn
 from engine.table import TableState
-from engine.turns import TurnRules, check_turn
 from engine.variants import JudgeRequest, find
 
 

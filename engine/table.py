@@ -13,6 +13,8 @@ most jokers it — with any sequence joined into it — ever held (joins). A sta
 assumes the kind reading: laid whole, and no more jokers than it holds now.
 
 :class:`TableHistory` keeps the states of a deal turn by turn, so these facts carry over.
+:class:`TurnVerdict` is the answer of a family's turn check about one change of the table
+(Open Rummy's is :mod:`engine.families.open_rummy.turn_checks`).
 """
 
 from __future__ import annotations
@@ -210,3 +212,32 @@ def require_seat(seat: int, players: int) -> None:
     if not 0 <= seat < players:
         raise TableStateError(f"seat {seat} does not exist: a {players}-player game has seats 0-{players - 1}")
 
+
+@dataclass(frozen=True)
+class TurnVerdict:
+    """The answer about one turn, with the reading it rests on."""
+
+    valid: bool
+    reason: str
+    violations: tuple[str, ...]
+    draw: str  # "stock", "discard pile", "none" or "ground show"
+    taken: tuple[Card, ...] = ()
+    discard: Card | None = None
+    killed: bool = False
+    played: tuple[Card, ...] = ()
+    returned: tuple[Card, ...] = ()
+    actions: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    after: TableState | None = field(default=None, compare=False)
+
+    def summary(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"draw": self.draw, "taken": [str(c) for c in self.taken],
+                               "played": [str(c) for c in self.played],
+                               "discard": None if self.discard is None else str(self.discard)}
+        if self.killed:
+            out["killed_pile"] = True
+        if self.returned:
+            out["to_hand"] = [str(c) for c in self.returned]
+        if self.notes:
+            out["assumed"] = list(self.notes)
+        return out

@@ -53,8 +53,8 @@ from engine.game import (
     policy_for,
 )
 from engine.game.flow import MENU_CLOSE, MENU_DROP, MENU_STOCK_OUT
-from engine.game.penalty_policy import team_of
 from engine.game.policy import FamilyPolicy
+from engine.game.setup import team_of
 from engine.game.state import DealRecord
 from engine.ruling import Ruling, plain_number
 from engine.variants import Variant

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.families.contract.variants import ContractVariant
 from engine.ruling import Ruling
 from engine.variants import JudgeRequest, find
-from engine.variants.contract import ContractVariant
 
 
 def game(variant: str) -> ContractVariant:

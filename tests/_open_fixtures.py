@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card
+from engine.families.open_rummy.turn_checks import TurnRules, check_turn
 from engine.notation import parse_cards
 from engine.ruling import Ruling
-from engine.table import TableState
-from engine.turns import TurnRules, TurnVerdict, check_turn
+from engine.table import TableState, TurnVerdict
 from engine.variants import JudgeRequest, find
 
 

@@ -6,11 +6,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from engine.families.tile.variants import TILE_RUMMY
 from engine.notation import parse_tiles
 from engine.ruling import Ruling
 from engine.tiles import COLOURS, JOLY, Tile
 from engine.variants.base import JudgeRequest
-from engine.variants.tile import TILE_RUMMY
 
 
 def tiles(text: str) -> list[Tile]:

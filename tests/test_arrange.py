@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from engine.arrange import Credit, best_arrangement
 from engine.cards import Card, full_deck
+from engine.families.indian.variants import IndianRules, card_points, wild_test
 from engine.melds import check_group, check_sequence, to_piece
 from engine.variants import JudgeRequest, find
-from engine.variants.indian import IndianRules, card_points, wild_test
 
 RULES = IndianRules().meld_rules()
 DECK = full_deck(2, 2)

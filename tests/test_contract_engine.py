@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.contracts import Need, contract, parse_needs
 from engine.errors import DeckError, GameSetupError, TablekitError, UnsupportedModeError
+from engine.families.contract.contracts import Need, contract, parse_needs
+from engine.families.contract.games import GAMES
 from engine.notation import format_hand
-from engine.variants.contract_games import GAMES
 from tests._contract_fixtures import ask, game
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import DeckError, GameSetupError
+from engine.families.contract.variants import ContractVariant
 from engine.variants import KNOWN_IDS, JudgeRequest, all_variants
-from engine.variants.contract import ContractVariant
 from tests._contract_fixtures import TEXT_FACTS, ask, game
 
 CONTRACT_IDS = sorted(TEXT_FACTS)

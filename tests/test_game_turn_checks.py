@@ -12,6 +12,7 @@ import random
 
 from _game_fixtures import Driver, game
 
+from engine.families.open_rummy.play import new_deal, play_turn
 from engine.game import (
     Buzz,
     Confirm,
@@ -28,7 +29,6 @@ from engine.game import (
     event_from_json,
 )
 from engine.notation import split_groups
-from engine.open_rummy_play import new_deal, play_turn
 from engine.table import TableState
 from tablekit.journal import Journal
 

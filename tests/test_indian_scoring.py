@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.indian_scoring import (
-    Outcome,
+from engine.families.indian.scoring import (
     ScoringError,
     SeatResult,
     deal_scores,
@@ -14,6 +13,7 @@ from engine.indian_scoring import (
     pool_standings,
     winnings,
 )
+from engine.outcomes import Outcome
 from engine.variants import find
 
 POINTS = find("indian-points")

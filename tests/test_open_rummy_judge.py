@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine.errors import DeckError, TableStateError, UnsupportedModeError
+from engine.families.open_rummy.variants import VARIANTS
 from engine.variants import find
-from engine.variants.open_rummy import VARIANTS
 from tests._open_fixtures import judge, judge_turn
 
 ROOT = Path(__file__).resolve().parents[1]

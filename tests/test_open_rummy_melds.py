@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.open_rummy_melds import classify_open, sequence_readings
+from engine.families.open_rummy.melds import classify_open, sequence_readings
 from tests._open_fixtures import cards
 
 

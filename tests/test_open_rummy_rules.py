@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import MeldError
-from engine.open_rummy_rules import (
+from engine.families.open_rummy.rules import (
     discard,
     join_problem,
     lay_down_problem,

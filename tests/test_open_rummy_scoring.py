@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from engine.open_rummy_scoring import (
+from engine.families.open_rummy.scoring import (
     TeamTable,
     add_deal,
     card_value,

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import PlayerCountError, TablekitError
-from engine.tile_game import (
+from engine.families.tile.game_rules import (
     ACE_BONUS,
     DOUBLES_WINDOW_SECONDS,
     GameScoring,

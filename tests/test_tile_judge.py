@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine.errors import DeckError, NotationError, PlayerCountError, UnsupportedModeError
+from engine.families.tile.variants import TILE_RUMMY
 from engine.variants.base import JudgeRequest
-from engine.variants.tile import TILE_RUMMY
 from tests._tile_fixtures import judge
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.tile_rules import (
+from engine.families.tile.rules import (
     board_value,
     check_close,
     check_first_meld,

@@ -7,9 +7,9 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.open_rummy_play import new_deal, play_turn
+from engine.families.open_rummy.play import new_deal, play_turn
+from engine.families.open_rummy.turn_checks import TurnRules, check_turn, hand_change
 from engine.table import TableHistory, TableState
-from engine.turns import TurnRules, check_turn, hand_change
 
 TABLES = [  # (players, decks, cards dealt): the standard game, 3-deck slow, 6 players on 3 decks
     (4, 4, 45), (4, 3, 27), (6, 3, 21),

@@ -269,9 +269,9 @@ def test_two_readings_are_named() -> None:
 
 
 def test_history_remembers_a_grown_suited_group() -> None:
-    from engine.open_rummy_scoring import TeamTable
+    from engine.families.open_rummy.scoring import TeamTable
+    from engine.families.open_rummy.turn_checks import TurnRules, record_turn
     from engine.table import TableHistory
-    from engine.turns import TurnRules, record_turn
 
     rules = TurnRules(players=4)
     history = TableHistory.start(state({}, "4C"))

@@ -52,6 +52,7 @@ from engine.game.setup import (
     SetupError,
     check_seating,
     has_partnerships,
+    team_of,
 )
 from engine.game.state import (
     DealRecord,
@@ -72,5 +73,5 @@ __all__ = [
     "SetupError", "ShowState", "ShowVerdict", "Standings", "StartTimer", "StopTimer", "TableRead",
     "TableSeen", "TableWatch", "Tick", "TimerExpired", "TurnCheck", "WriteScores", "apply",
     "check_seating", "effect_from_json", "event_from_json", "has_partnerships", "new_game",
-    "policy_for", "replay",
+    "policy_for", "replay", "team_of",
 ]

@@ -2,7 +2,7 @@
 
 Turns pass like a chess clock (a short press ends the turn), a long press declares a show,
 the turn clock runs out into missed turns, and a lost box or camera pauses the clock. This
-module dispatches each event; dealing and turns live in :mod:`engine.game.turns`, the show
+module dispatches each event; dealing and turns live in :mod:`engine.game.deal_flow`, the show
 (verdict, corrections, every other hand, confirmation with OK) in :mod:`engine.game.show`,
 checking each turn against the camera's reading of the table in
 :mod:`engine.game.table_checks`.
@@ -17,6 +17,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from engine.game.deal_flow import (
+    Result,
+    clock_effects,
+    deal_started,
+    drop,
+    end_turn,
+    missed_turn,
+    refuse,
+    set_at,
+    turn_ms,
+)
 from engine.game.effects import (
     Effect,
     Notice,
@@ -51,17 +62,6 @@ from engine.game.state import (
     GameState,
 )
 from engine.game.table_checks import accept_turn, read_table_again, table_seen
-from engine.game.turns import (
-    Result,
-    clock_effects,
-    deal_started,
-    drop,
-    end_turn,
-    missed_turn,
-    refuse,
-    set_at,
-    turn_ms,
-)
 
 #: A press held at least this long declares a show; shorter ends the turn.
 LONG_PRESS_MS = 1500

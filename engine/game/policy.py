@@ -2,7 +2,9 @@
 
 The flow (turns, timers, shows, readings) is the same for every family; what differs — how a
 show is judged, what a losing hand costs, drops, eliminations, when the game ends — is a
-:class:`FamilyPolicy`. :func:`policy_for` picks one by the variant's family.
+:class:`FamilyPolicy`. Each family writes its own beside its rules (for example
+:mod:`engine.families.indian.policy`) and each variant names it (``Variant.policy``), so
+:func:`policy_for` just asks the game's variant.
 """
 
 from __future__ import annotations
@@ -14,15 +16,13 @@ from engine.cards import Groups
 from engine.errors import TablekitError
 from engine.game.setup import TURN_SECONDS, Game
 from engine.game.state import DealState, Number
-from engine.indian_scoring import Outcome
 from engine.notation import split_groups
+from engine.outcomes import Outcome
 from engine.ruling import Ruling
-from engine.table import TableState
-from engine.turns import TurnVerdict
-from engine.variants.base import Groups as ItemGroups
-from engine.variants.base import JudgeRequest
+from engine.table import TableState, TurnVerdict
+from engine.variants.base import ItemGroups, JudgeRequest
 
-# Seat outcomes of a deal: the scoring module's names, plus a seat sitting the deal out.
+# Seat outcomes of a deal: the shared names (engine.outcomes), plus a seat sitting the deal out.
 WINNER: str = Outcome.WINNER.value
 LOST: str = Outcome.LOST.value
 SECOND_VALID: str = Outcome.SECOND_VALID.value
@@ -144,19 +144,5 @@ class FamilyPolicy:
 
 
 def policy_for(game: Game) -> FamilyPolicy:
-    from engine.game.indian_policy import IndianPolicy
-    from engine.game.open_rummy_policy import OpenRummyPolicy
-    from engine.game.penalty_policy import PartnershipPenaltyPolicy, PenaltyPolicy
-    from engine.game.setup import has_partnerships
-    from engine.game.tile_policy import TilePolicy
-
-    family: str = type(game.variant).family
-    if family == "indian":
-        return IndianPolicy()
-    if family == "open-rummy":
-        return OpenRummyPolicy()
-    if family == "tile":
-        return TilePolicy()
-    if has_partnerships(game.variant):
-        return PartnershipPenaltyPolicy()  # Push: partners pay as one team
-    return PenaltyPolicy()
+    """The policy the game's variant plays by at the table (its family's: ``Variant.policy``)."""
+    return game.variant.policy

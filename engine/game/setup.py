@@ -100,8 +100,13 @@ TABLE_OPTIONS = frozenset({"count", "deals", "turn_checks"})
 
 def has_partnerships(variant: Variant) -> bool:
     """Is the game played by two teams of partners? (Open Rummy, Push.)"""
-    scoring = getattr(variant, "scoring", None)
-    return type(variant).family == "open-rummy" or bool(getattr(scoring, "partnerships", False))
+    return variant.partnerships
+
+
+def team_of(seat: int) -> int:
+    """Partners sit alternately (``check_seating`` sees to it): seats 0, 2, … are one team and
+    seats 1, 3, … the other, whatever names the players gave the teams."""
+    return seat % 2
 
 
 def _who(seats: tuple[Seat, ...], seat: int) -> str:

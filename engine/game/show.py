@@ -11,6 +11,18 @@ from dataclasses import replace
 
 from engine.cards import Groups, parse_card
 from engine.errors import TablekitError
+from engine.game.deal_flow import (
+    Result,
+    clock_effects,
+    finish_deal,
+    name_of,
+    pass_turn,
+    policy_of,
+    refuse,
+    start_clock,
+    with_outcome,
+    with_status,
+)
 from engine.game.effects import (
     Buzz,
     Effect,
@@ -31,18 +43,6 @@ from engine.game.state import (
     HandReading,
     ShowStage,
     ShowState,
-)
-from engine.game.turns import (
-    Result,
-    clock_effects,
-    finish_deal,
-    name_of,
-    pass_turn,
-    policy_of,
-    refuse,
-    start_clock,
-    with_outcome,
-    with_status,
 )
 
 

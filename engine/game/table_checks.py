@@ -22,16 +22,16 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.errors import TablekitError
-from engine.game.effects import Buzz, Effect, Notice, ReadTable, SetLed, StopTimer
-from engine.game.events import Event, TableSeen
-from engine.game.state import GameState, TableWatch, TurnCheck
-from engine.game.turns import (
+from engine.game.deal_flow import (
     Result,
     clock_effects,
     name_of,
     policy_of,
     start_clock,
 )
+from engine.game.effects import Buzz, Effect, Notice, ReadTable, SetLed, StopTimer
+from engine.game.events import Event, TableSeen
+from engine.game.state import GameState, TableWatch, TurnCheck
 from engine.table import TableState
 
 #: The buzzer when a turn is found illegal.

@@ -1,6 +1,9 @@
 """The variant registry: every game the kit referees, found by id.
 
-Family modules register their variants when imported; :func:`find` imports them on first use.
+Each game family is a package under ``engine/families/`` whose games module declares its
+variants in a ``VARIANTS`` tuple; :func:`find` imports those modules on first use (one broken
+family must not take the judge down for every other game) and registers what they declare.
+A family module never imports this registry, so the rules sit below it and nothing circles.
 """
 
 from __future__ import annotations
@@ -13,11 +16,12 @@ from engine.variants.base import JudgeRequest, Variant
 
 __all__ = ["JudgeRequest", "Variant", "all_variants", "find", "register", "KNOWN_IDS"]
 
+#: Each family's module declaring its games, as (family, module).
 _FAMILY_MODULES = (
-    "engine.variants.indian",
-    "engine.variants.contract",
-    "engine.variants.open_rummy",
-    "engine.variants.tile",
+    ("indian", "engine.families.indian.variants"),
+    ("contract", "engine.families.contract.games"),
+    ("open_rummy", "engine.families.open_rummy.variants"),
+    ("tile", "engine.families.tile.variants"),
 )
 
 # Every id the judge contract names; ids whose family has not landed answer "not implemented".
@@ -46,14 +50,16 @@ def _load() -> None:
     if _loaded:
         return
     _loaded = True
-    for name in _FAMILY_MODULES:
+    for family, name in _FAMILY_MODULES:
         if importlib.util.find_spec(name) is None:
             continue
         try:
-            importlib.import_module(name)
+            module = importlib.import_module(name)
         except ImportError as exc:
             # One broken family must not take the judge down for every other game.
-            _BROKEN[name.rsplit(".", 1)[-1]] = f"{type(exc).__name__}: {exc}"
+            _BROKEN[family] = f"{type(exc).__name__}: {exc}"
+            continue
+        register(*module.VARIANTS)
 
 
 def find(variant_id: str) -> Variant:

@@ -1,8 +1,10 @@
 """What every variant is: fixed game data plus the judge questions it answers.
 
 A variant is a frozen description (players, decks, deal sizes, meld rules, card values,
-options) with a few hook methods. Families subclass :class:`Variant` once; each game of the
-family is then one instance declared as data. ``engine.variants.find(id)`` looks one up.
+options) with a few hook methods. Families subclass :class:`Variant` once (in their package
+under ``engine/families/``); each game of the family is then one instance declared as data, and
+the subclass names the family's live-game policy (:attr:`Variant.policy`).
+``engine.variants.find(id)`` looks one up.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.cards import Card
 from engine.errors import DeckError, UnsupportedModeError
@@ -18,8 +20,13 @@ from engine.notation import check_copies, parse_hand, parse_tiles
 from engine.ruling import Ruling
 from engine.tiles import Tile
 
+if TYPE_CHECKING:
+    from engine.game.policy import FamilyPolicy
+
 Item = Card | Tile
-Groups = list[list[Item]]
+#: A hand or table parsed into the variant's cards or tiles, group by group (the notation's
+#: texts are :data:`engine.cards.Groups`).
+ItemGroups = list[list[Item]]
 MODES = ("declare", "count", "best", "contract", "meld", "turn")
 
 
@@ -28,7 +35,7 @@ class JudgeRequest:
     """One question to the judge, already parsed. ``options`` holds house-rule switches."""
 
     mode: str
-    groups: Groups = field(default_factory=list)
+    groups: ItemGroups = field(default_factory=list)
     wild: Card | None = None
     deal: int | None = None
     decks: int | None = None
@@ -62,8 +69,8 @@ class Variant:
 
     # --- input -------------------------------------------------------------------------
 
-    def parse(self, text: str) -> Groups:
-        groups: Groups = [list(g) for g in (parse_tiles(text) if self.uses_tiles else parse_hand(text))]
+    def parse(self, text: str) -> ItemGroups:
+        groups: ItemGroups = [list(g) for g in (parse_tiles(text) if self.uses_tiles else parse_hand(text))]
         return groups
 
     def decks_for(self, request: JudgeRequest) -> int:
@@ -93,6 +100,19 @@ class Variant:
         if items:
             allowed = self.copies_allowed(request)
             check_copies(items, lambda i: allowed[i])
+
+    # --- at the table ------------------------------------------------------------------
+
+    @property
+    def policy(self) -> FamilyPolicy:
+        """How the game is played out at the table (scoring a deal, drops, the game's end):
+        each family's variants name their family's policy."""
+        raise NotImplementedError(f"{self.id} names no live-game policy")
+
+    @property
+    def partnerships(self) -> bool:
+        """Is the game played by two teams of partners sitting alternately?"""
+        return False
 
     # --- answers -----------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from engine.cards import Card
-from engine.open_rummy_melds import (
+from engine.families.open_rummy.melds import (
     ACE,
     LOWEST,
     MAX_JOKERS,

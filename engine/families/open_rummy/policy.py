@@ -16,8 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING, cast
 
 from engine.cards import Card, Groups
+from engine.families.open_rummy.melds import classify_open
+from engine.families.open_rummy.scoring import Ending, TeamTable, cards_value, score_deal, team_of
+from engine.families.open_rummy.turn_checks import TurnRules, check_turn
 from engine.game.policy import (
     LOST,
     SITTING_OUT,
@@ -30,21 +34,19 @@ from engine.game.policy import (
 )
 from engine.game.setup import Game
 from engine.game.state import DealState, Number
-from engine.open_rummy_melds import classify_open
-from engine.open_rummy_scoring import Ending, TeamTable, cards_value, score_deal, team_of
 from engine.ruling import Ruling
-from engine.table import TableState
-from engine.turns import TurnRules, TurnVerdict, check_turn
+from engine.table import TableState, TurnVerdict
 from engine.variants.base import JudgeRequest
-from engine.variants.open_rummy import OpenRummyVariant
+
+if TYPE_CHECKING:
+    from engine.families.open_rummy.variants import OpenRummyVariant
 
 TEAMS = 2
 
 
 def _variant(game: Game) -> OpenRummyVariant:
-    v = game.variant
-    assert isinstance(v, OpenRummyVariant)
-    return v
+    # Only Open Rummy variants name this policy (OpenRummyVariant.policy).
+    return cast("OpenRummyVariant", game.variant)
 
 
 def split_zone(game: Game, groups: Groups) -> tuple[list[list[Card]], list[Card]]:

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.cards import Groups
+from engine.families.tile.game_rules import CLOSING_BONUS, DOUBLES_WINDOW_SECONDS
+from engine.families.tile.rules import end_value
 from engine.game.policy import (
     LOST,
     SITTING_OUT,
@@ -27,8 +29,6 @@ from engine.game.policy import (
 from engine.game.setup import Game
 from engine.game.state import DealState, Number
 from engine.ruling import Ruling
-from engine.tile_game import CLOSING_BONUS, DOUBLES_WINDOW_SECONDS
-from engine.tile_rules import end_value
 from engine.tiles import Tile, parse_tile
 from engine.variants.base import JudgeRequest
 

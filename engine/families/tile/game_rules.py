@@ -5,7 +5,7 @@ of problems in players' words; nothing reads a clock or draws at random on its o
 ``random.Random`` is passed in where tiles are mixed). A later game flow folds these into a
 state machine.
 
-Rulings where the rule text is silent (see also :mod:`engine.tile_rules`):
+Rulings where the rule text is silent (see also :mod:`engine.families.tile.rules`):
 
 - The deal: the first tile of the shuffled set is turned up as the "ace" and stays face up
   out of play; the other 105 make fifteen piles of seven. Each seat takes one pile per round
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from engine.errors import PlayerCountError
-from engine.tile_rules import board_value, check_first_meld, read_meld
+from engine.families.tile.rules import board_value, check_first_meld, read_meld
 from engine.tiles import Tile, full_tile_set
 
 MIN_PLAYERS: Final = 2

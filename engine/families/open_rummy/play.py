@@ -19,7 +19,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from engine.cards import Card, full_deck
-from engine.open_rummy_melds import (
+from engine.families.open_rummy.melds import (
     ACE,
     LOWEST,
     MAX_JOKERS,

@@ -1,7 +1,7 @@
 """Every contract-rummy game the kit referees, one definition each, in the order of the rule text.
 
 Read a definition beside its rule text: players and packs, wild cards, meld style, one row per
-deal (cards dealt, contract in the short notation of :mod:`engine.contracts`), card values,
+deal (cards dealt, contract in the short notation of :mod:`engine.families.contract.contracts`), card values,
 table actions, scoring. A comment marked *Ruling* says where the text was silent or unclear
 and what the kit does. To add a house variant, write one more ``game(...)`` (or
 ``dataclasses.replace`` an existing one) and add it to ``GAMES``.
@@ -16,10 +16,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine.contracts import Contract, MeldStyle, contract
-from engine.melds import GroupRule, SequenceRule, WildRule
-from engine.variants import register
-from engine.variants.contract import (
+from engine.families.contract.contracts import Contract, MeldStyle, contract
+from engine.families.contract.variants import (
     CardValues,
     Claim,
     ContractVariant,
@@ -29,6 +27,7 @@ from engine.variants.contract import (
     Scoring,
     TableRules,
 )
+from engine.melds import GroupRule, SequenceRule, WildRule
 
 Row = tuple[int, str | Contract]
 
@@ -564,4 +563,5 @@ GAMES: tuple[ContractVariant, ...] = (
     DUMMY_RUMMY,
 )
 
-register(*GAMES)
+#: What the registry (:mod:`engine.variants`) looks up: every game of the family.
+VARIANTS = GAMES

@@ -11,9 +11,16 @@ Table rulings where the texts are silent:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, cast
 
 from engine.cards import Groups, parse_card
 from engine.errors import TablekitError
+from engine.families.indian.scoring import (
+    SeatResult,
+    deal_scores,
+    deals_standings,
+    pool_standings,
+)
 from engine.game.policy import (
     DEAL_SHOW,
     FIRST_DROP,
@@ -29,24 +36,19 @@ from engine.game.policy import (
 )
 from engine.game.setup import Game
 from engine.game.state import DealState, Number
-from engine.indian_scoring import (
-    Outcome,
-    SeatResult,
-    deal_scores,
-    deals_standings,
-    pool_standings,
-)
+from engine.outcomes import Outcome
 from engine.ruling import Ruling
 from engine.variants.base import JudgeRequest
-from engine.variants.indian import IndianVariant
+
+if TYPE_CHECKING:
+    from engine.families.indian.variants import IndianVariant
 
 MISSED_TURN_LIMIT = 3
 
 
 def _variant(game: Game) -> IndianVariant:
-    v = game.variant
-    assert isinstance(v, IndianVariant)
-    return v
+    # Only Indian variants name this policy (IndianVariant.policy).
+    return cast("IndianVariant", game.variant)
 
 
 class IndianPolicy(FamilyPolicy):

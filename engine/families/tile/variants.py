@@ -15,8 +15,8 @@ that its twin counts 50 in ``count`` (``ace_dealt=false`` when it was drawn late
 dealt); ``first_meld=<points>`` changes the 45-point threshold; ``closing_tile=false``
 demands that a close leave no lone tile.
 
-``--decks N`` means N full 106-tile sets. Game-level rules live in :mod:`engine.tile_game`,
-meld and value rules in :mod:`engine.tile_rules`.
+``--decks N`` means N full 106-tile sets. Game-level rules live in :mod:`engine.families.tile.game_rules`,
+meld and value rules in :mod:`engine.families.tile.rules`.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.errors import NotationError, UnsupportedModeError
-from engine.ruling import GroupRuling, Ruling
-from engine.tile_game import check_players
-from engine.tile_rules import (
+from engine.families.tile.game_rules import check_players
+from engine.families.tile.policy import TilePolicy
+from engine.families.tile.rules import (
     FIRST_MELD_POINTS,
     MeldReading,
     check_close,
@@ -37,9 +37,12 @@ from engine.tile_rules import (
     end_value,
     read_groups,
 )
+from engine.ruling import GroupRuling, Ruling
 from engine.tiles import Tile, full_tile_set, parse_tile
-from engine.variants import register
 from engine.variants.base import Item, JudgeRequest, Variant
+
+#: How tile rummy is played out at the table: the doubles window, one deal, the close.
+TILE_POLICY = TilePolicy()
 
 
 def _tile_option(options: Mapping[str, Any], key: str) -> Tile | None:
@@ -89,6 +92,10 @@ class TileVariant(Variant):
     family: ClassVar[str] = "tile"
     uses_tiles: ClassVar[bool] = True
     modes: ClassVar[tuple[str, ...]] = ("meld", "count", "contract", "declare")
+
+    @property
+    def policy(self) -> TilePolicy:
+        return TILE_POLICY
 
     def full_set(self, decks: int, jokers: int) -> list[Item]:
         return list(full_tile_set(copies=2 * decks, jolys=jokers))
@@ -173,4 +180,4 @@ TILE_RUMMY = TileVariant(
     summary="106 tiles; runs and formations, Jolys 1 in 3; first meld 45 with a run; "
             "laid tiles score, tiles left count against")
 
-register(TILE_RUMMY)
+VARIANTS = (TILE_RUMMY,)

@@ -9,7 +9,7 @@ the deal at once with a ground show, leaving the table as it was.
 
 The camera cannot see hands, so the checker reads the change: it tries every split of the
 discard pile into "taken" and "discarded" that fits the two states and the stock count,
-combines each with the meld changes from :mod:`engine.open_rummy_changes`, and keeps a reading
+combines each with the meld changes from :mod:`engine.families.open_rummy.meld_changes`, and keeps a reading
 that breaks no rule, saying which it assumed when more than one would do.
 """
 
@@ -17,15 +17,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from engine.cards import Card
-from engine.open_rummy_changes import MeldChanges, compare_melds
-from engine.open_rummy_melds import is_joker
-from engine.open_rummy_rules import pile_take_problem
+from engine.families.open_rummy.meld_changes import MeldChanges, compare_melds
+from engine.families.open_rummy.melds import is_joker
+from engine.families.open_rummy.rules import pile_take_problem
 from engine.ruling import join_reasons
-from engine.table import TableHistory, TableState, require_seat
+from engine.table import TableHistory, TableState, TurnVerdict, require_seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,36 +49,6 @@ class PileReading:
         if self.pulled:
             return self.pulled
         return tuple(before[len(before) - self.taken:]) if self.taken else ()
-
-
-@dataclass(frozen=True)
-class TurnVerdict:
-    """The answer about one turn, with the reading it rests on."""
-
-    valid: bool
-    reason: str
-    violations: tuple[str, ...]
-    draw: str  # "stock", "discard pile", "none" or "ground show"
-    taken: tuple[Card, ...] = ()
-    discard: Card | None = None
-    killed: bool = False
-    played: tuple[Card, ...] = ()
-    returned: tuple[Card, ...] = ()
-    actions: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
-    after: TableState | None = field(default=None, compare=False)
-
-    def summary(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"draw": self.draw, "taken": [str(c) for c in self.taken],
-                               "played": [str(c) for c in self.played],
-                               "discard": None if self.discard is None else str(self.discard)}
-        if self.killed:
-            out["killed_pile"] = True
-        if self.returned:
-            out["to_hand"] = [str(c) for c in self.returned]
-        if self.notes:
-            out["assumed"] = list(self.notes)
-        return out
 
 
 def pile_readings(before: Sequence[Card], after: Sequence[Card]) -> list[PileReading]:

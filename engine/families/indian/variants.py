@@ -8,7 +8,7 @@ high but K-A-2 never counts; A K Q J 10 score 10, jokers 0; a losing hand scores
 House-rule options (``JudgeRequest.options`` / ``IndianRules``): ``wrap`` (K-A-2 allowed),
 ``wild_in_place_pure`` (default true), ``joker_only_melds`` (default false),
 ``min_show_groups`` (default 3: the texts reject a show laid out in only two groups).
-Deal- and game-level scoring lives in :mod:`engine.indian_scoring`.
+Deal- and game-level scoring lives in :mod:`engine.families.indian.scoring`.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from typing import Any, ClassVar
 from engine.arrange import Credit, best_arrangement
 from engine.cards import Card
 from engine.errors import DeckError
+from engine.families.indian.policy import IndianPolicy
+from engine.families.indian.scoring import FULL_COUNT_CAP, WRONG_SHOW
 from engine.melds import (
     GroupRule,
     MeldCheck,
@@ -31,12 +33,11 @@ from engine.melds import (
     to_piece,
 )
 from engine.ruling import GroupRuling, Ruling
-from engine.variants import register
 from engine.variants.base import Item, JudgeRequest, Variant
 
 HAND_SIZE = 13
-FULL_COUNT_CAP = 80
-WRONG_SHOW = 80
+#: How every Indian game is played out at the table.
+INDIAN_POLICY = IndianPolicy()
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +111,10 @@ class IndianVariant(Variant):
     deal_count: int | None = None
     family: ClassVar[str] = "indian"
     modes: ClassVar[tuple[str, ...]] = ("declare", "count", "best", "meld")
+
+    @property
+    def policy(self) -> IndianPolicy:
+        return INDIAN_POLICY
 
     def jokers_for(self, request: JudgeRequest) -> int:
         """Each pack brings one printed joker."""
@@ -266,4 +271,4 @@ INDIAN_DEALS = _variant(
     first_drop=None, middle_drop=None,
     summary="a fixed number of deals (2 or 3); chips change hands; no drops")
 
-register(INDIAN_POINTS, INDIAN_POOL_101, INDIAN_POOL_201, INDIAN_DEALS)
+VARIANTS = (INDIAN_POINTS, INDIAN_POOL_101, INDIAN_POOL_201, INDIAN_DEALS)

@@ -3,8 +3,8 @@
 Every variant is data: players, decks (each deck of 52 cards plus three printed jokers),
 cards dealt, the stock left after the deal and the turned-up card, the complete sets a show
 needs and how many of them pure, and the target score. Melds are read by
-:mod:`engine.open_rummy_melds`, scored by :mod:`engine.open_rummy_scoring`; turns are checked
-by :mod:`engine.turns` on :mod:`engine.table` states.
+:mod:`engine.families.open_rummy.melds`, scored by :mod:`engine.families.open_rummy.scoring`; turns are checked
+by :mod:`engine.families.open_rummy.turn_checks` on :mod:`engine.table` states.
 
 Judge answers:
 
@@ -36,15 +36,17 @@ from typing import Any, ClassVar
 
 from engine.cards import Card, full_deck
 from engine.errors import TableStateError
-from engine.open_rummy_melds import classify_open
-from engine.open_rummy_scoring import SHOW_POINTS, cards_value, check_show, score_meld
+from engine.families.open_rummy.melds import classify_open
+from engine.families.open_rummy.policy import OpenRummyPolicy
+from engine.families.open_rummy.scoring import SHOW_POINTS, cards_value, check_show, score_meld
+from engine.families.open_rummy.turn_checks import TurnRules, check_turn
 from engine.ruling import GroupRuling, Ruling, plain_number
 from engine.table import TableState
-from engine.turns import TurnRules, check_turn
-from engine.variants import register
 from engine.variants.base import Item, JudgeRequest, Variant
 
 JOKERS_PER_DECK = 3
+#: How every Open Rummy table is played out: two teams, turns checked, first to the target.
+OPEN_RUMMY_POLICY = OpenRummyPolicy()
 
 
 def public_kind(kind: str) -> str:
@@ -77,6 +79,14 @@ class OpenRummyVariant(Variant):
     target: int = 1500
     family: ClassVar[str] = "open-rummy"
     modes: ClassVar[tuple[str, ...]] = ("declare", "count", "contract", "meld", "turn")
+
+    @property
+    def policy(self) -> OpenRummyPolicy:
+        return OPEN_RUMMY_POLICY
+
+    @property
+    def partnerships(self) -> bool:
+        return True
 
     def jokers_for(self, request: JudgeRequest) -> int:
         return JOKERS_PER_DECK * self.decks_for(request)
@@ -213,5 +223,3 @@ OPEN_RUMMY_2DECK = _variant(
 
 VARIANTS = (OPEN_RUMMY, OPEN_RUMMY_3DECK, OPEN_RUMMY_3DECK_SLOW, OPEN_RUMMY_6P,
             OPEN_RUMMY_6P_3DECK, OPEN_RUMMY_2DECK)
-
-register(*VARIANTS)

@@ -19,25 +19,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from engine.errors import TablekitError
-from engine.variants.indian import FULL_COUNT_CAP, WRONG_SHOW, IndianVariant
+from engine.outcomes import Outcome
+
+if TYPE_CHECKING:
+    from engine.families.indian.variants import IndianVariant
+
+#: A losing hand scores at most this; deals rummy also starts each seat with this many chips
+#: per player.
+FULL_COUNT_CAP = 80
+#: What a wrong show costs.
+WRONG_SHOW = 80
 
 
 class ScoringError(TablekitError, ValueError):
     """Deal results that cannot happen under the rules (two winners, a drop where none is allowed)."""
-
-
-class Outcome(StrEnum):
-    WINNER = "winner"
-    LOST = "lost"
-    SECOND_VALID = "second-valid"
-    WRONG_SHOW = "wrong-show"
-    FIRST_DROP = "first-drop"
-    MIDDLE_DROP = "middle-drop"
-    MISSED_TURNS = "missed-turns"
-    DEAL_SHOW = "deal-show"
 
 
 DROPS = frozenset({Outcome.FIRST_DROP, Outcome.MIDDLE_DROP, Outcome.MISSED_TURNS})

@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Final, Literal
 
 from engine.cards import Card
-from engine.open_rummy_melds import ACE, LOWEST, OpenMeld, classify_open
+from engine.families.open_rummy.melds import ACE, LOWEST, OpenMeld, classify_open
 from engine.table import TableState
 
 SHOW_POINTS: Final = 20

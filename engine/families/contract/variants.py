@@ -4,7 +4,7 @@ A :class:`ContractVariant` is data: who plays with how many decks and jokers
 (:class:`Packs`), which cards are wild, what melds look like (:class:`MeldStyle`), each deal's
 cards and contract (:class:`Deal`), what cards cost (:class:`CardValues`), the table actions
 the game allows (:class:`TableRules`) and how a game is scored (:class:`Scoring`). The games
-themselves are declared in :mod:`engine.variants.contract_games`.
+themselves are declared in :mod:`engine.families.contract.games`.
 
 Judge modes: ``count`` (penalty of the cards given; option ``bent_table`` doubles it where the
 game says so), ``meld`` (each group a valid meld; contract games do not score melds, so 0),
@@ -19,7 +19,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
 from engine.cards import Card
-from engine.contracts import (
+from engine.errors import DeckError, GameSetupError, UnsupportedModeError
+from engine.families.contract.contracts import (
     Contract,
     GoingOut,
     MeldStyle,
@@ -29,9 +30,13 @@ from engine.contracts import (
     pieces_of,
     read_meld,
 )
-from engine.errors import DeckError, GameSetupError, UnsupportedModeError
+from engine.families.contract.policy import PartnershipPenaltyPolicy, PenaltyPolicy
 from engine.ruling import GroupRuling, Ruling
 from engine.variants.base import Item, JudgeRequest, Variant
+
+#: How contract games are played out at the table, alone or by two teams.
+PENALTY_POLICY = PenaltyPolicy()
+PARTNERSHIP_PENALTY_POLICY = PartnershipPenaltyPolicy()
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +189,17 @@ class ContractVariant(Variant):
     rulings: tuple[str, ...] = ()
     family: ClassVar[str] = "contract"
     modes: ClassVar[tuple[str, ...]] = ("count", "meld", "contract")
+
+    # --- at the table ------------------------------------------------------------------
+
+    @property
+    def policy(self) -> PenaltyPolicy:
+        """Losers pay what they hold; in a partnership game (Push) partners pay as one team."""
+        return PARTNERSHIP_PENALTY_POLICY if self.partnerships else PENALTY_POLICY
+
+    @property
+    def partnerships(self) -> bool:
+        return self.scoring.partnerships
 
     # --- setup -------------------------------------------------------------------------
 
@@ -340,6 +356,3 @@ def _cards(group: Sequence[Item]) -> list[Card]:
 def _value(reading: Reading, table: CardValues) -> int:
     return melding_value(reading, table.rank_value)
 
-
-# The games register themselves when their definitions load.
-import engine.variants.contract_games  # noqa: E402,F401

@@ -23,7 +23,7 @@ from typing import Literal
 
 from engine.cards import Card
 from engine.errors import MeldError
-from engine.open_rummy_melds import (
+from engine.families.open_rummy.melds import (
     MAX_JOKERS,
     classify_open,
     is_joker,

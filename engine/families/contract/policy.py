@@ -1,5 +1,4 @@
-"""Games where losers pay for the cards left in hand and the lowest total wins (contract family,
-and the fallback for any family without its own policy).
+"""Contract rummy at the table: losers pay for the cards left in hand and the lowest total wins.
 
 The show is the declarer going out: every group in their zone must be a valid meld, and in a
 contract game the deal's contract must be among them (the zone holds the contract melds and
@@ -28,7 +27,7 @@ from engine.game.policy import (
     Standings,
     parse_groups,
 )
-from engine.game.setup import Game
+from engine.game.setup import Game, team_of
 from engine.game.state import DealState, Number
 from engine.ruling import Ruling
 from engine.variants.base import JudgeRequest
@@ -115,12 +114,6 @@ class PenaltyPolicy(FamilyPolicy):
             best = min(totals)
             winners = tuple(s for s in seats if totals[s] == best)
         return Standings(totals, (False,) * game.players, over, winners)
-
-
-def team_of(seat: int) -> int:
-    """Partners sit alternately (``check_seating`` sees to it): seats 0, 2, … are one team and
-    seats 1, 3, … the other, whatever names the players gave the teams."""
-    return seat % 2
 
 
 class PartnershipPenaltyPolicy(PenaltyPolicy):
