@@ -44,7 +44,11 @@ class LoopStats:
 
 
 class FrameLoop:
-    """Calls ``view_at(now)`` and shows the result, at ``active_fps`` while a timer runs."""
+    """Calls ``view_at(now)`` and shows the result, at ``active_fps`` while a timer runs.
+
+    After each frame the input since the last one (``events``) goes to ``on_event``; closing
+    the window stops the loop, unless it is a kiosk's (``closable`` False: no way out).
+    """
 
     def __init__(
         self,
@@ -58,6 +62,7 @@ class FrameLoop:
         on_event: Callable[[pygame.event.Event], None] | None = None,
         active_fps: float = ACTIVE_FPS,
         idle_fps: float = IDLE_FPS,
+        closable: bool = True,
     ) -> None:
         self.show = show
         self.view_at = view_at
@@ -68,6 +73,7 @@ class FrameLoop:
         self.on_event = on_event
         self.active_fps = active_fps
         self.idle_fps = idle_fps
+        self.closable = closable
         self.running = False
 
     def stop(self) -> None:
@@ -91,10 +97,11 @@ class FrameLoop:
             if self.events is not None:
                 for event in self.events():
                     if event.type == pygame.QUIT:
-                        self.running = False
+                        if self.closable:
+                            self.running = False
                     elif self.on_event is not None:
                         self.on_event(event)
-            if frames is not None and stats.frames >= frames:
+            if not self.running or frames is not None and stats.frames >= frames:
                 break
             period = 1.0 / (self.active_fps if is_moving(view) else self.idle_fps)
             deadline += period

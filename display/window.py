@@ -10,9 +10,10 @@ to headless when no window can be opened.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +21,16 @@ import pygame
 
 from display.errors import ScreenError
 from display.renderer import Renderer
-from display.viewmodel import PlayView, ViewModel
+from display.viewmodel import (
+    DealResultView,
+    PlayView,
+    ScoreboardView,
+    ShowView,
+    TurnCheckView,
+    ViewModel,
+)
+
+log = logging.getLogger(__name__)
 
 KIOSK = "kiosk"
 WINDOW = "window"
@@ -75,7 +85,12 @@ def choose_display(env: Mapping[str, str], on_pi: bool, platform: str = sys.plat
 
 
 class Screen:
-    """A pygame display plus a renderer: `show(view)` draws a frame and puts it on screen."""
+    """A pygame display plus a renderer: `show(view)` draws a frame and puts it on screen.
+
+    With ``screenshots`` (a folder), a PNG of each new screen goes there (``shots``), with the
+    words drawn on it (``shot_texts``). ``key`` says what makes a screen a new one: by default
+    anything but a ticking countdown (:func:`screen_key`); :func:`scene_key` is coarser.
+    """
 
     def __init__(
         self,
@@ -85,15 +100,19 @@ class Screen:
         title: str = "Rummy Table Kit",
         renderer: Renderer | None = None,
         screenshots: str | os.PathLike[str] | None = None,
+        key: Callable[[ViewModel], Hashable] | None = None,
     ) -> None:
         self.plan = plan or choose_display(os.environ, is_raspberry_pi())
         self.surface = self._open(self.plan, size, title)
         self.renderer = renderer or Renderer()
         self.frames = 0
-        # With ``screenshots``, a PNG of each new screen (not of each countdown tick) goes there.
         self.screenshots = None if screenshots is None else Path(screenshots)
         self.shots: list[Path] = []
-        self._last_key: tuple[object, ...] | None = None
+        self.shot_texts: list[tuple[str, ...]] = []  # the words drawn on each screenshot
+        self.key: Callable[[ViewModel], Hashable] = key or screen_key
+        self._last_key: Hashable | None = None
+        if self.screenshots is not None:
+            self.screenshots.mkdir(parents=True, exist_ok=True)
 
     @staticmethod
     def _open(plan: DisplayPlan, size: tuple[int, int] | None, title: str) -> pygame.Surface:
@@ -119,7 +138,7 @@ class Screen:
         except pygame.error as exc:
             if plan.explicit or plan.mode == HEADLESS:
                 raise ScreenError(f"cannot open the {plan.mode} screen ({plan.driver or 'SDL default'}): {exc}") from exc
-            print(f"tablekit: no {plan.mode} screen ({exc}); drawing headless", file=sys.stderr)
+            log.warning("no %s screen (%s); drawing headless", plan.mode, exc)
             return attempt(DisplayPlan(HEADLESS, "dummy", False, False))
 
     @property
@@ -132,16 +151,17 @@ class Screen:
 
     def show(self, view: ViewModel) -> None:
         """Draw ``view`` and put it on the screen."""
-        self.renderer.render(view, self.surface)
+        canvas = self.renderer.render(view, self.surface)
         if self.renderer.dirty is None:
             pygame.display.flip()
         else:  # a ticking countdown: send only the ring to the display
             pygame.display.update(self.renderer.dirty)
         self.frames += 1
         if self.screenshots is not None:
-            key = screen_key(view)
+            key = self.key(view)
             if key != self._last_key:
                 self.shots.append(self.save_screenshot(self.screenshots / f"{len(self.shots) + 1:03d}-{type(view).__name__}.png"))
+                self.shot_texts.append(tuple(t.text for t in canvas.texts))
             self._last_key = key
 
     def events(self) -> list[pygame.event.Event]:
@@ -170,6 +190,24 @@ def screen_key(view: ViewModel) -> tuple[object, ...]:
     if isinstance(view, PlayView) and view.countdown is not None:
         view = dataclasses.replace(view, countdown=dataclasses.replace(view.countdown, seconds_left=0.0))
     return (type(view).__name__, view)
+
+
+def scene_key(view: ViewModel) -> tuple[object, ...]:
+    """What makes a screen a different scene for the players: the screen, and on the play
+    screen the deal, a pause and the seats' states; not toasts, held buttons or the countdown.
+    (The table's screenshots and the demo's report take one picture per scene.)"""
+    name = type(view).__name__
+    if isinstance(view, PlayView):
+        return (name, view.deal_number, view.paused_reason, tuple(s.state for s in view.seats))
+    if isinstance(view, ShowView):
+        return (name, view.declarer, view.stage, view.verdict)
+    if isinstance(view, TurnCheckView):
+        return (name, view.player, view.reads)
+    if isinstance(view, DealResultView):
+        return (name, view.deal_number)
+    if isinstance(view, ScoreboardView):
+        return (name, view.title)
+    return (name,)
 
 
 def render_to_file(view: ViewModel, path: str | os.PathLike[str], size: tuple[int, int] = HEADLESS_SIZE, renderer: Renderer | None = None) -> Path:

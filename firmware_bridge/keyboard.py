@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from firmware_bridge.events import ButtonEvent, LinkEvent
+from firmware_bridge.layout import ButtonLayout
 
 
 def default_keymap(seats: int = 8) -> dict[str, int]:
     """Digits 1..seats for the seats, M for MENU, Return (or space) for OK."""
+    layout = ButtonLayout.keyboard(seats)
     keys = {str(i + 1): i for i in range(seats)}
-    keys.update({"m": seats, "return": seats + 1, "space": seats + 1})
+    keys.update({"m": layout.menu, "return": layout.ok, "space": layout.ok})
     return keys
 
 

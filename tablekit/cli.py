@@ -2,12 +2,18 @@
 
 Each module there defines ``NAME`` (the subcommand), ``HELP`` (one line), ``add_arguments(parser)``
 and ``run(args) -> int``. Adding a command means adding one module; nothing here changes.
+
+A command's output (judge's JSON lines, see's lines, a report) goes to stdout and its usage
+mistakes to stderr as one ``error:`` line. What happens on the way (a fallback taken, a device
+not found) is logged, to stderr as ``tablekit: …`` lines: warnings by default, more with
+``--verbose`` (``-v``; ``-vv`` for debugging), errors only with ``--quiet``.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -30,6 +36,38 @@ def _command_modules() -> list[ModuleType]:
     return modules
 
 
+#: The kit's own loggers: the packages whose diagnostics the command line shows.
+LOGGERS = ("tablekit", "display", "firmware_bridge", "vision", "engine")
+
+
+class _Stderr(logging.Handler):
+    """Writes to whatever ``sys.stderr`` is when a record comes (tests swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            sys.stderr.write(self.format(record) + "\n")
+            sys.stderr.flush()
+        except Exception:
+            self.handleError(record)
+
+
+_HANDLER = _Stderr()
+_HANDLER.setFormatter(logging.Formatter("tablekit: %(message)s"))
+
+
+def configure_logging(verbosity: int) -> None:
+    """Diagnostics on stderr: errors only (``verbosity`` < 0), warnings (0), what happens (1),
+    debugging (2 and more)."""
+    level = (logging.ERROR if verbosity < 0 else logging.WARNING if verbosity == 0
+             else logging.INFO if verbosity == 1 else logging.DEBUG)
+    _HANDLER.setLevel(level)
+    for name in LOGGERS:
+        logger = logging.getLogger(name)
+        logger.setLevel(level)
+        if _HANDLER not in logger.handlers:
+            logger.addHandler(_HANDLER)
+
+
 class _Parser(argparse.ArgumentParser):
     """Usage mistakes print one ``error:`` line (exit 2), as every tablekit contract asks."""
 
@@ -43,6 +81,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog="tablekit", description="Rummy Table Kit: referee rummy played with real cards."
     )
     parser.add_argument("--version", action="version", version=f"tablekit {tablekit.__version__}")
+    talk = parser.add_mutually_exclusive_group()
+    talk.add_argument("-v", "--verbose", action="count", default=0,
+                      help="say more of what happens on the way (stderr); -vv for debugging")
+    talk.add_argument("-q", "--quiet", action="store_true",
+                      help="say nothing on the way but errors (a command's output stays)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for module in _command_modules():
         p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
@@ -54,6 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    configure_logging(-1 if args.quiet else args.verbose)
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2

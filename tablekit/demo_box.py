@@ -19,13 +19,13 @@ middle of a game. Every wait on the simulator has a deadline.
 
 from __future__ import annotations
 
+import logging
 import shutil
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.errors import TablekitError
 from firmware_bridge import (
@@ -38,6 +38,13 @@ from firmware_bridge import (
 )
 from firmware_bridge.virtual import VirtualBox, build
 from tablekit.box_input import hand_to_table, key_to_table, tell_buttons
+from tablekit.table import fallback_health
+
+if TYPE_CHECKING:
+    from tablekit.clock import ManualClock
+    from tablekit.table import Table
+
+log = logging.getLogger(__name__)
 
 SIM = "simulated box"
 KEYS = "scripted keys"
@@ -59,9 +66,13 @@ class Presses(Protocol):
 
     input: str
     health: str
-    real_holds: bool
+    why: str  # why these presses are used (keys: what kept the simulated box away)
 
-    def attach(self, table: Any, clock: Any = None, draw: Callable[[], object] | None = None) -> None: ...
+    @property
+    def real_holds(self) -> bool: ...
+
+    def attach(self, table: Table, clock: ManualClock | None = None,
+               draw: Callable[[], object] | None = None) -> None: ...
 
     def seat(self, seat: int, down: bool, t: int) -> None: ...
 
@@ -89,11 +100,12 @@ class KeyPresses:
 
     def __init__(self, why: str = "") -> None:
         self.why = why
-        self.table: Any = None
+        self.table: Table | None = None
         self.keys = KeyboardButtons({})
         self.seat_keys: dict[int, str] = {}
 
-    def attach(self, table: Any, clock: Any = None, draw: Callable[[], object] | None = None) -> None:
+    def attach(self, table: Table, clock: ManualClock | None = None,
+               draw: Callable[[], object] | None = None) -> None:
         self.table = table
         players = table.state.game.players
         self.keys = KeyboardButtons(default_keymap(players))
@@ -103,8 +115,12 @@ class KeyPresses:
             if since is not None:
                 self.keys.key_down(self.seat_keys[seat], since)
 
+    def _on(self) -> Table:
+        assert self.table is not None, "attach() the table first"
+        return self.table
+
     def _key(self, name: str, down: bool, t: int) -> None:
-        key_to_table(self.table, self.keys.key_down(name, t) if down else self.keys.key_up(name, t), t)
+        key_to_table(self._on(), self.keys.key_down(name, t) if down else self.keys.key_up(name, t), t)
 
     def seat(self, seat: int, down: bool, t: int) -> None:
         self._key(self.seat_keys[seat], down, t)
@@ -118,7 +134,7 @@ class KeyPresses:
         self._key(key, False, t)
 
     def link(self, up: bool, t: int) -> None:
-        hand_to_table(self.table, LinkEvent("up" if up else "down"), None)
+        hand_to_table(self._on(), LinkEvent("up" if up else "down"), None)
 
     def led(self, button: int, mode: str) -> None:
         pass
@@ -153,11 +169,12 @@ class SimulatedPresses:
         self.timeout = timeout
         self.start_timeout = start_timeout
         self.build_timeout = build_timeout
-        self.say = say or (lambda text: print(text, file=sys.stderr))
+        self.say = say or log.warning
+        self.why = ""
         self.sim: VirtualBox | None = None
         self.bridge: ButtonBox | None = None
-        self.table: Any = None
-        self.clock: Any = None
+        self.table: Table | None = None
+        self.clock: ManualClock | None = None
         self.draw: Callable[[], object] | None = None
         self.fallback: KeyPresses | None = None  # set once the box stopped answering
         self.firmware = ""
@@ -257,7 +274,8 @@ class SimulatedPresses:
 
     # --- the table side -----------------------------------------------------------------
 
-    def attach(self, table: Any, clock: Any = None, draw: Callable[[], object] | None = None) -> None:
+    def attach(self, table: Table, clock: ManualClock | None = None,
+               draw: Callable[[], object] | None = None) -> None:
         """``draw`` (a window): redraws while a button is held, the table's clock following."""
         self.table, self.clock, self.draw = table, clock, draw
         if self.fallback is not None:
@@ -326,8 +344,6 @@ class SimulatedPresses:
             time.sleep(min(0.03, max(0.001, (target - now) / 1000)))
 
     def _fall_back(self, why: str) -> None:
-        from tablekit.app import fallback_health
-
         self.say(f"the simulated box stopped answering ({why}): scripted keys from here on")
         keys = KeyPresses(why)
         keys.health = "scripted keys: the simulated box stopped answering"
@@ -341,8 +357,12 @@ class SimulatedPresses:
         """The keyboard, for a press while the box is unplugged (it still works at a table)."""
         self.keys_while_unplugged += 1
         keys = KeyPresses("the box was unplugged")
-        keys.attach(self.table)
+        keys.attach(self._on())
         return keys
+
+    def _on(self) -> Table:
+        assert self.table is not None, "attach() the table first"
+        return self.table
 
     # --- the player's calls -------------------------------------------------------------
 
@@ -376,7 +396,7 @@ class SimulatedPresses:
         except (LinkError, OSError, TimeoutError) as exc:
             self._fall_back(str(exc))
             return self.fallback.seat(seat, down, t) if self.fallback is not None else None
-        hand_to_table(self.table, event, self.buttons)
+        hand_to_table(self._on(), event, self.buttons)
 
     def control(self, name: str, t: int) -> None:
         if self.fallback is not None:
@@ -389,14 +409,14 @@ class SimulatedPresses:
         except (LinkError, OSError, TimeoutError) as exc:
             self._fall_back(str(exc))
             return self.fallback.control(name, t) if self.fallback is not None else None
-        hand_to_table(self.table, event, self.buttons)
+        hand_to_table(self._on(), event, self.buttons)
         try:
             self._hold(button, TAP_MS, None)
             event = self._pin_up(button)
         except (LinkError, OSError, TimeoutError) as exc:
             self._fall_back(str(exc))  # the tap was delivered; its release means nothing
             return None
-        hand_to_table(self.table, event, self.buttons)
+        hand_to_table(self._on(), event, self.buttons)
         return None
 
     def link(self, up: bool, t: int) -> None:
@@ -413,7 +433,7 @@ class SimulatedPresses:
         # what the bridge saw (the link events themselves were waited for above); a fresh
         # box's HELLO named its buttons, unless the keyboard stands in now
         boxed = self.fallback is None and self.plugged
-        hand_to_table(self.table, LinkEvent("up" if up else "down"), self.buttons if boxed else None)
+        hand_to_table(self._on(), LinkEvent("up" if up else "down"), self.buttons if boxed else None)
 
     def led(self, button: int, mode: str) -> None:
         if self.fallback is None and self.bridge is not None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 
 import pytest
@@ -19,10 +18,12 @@ from display.viewmodel import (
     ShowView,
 )
 from engine.game import ButtonPressed, DealStarted, Declare, TableRead
-from tablekit.app import ScriptedCamera, Table, fallback_health
+from firmware_bridge.layout import ButtonLayout
+from tablekit.cameras import ScriptedCamera, ZoneRequest
 from tablekit.clock import ManualClock, MonotonicClock
 from tablekit.journal import Journal
 from tablekit.present import present, wild_cards
+from tablekit.table import Table, fallback_health
 
 
 class FakeBox:
@@ -89,12 +90,11 @@ def test_every_event_is_journaled_before_its_effects_are_performed(table):
     seen = []
 
     class WatchingCamera(ScriptedCamera):
-        def read_zone(self, seat):
+        def read_zone(self, request):
             seen.append(len(table.journal.events(table.game_id)))
-            return super().read_zone(seat)
+            return super().read_zone(request)
 
     table.camera = WatchingCamera(camera().readings, {1: "5D"})
-    table.camera.state_of = lambda: table.state
     table.button(4, True)
     table.post(Declare(1, table.now()))
     # the declaration was on disk when the camera was asked to read
@@ -125,7 +125,7 @@ def test_a_reading_that_fails_pauses_the_game_as_camera_lost(table):
 
 
 def test_box_buttons_map_menu_and_ok_to_its_last_two_buttons(table):
-    table.menu_button, table.ok_button = 6, 7  # a box with six seat buttons
+    table.layout = ButtonLayout.of_box(8)  # a box with six seat buttons: MENU 6, OK 7
     table.button(7, True)
     assert table.state.phase == "play"
     table.button(6, True)
@@ -209,18 +209,16 @@ def test_run_loop_takes_keyboard_presses(tmp_path):
     import pygame
 
     from firmware_bridge import KeyboardButtons, default_keymap
-    from tablekit.app import Screen
-    from tablekit.commands.run import _loop
+    from tablekit.shell import open_screen, play
 
-    screen = Screen((800, 480))
+    screen = open_screen((800, 480), headless=True)
     with Journal(tmp_path / "j.sqlite") as j:
         t = Table.start(j, game(), MonotonicClock(), camera=camera(), on_view=screen.show)
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))
         pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_RETURN))
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_2))
         pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_2))
-        args = argparse.Namespace(seconds=0.3, fullscreen=False)
-        assert _loop(t, None, KeyboardButtons(default_keymap(3)), args) == 0
+        assert play(t, None, KeyboardButtons(default_keymap(3)), seconds=0.3) == 0
         assert t.state.phase == "play" and t.state.deal.turn == 2
     screen.close()
 
@@ -269,7 +267,7 @@ def test_holding_a_button_long_enough_says_a_release_declares(table):
 
 
 def test_the_setup_screen_chooses_the_game_with_menu_and_ok():
-    from tablekit.app import TableSetup
+    from tablekit.setup_screen import TableSetup
 
     setup = TableSetup(["indian-pool-101", "indian-points", "shanghai"], ["Asha", "Ravi"], players=2)
     view = setup.view()
@@ -313,7 +311,7 @@ def test_the_box_buzzes_once_when_ten_seconds_are_left(table):
 
 
 def test_a_misread_card_is_corrected_on_screen_from_the_keyboard(tmp_path):
-    from tablekit.commands.run import _correcting_key
+    from tablekit.shell import correction_key as _correcting_key
 
     misread = VALID_SHOW.replace("QS", "QD")
     with Journal(tmp_path / "j.sqlite") as j:
@@ -350,7 +348,7 @@ def test_the_menu_toast_names_the_choice(tmp_path):
 def test_a_frame_camera_reads_a_photo_folder_and_a_live_one_waits_for_stillness(tmp_path):
     import numpy as np
 
-    from tablekit.app import FrameCamera
+    from tablekit.cameras import FrameCamera
 
     class Frames:
         name = "frames"
@@ -366,14 +364,14 @@ def test_a_frame_camera_reads_a_photo_folder_and_a_live_one_waits_for_stillness(
     live = FrameCamera(Frames(moving + [still] * 8), live=True)
     assert live._frame() is still  # the first frame after the table came to rest
     folder = FrameCamera(Frames([still]))
-    assert folder.read_zone(0) == ()  # a blank table: no cards
-    assert folder.read_zone(0) is None  # the folder is used up: no reading
-    assert folder.read_cut() is None
+    assert folder.read_zone(ZoneRequest(0, 1)) == ()  # a blank table: no cards
+    assert folder.read_zone(ZoneRequest(0, 1)) is None  # the folder is used up: no reading
+    assert folder.read_cut(1) is None
 
 
 def test_partnership_setups_show_each_seat_its_team():
     from engine.game import Seat, new_game
-    from tablekit.app import TableSetup
+    from tablekit.setup_screen import TableSetup
 
     named = game("open-rummy", ["A", "B", "C", "D"])
     view = present(new_game(named), 0)

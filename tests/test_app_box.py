@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import threading
 import time
@@ -10,26 +9,30 @@ import time
 from _game_fixtures import VALID_SHOW, game, groups
 
 from firmware_bridge import ButtonBox, KeyboardButtons, default_keymap
+from firmware_bridge.layout import ButtonLayout
 from firmware_bridge.protocol import LED_FAST, LED_OFF, LED_ON
 from firmware_bridge.refbox import PtyBox
-from tablekit.app import Screen, ScriptedCamera, Table
+from tablekit.box_input import BoxLink
+from tablekit.cameras import ScriptedCamera
 from tablekit.clock import MonotonicClock
-from tablekit.commands.run import BoxLights, _loop
 from tablekit.journal import Journal
+from tablekit.shell import open_screen, play
+from tablekit.table import Table
 
 
 def test_presses_on_the_box_drive_the_table_and_its_lights_follow(tmp_path):
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    screen = Screen((800, 480))
+    screen = open_screen((800, 480), headless=True)
     camera = ScriptedCamera({(1, 1): groups(VALID_SHOW)}, {1: "5D"})
-    with PtyBox(buttons=5) as ref, ButtonBox(ref.path) as box, Journal(tmp_path / "j.sqlite") as j:
+    with PtyBox(buttons=5) as ref, ButtonBox(ref.path) as bridge, Journal(tmp_path / "j.sqlite") as j:
         # three seats, then MENU (3) and OK (4): the box says it has 5 buttons
-        table = Table.start(j, game(), MonotonicClock(), camera=camera, box=BoxLights(box),
+        box = BoxLink(bridge)
+        table = Table.start(j, game(), MonotonicClock(), camera=camera, box=box,
                             on_view=screen.show)
 
         def players() -> None:
             deadline = time.monotonic() + 5
-            while table.ok_button != 4 and time.monotonic() < deadline:
+            while table.layout != ButtonLayout(3, 4) and time.monotonic() < deadline:
                 time.sleep(0.02)
             for button, hold in ((4, 0.05), (1, 0.05), (2, 0.05), (0, 0.05), (1, 1.7)):
                 ref.press(button)
@@ -39,7 +42,7 @@ def test_presses_on_the_box_drive_the_table_and_its_lights_follow(tmp_path):
 
         helper = threading.Thread(target=players)
         helper.start()
-        _loop(table, box, KeyboardButtons(default_keymap(3)), argparse.Namespace(seconds=4.5, fullscreen=False))
+        play(table, box, KeyboardButtons(default_keymap(3)), seconds=4.5)
         helper.join()
         assert table.state.phase == "show" and table.state.show.declarer == 1
         assert table.state.show.declaration.ruling.valid

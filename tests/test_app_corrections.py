@@ -12,9 +12,12 @@ from _game_fixtures import LOSER_58, VALID_SHOW, game, groups
 from display import theme
 from display.viewmodel import ShowView
 from engine.game import LONG_PRESS_MS, Declare
-from tablekit.app import Screen, ScriptedCamera, Table, cycle_card
+from tablekit.cameras import ScriptedCamera
 from tablekit.clock import ManualClock
+from tablekit.corrections import cycle_card
 from tablekit.journal import Journal
+from tablekit.shell import open_screen
+from tablekit.table import Table
 
 MENU, OK = 3, 4  # three seats, then MENU and OK (the box's last two buttons)
 MISREAD = VALID_SHOW.replace("QS", "QD")  # Ravi's QS read as a second QD
@@ -78,7 +81,7 @@ def test_menu_selects_the_card_the_owners_button_changes_and_ok_corrects_it(tabl
 
     # a headless screenshot shows the selection ringed and its replacement beside it
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    screen = Screen((800, 480), screenshots=tmp_path / "shots")
+    screen = open_screen((800, 480), headless=True, screenshots=tmp_path / "shots")
     try:
         screen.show(table.view())
         canvas = screen.renderer.last
@@ -145,7 +148,7 @@ def test_ok_on_read_again_reads_the_zone_and_the_keyboard_still_types(table):
     press(table, OK)
     assert events(table)[-2:] == ["menu", "table-read"]
     assert table.state.show.declaration.ruling.valid
-    from tablekit.commands.run import _correcting_key
+    from tablekit.shell import correction_key as _correcting_key
 
     press(table, MENU)
     press(table, MENU)

@@ -10,10 +10,12 @@ from _game_fixtures import game
 
 from display.viewmodel import PlayView, TurnCheckView
 from engine.game import ReadTable
-from tablekit.app import Screen, ScriptedCamera, SeenTable, Table
+from tablekit.cameras import ScriptedCamera, SeenTable, TableRequest
 from tablekit.clock import ManualClock
 from tablekit.journal import Journal
 from tablekit.present import present
+from tablekit.shell import open_screen
+from tablekit.table import Table
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 MENU, OK = 4, 5
@@ -68,7 +70,7 @@ def test_each_turn_is_read_and_checked_and_an_illegal_one_shows_its_reason(table
     assert "OK: accept" in view.prompt and "MENU: put it right" in view.prompt
     # the screen shows it (headless screenshot with the reason written on it)
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    screen = Screen((800, 480), screenshots=tmp_path / "shots")
+    screen = open_screen((800, 480), headless=True, screenshots=tmp_path / "shots")
     try:
         screen.show(view)
         texts = " ".join(screen.shot_texts[-1])
@@ -141,7 +143,7 @@ def test_present_names_every_rule_broken_for_a_check():
 
 
 def test_a_calibrated_camera_reads_each_seat_zone_and_the_pile_in_the_centre():
-    from tablekit.app import FrameCamera
+    from tablekit.cameras import FrameCamera
 
     class Reading:
         def group_cards(self):
@@ -160,9 +162,9 @@ def test_a_calibrated_camera_reads_each_seat_zone_and_the_pile_in_the_centre():
         def frames(self):
             yield from range(3)
 
-    seen = FrameCamera(Frames(), Mat()).read_table(4)
+    seen = FrameCamera(Frames(), Mat()).read_table(TableRequest(4, 1))
     assert seen == SeenTable(((), (("5S", "6S", "7S"),), (), (("3H", "3D", "3C"),)), ("6C", "9H"))
-    assert FrameCamera(Frames()).read_table(4) is None  # no zones: nobody's melds are known
+    assert FrameCamera(Frames()).read_table(TableRequest(4, 1)) is None  # no zones: nobody's melds are known
 
 
 def test_a_reading_lost_in_a_crash_is_taken_again_on_resume(tmp_path):

@@ -6,10 +6,12 @@ import pytest
 from _game_fixtures import game
 
 from firmware_bridge import ButtonEvent, KeyboardButtons, LinkEvent, default_keymap
-from tablekit.app import ScriptedCamera, Table
-from tablekit.box_input import control_of, hand_to_table, key_to_table, tell_buttons
+from firmware_bridge.layout import ButtonLayout
+from tablekit.box_input import hand_to_table, key_to_table, tell_buttons
+from tablekit.cameras import ScriptedCamera
 from tablekit.clock import ManualClock
 from tablekit.journal import Journal
+from tablekit.table import Table
 
 
 @pytest.fixture
@@ -20,7 +22,7 @@ def t(tmp_path):
 
 def test_a_link_up_names_the_box_s_menu_and_ok_then_ok_deals(t):
     hand_to_table(t, LinkEvent("up"), 8)  # an 8-button box: 6 seats, MENU 6, OK 7
-    assert (t.menu_button, t.ok_button) == (6, 7)
+    assert t.layout == ButtonLayout(menu=6, ok=7)
     hand_to_table(t, ButtonEvent(4, "press", 10), 8)  # button 4 is no seat at a 3-seat table
     assert t.state.phase == "setup"
     hand_to_table(t, ButtonEvent(7, "press", 20), 8)
@@ -30,7 +32,7 @@ def test_a_link_up_names_the_box_s_menu_and_ok_then_ok_deals(t):
 def test_a_link_up_before_any_hello_keeps_the_buttons_and_a_lost_link_pauses(t):
     tell_buttons(t, 5)
     hand_to_table(t, LinkEvent("up"), None)
-    assert (t.menu_button, t.ok_button) == (3, 4)
+    assert t.layout == ButtonLayout(menu=3, ok=4)
     hand_to_table(t, ButtonEvent(4, "press", 1), 5)  # OK: the deal starts
     hand_to_table(t, LinkEvent("down"), 5)
     assert not t.state.link_ok and t.state.paused
@@ -58,6 +60,9 @@ def test_keys_use_the_keyboard_numbering_whatever_the_box_said(t):
     assert t.state.phase == "play"
 
 
-def test_control_of_names_the_last_two_buttons():
-    assert [control_of(b, 5) for b in range(5)] == [None, None, None, "menu", "ok"]
-    assert control_of(0, 1) is None
+def test_a_box_s_last_two_buttons_are_menu_and_ok_the_keyboard_s_follow_the_seats():
+    assert [ButtonLayout.of_box(5).control(b) for b in range(5)] == [None, None, None, "menu", "ok"]
+    assert ButtonLayout.of_box(1) is None  # a box too small for MENU and OK
+    assert [ButtonLayout.keyboard(3).control(b) for b in range(6)] == [None, None, None, "menu", "ok", None]
+    keys = default_keymap(3)
+    assert (keys["m"], keys["return"]) == (ButtonLayout.keyboard(3).menu, ButtonLayout.keyboard(3).ok)

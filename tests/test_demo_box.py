@@ -167,9 +167,10 @@ def test_a_resumed_demo_holds_down_the_button_the_journal_left_down(tmp_path, mo
 
 def test_a_held_button_keeps_the_window_drawing_and_the_lights_follow_the_turn(tmp_path):
     require_sim()
-    from tablekit.app import ScriptedCamera, Table
+    from tablekit.cameras import ScriptedCamera
     from tablekit.clock import ManualClock
     from tablekit.demo_box import SimulatedPresses
+    from tablekit.table import Table
 
     presses = SimulatedPresses().start()
     try:
@@ -202,8 +203,9 @@ def test_a_held_button_keeps_the_window_drawing_and_the_lights_follow_the_turn(t
 
 def _table_events(tmp_path, presses, name: str) -> list[dict]:
     """A short session on ``presses``, a button held across a pulled cable; the journal."""
-    from tablekit.app import ScriptedCamera, Table
+    from tablekit.cameras import ScriptedCamera
     from tablekit.clock import ManualClock
+    from tablekit.table import Table
 
     with Journal(tmp_path / f"{name}.sqlite") as journal:
         clock = ManualClock()

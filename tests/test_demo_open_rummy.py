@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from _game_fixtures import DEMO_SCRIPT
 
-from tablekit.app import SeenTable
+from tablekit.cameras import ScriptedCamera, SeenTable, TableRequest
 from tablekit.cli import main
-from tablekit.commands.demo import ScriptError, TableCamera, demo_games, load_script
+from tablekit.commands.demo import ScriptError, demo_games, load_script
 from tablekit.journal import Journal
 
 SCRIPT = DEMO_SCRIPT.parent / "open-rummy.json"
@@ -136,8 +136,12 @@ def test_the_script_s_tables_are_read_again_in_order_after_menu():
     first, fixed = script.tables[(1, 4)]
     assert first.melds[0] == (("9D", "10D"),) and fixed.melds[0] == (("9D", "10D", "JD"),)
     assert script.tables[(1, 0)] == (SeenTable(((), (), (), ()), ("6C",), 25),)
-    camera = TableCamera(script.readings, script.cuts, script.tables)
-    assert camera.read_table(4) == script.tables[(1, 0)][0]  # no game yet: deal 1, as dealt
+    camera = ScriptedCamera(script.readings, script.cuts, script.tables)
+    assert camera.read_table(TableRequest(4, 1)) == script.tables[(1, 0)][0]  # deal 1, as dealt
+    assert camera.read_table(TableRequest(4, 1, 4)) == first  # the turn check's first look
+    assert camera.read_table(TableRequest(4, 1, 4, rereads=1)) == fixed  # MENU: a fresh look
+    assert camera.read_table(TableRequest(4, 1, 4, rereads=3)) == fixed  # the last one repeats
+    assert camera.table_unread == ""  # the demo's camera reads whole tables: turns are checked
 
 
 def test_a_table_reading_naming_a_seat_that_is_not_there_is_refused(tmp_path):

@@ -20,7 +20,9 @@ from engine.game import DealStarted, MenuPressed, apply, policy_for
 from engine.game.flow import MENU_CLOSE
 from engine.game.show import wrong_show_text
 from engine.variants import all_variants
-from tablekit.app import FrameCamera, Screen, ScriptedCamera, SeenTable, Table, table_unread
+from tablekit.cameras import FrameCamera, ScriptedCamera, SeenTable, TableRequest
+from tablekit.shell import open_screen
+from tablekit.table import Table
 from tablekit.clock import ManualClock
 from tablekit.journal import Journal
 from tablekit.present import present
@@ -115,7 +117,7 @@ def test_the_game_over_headline_agrees_with_its_winners(variant, names, winners,
 
 def test_the_game_over_screen_draws_the_team_headline(tmp_path: Path) -> None:
     view = over("push", NAMES[:4], (0, 2))
-    screen = Screen((800, 480), screenshots=tmp_path / "shots")
+    screen = open_screen((800, 480), headless=True, screenshots=tmp_path / "shots")
     try:
         screen.show(view)
         texts = screen.shot_texts[-1]
@@ -202,7 +204,7 @@ def test_open_rummy_without_a_mat_calibration_notes_that_turns_go_unchecked(tmp_
 class Calibrated(FrameCamera):
     """A camera with a mat calibration whose whole-table reading finds nothing this time."""
 
-    def read_table(self, seats: int) -> SeenTable | None:
+    def read_table(self, request: TableRequest) -> SeenTable | None:
         return None
 
 
@@ -228,19 +230,19 @@ def test_families_that_check_no_turns_have_no_note(variant: str) -> None:
 
 
 def test_a_camera_without_whole_table_readings_says_why() -> None:
-    assert table_unread(FrameCamera(NoFrames())) == "no mat calibration"
-    assert table_unread(Calibrated(NoFrames(), calibration=object())) == ""
-    assert table_unread(ScriptedCamera()) == "no whole-table readings"
+    assert FrameCamera(NoFrames()).table_unread == "no mat calibration"
+    assert Calibrated(NoFrames(), calibration=object()).table_unread == ""
+    assert ScriptedCamera().table_unread == "no whole-table readings"
     none = ScriptedCamera()
     none.no_tables = "no camera"
-    assert table_unread(none) == "no camera"
+    assert none.table_unread == "no camera"
     view = present(dealt("open-rummy-2deck").state, 0, table_unread="no whole-table readings")
     assert view.note == "turns not checked: no whole-table readings"
 
 
 def test_the_note_is_drawn_small_under_the_header_in_a_screenshot(tmp_path: Path) -> None:
     t = table(tmp_path, "open-rummy-2deck", FrameCamera(NoFrames()))
-    screen = Screen((1280, 720), screenshots=tmp_path / "shots")
+    screen = open_screen((1280, 720), headless=True, screenshots=tmp_path / "shots")
     try:
         screen.show(t.view())
         texts = screen.shot_texts[-1]
@@ -275,14 +277,14 @@ def test_a_seat_names_its_team_once(size: tuple[int, int]) -> None:
 
 
 def test_run_without_a_camera_says_so_where_turns_go_unchecked(tmp_path: Path,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
+                                                               caplog: pytest.LogCaptureFixture) -> None:
     import argparse
 
     from tablekit.commands.run import open_camera
 
     camera = open_camera(argparse.Namespace(camera=str(tmp_path / "none.mp4"), calibration=None,
                                             photos=None))
-    assert "no camera" in capsys.readouterr().err
-    assert table_unread(camera) == "no camera"
-    view = present(dealt("open-rummy-2deck").state, 0, table_unread=table_unread(camera))
+    assert any("no camera" in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
+    assert camera.table_unread == "no camera"
+    view = present(dealt("open-rummy-2deck").state, 0, table_unread=camera.table_unread)
     assert view.note == "turns not checked: no camera"

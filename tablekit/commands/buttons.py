@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 import time
 
@@ -11,6 +12,7 @@ from firmware_bridge import ButtonBox, ButtonEvent, LinkError, candidate_ports, 
 
 NAME = "buttons"
 HELP = "Show the button box's events (a wiring check), or list the ports a box may be on."
+log = logging.getLogger(__name__)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         url = require_port(args.port)
     except LinkError as exc:
-        print(f"tablekit buttons: {exc}", file=sys.stderr)
+        log.error("buttons: %s", exc)
         return 1
     started = time.monotonic()
     deadline = None if args.seconds is None else started + args.seconds
@@ -56,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     with ButtonBox(url) as box:
         while args.count is None or presses < args.count:
             if not warned and not box.link_up and time.monotonic() - started > 3.0:
-                print(f"tablekit buttons: no answer from {url} yet; still trying", file=sys.stderr)
+                log.warning("buttons: no answer from %s yet; still trying", url)
                 warned = True
             wait = 0.5 if deadline is None else deadline - time.monotonic()
             if wait <= 0:

@@ -24,24 +24,32 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import sys
+import logging
 import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from engine.cards import Groups
 from engine.errors import TablekitError
-from engine.game import Correction, Game
+from engine.game import Correction, Game, TableRead, policy_for
 from engine.notation import split_groups
 from engine.ruling import plain_number
-from tablekit.app import ScriptedCamera, SeenTable
-from tablekit.demo_box import BOX_CHOICES, open_presses
+from tablekit.cameras import Camera, ScriptedCamera, SeenTable, VisionCamera
+from tablekit.demo_box import BOX_CHOICES, KeyPresses, Presses, open_presses
+from tablekit.table import Devices, Table, fallback_health
+
+if TYPE_CHECKING:
+    from display.viewmodel import ViewModel
+    from display.window import Screen
+    from tablekit.clock import ManualClock
+    from tablekit.journal import Journal
 
 NAME = "demo"
 HELP = "play a whole scripted game (deals, shows, a timeout, drops) through engine, journal and screen"
+log = logging.getLogger(__name__)
 
 DEMO_DIR = Path(__file__).resolve().parents[1] / "demos"
 DEFAULT_GAME = "indian-pool-101"
@@ -64,11 +72,8 @@ class Action:
     t: int
     kind: str  # down, up, ok, menu, wait, link, camera, correct
     seat: int = -1
-    data: Any = None
+    data: Any = None  # link/camera: up (bool); correct: the correction (a JSON object)
     note: str = ""
-
-
-Groups = tuple[tuple[str, ...], ...]
 
 
 @dataclass
@@ -94,11 +99,11 @@ def load_script(path: Path) -> Script:
         raise ScriptError(f"cannot read demo script {path}: {exc}") from None
     game = Game.from_json(data["game"])
     cuts = {int(k): str(v) for k, v in data.get("cuts", {}).items()}
-    readings = {}
+    readings: dict[tuple[int, int], Groups] = {}
     for deal, zones in data.get("readings", {}).items():
         for seat, text in zones.items():
             readings[(int(deal), int(seat))] = _groups(text)
-    tables = {}
+    tables: dict[tuple[int, int], tuple[SeenTable, ...]] = {}
     for deal, turns in data.get("tables", {}).items():
         for turn, seen in turns.items():
             series = seen if isinstance(seen, list) else [seen]
@@ -157,97 +162,13 @@ def expand(steps: list[dict[str, Any]]) -> Iterator[Action]:
             yield action
 
 
-class TableCamera(ScriptedCamera):
-    """The script's camera, which also reads the whole table after each turn (turn checks).
-
-    A table reading is keyed by deal and the number of turns ended in it. A key may hold
-    several readings: the first is what the camera sees when the turn ends; each MENU on the
-    turn-check screen (the player has put the table right) reads the next one, the last one
-    repeating. Which one is due follows from the game state, so a resumed demo reads the same.
-    """
-
-    def __init__(self, readings: dict[tuple[int, int], Groups], cuts: dict[int, str],
-                 tables: dict[tuple[int, int], tuple[SeenTable, ...]]) -> None:
-        super().__init__(readings, cuts)
-        self.series = dict(tables)
-
-    def read_table(self, seats: int) -> SeenTable | None:
-        state = self.state_of() if self.state_of is not None else None
-        deal = state.deal if state is not None else None
-        turns = deal.turn_count - 1 if deal is not None else 0
-        series = self.series.get((self._deal(False), turns), ())
-        if not series:
-            return None  # the camera cannot see the table now: the turn goes unchecked
-        check = deal.watch.check if deal is not None and deal.watch is not None else None
-        again = check.reads if state is not None and state.phase == "turn-check" and check else 0
-        return series[min(again, len(series) - 1)]
-
-
-class VisionCamera:
-    """Draws the scripted cards as a table photo and reads it with the vision package."""
-
-    fallback = True
-    name = "synthetic table images read by vision"
-
-    def __init__(self, scripted: Any, seed: int = 0, size: tuple[int, int] = (1280, 960)) -> None:
-        self.scripted = scripted
-        self.seed = seed
-        self.size = size
-        self.reads = 0
-        self.exact = 0
-        self.cards = 0
-        self.cards_right = 0
-
-    @property
-    def state_of(self) -> Any:
-        return self.scripted.state_of
-
-    @state_of.setter
-    def state_of(self, value: Any) -> None:
-        self.scripted.state_of = value
-
-    def truth(self, seat: int) -> Any:
-        return self.scripted.read_zone(seat)
-
-    def read_zone(self, seat: int) -> Any:
-        import numpy as np
-
-        from vision.recognize import read_table
-        from vision.synth import scene
-
-        truth = self.scripted.read_zone(seat)
-        if truth is None:
-            return None
-        deal = self.scripted._deal(False)
-        rng = np.random.default_rng([self.seed, deal, seat, self.reads])
-        image, _ = scene(rng, self.size, [list(g) for g in truth])
-        got = tuple(tuple(g) for g in read_table(image).group_cards())
-        self.reads += 1
-        self.exact += got == truth
-        flat_true = [c for g in truth for c in g]
-        flat_got = [c for g in got for c in g]
-        self.cards += len(flat_true)
-        self.cards_right += sum(a == b for a, b in zip(flat_true, flat_got, strict=False))
-        return got or (("??",),)
-
-    def read_cut(self) -> Any:
-        return self.scripted.read_cut()
-
-    def read_table(self, seats: int) -> Any:
-        """The whole table stays the script's: synthetic photos are drawn one zone at a time."""
-        read = getattr(self.scripted, "read_table", None)
-        return read(seats) if read is not None else None
-
-
 class Player:
     """Plays a script's actions on a table; the buttons go through ``presses`` (box or keys)."""
 
-    def __init__(self, table: Any, clock: Any, presses: Any = None) -> None:
-        from tablekit.demo_box import KeyPresses
-
+    def __init__(self, table: Table, clock: ManualClock, presses: Presses | None = None) -> None:
         self.table = table
         self.clock = clock
-        self.presses = presses if presses is not None else KeyPresses()
+        self.presses: Presses = presses if presses is not None else KeyPresses()
         if presses is None:
             self.presses.attach(table, clock)
 
@@ -256,22 +177,15 @@ class Player:
         camera = self.table.camera
         if not isinstance(camera, VisionCamera):
             return
-        from engine.game import TableRead
-
         for _ in range(40):
             state = self.table.state
             show = state.show
             if state.phase != "show" or show is None:
                 return
-            if show.stage == "verdict":
-                reading = show.declaration
-            elif show.stage == "hand-check":
-                reading = show.current
-            else:
-                return
+            reading = self.table.reading()
             if reading is None:
                 return
-            truth = camera.truth(reading.seat)
+            truth = camera.truth(self.table.zone_request(reading.seat))
             if truth is None or reading.groups == truth:
                 return
             shape = [len(g) for g in truth]
@@ -327,33 +241,31 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _size(text: str) -> tuple[int, int]:
     w, _, h = text.lower().partition("x")
-    return int(w), int(h)
+    try:
+        return int(w), int(h)
+    except ValueError:
+        raise ScriptError(f"bad --size {text!r}: expected WIDTHxHEIGHT, e.g. 800x480") from None
 
 
-def _open_screen(args: argparse.Namespace) -> tuple[Any, str]:
-    from tablekit.app import Screen
+def _open_screen(args: argparse.Namespace) -> tuple[Screen | None, str]:
+    """The screen and how it draws: "window", "headless", or "none" (``--no-screen``)."""
+    from display.errors import ScreenError
+    from tablekit.shell import open_screen
 
     if args.no_screen:
         return None, "none"
+    size = _size(args.size)
     if args.headless:
-        os.environ["SDL_VIDEODRIVER"] = "dummy"
-        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-        return Screen(_size(args.size), screenshots=args.screenshots), "headless"
+        return open_screen(size, headless=True, screenshots=args.screenshots), "headless"
     try:
-        screen = Screen(_size(args.size), screenshots=args.screenshots)
-        import pygame
-
-        if pygame.display.get_driver() in ("dummy", "offscreen"):
-            print("no display here: running headless", file=sys.stderr)
-            return screen, "headless"
-        return screen, "window"
-    except Exception as exc:  # no display here: say so and carry on headless
-        print(f"no window available ({exc}); running headless", file=sys.stderr)
-        import pygame
-
-        pygame.display.quit()
-        os.environ["SDL_VIDEODRIVER"] = "dummy"
-        return Screen(_size(args.size), screenshots=args.screenshots), "headless"
+        screen = open_screen(size, screenshots=args.screenshots)
+    except ScreenError as exc:  # no display here: say so and carry on headless
+        log.warning("no window available (%s); running headless", exc)
+        return open_screen(size, headless=True, screenshots=args.screenshots), "headless"
+    if screen.headless:
+        log.warning("no display here: running headless")
+        return screen, "headless"
+    return screen, "window"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -365,10 +277,8 @@ def run(args: argparse.Namespace) -> int:
     script = load_script(path)
     journal_path = args.journal or Path(tempfile.mkdtemp(prefix="tablekit-demo-")) / "journal.sqlite"
     journal = Journal(journal_path)
-    camera: Any = (TableCamera(script.readings, script.cuts, script.tables) if script.tables
-                   else ScriptedCamera(script.readings, script.cuts))
-    if args.vision:
-        camera = VisionCamera(camera)
+    scripted = ScriptedCamera(script.readings, script.cuts, script.tables)
+    camera: Camera = VisionCamera(scripted) if args.vision else scripted
     clock = ManualClock()
     screen, mode = _open_screen(args)
     try:
@@ -382,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
         table, start_after = _table(args, script, journal, journal_path, clock, camera, presses,
                                     screen.show if screen is not None else None)
         if mode != "none":
-            why = getattr(presses, "why", "") if args.box == "auto" else ""
+            why = presses.why if args.box == "auto" else ""
             print(f"button presses: {presses.input}" + (f" ({why})" if why else ""), flush=True)
         presses.attach(table, clock, table.draw if mode == "window" else None)
         player = Player(table, clock, presses)
@@ -421,28 +331,27 @@ def run(args: argparse.Namespace) -> int:
     return 0 if table.over else 1
 
 
-def _table(args: argparse.Namespace, script: Script, journal: Any, journal_path: Path, clock: Any,
-           camera: Any, presses: Any, on_view: Callable[[Any], None] | None) -> tuple[Any, int]:
+def _table(args: argparse.Namespace, script: Script, journal: Journal, journal_path: Path,
+           clock: ManualClock, camera: Camera, presses: Presses,
+           on_view: Callable[[ViewModel], None] | None) -> tuple[Table, int]:
     """The script's table, new or resumed from the journal, and the time it resumes after."""
-    from tablekit.app import Devices, Table, fallback_health
-
-    kw: dict[str, Any] = dict(
-        camera=camera, on_view=on_view, box=presses,
-        devices=Devices(link=fallback_health(presses.health),
-                        camera=fallback_health(f"{camera.name} instead of the camera")))
+    devices = Devices(link=fallback_health(presses.health),
+                      camera=fallback_health(f"{camera.name} instead of the camera"))
     if not args.resume:
-        return Table.start(journal, script.game, clock, **kw), -1
+        return Table.start(journal, script.game, clock, camera=camera, box=presses,
+                           devices=devices, on_view=on_view), -1
     game_id = journal.resumable()
     if game_id is None:
         raise ScriptError(f"nothing to resume in {journal_path}")
     start_after = journal.last_time(game_id)
     clock.set(start_after)
-    table = Table.resume(journal, game_id, clock, **kw)
+    table = Table.resume(journal, game_id, clock, camera=camera, box=presses, devices=devices,
+                         on_view=on_view)
     table.catch_up()
     return table, start_after
 
 
-def _animate(table: Any, clock: Any, start: int, end: int, pace_ms: int) -> None:
+def _animate(table: Table, clock: ManualClock, start: int, end: int, pace_ms: int) -> None:
     """Sweep the scripted clock from ``start`` to ``end`` over about ``pace_ms`` real ms."""
     frames = max(1, pace_ms * 30 // 1000)
     for k in range(1, frames + 1):
@@ -451,12 +360,11 @@ def _animate(table: Any, clock: Any, start: int, end: int, pace_ms: int) -> None
         time.sleep(pace_ms / 1000 / frames)
 
 
-def standings_report(table: Any, script: Script, journal_path: Path, screen: Any) -> dict[str, Any]:
+def standings_report(table: Table, script: Script, journal_path: Path,
+                     screen: Screen | None) -> dict[str, Any]:
     state = table.state
     game = state.game
     names = [s.name for s in game.seats]
-    from engine.game import policy_for
-
     lower = policy_for(game).lower_wins(game)
     order = sorted(range(game.players), key=lambda s: (state.eliminated[s],
                                                         state.totals[s] if lower else -state.totals[s]))

@@ -8,12 +8,18 @@ the first still frame.
 from __future__ import annotations
 
 import argparse
+import logging
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 NAME = "enroll"
 HELP = "enrol a deck: photos of each card once, saved as templates for recognition"
+log = logging.getLogger(__name__)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,15 +49,15 @@ def run(args: argparse.Namespace) -> int:
     from vision.sources import open_source
     from vision.stillness import StillnessGate
 
-    photos = []
+    photos: list[tuple[str, np.ndarray]] = []
     for arg in args.photos:
         p = Path(arg)
         files = sorted(p.iterdir()) if p.is_dir() else [p]
         for f in files:
             card = card_from_name(f)
             image = cv2.imread(str(f)) if card else None
-            if image is None:
-                print(f"skipping {f}: no card name or not an image", file=sys.stderr)
+            if card is None or image is None:
+                log.warning("skipping %s: no card name or not an image", f)
                 continue
             photos.append((card, image))
     if args.source:

@@ -12,8 +12,10 @@ import os
 import sys
 from pathlib import Path
 
-from engine.ruling import plain_number
 from tablekit.journal import Journal, JournalError, default_path
+from tablekit.score_sheet import resolve_game, score_sheet
+
+__all__ = ["score_sheet", "write_chart", "write_csv"]
 
 NAME = "export"
 HELP = "write a game's score sheet (CSV) and score chart (PNG)"
@@ -24,23 +26,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--journal", type=Path, help="journal database (default: $TABLEKIT_JOURNAL or ~/.local/share/tablekit)")
     p.add_argument("--out", type=Path, default=Path("."), help="folder for the files (default: here)")
     p.add_argument("--size", default="1280x720", help="chart size in pixels")
-
-
-def score_sheet(journal: Journal, game_id: int) -> tuple[list[str], list[list[object]]]:
-    """Header and rows: one row per deal with each player's score and running total."""
-    state = journal.restore(game_id)
-    names = [s.name for s in state.game.seats]
-    header = ["deal", "dealer", "cut", "winner"]
-    for name in names:
-        header += [f"{name} points", f"{name} total", f"{name} note"]
-    rows: list[list[object]] = []
-    for r in state.history:
-        row: list[object] = [r.number, names[r.dealer], r.wild or "-",
-                             names[r.winner] if r.winner is not None else "-"]
-        for s in range(len(names)):
-            row += [plain_number(r.scores[s]), plain_number(r.totals[s]), r.outcomes[s]]
-        rows.append(row)
-    return header, rows
 
 
 def write_csv(journal: Journal, game_id: int, path: Path) -> Path:
@@ -73,8 +58,6 @@ def write_chart(journal: Journal, game_id: int, path: Path, size: tuple[int, int
 
 
 def run(args: argparse.Namespace) -> int:
-    from tablekit.commands.history import resolve_game
-
     path = args.journal or default_path()
     if not path.exists():
         print(f"error: no journal at {path}", file=sys.stderr)

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from tablekit.journal import Journal, JournalError, default_path
+from tablekit.score_sheet import resolve_game, score_sheet
 
 NAME = "history"
 HELP = "list past games, show a game's score sheet, or per-player statistics"
@@ -19,18 +20,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", help="show this game's score sheet (an id, or 'latest')")
     p.add_argument("--players", action="store_true", help="per-player statistics over every game")
     p.add_argument("--json", action="store_true", help="JSON lines instead of a table")
-
-
-def resolve_game(journal: Journal, text: str) -> int:
-    if text == "latest":
-        latest = journal.latest()
-        if latest is None:
-            raise JournalError("the journal holds no game yet")
-        return latest
-    try:
-        return int(text)
-    except ValueError:
-        raise JournalError(f"not a game id: {text!r}") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,8 +54,6 @@ def _games(journal: Journal, as_json: bool) -> int:
 
 
 def _sheet(journal: Journal, game_id: int, as_json: bool) -> int:
-    from tablekit.commands.export import score_sheet
-
     header, rows = score_sheet(journal, game_id)
     if as_json:
         for row in rows:

@@ -9,20 +9,21 @@ exactly where the journal left it (after a power cut, say).
 from __future__ import annotations
 
 import argparse
-import os
+import logging
 import random
-import sys
-import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.errors import TablekitError
 from engine.game import Game, Seat
-from tablekit.box_input import control_of, hand_to_table, key_to_table
+
+if TYPE_CHECKING:
+    from tablekit.box_input import BoxLink
+    from tablekit.cameras import Camera
 
 NAME = "run"
 HELP = "run the table: camera, button box and screen (keyboard and photo-folder fallbacks)"
-FPS = 30
+log = logging.getLogger(__name__)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -72,35 +73,23 @@ def game_from_args(args: argparse.Namespace) -> Game:
     return Game(args.variant, tuple(seats), args.turn_seconds, args.dealer - 1, options)
 
 
-class BoxLights:
-    """LED and buzzer commands to the real box."""
-
-    def __init__(self, box: Any) -> None:
-        self.box = box
-
-    def led(self, button: int, mode: str) -> None:
-        self.box.led(button, mode)
-
-    def buzz(self, ms: int) -> None:
-        self.box.buzz(ms)
-
-
-def open_box(args: argparse.Namespace) -> Any:
+def open_box(args: argparse.Namespace) -> BoxLink | None:
     """The button box, or None (the keyboard stands in)."""
     if args.no_box:
         return None
     try:
         from firmware_bridge import ButtonBox, require_port
+        from tablekit.box_input import BoxLink
 
-        return ButtonBox(require_port(args.port)).start()
+        return BoxLink(ButtonBox(require_port(args.port)).start())
     except (TablekitError, OSError, ImportError) as exc:
-        print(f"no button box ({exc}): using the keyboard", file=sys.stderr)
+        log.warning("no button box (%s): using the keyboard", exc)
         return None
 
 
-def open_camera(args: argparse.Namespace) -> Any:
+def open_camera(args: argparse.Namespace) -> Camera:
     """A frame camera, else the photo folder, else a camera that reads nothing."""
-    from tablekit.app import FrameCamera, ScriptedCamera
+    from tablekit.cameras import FrameCamera, ScriptedCamera
 
     calibration = None
     if args.calibration:
@@ -112,147 +101,66 @@ def open_camera(args: argparse.Namespace) -> Any:
 
         return FrameCamera(open_source(args.camera), calibration, live=True)
     except (TablekitError, OSError, ImportError) as exc:
-        print(f"no camera ({exc})", file=sys.stderr)
+        log.warning("no camera (%s)", exc)
     if args.photos:
         from vision.sources import FolderSource
 
         return FrameCamera(FolderSource(args.photos), calibration, fallback=True)
-    none = ScriptedCamera()
-    none.name = "no camera and no photo folder"
-    none.no_tables = "no camera"
-    return none
+    return ScriptedCamera(name="no camera and no photo folder", no_tables="no camera")
+
+
+def _size(text: str) -> tuple[int, int]:
+    w, _, h = text.lower().partition("x")
+    try:
+        return int(w), int(h)
+    except ValueError:
+        raise TablekitError(f"bad --size {text!r}: expected WIDTHxHEIGHT, e.g. 1280x720") from None
 
 
 def run(args: argparse.Namespace) -> int:
     """Bad input raises a TablekitError; tablekit.cli prints it as one error line (exit 2)."""
+    from engine.variants import all_variants
     from firmware_bridge import KeyboardButtons, default_keymap
-    from tablekit.app import Devices, Screen, Table, fallback_health
     from tablekit.clock import MonotonicClock
     from tablekit.journal import Journal, JournalError, default_path
+    from tablekit.setup_screen import TableSetup
+    from tablekit.shell import choose_game, open_screen, play
+    from tablekit.table import Devices, Table, fallback_health
 
-    if args.headless:
-        os.environ["SDL_VIDEODRIVER"] = "dummy"
-        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    size = _size(args.size)
     journal = Journal(args.journal or default_path())
     box = open_box(args)
     camera = open_camera(args)
     devices = Devices()
     if box is None:
         devices.link = fallback_health("keyboard instead of the button box")
-    if getattr(camera, "fallback", False):
+    if camera.fallback:
         devices.camera = fallback_health(f"{camera.name} instead of the camera")
-    w, _, h = args.size.partition("x")
-    screen = Screen((int(w), int(h)), fullscreen=args.fullscreen)
-    kw: dict[str, Any] = dict(camera=camera, box=BoxLights(box) if box else None,
-                              devices=devices, on_view=screen.show, rng=random.Random())
-    if args.resume:
-        game_id = journal.resumable()
-        if game_id is None:
-            raise JournalError("no unfinished game to resume")
-        clock = MonotonicClock(journal.last_time(game_id))
-        table = Table.resume(journal, game_id, clock, **kw)
-        table.catch_up()
-    else:
-        game = game_from_args(args) if args.variant else _setup(args, box, screen)
-        if game is None:
-            return 0
-        table = Table.start(journal, game, MonotonicClock(), **kw)
+    screen = open_screen(size, headless=args.headless, fullscreen=args.fullscreen)
     try:
-        return _loop(table, box, KeyboardButtons(default_keymap(table.state.game.players)), args)
+        if args.resume:
+            game_id = journal.resumable()
+            if game_id is None:
+                raise JournalError("no unfinished game to resume")
+            table = Table.resume(journal, game_id, MonotonicClock(journal.last_time(game_id)),
+                                 camera=camera, box=box, devices=devices, on_view=screen.show,
+                                 rng=random.Random())
+            table.catch_up()
+        else:
+            if args.variant:
+                game: Game | None = game_from_args(args)
+            else:
+                names = [p.strip() for p in args.players.split(",") if p.strip()] if args.players else []
+                setup = TableSetup([v.id for v in all_variants()], names, players=max(len(names), 3))
+                game = choose_game(setup, screen, box, seconds=args.seconds, fullscreen=args.fullscreen)
+            if game is None:
+                return 0
+            table = Table.start(journal, game, MonotonicClock(), camera=camera, box=box,
+                                devices=devices, on_view=screen.show, rng=random.Random())
+        keys = KeyboardButtons(default_keymap(table.state.game.players))
+        return play(table, box, keys, seconds=args.seconds, fullscreen=args.fullscreen)
     finally:
         if box is not None:
             box.close()
         screen.close()
         journal.close()
-
-
-def _setup(args: argparse.Namespace, box: Any, screen: Any) -> Game | None:
-    """The setup screen until OK on Start (None: the window was closed)."""
-    import pygame
-
-    from engine.variants import all_variants
-    from firmware_bridge import KeyboardButtons, default_keymap
-    from tablekit.app import TableSetup
-
-    names = [p.strip() for p in args.players.split(",") if p.strip()] if args.players else []
-    setup = TableSetup([v.id for v in all_variants()], names, players=max(len(names), 3))
-    keys = KeyboardButtons(default_keymap())  # digits, M (8) and Return (9)
-    frame = pygame.time.Clock()
-    started = time.monotonic()
-    while True:
-        if args.seconds and time.monotonic() - started >= args.seconds:
-            return None
-        presses: list[str] = []
-        for ev in pygame.event.get():
-            if ev.type == pygame.QUIT and not args.fullscreen:
-                return None
-            if ev.type == pygame.KEYDOWN:
-                got = keys.key_down(pygame.key.name(ev.key), 0)
-                if got is not None and got.button in (8, 9):
-                    presses.append("menu" if got.button == 8 else "ok")
-            elif ev.type == pygame.KEYUP:
-                keys.key_up(pygame.key.name(ev.key), 0)
-        if box is not None:
-            while (event := box.get_event(timeout=0)) is not None:
-                hello = box.protocol.box
-                if event.type == "button" and event.event == "press" and hello is not None:
-                    control = control_of(event.button, hello.buttons)
-                    if control is not None:
-                        presses.append(control)
-        for press in presses:
-            if press == "menu":
-                setup.menu()
-            elif (game := setup.ok()) is not None:
-                return game
-        screen.show(setup.view())
-        frame.tick(FPS)
-
-
-def _correcting_key(table: Any, name: str, text: str) -> bool:
-    """Keys of the on-screen correction of a misread card (C starts it on a show screen)."""
-    if table.correcting is None:
-        return name == "c" and table.start_correction()
-    if name in ("left", "up"):
-        table.move_selection(-1)
-    elif name in ("right", "down", "tab"):
-        table.move_selection(1)
-    elif name == "backspace":
-        table.proposed = table.proposed[:-1]
-    elif name in ("return", "enter"):
-        table.finish_correction(True)
-    elif name == "escape":
-        table.finish_correction(False)
-    elif text and text.isalnum():
-        table.type_card(text)
-    return True
-
-
-def _loop(table: Any, box: Any, keys: Any, args: argparse.Namespace) -> int:
-    import pygame
-
-    frame = pygame.time.Clock()
-    started = time.monotonic()
-    while True:
-        if args.seconds and time.monotonic() - started >= args.seconds:
-            return 0
-        for ev in pygame.event.get():
-            if ev.type == pygame.QUIT and not args.fullscreen:
-                return 0
-            if ev.type in (pygame.KEYDOWN, pygame.KEYUP):
-                name = pygame.key.name(ev.key)
-                if ev.type == pygame.KEYDOWN and _correcting_key(table, name, getattr(ev, "unicode", "")):
-                    continue
-                if table.correcting is not None and ev.type == pygame.KEYUP:
-                    continue
-                if name == "escape" and not args.fullscreen:
-                    return 0
-                t = table.now()
-                key_to_table(table, keys.key_down(name, t) if ev.type == pygame.KEYDOWN
-                             else keys.key_up(name, t), t)
-        if box is not None:
-            while (event := box.get_event(timeout=0)) is not None:
-                hello = box.protocol.box
-                hand_to_table(table, event, hello.buttons if hello is not None else None)
-        table.tick()
-        table.draw()
-        frame.tick(FPS)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+import logging
 import time
 from collections.abc import Iterator
 from functools import partial
@@ -26,6 +26,7 @@ import numpy as np
 NAME = "see"
 HELP = "read the cards (or tiles) on photos of the table"
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+log = logging.getLogger(__name__)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -100,5 +101,5 @@ def run(args: argparse.Namespace) -> int:
             groups = " | ".join(names) or "(no cards)"
             print(f"{path}: {groups}  ({ms:.0f} ms)", flush=True)
     if failures:
-        print(f"{failures} image(s) could not be read", file=sys.stderr)
+        log.warning("%d image(s) could not be read", failures)
     return 1 if failures else 0

@@ -1,0 +1,379 @@
+"""The table: one game's loop around the pure engine — events in, journal, effects out.
+
+``Table`` owns one game. ``post(event)`` runs the loop's one rule: ask the engine, write the
+event to the journal if it changed anything, only then adopt the new state and perform the
+effects (light LEDs, read a zone, draw the cut card...). Effects that produce events (a
+camera reading) queue them, so one post never recurses. Inputs (``button``, ``link``,
+``tick``) and ``draw`` are called by whoever runs the table (``tablekit.shell`` for ``run``,
+the demo's player). Everything with a side effect — camera, box, screen, clock, the chance of
+the cut card — is injected, so tests and the demo drive it all.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from display.viewmodel import HEALTH_FALLBACK, DeviceHealth, ViewModel
+from engine.game import (
+    ButtonPressed,
+    ButtonReleased,
+    Buzz,
+    CameraLost,
+    CameraRestored,
+    Confirm,
+    DealStarted,
+    Effect,
+    Event,
+    Game,
+    GameOver,
+    GameState,
+    HandReading,
+    LinkLost,
+    LinkRestored,
+    MenuPressed,
+    ReadCut,
+    ReadTable,
+    ReadZone,
+    SetLed,
+    TableRead,
+    TableSeen,
+    Tick,
+    WriteScores,
+    apply,
+    new_game,
+    policy_for,
+)
+from firmware_bridge.layout import ButtonLayout
+from tablekit.cameras import Camera, TableRequest, ZoneRequest
+from tablekit.clock import Clock, wall_ms
+from tablekit.corrections import Corrections, Picking
+from tablekit.journal import Journal
+from tablekit.present import SCOREBOARD, present
+
+#: The box gives a short buzz when this much of a turn is left.
+TIMER_WARNING_MS = 10_000
+WARNING_BUZZ_MS = 40
+
+
+class Box(Protocol):
+    """Where the button lights and the buzzer go (the real box, or nothing for the keyboard)."""
+
+    def led(self, button: int, mode: str) -> None: ...
+
+    def buzz(self, ms: int) -> None: ...
+
+
+class NoBox:
+    """The keyboard has no lights: LED and buzzer commands go nowhere."""
+
+    def led(self, button: int, mode: str) -> None:
+        pass
+
+    def buzz(self, ms: int) -> None:
+        pass
+
+
+@dataclass
+class Devices:
+    """What the screen says about the box link and the camera."""
+
+    link: DeviceHealth = field(default_factory=DeviceHealth)
+    camera: DeviceHealth = field(default_factory=DeviceHealth)
+
+
+def fallback_health(what: str) -> DeviceHealth:
+    """A device's health while ``what`` stands in for it (the keyboard, a photo folder)."""
+    return DeviceHealth(HEALTH_FALLBACK, what)
+
+
+class Table:
+    """One game at the table: the loop around the pure engine."""
+
+    def __init__(self, journal: Journal, game_id: int, state: GameState, clock: Clock, *,
+                 camera: Camera, box: Box | None = None, rng: random.Random | None = None,
+                 devices: Devices | None = None,
+                 on_view: Callable[[ViewModel], None] | None = None) -> None:
+        self.journal = journal
+        self.game_id = game_id
+        self.state = state
+        self.clock = clock
+        self.camera = camera
+        self.box: Box = box or NoBox()
+        self.rng = rng or random.Random()
+        self.devices = devices or Devices()
+        self.on_view = on_view
+        self.screen = ""  # a screen the players asked for with MENU (the scoreboard)
+        self.effects: list[Effect] = []  # every effect performed, for tests and reports
+        #: Where the box's MENU and OK are, once its HELLO said (None: the keyboard's numbering).
+        self.layout: ButtonLayout | None = None
+        self.corrections = Corrections()
+        self._queue: deque[Event] = deque()
+        self._redo: list[Effect] = []
+        self._warned: tuple[int, int] | None = None
+
+    # --- starting and resuming ----------------------------------------------------------
+
+    @classmethod
+    def start(cls, journal: Journal, game: Game, clock: Clock, *, camera: Camera,
+              box: Box | None = None, rng: random.Random | None = None,
+              devices: Devices | None = None,
+              on_view: Callable[[ViewModel], None] | None = None) -> Table:
+        game_id = journal.new_game(game, wall_ms())
+        return cls(journal, game_id, new_game(game), clock, camera=camera, box=box, rng=rng,
+                   devices=devices, on_view=on_view)
+
+    @classmethod
+    def resume(cls, journal: Journal, game_id: int, clock: Clock, *, camera: Camera,
+               box: Box | None = None, rng: random.Random | None = None,
+               devices: Devices | None = None,
+               on_view: Callable[[ViewModel], None] | None = None) -> Table:
+        """The game exactly as its journal left it.
+
+        Effects already performed are not performed again, except those of the last event
+        that ask for an input (a zone or cut to read) — the crash may have come before their
+        answer was journaled — and the button lights, which the box may have lost.
+        """
+        state = new_game(journal.game(game_id))
+        effects: list[Effect] = []
+        for event in journal.events(game_id):
+            state, effects = apply(state, event)
+        table = cls(journal, game_id, state, clock, camera=camera, box=box, rng=rng,
+                    devices=devices, on_view=on_view)
+        table._redo = [e for e in effects if isinstance(e, ReadZone | ReadTable | ReadCut | SetLed)]
+        return table
+
+    def catch_up(self) -> None:
+        """Perform what a resumed game still owes (see :meth:`resume`)."""
+        redo, self._redo = self._redo, []
+        for effect in redo:
+            self._perform(effect)
+        while self._queue:
+            self._apply(self._queue.popleft())
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase == "game-over"
+
+    # --- events -------------------------------------------------------------------------
+
+    def post(self, event: Event) -> None:
+        """Journal and apply ``event`` and everything its effects bring in."""
+        self._queue.append(event)
+        while self._queue:
+            self._apply(self._queue.popleft())
+
+    def _apply(self, event: Event) -> None:
+        new, effects = apply(self.state, event)
+        if new is self.state and not effects:
+            return  # nothing happened: not worth a journal line (most Ticks)
+        self.journal.append(self.game_id, event)
+        self.state = new
+        for effect in effects:
+            self._perform(effect)
+
+    def now(self) -> int:
+        return self.clock.now_ms()
+
+    # --- what the camera is asked -----------------------------------------------------------
+
+    def deal_number(self, upcoming: bool = False) -> int:
+        """The deal on the table (or, with ``upcoming`` or between deals, the next one)."""
+        deal = self.state.deal
+        if upcoming or deal is None:
+            return len(self.state.history) + 1
+        return deal.number
+
+    def _turns(self) -> int:
+        deal = self.state.deal
+        return deal.turn_count - 1 if deal is not None else 0
+
+    def zone_request(self, seat: int) -> ZoneRequest:
+        """Read ``seat``'s zone now."""
+        return ZoneRequest(seat, self.deal_number(), self._turns())
+
+    def table_request(self) -> TableRequest:
+        """Read the whole table now: after a turn, or again on the turn-check screen."""
+        deal = self.state.deal
+        check = deal.watch.check if deal is not None and deal.watch is not None else None
+        rereads = check.reads if self.state.phase == "turn-check" and check is not None else 0
+        return TableRequest(self.state.game.players, self.deal_number(), self._turns(), rereads)
+
+    def _perform(self, effect: Effect) -> None:
+        self.effects.append(effect)
+        if isinstance(effect, ReadZone):
+            groups = self.camera.read_zone(self.zone_request(effect.seat))
+            if groups is None:
+                if self.state.camera_ok:
+                    self._queue.append(CameraLost(self.now()))
+            else:
+                self._queue.append(TableRead(effect.seat, groups, self.now()))
+        elif isinstance(effect, ReadTable):
+            seen = self.camera.read_table(self.table_request())
+            if seen is not None:  # no reading: this turn goes unchecked
+                self._queue.append(TableSeen(seen.melds, seen.discard, seen.stock, self.now()))
+        elif isinstance(effect, ReadCut):
+            self._queue.append(DealStarted(self._cut(), self.now()))
+        elif isinstance(effect, SetLed):
+            self.box.led(effect.seat, effect.mode)
+        elif isinstance(effect, Buzz):
+            self.box.buzz(effect.ms)
+        elif isinstance(effect, WriteScores):
+            self.journal.write_scores(self.game_id, effect.deal, effect.scores, effect.totals)
+        elif isinstance(effect, GameOver):
+            self.journal.finish(self.game_id, effect.winners, wall_ms())
+
+    def _cut(self) -> str:
+        """The cut card: read from the table, else drawn here (the draw is journaled)."""
+        if not policy_for(self.state.game).uses_wild:
+            return ""
+        card = self.camera.read_cut(self.deal_number(upcoming=True))
+        if card:
+            return card
+        variant = self.state.game.variant
+        items = [i for i in variant.full_set(variant.decks, variant.jokers)
+                 if not (variant.uses_tiles and i.is_joker)]  # a Joly is never turned up as the ace
+        return str(self.rng.choice(items))
+
+    # --- inputs ---------------------------------------------------------------------------
+
+    def button(self, button: int, pressed: bool, t_ms: int | None = None, *,
+               keyboard: bool = False) -> None:
+        """A button edge from the box or the keyboard. Past the seats come MENU and OK: the
+        box's last two buttons once it said how many it has (``layout``), else (and on the
+        keyboard mapper) the two numbers after the seats."""
+        t = self.now() if t_ms is None else t_ms
+        players = self.state.game.players
+        layout = self.layout if self.layout is not None and not keyboard else ButtonLayout.keyboard(players)
+        control = layout.control(button)
+        if control == "menu":
+            if pressed:
+                self.menu_pressed(t)
+        elif control == "ok":
+            if pressed:
+                self.ok_pressed(t)
+        elif 0 <= button < players:
+            reading = self.reading()
+            if self.corrections.selecting_card(reading):
+                self.corrections.seat(button, pressed, t, self.state.game.variant.uses_tiles)
+                return
+            self.post(ButtonPressed(button, t) if pressed else ButtonReleased(button, t))
+
+    def menu_pressed(self, t_ms: int) -> None:
+        """MENU: on a verdict it moves the selection (read again, then each card); in play,
+        the engine's menu; after a deal it flips to the scoreboard and back."""
+        reading = self.reading()
+        if reading is not None:
+            self.corrections.next_pick(reading)
+            return
+        before = self.state
+        self.post(MenuPressed(t_ms))
+        if self.state is before and self.state.phase in ("deal-over", "game-over"):
+            self.screen = "" if self.screen == SCOREBOARD else SCOREBOARD
+
+    def ok_pressed(self, t_ms: int) -> None:
+        """OK: with a selection on a verdict, its correction (or reading again); else the
+        engine's OK (after a lost camera, the players saying it is back)."""
+        reading = self.reading()
+        if self.corrections.picked(reading) is not None:
+            event = self.corrections.ok(reading, t_ms)
+            if event is not None:
+                self.post(event)
+            return
+        if not self.state.camera_ok:
+            # the players say the camera is back (there is no other way to know)
+            self.post(CameraRestored(t_ms))
+        self.post(Confirm(t_ms))
+
+    def link(self, up: bool) -> None:
+        self.post(LinkRestored(self.now()) if up else LinkLost(self.now()))
+
+    def camera_health(self, up: bool) -> None:
+        self.post(CameraRestored(self.now()) if up else CameraLost(self.now()))
+
+    def tick(self) -> None:
+        now = self.now()
+        self.post(Tick(now))
+        deal = self.state.deal
+        if self.state.phase == "play" and deal is not None and deal.deadline_ms is not None:
+            turn = (deal.number, deal.turn_count)
+            if deal.deadline_ms - now <= TIMER_WARNING_MS and self._warned != turn:
+                self._warned = turn  # once per turn; not an event: it changes nothing
+                self.box.buzz(WARNING_BUZZ_MS)
+
+    # --- correcting a misread card (see tablekit.corrections) ------------------------------
+
+    def reading(self) -> HandReading | None:
+        """The reading on a verdict now (the declarer's show, a hand being counted), or None."""
+        show = self.state.show
+        if self.state.phase != "show" or show is None:
+            return None
+        if show.stage == "verdict":
+            return show.declaration
+        return show.current if show.stage == "hand-check" else None
+
+    @property
+    def correcting(self) -> tuple[int, int] | None:
+        """The card under the keyboard's cursor (group, position), or None."""
+        return self.corrections.cursor
+
+    @property
+    def picking(self) -> Picking | None:
+        """The box buttons' selection, while it belongs to the verdict on screen."""
+        return self.corrections.picked(self.reading())
+
+    def start_correction(self) -> bool:
+        return self.corrections.start(self.reading())
+
+    def move_selection(self, step: int) -> None:
+        self.corrections.move(self.reading(), step)
+
+    def type_card(self, text: str) -> None:
+        self.corrections.type(text)
+
+    def erase_card(self) -> None:
+        self.corrections.erase()
+
+    def finish_correction(self, apply: bool) -> None:
+        event = self.corrections.finish(self.reading(), apply, self.now())
+        if event is not None:
+            self.post(event)
+
+    # --- screen ---------------------------------------------------------------------------
+
+    def view(self) -> ViewModel:
+        if self.state.phase not in ("deal-over", "game-over"):
+            self.screen = ""
+        reading = self.reading()
+        if reading is None:
+            self.corrections.cursor = None
+        picking = self.corrections.picked(reading)
+        if picking is not None and picking.cell is not None:
+            owner = self.state.game.seats[picking.seat].name
+            suit = "colour" if self.state.game.variant.uses_tiles else "suit"
+            note = ("remove this card" if not picking.card else
+                    "as read" if not picking.changed else "")
+            return present(self.state, self.now(), link=self.devices.link,
+                           camera=self.devices.camera, screen=self.screen,
+                           table_unread=self.camera.table_unread,
+                           correcting=picking.cell, proposed=picking.card, proposed_note=note,
+                           prompt=f"{owner}'s button: next rank · hold it: next {suit} · "
+                                  "OK: correct · MENU: next card")
+        return present(self.state, self.now(), link=self.devices.link, camera=self.devices.camera,
+                       screen=self.screen, table_unread=self.camera.table_unread,
+                       read_again=picking is not None,
+                       correcting=None if picking is not None else self.corrections.cursor,
+                       proposed="" if picking is not None else self.corrections.proposed)
+
+    def show(self, view: ViewModel) -> None:
+        """Hand ``view`` to the screen (``on_view``), if there is one."""
+        if self.on_view is not None:
+            self.on_view(view)
+
+    def draw(self) -> ViewModel:
+        view = self.view()
+        self.show(view)
+        return view
