@@ -147,7 +147,10 @@ class Screen:
 
     @property
     def headless(self) -> bool:
-        return self.plan.mode == HEADLESS or os.environ.get("SDL_VIDEODRIVER") == "dummy"
+        """True when nothing reaches a real display (SDL's dummy or offscreen driver)."""
+        if self.plan.mode == HEADLESS or os.environ.get("SDL_VIDEODRIVER") == "dummy":
+            return True
+        return pygame.display.get_init() and pygame.display.get_driver() in ("dummy", "offscreen")
 
     def show(self, view: ViewModel) -> None:
         """Draw ``view`` and put it on the screen."""

@@ -166,7 +166,7 @@ class FrameCamera:
     def __init__(self, source: FrameSource, calibration: Calibration | None = None,
                  fallback: bool = False, live: bool = False, max_wait_frames: int = 90) -> None:
         self.source = source
-        self.name = str(getattr(source, "name", "camera"))
+        self.name = source.name
         self.calibration = calibration
         self.fallback = fallback
         self.live = live

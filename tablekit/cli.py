@@ -16,7 +16,8 @@ import importlib
 import logging
 import pkgutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from types import ModuleType
 from typing import NoReturn
 
@@ -55,17 +56,24 @@ _HANDLER = _Stderr()
 _HANDLER.setFormatter(logging.Formatter("tablekit: %(message)s"))
 
 
-def configure_logging(verbosity: int) -> None:
-    """Diagnostics on stderr: errors only (``verbosity`` < 0), warnings (0), what happens (1),
-    debugging (2 and more)."""
+@contextmanager
+def logging_to_stderr(verbosity: int) -> Iterator[None]:
+    """Diagnostics on stderr while a command runs: errors only (``verbosity`` < 0), warnings
+    (0), what happens (1), debugging (2 and more). The loggers are as they were afterwards."""
     level = (logging.ERROR if verbosity < 0 else logging.WARNING if verbosity == 0
              else logging.INFO if verbosity == 1 else logging.DEBUG)
+    loggers = [logging.getLogger(name) for name in LOGGERS]
+    before = [logger.level for logger in loggers]
     _HANDLER.setLevel(level)
-    for name in LOGGERS:
-        logger = logging.getLogger(name)
+    for logger in loggers:
         logger.setLevel(level)
-        if _HANDLER not in logger.handlers:
-            logger.addHandler(_HANDLER)
+        logger.addHandler(_HANDLER)
+    try:
+        yield
+    finally:
+        for logger, old in zip(loggers, before, strict=True):
+            logger.removeHandler(_HANDLER)
+            logger.setLevel(old)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -97,12 +105,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    configure_logging(-1 if args.quiet else args.verbose)
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
     try:
-        return int(args._run(args) or 0)
+        with logging_to_stderr(-1 if args.quiet else args.verbose):
+            return int(args._run(args) or 0)
     except TablekitError as exc:
         # Every command reports bad input the same way: one line, exit status 2.
         print(f"error: {exc}", file=sys.stderr)

@@ -45,6 +45,7 @@ from display.viewmodel import (
 from engine.cards import SUITS, parse_card
 from engine.game import (
     LONG_PRESS_MS,
+    Game,
     GameState,
     HandReading,
     MenuPressed,
@@ -244,9 +245,8 @@ def turn_check(state: GameState, toast: Toast | None = None) -> TurnCheckView:
     return TurnCheckView(who, headline, rules, check.reads, names[deal.turn], TURN_CHECK_PROMPT, toast)
 
 
-def _target_words(game: object, target: int) -> str:
-    family = type(getattr(game, "variant")).family  # noqa: B009
-    return f"pool {target}" if family == "indian" else f"first to {target}"
+def _target_words(game: Game, target: int) -> str:
+    return f"pool {target}" if game.variant.family == "indian" else f"first to {target}"
 
 
 def wild_cards(wild: str) -> tuple[str, ...]:

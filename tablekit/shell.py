@@ -32,6 +32,9 @@ log = logging.getLogger(__name__)
 #: The keyboard on the setup screen: before a game there are no seats yet, so the mapper
 #: numbers MENU and OK after as many seats as any game has.
 SETUP_SEATS = 8
+#: The table's frame rate, still screens included: the inputs are taken once a frame, and a
+#: button's hold (a show, a card's next suit) is timed by the frames it spans.
+TABLE_FPS = 30.0
 
 
 def display_plan(*, headless: bool = False, fullscreen: bool = False) -> DisplayPlan:
@@ -54,8 +57,9 @@ def open_screen(size: tuple[int, int], *, headless: bool = False, fullscreen: bo
     """The table's screen; with ``screenshots``, one PNG per new scene (``scene_key``)."""
     from display.window import Screen, scene_key
 
-    return Screen(size, plan=display_plan(headless=headless, fullscreen=fullscreen),
-                  screenshots=screenshots, key=scene_key)
+    plan = display_plan(headless=headless, fullscreen=fullscreen)
+    log.info("screen: %s %dx%d (%s)", plan.mode, *size, plan.driver or "SDL's choice")
+    return Screen(size, plan=plan, screenshots=screenshots, key=scene_key)
 
 
 def correction_key(table: Table, name: str, text: str) -> bool:
@@ -109,7 +113,7 @@ def play(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, seconds: f
         key_to_table(table, keys.key_down(name, t) if down else keys.key_up(name, t), t)
 
     loop = FrameLoop(table.show, frame, events=pygame.event.get, on_event=key,
-                     closable=not fullscreen)
+                     active_fps=TABLE_FPS, idle_fps=TABLE_FPS, closable=not fullscreen)
     loop.run(seconds=seconds or None)
     return 0
 
@@ -117,7 +121,8 @@ def play(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, seconds: f
 def choose_game(setup: TableSetup, screen: Screen, box: BoxLink | None, *, seconds: float = 0,
                 fullscreen: bool = False) -> Game | None:
     """The setup screen until OK on Start (None: the window was closed, or ``seconds`` ran
-    out). MENU and OK come from the box, or the keyboard (M and Return)."""
+    out). MENU and OK come from the box, or the keyboard (M and Return); only their taps
+    count, so a still setup screen is drawn at the frame loop's idle rate."""
     import pygame
 
     from display.frameloop import FrameLoop

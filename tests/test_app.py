@@ -383,3 +383,18 @@ def test_partnership_setups_show_each_seat_its_team():
     setup = TableSetup(["indian-pool-101", "open-rummy"], variant="open-rummy", players=4)
     assert [p.team for p in setup.view().players] == ["team A", "team B", "team A", "team B"]
     assert [p.team for p in TableSetup(["indian-pool-101"]).view().players] == ["", "", ""]
+
+
+def test_what_happens_on_the_way_is_logged_on_stderr_more_with_verbose_none_with_quiet(tmp_path, capsys):
+    from tablekit.cli import main
+
+    common = ["run", "--variant", "indian-points", "--players", "A,B", "--headless", "--seconds", "0.1",
+              "--journal", str(tmp_path / "j.sqlite"), "--no-box", "--camera", "/nowhere"]
+    assert main(common) == 0
+    out, err = capsys.readouterr()
+    assert out == "" and "tablekit: no camera" in err and "screen: headless" not in err
+    assert main(["--verbose", *common]) == 0
+    err = capsys.readouterr().err
+    assert "tablekit: no camera" in err and "tablekit: screen: headless 1280x720" in err
+    assert main(["--quiet", *common]) == 0
+    assert capsys.readouterr().err == ""

@@ -81,7 +81,10 @@ def open_box(args: argparse.Namespace) -> BoxLink | None:
         from firmware_bridge import ButtonBox, require_port
         from tablekit.box_input import BoxLink
 
-        return BoxLink(ButtonBox(require_port(args.port)).start())
+        port = require_port(args.port)
+        box = BoxLink(ButtonBox(port).start())
+        log.info("button box on %s", port)
+        return box
     except (TablekitError, OSError, ImportError) as exc:
         log.warning("no button box (%s): using the keyboard", exc)
         return None
@@ -131,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
     journal = Journal(args.journal or default_path())
     box = open_box(args)
     camera = open_camera(args)
+    log.info("camera: %s", camera.name)
     devices = Devices()
     if box is None:
         devices.link = fallback_health("keyboard instead of the button box")
@@ -142,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
             game_id = journal.resumable()
             if game_id is None:
                 raise JournalError("no unfinished game to resume")
+            log.info("resuming game %d", game_id)
             table = Table.resume(journal, game_id, MonotonicClock(journal.last_time(game_id)),
                                  camera=camera, box=box, devices=devices, on_view=screen.show,
                                  rng=random.Random())
