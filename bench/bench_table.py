@@ -73,7 +73,7 @@ def measure(script: Path, tmp: Path) -> None:
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for name in ("indian-pool-101.json", "shanghai.json", "open-rummy.json"):
-            measure(ROOT / "demo" / name, Path(tmp))
+            measure(ROOT / "tablekit" / "demos" / name, Path(tmp))
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ from engine.game import (
 from engine.notation import split_groups
 
 REPO = Path(__file__).resolve().parents[1]
-DEMO_SCRIPT = REPO / "demo" / "indian-pool-101.json"
+DEMO_SCRIPT = REPO / "tablekit" / "demos" / "indian-pool-101.json"
 
 # Hands in the judge notation (wild 5D for the first three).
 VALID_SHOW = "4H 5H 6H 7H | KC QC PJ | QD QS QC | 7S 7D 7C"
