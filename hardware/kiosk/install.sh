@@ -151,7 +151,8 @@ install_packages() {
     say "Debian packages (picamera2 comes from Pi OS's apt, not pip)"
     local packages=(python3-venv python3-pip fonts-dejavu-core)
     if apt-cache show python3-picamera2 >/dev/null 2>&1; then
-        packages+=(python3-picamera2)
+        # picamera2 and the numpy and OpenCV it was built against, all from apt
+        packages+=(python3-picamera2 python3-numpy python3-opencv)
     else
         echo "note: python3-picamera2 is not in apt here; the camera falls back to USB or photos"
     fi

@@ -39,7 +39,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--journal", type=Path, help="journal database (default: $TABLEKIT_JOURNAL or ~/.local/share/tablekit)")
     p.add_argument("--port", help="button box serial URL (default: the first one found)")
     p.add_argument("--no-box", action="store_true", help="use the keyboard even if a box is present")
-    p.add_argument("--camera", default="picamera", help="camera: picamera, a device number, or a video file")
+    p.add_argument("--camera", default="auto",
+                   help="camera: auto (the Pi camera through picamera2 if there is one, else USB "
+                        "camera 0), picamera, a device number, or a video file")
     p.add_argument("--photos", type=Path, help="photo folder to read when there is no camera")
     p.add_argument("--calibration", type=Path, help="mat calibration (zones per seat)")
     p.add_argument("--size", default="1280x720", help="window size (e.g. 1920x1080, 800x480)")
