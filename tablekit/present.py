@@ -55,7 +55,7 @@ from engine.game import (
 )
 from engine.game.flow import MENU_CLOSE, MENU_DROP, MENU_STOCK_OUT
 from engine.game.policy import FamilyPolicy
-from engine.game.setup import team_of
+from engine.game.seats import team_of
 from engine.game.state import DealRecord
 from engine.ruling import Ruling, plain_number
 from engine.variants import Variant

@@ -8,7 +8,9 @@ either; ``make test`` runs it, and ``tests/test_import_graph.py`` asserts the sa
 Every import counts, at module level or inside a function (an import moved into a function
 to dodge a circle is still a circle), except those under ``if TYPE_CHECKING:``, which never
 run. ``from package import name`` is an edge to ``package.name`` when that is a module of
-ours, else to ``package``.
+ours, else to ``package``. A string that names one of our modules by its dotted path (as
+``importlib.import_module`` takes it) is an edge too, so a registry that imports by name
+cannot hide a circle.
 """
 
 from __future__ import annotations
@@ -77,6 +79,10 @@ def graph(root: Path = ROOT) -> dict[str, set[str]]:
     for name, path in files.items():
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         is_package = path.name == "__init__.py"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and "." in node.value \
+                    and node.value in files and node.value != name:
+                edges[name].add(node.value)
         for node in _imports(tree):
             targets: list[str] = []
             if isinstance(node, ast.Import):

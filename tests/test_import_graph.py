@@ -19,8 +19,13 @@ def test_the_checker_finds_a_circle_and_a_breach(tmp_path: Path) -> None:
     (tmp_path / "engine" / "c.py").write_text("import display.screen\n")
     (tmp_path / "display" / "screen.py").write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from tablekit import app\n")
+    # a registry importing by name still counts: engine.r -> engine.plugin -> engine.r
+    (tmp_path / "engine" / "r.py").write_text(
+        "import importlib\nPLUGINS = ('engine.plugin',)\n"
+        "def load():\n    return [importlib.import_module(p) for p in PLUGINS]\n")
+    (tmp_path / "engine" / "plugin.py").write_text("from engine.r import load\n")
     edges = graph(tmp_path)
-    assert circles(edges) == [["engine.a", "engine.b"]]
+    assert circles(edges) == [["engine.a", "engine.b"], ["engine.plugin", "engine.r"]]
     assert layer_breaches(edges) == [("engine.c", "display.screen")]
 
 

@@ -44,15 +44,14 @@ from engine.game.events import (
 )
 from engine.game.flow import LONG_PRESS_MS, apply, new_game, replay
 from engine.game.policy import FamilyPolicy, Standings, policy_for
+from engine.game.seats import TURN_SECONDS, team_of
 from engine.game.setup import (
-    TURN_SECONDS,
     Game,
     Seat,
     SeatingError,
     SetupError,
     check_seating,
     has_partnerships,
-    team_of,
 )
 from engine.game.state import (
     DealRecord,

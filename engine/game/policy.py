@@ -11,16 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.cards import Groups
 from engine.errors import TablekitError
-from engine.game.setup import TURN_SECONDS, Game
+from engine.game.seats import TURN_SECONDS
 from engine.game.state import DealState, Number
 from engine.notation import split_groups
 from engine.outcomes import Outcome
 from engine.ruling import Ruling
 from engine.table import TableState, TurnVerdict
 from engine.variants.base import ItemGroups, JudgeRequest
+
+if TYPE_CHECKING:
+    from engine.game.setup import Game
 
 # Seat outcomes of a deal: the shared names (engine.outcomes), plus a seat sitting the deal out.
 WINNER: str = Outcome.WINNER.value

@@ -13,9 +13,6 @@ from typing import Any
 from engine.errors import GameSetupError
 from engine.variants import Variant, find
 
-#: A turn lasts this long unless the variant or the table says otherwise.
-TURN_SECONDS = 45
-
 
 class SetupError(GameSetupError):
     """A game that cannot start: too few or too many players, a bad option."""
@@ -101,12 +98,6 @@ TABLE_OPTIONS = frozenset({"count", "deals", "turn_checks"})
 def has_partnerships(variant: Variant) -> bool:
     """Is the game played by two teams of partners? (Open Rummy, Push.)"""
     return variant.partnerships
-
-
-def team_of(seat: int) -> int:
-    """Partners sit alternately (``check_seating`` sees to it): seats 0, 2, … are one team and
-    seats 1, 3, … the other, whatever names the players gave the teams."""
-    return seat % 2
 
 
 def _who(seats: tuple[Seat, ...], seat: int) -> str:

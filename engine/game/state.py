@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from engine.cards import Groups
-from engine.game.setup import Game
 from engine.ruling import Ruling
 from engine.table import TableState
+
+if TYPE_CHECKING:
+    from engine.game.setup import Game
 
 Phase = Literal["setup", "play", "turn-check", "show", "deal-over", "game-over"]
 SeatStatus = Literal["playing", "dropped", "wrong-show", "out"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from engine.cards import Groups, parse_card
 from engine.errors import TablekitError
@@ -27,10 +28,13 @@ from engine.game.policy import (
     Standings,
     parse_groups,
 )
-from engine.game.setup import Game, team_of
+from engine.game.seats import team_of
 from engine.game.state import DealState, Number
 from engine.ruling import Ruling
 from engine.variants.base import JudgeRequest
+
+if TYPE_CHECKING:
+    from engine.game.setup import Game
 
 
 class PenaltyPolicy(FamilyPolicy):

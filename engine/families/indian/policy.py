@@ -34,7 +34,6 @@ from engine.game.policy import (
     Standings,
     parse_groups,
 )
-from engine.game.setup import Game
 from engine.game.state import DealState, Number
 from engine.outcomes import Outcome
 from engine.ruling import Ruling
@@ -42,6 +41,7 @@ from engine.variants.base import JudgeRequest
 
 if TYPE_CHECKING:
     from engine.families.indian.variants import IndianVariant
+    from engine.game.setup import Game
 
 MISSED_TURN_LIMIT = 3
 

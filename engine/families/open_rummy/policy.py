@@ -32,7 +32,6 @@ from engine.game.policy import (
     Standings,
     parse_groups,
 )
-from engine.game.setup import Game
 from engine.game.state import DealState, Number
 from engine.ruling import Ruling
 from engine.table import TableState, TurnVerdict
@@ -40,6 +39,7 @@ from engine.variants.base import JudgeRequest
 
 if TYPE_CHECKING:
     from engine.families.open_rummy.variants import OpenRummyVariant
+    from engine.game.setup import Game
 
 TEAMS = 2
 

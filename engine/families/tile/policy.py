@@ -13,6 +13,7 @@ Table rulings where the texts are silent:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from engine.cards import Groups
 from engine.families.tile.game_rules import CLOSING_BONUS, DOUBLES_WINDOW_SECONDS
@@ -26,11 +27,13 @@ from engine.game.policy import (
     Standings,
     parse_groups,
 )
-from engine.game.setup import Game
 from engine.game.state import DealState, Number
 from engine.ruling import Ruling
 from engine.tiles import Tile, parse_tile
 from engine.variants.base import JudgeRequest
+
+if TYPE_CHECKING:
+    from engine.game.setup import Game
 
 
 class TilePolicy(FamilyPolicy):
