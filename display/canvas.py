@@ -83,7 +83,10 @@ class TextCache:
                 surf = font.render(c, False, (255, 255, 255))
                 return surf.get_size(), pygame.image.tobytes(surf, "RGB")
 
-            known = image(ch) != image(_NO_SUCH_GLYPH)
+            try:
+                known = image(ch) != image(_NO_SUCH_GLYPH)
+            except pygame.error:  # a character with no width at all (a variation selector…)
+                known = False
             self._glyphs[key] = known
         return known
 

@@ -187,3 +187,10 @@ def test_the_header_names_the_declarer_unless_given_a_title() -> None:
     _, canvas = render(dataclasses.replace(show_view(True), title="Ravi's hand"), (800, 480))
     words = [t.text for t in canvas.texts]
     assert "Ravi's hand" in words and "Ravi shows" not in words
+
+
+def test_a_character_with_no_width_is_drawn_as_a_stand_in() -> None:
+    # found by the fuzz test above: a variation selector alone made the font raise
+    from display.fonts import Fonts
+
+    assert TextCache(Fonts()).displayable("A\U000e0100", 24) == "A?"
