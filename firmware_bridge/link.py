@@ -109,6 +109,12 @@ class ButtonBox:
     def link_up(self) -> bool:
         return self.protocol.up
 
+    @property
+    def buttons(self) -> int | None:
+        """How many buttons the box's last HELLO named (None before any HELLO)."""
+        hello = self.protocol.box
+        return hello.buttons if hello is not None else None
+
     # --- events and commands ----------------------------------------------------------------
 
     def get_event(self, timeout: float | None = None) -> BoxEvent | None:

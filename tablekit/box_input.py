@@ -36,8 +36,7 @@ class BoxLink:
     @property
     def buttons(self) -> int | None:
         """How many buttons the box's HELLO named (None before any HELLO)."""
-        hello = self.box.protocol.box
-        return hello.buttons if hello is not None else None
+        return self.box.buttons
 
     @property
     def layout(self) -> ButtonLayout | None:
