@@ -24,6 +24,9 @@ import numpy as np
 
 from vision.synth import CARD_H, CARD_W, FONTS, Face, court_art, draw_suit, pips
 
+# pygame (imported when a typeface is drawn) prints a banner on first import unless told not to
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
 FONT_DIRS: Final = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
 #: Typeface families never used in training scenes, only in the benchmark's held-out decks.
 HELD_OUT_FAMILIES: Final = frozenset({"URWBookman", "P052", "FreeSerif", "NimbusSansNarrow"})
