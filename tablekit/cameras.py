@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Protocol
 
 from engine.cards import UNREADABLE, Groups
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from vision.calibration import Calibration
+    from vision.enroll import DeckTemplates
     from vision.reading import TableReading
     from vision.sources import FrameSource
 
@@ -164,8 +166,10 @@ class FrameCamera:
     """
 
     def __init__(self, source: FrameSource, calibration: Calibration | None = None,
-                 fallback: bool = False, live: bool = False, max_wait_frames: int = 90) -> None:
+                 fallback: bool = False, live: bool = False, max_wait_frames: int = 90,
+                 deck: DeckTemplates | None = None) -> None:
         self.source = source
+        self.deck = deck  # the club's enrolled deck (``tablekit enroll``), when there is one
         self.name = source.name
         self.calibration = calibration
         self.fallback = fallback
@@ -196,9 +200,10 @@ class FrameCamera:
         frame = self._frame()
         if frame is None:
             return None
+        reader = partial(read_table, deck=self.deck)
         if self.calibration is not None:
-            return self.calibration.read(frame, read_table)
-        return read_table(frame)
+            return self.calibration.read(frame, reader)
+        return reader(frame)
 
     def _groups_in(self, zone: str) -> Groups | None:
         reading = self._reading()

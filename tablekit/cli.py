@@ -24,6 +24,7 @@ from typing import NoReturn
 import tablekit
 import tablekit.commands
 from engine.errors import TablekitError
+from tablekit.values import one_line
 
 
 def _command_modules() -> list[ModuleType]:
@@ -108,15 +109,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
+    with logging_to_stderr(-1 if args.quiet else args.verbose):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """The command, every failure ending as one ``error:`` line on stderr: no traceback
+    reaches a user (with ``-vv`` an unexpected one is logged in full)."""
     try:
-        with logging_to_stderr(-1 if args.quiet else args.verbose):
-            return int(args._run(args) or 0)
+        return int(args._run(args) or 0)
     except TablekitError as exc:
         # Every command reports bad input the same way: one line, exit status 2.
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         sys.stderr.close()
         return 0
+    except MemoryError:
+        print("error: out of memory", file=sys.stderr)
+        return 1
+    except OSError as exc:  # the machine refused: a full disk, a folder that cannot be written
+        where = f" ({one_line(str(exc.filename))})" if exc.filename else ""
+        print(f"error: {one_line(exc.strerror or str(exc))}{where}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # a fault of the kit's own: one line for the user, details in the log
+        logging.getLogger("tablekit").debug("unexpected failure", exc_info=True)
+        print(f"error: unexpected {type(exc).__name__}: {one_line(str(exc))} "
+              "(run with -vv for the details)", file=sys.stderr)
+        return 1

@@ -8,11 +8,13 @@ sharpens the detector's class distribution towards that card.
 
 from __future__ import annotations
 
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
+from numpy.lib.npyio import NpzFile
 
 from vision.detector import Detection
 from vision.errors import VisionError
@@ -20,6 +22,8 @@ from vision.labels import INDEX_CLASSES
 from vision.reading import Box
 
 PATCH = 32
+#: More templates than any deck needs (54 cards, several photos each) is not a deck file.
+MAX_TEMPLATES = 4096
 
 
 def index_patch(image: np.ndarray, box: Box) -> np.ndarray | None:
@@ -51,11 +55,30 @@ class DeckTemplates:
 
     @classmethod
     def load(cls, path: Path) -> DeckTemplates:
+        """The templates ``tablekit enroll`` saved; :class:`VisionError` names what is wrong
+        with a file that is not such templates (an unknown card, a patch of another shape,
+        as many cards as patches, values that are not numbers)."""
         try:
-            with np.load(path) as data:
-                return cls(tuple(str(c) for c in data["cards"]), data["patches"].astype(np.float32))
-        except (OSError, KeyError, ValueError) as exc:
+            loaded = np.load(path, allow_pickle=False)
+            if not isinstance(loaded, NpzFile):
+                raise ValueError("not an .npz archive of cards and patches")
+            with loaded as data:
+                cards, patches = data["cards"], data["patches"]
+                if cards.ndim != 1 or cards.dtype.kind not in "US" or len(cards) > MAX_TEMPLATES:
+                    raise ValueError(f"'cards' must list at most {MAX_TEMPLATES} card names")
+                if patches.shape != (len(cards), PATCH, PATCH) or patches.dtype.kind not in "fiu":
+                    raise ValueError(f"'patches' must be {len(cards)}x{PATCH}x{PATCH} numbers "
+                                     f"(one per card), not {'x'.join(map(str, patches.shape))} {patches.dtype}")
+                names = tuple(str(c) for c in cards)
+                patches = patches.astype(np.float32)
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise VisionError(f"cannot load deck templates {path}: {exc}") from None
+        unknown = sorted({c for c in names if c not in INDEX_CLASSES})
+        if unknown:
+            raise VisionError(f"cannot load deck templates {path}: unknown card(s) {', '.join(unknown[:5])}")
+        if not np.isfinite(patches).all():
+            raise VisionError(f"cannot load deck templates {path}: patches hold values that are not numbers")
+        return cls(names, patches)
 
     def similarity(self, patch: np.ndarray) -> np.ndarray:
         """Best correlation with each template over four quarter turns."""

@@ -7,6 +7,7 @@ Pi camera (picamera2, imported only when asked for). Every source yields BGR num
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Protocol
@@ -14,7 +15,10 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision.errors import FrameSourceError
+from vision.errors import FrameSourceError, VisionError
+from vision.images import read_image
+
+log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 
@@ -40,9 +44,10 @@ class FolderSource:
 
     def frames(self) -> Iterator[np.ndarray]:
         for path in self.paths:
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is not None:
-                yield image
+            try:
+                yield read_image(path)
+            except VisionError as exc:
+                log.warning("skipping %s: %s", path, exc)
 
     def close(self) -> None:
         pass
@@ -53,7 +58,12 @@ class CaptureSource:
 
     def __init__(self, target: str | int) -> None:
         self.name = str(target)
-        self.capture = cv2.VideoCapture(target)
+        quiet = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)  # probing is not news
+        try:
+            self.capture = cv2.VideoCapture(target)
+        finally:
+            cv2.utils.logging.setLogLevel(quiet)
         if not self.capture.isOpened():
             raise FrameSourceError(f"cannot open video source {target!r}")
 

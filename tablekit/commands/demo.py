@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from engine.cards import Groups
 from engine.errors import TablekitError
 from engine.game import Correction, Game, TableRead, policy_for
+from engine.game.house_options import check_options
 from engine.notation import split_groups
 from engine.ruling import plain_number
 from tablekit.cameras import Camera, ScriptedCamera, SeenTable, VisionCamera
@@ -93,23 +94,71 @@ def _groups(text: str) -> Groups:
 
 
 def load_script(path: Path) -> Script:
+    """The script at ``path``; :class:`ScriptError` names the file and what in it is wrong."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         raise ScriptError(f"cannot read demo script {path}: {exc}") from None
-    game = Game.from_json(data["game"])
-    cuts = {int(k): str(v) for k, v in data.get("cuts", {}).items()}
+    try:
+        return _script(data, path)
+    except TablekitError as exc:
+        raise ScriptError(f"{path}: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ScriptError(f"{path}: not a demo script ({type(exc).__name__}: {exc})") from None
+
+
+def _mapping(value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ScriptError(f"{what} must be a JSON object, not {json.dumps(value)[:60]}")
+    return value
+
+
+def _number(value: Any, what: str, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ScriptError(f"{what} must be a whole number from {low}, not {json.dumps(value)[:60]}")
+    return value
+
+
+def _key(text: str, what: str, low: int, high: int) -> int:
+    """A JSON object's key naming a deal or a seat (``"1"``), within ``low..high``."""
+    if not text.strip().isdigit() or not low <= int(text) <= high:
+        raise ScriptError(f"{what} {text!r} must be a number from {low} to {high}")
+    return int(text)
+
+
+def _cut(game: Game, value: Any) -> str:
+    """A cut card (or turned-up tile) as the game writes one."""
+    items = [i for g in game.variant.parse(str(value)) for i in g]
+    if len(items) != 1:
+        raise ScriptError(f"a cut must be one card, not {value!r}")
+    return str(value)
+
+
+def _script(data: Any, path: Path) -> Script:
+    data = _mapping(data, "a demo script")
+    if "game" not in data:
+        raise ScriptError("the script names no game (its \"game\" object)")
+    game = Game.from_json(_mapping(data["game"], "\"game\""))
+    check_options(game.variant, game.options)
+    seats = game.players
+    cuts = {_key(k, "a cut's deal", 1, 999): _cut(game, v)
+            for k, v in _mapping(data.get("cuts", {}), "\"cuts\"").items()}
     readings: dict[tuple[int, int], Groups] = {}
-    for deal, zones in data.get("readings", {}).items():
-        for seat, text in zones.items():
-            readings[(int(deal), int(seat))] = _groups(text)
+    for deal, zones in _mapping(data.get("readings", {}), "\"readings\"").items():
+        for seat, text in _mapping(zones, f"the readings of deal {deal}").items():
+            readings[(_key(deal, "a reading's deal", 1, 999),
+                      _key(seat, "a reading's seat", 0, seats - 1))] = _groups(str(text))
     tables: dict[tuple[int, int], tuple[SeenTable, ...]] = {}
-    for deal, turns in data.get("tables", {}).items():
-        for turn, seen in turns.items():
+    for deal, turns in _mapping(data.get("tables", {}), "\"tables\"").items():
+        for turn, seen in _mapping(turns, f"the tables of deal {deal}").items():
             series = seen if isinstance(seen, list) else [seen]
-            tables[(int(deal), int(turn))] = tuple(_seen_table(t, game.players, path) for t in series)
+            tables[(_key(deal, "a table's deal", 1, 999), _key(turn, "a table's turn", 0, 10**6))] = \
+                tuple(_seen_table(t, seats, path) for t in series)
+    steps = data.get("steps", [])
+    if not isinstance(steps, list):
+        raise ScriptError(f"\"steps\" must be a list, not {json.dumps(steps)[:60]}")
     return Script(str(data.get("title", path.stem)), game, cuts, readings,
-                  list(expand(data.get("steps", []))), tables)
+                  list(expand(steps, seats)), tables)
 
 
 def _seen_table(data: Any, players: int, path: Path) -> SeenTable:
@@ -126,20 +175,25 @@ def _seen_table(data: Any, players: int, path: Path) -> SeenTable:
         raise ScriptError(f"{path}: a table reading that cannot be used ({exc}): {data!r}") from None
 
 
-def expand(steps: list[dict[str, Any]]) -> Iterator[Action]:
-    """Steps (each ``after`` ms from the previous one) as timed actions."""
+def expand(steps: list[Any], seats: int = 8) -> Iterator[Action]:
+    """Steps (each ``after`` ms from the previous one) as timed actions; a step that is not
+    one of the kinds below, or names a seat the game lacks, is a :class:`ScriptError`."""
     t = 0
     last = -1
     note = ""
-    for step in steps:
+    for n, step in enumerate(steps, 1):
+        step = _mapping(step, f"step {n}")
         if "note" in step and len(step) == 1:
             note = str(step["note"])
             continue
-        t += int(step.get("after", 1000))
+        t += _number(step.get("after", 1000), f"step {n}'s \"after\" (ms)")
         found: list[Action] = []
         if "press" in step:
-            seat = int(step["press"])
-            found = [Action(t, "down", seat, note=note), Action(t + int(step.get("hold", 200)), "up", seat)]
+            seat = _number(step["press"], f"step {n}'s \"press\" (a seat)")
+            if seat >= seats:
+                raise ScriptError(f"step {n} presses seat {seat}, but the game has seats 0 to {seats - 1}")
+            hold = _number(step.get("hold", 200), f"step {n}'s \"hold\" (ms)", low=1)
+            found = [Action(t, "down", seat, note=note), Action(t + hold, "up", seat)]
         elif step.get("ok"):
             found = [Action(t, "ok", note=note)]
         elif step.get("menu"):
@@ -151,7 +205,7 @@ def expand(steps: list[dict[str, Any]]) -> Iterator[Action]:
         elif "camera" in step:
             found = [Action(t, "camera", data=step["camera"] == "up", note=note)]
         elif "correct" in step:
-            found = [Action(t, "correct", data=dict(step["correct"]), note=note)]
+            found = [Action(t, "correct", data=_correction(step["correct"], n, seats), note=note)]
         else:
             raise ScriptError(f"unknown demo step {step!r}")
         note = ""
@@ -160,6 +214,17 @@ def expand(steps: list[dict[str, Any]]) -> Iterator[Action]:
                 raise ScriptError(f"demo step at {action.t} ms does not come after {last} ms")
             last = action.t
             yield action
+
+
+def _correction(value: Any, n: int, seats: int) -> dict[str, Any]:
+    """A ``correct`` step's ``{"zone", "group", "position", "card"}``, checked."""
+    d = _mapping(value, f"step {n}'s \"correct\"")
+    zone = _number(d.get("zone"), f"step {n}'s correction zone")
+    if zone >= seats:
+        raise ScriptError(f"step {n} corrects zone {zone}, but the game has seats 0 to {seats - 1}")
+    _number(d.get("group"), f"step {n}'s correction group")
+    _number(d.get("position"), f"step {n}'s correction position")
+    return dict(d)
 
 
 class Player:
@@ -239,22 +304,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "bridge), keys (the keyboard mapper), auto (sim if it runs here, else keys)")
 
 
-def _size(text: str) -> tuple[int, int]:
-    w, _, h = text.lower().partition("x")
-    try:
-        return int(w), int(h)
-    except ValueError:
-        raise ScriptError(f"bad --size {text!r}: expected WIDTHxHEIGHT, e.g. 800x480") from None
-
-
 def _open_screen(args: argparse.Namespace) -> tuple[Screen | None, str]:
     """The screen and how it draws: "window", "headless", or "none" (``--no-screen``)."""
     from display.errors import ScreenError
     from tablekit.shell import open_screen
+    from tablekit.values import parse_size
 
     if args.no_screen:
         return None, "none"
-    size = _size(args.size)
+    size = parse_size(args.size, example="800x480")
     if args.headless:
         return open_screen(size, headless=True, screenshots=args.screenshots), "headless"
     try:
@@ -272,9 +330,15 @@ def run(args: argparse.Namespace) -> int:
     """Bad input raises a TablekitError; tablekit.cli prints it as one error line (exit 2)."""
     from tablekit.clock import ManualClock
     from tablekit.journal import Journal
+    from tablekit.values import output_file, output_folder, parse_size
 
     path = args.script or DEMO_DIR / f"{args.game or DEFAULT_GAME}.json"
     script = load_script(path)
+    parse_size(args.size, example="800x480")  # before the game is played, not after
+    if args.report:
+        output_file(args.report, "--report")
+    if args.screenshots:
+        output_folder(args.screenshots, "--screenshots")
     journal_path = args.journal or Path(tempfile.mkdtemp(prefix="tablekit-demo-")) / "journal.sqlite"
     journal = Journal(journal_path)
     scripted = ScriptedCamera(script.readings, script.cuts, script.tables)
@@ -321,7 +385,6 @@ def run(args: argparse.Namespace) -> int:
         report["vision"] = {"readings": camera.reads, "read_exactly": camera.exact,
                             "cards": camera.cards, "cards_read_right": camera.cards_right}
     if args.report:
-        args.report.parent.mkdir(parents=True, exist_ok=True)
         args.report.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     if mode != "none":
         print(_summary(report))

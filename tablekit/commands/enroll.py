@@ -41,11 +41,10 @@ def card_from_name(path: Path) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import cv2
-
     from engine.cards import full_deck
     from vision.enroll import enroll
     from vision.errors import VisionError
+    from vision.images import read_image
     from vision.sources import open_source
     from vision.stillness import StillnessGate
 
@@ -55,11 +54,13 @@ def run(args: argparse.Namespace) -> int:
         files = sorted(p.iterdir()) if p.is_dir() else [p]
         for f in files:
             card = card_from_name(f)
-            image = cv2.imread(str(f)) if card else None
-            if card is None or image is None:
-                log.warning("skipping %s: no card name or not an image", f)
+            if card is None:
+                log.warning("skipping %s: its name names no card", f)
                 continue
-            photos.append((card, image))
+            try:
+                photos.append((card, read_image(f)))
+            except VisionError as exc:
+                log.warning("skipping %s: %s", f, exc)
     if args.source:
         wanted = ([str(c) for c in full_deck(jokers=1)] if args.cards == "all"
                   else [c.strip() for c in args.cards.split(",") if c.strip()])

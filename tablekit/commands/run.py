@@ -50,29 +50,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seconds", type=float, default=0, help="stop after this many seconds (0: never)")
 
 
-def _option(text: str) -> tuple[str, bool | int | str]:
-    key, sep, value = text.partition("=")
-    if not sep or not key:
-        raise TablekitError(f"bad --option {text!r}: expected KEY=VALUE")
-    low = value.lower()
-    if low in ("true", "yes", "on"):
-        return key, True
-    if low in ("false", "no", "off"):
-        return key, False
-    try:
-        return key, int(value)
-    except ValueError:
-        return key, value
-
-
 def game_from_args(args: argparse.Namespace) -> Game:
-    seats = []
+    """The game the options describe; a house rule the variant does not take is refused."""
+    from engine.game.house_options import check_options
+    from engine.variants import find
+    from tablekit.values import ValueRefused, parse_option
+
+    seats: list[Seat] = []
     for part in (args.players or "Player 1,Player 2,Player 3").split(","):
-        name, _, team = part.strip().partition("/")
-        if name:
-            seats.append(Seat(name, team))
-    options = dict(_option(o) for o in args.option)
-    return Game(args.variant, tuple(seats), args.turn_seconds, args.dealer - 1, options)
+        name, _, team = (p.strip() for p in part.partition("/"))
+        if not name:
+            raise ValueRefused(f"bad --players {args.players!r}: seat {len(seats) + 1} has no name")
+        if any(s.name.casefold() == name.casefold() for s in seats):
+            raise ValueRefused(f"bad --players {args.players!r}: {name!r} sits twice")
+        seats.append(Seat(name, team))
+    options = dict(parse_option(o) for o in args.option)
+    if args.dealer < 1:
+        raise ValueRefused(f"bad --dealer {args.dealer}: seats are numbered from 1")
+    return Game(args.variant, tuple(seats), args.turn_seconds, args.dealer - 1,
+                check_options(find(args.variant), options))
 
 
 def open_box(args: argparse.Namespace) -> BoxLink | None:
@@ -96,30 +92,29 @@ def open_camera(args: argparse.Namespace) -> Camera:
     """A frame camera, else the photo folder, else a camera that reads nothing."""
     from tablekit.cameras import FrameCamera, ScriptedCamera
 
-    calibration = None
+    calibration = deck = None
     if args.calibration:
         from vision.calibration import Calibration
+        from vision.enroll import DeckTemplates
 
         calibration = Calibration.load(args.calibration)
+        if calibration.deck is not None:
+            try:
+                deck = DeckTemplates.load(calibration.deck)
+                log.info("enrolled deck: %d templates from %s", len(deck.cards), calibration.deck)
+            except TablekitError as exc:  # the camera still reads, without the club's deck
+                log.warning("%s; reading without the enrolled deck", exc)
     try:
         from vision.sources import open_source
 
-        return FrameCamera(open_source(args.camera), calibration, live=True)
+        return FrameCamera(open_source(args.camera), calibration, live=True, deck=deck)
     except (TablekitError, OSError, ImportError) as exc:
         log.warning("no camera (%s)", exc)
     if args.photos:
         from vision.sources import FolderSource
 
-        return FrameCamera(FolderSource(args.photos), calibration, fallback=True)
+        return FrameCamera(FolderSource(args.photos), calibration, fallback=True, deck=deck)
     return ScriptedCamera(name="no camera and no photo folder", no_tables="no camera")
-
-
-def _size(text: str) -> tuple[int, int]:
-    w, _, h = text.lower().partition("x")
-    try:
-        return int(w), int(h)
-    except ValueError:
-        raise TablekitError(f"bad --size {text!r}: expected WIDTHxHEIGHT, e.g. 1280x720") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -131,8 +126,10 @@ def run(args: argparse.Namespace) -> int:
     from tablekit.setup_screen import TableSetup
     from tablekit.shell import choose_game, open_screen, play
     from tablekit.table import Devices, Table, fallback_health
+    from tablekit.values import parse_size
 
-    size = _size(args.size)
+    size = parse_size(args.size)
+    chosen = game_from_args(args) if args.variant and not args.resume else None
     journal = Journal(args.journal or default_path())
     box = open_box(args)
     camera = open_camera(args)
@@ -154,9 +151,8 @@ def run(args: argparse.Namespace) -> int:
                                  rng=random.Random())
             table.catch_up()
         else:
-            if args.variant:
-                game: Game | None = game_from_args(args)
-            else:
+            game: Game | None = chosen
+            if game is None:
                 names = [p.strip() for p in args.players.split(",") if p.strip()] if args.players else []
                 setup = TableSetup([v.id for v in all_variants()], names, players=max(len(names), 3))
                 game = choose_game(setup, screen, box, seconds=args.seconds, fullscreen=args.fullscreen)

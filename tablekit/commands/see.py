@@ -21,8 +21,6 @@ from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 
-import numpy as np
-
 NAME = "see"
 HELP = "read the cards (or tiles) on photos of the table"
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
@@ -38,37 +36,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def image_paths(args: list[str]) -> Iterator[str]:
-    """Each argument as given, or a directory's images sorted by name."""
+    """Each argument as given, or a directory's images sorted by name. A directory holding
+    none is said (a warning); when nothing at all is left to read, that is an error."""
+    from vision.errors import VisionError
+
+    found = 0
     for arg in args:
         p = Path(arg)
         if p.is_dir():
-            for child in sorted(p.iterdir()):
-                if child.suffix.lower() in IMAGE_SUFFIXES and child.is_file():
-                    yield str(Path(arg) / child.name)
+            try:
+                children = sorted(p.iterdir())
+            except OSError as exc:
+                raise VisionError(f"cannot list the folder {arg}: {exc.strerror or exc}") from None
+            images = [c for c in children if c.suffix.lower() in IMAGE_SUFFIXES and c.is_file()]
+            if not images:
+                log.warning("no photos (%s) in the folder %s", ", ".join(IMAGE_SUFFIXES), arg)
+            for child in images:
+                found += 1
+                yield str(Path(arg) / child.name)
         else:
+            found += 1
             yield arg
-
-
-def read_image(path: str) -> np.ndarray:
-    """The image at ``path`` as BGR; raises ``VisionError`` when it cannot be decoded."""
-    import cv2
-
-    from vision.errors import VisionError
-
-    try:
-        data = np.fromfile(path, dtype=np.uint8)
-    except OSError as exc:
-        raise VisionError(f"cannot read file: {exc.strerror or exc}") from None
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise VisionError("not a readable image")
-    return image
+    if not found:
+        raise VisionError(f"no photos to read in {', '.join(args)}")
 
 
 def run(args: argparse.Namespace) -> int:
     from vision.calibration import Calibration
     from vision.enroll import DeckTemplates
     from vision.errors import VisionError
+    from vision.images import read_image
     from vision.recognize import read_table, warm_up
 
     calibration = Calibration.load(Path(args.calibration)) if args.calibration else None

@@ -1,0 +1,81 @@
+"""Values given on the command line, checked where they enter: a window size, a house rule, a
+file or folder to write; and text going back out kept to one line. Each bad value raises :class:`ValueRefused` (a ``TablekitError``), so the
+command line prints one ``error:`` line naming the option and what was wrong with it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from engine.errors import TablekitError
+from engine.game.setup import OptionValue
+
+#: The screens the kit is drawn for run from 320×240 (a tiny panel) to 7680×4320 (8K).
+MIN_SIZE = (320, 240)
+MAX_SIZE = (7680, 4320)
+_SIZE = re.compile(r"(\d{1,5})[xX](\d{1,5})")
+
+
+class ValueRefused(TablekitError, ValueError):
+    """A command-line value that cannot be used."""
+
+
+def parse_size(text: str, option: str = "--size", example: str = "1280x720") -> tuple[int, int]:
+    """``"1280x720"`` as ``(1280, 720)``; anything else, or a size no screen has, is refused."""
+    match = _SIZE.fullmatch(text.strip())
+    if match is None:
+        raise ValueRefused(f"bad {option} {text!r}: expected WIDTHxHEIGHT, e.g. {example}")
+    width, height = int(match[1]), int(match[2])
+    (low_w, low_h), (high_w, high_h) = MIN_SIZE, MAX_SIZE
+    if not (low_w <= width <= high_w and low_h <= height <= high_h):
+        raise ValueRefused(f"bad {option} {text!r}: a screen from {low_w}x{low_h} "
+                           f"to {high_w}x{high_h} pixels, e.g. {example}")
+    return width, height
+
+
+def parse_option(text: str) -> tuple[str, OptionValue]:
+    """``KEY=VALUE`` as a house rule: ``true``/``false`` (also yes/no, on/off) are switches,
+    whole numbers are numbers, anything else stays text. Whether the key exists and the value
+    suits it is for :func:`engine.game.house_options.check_options` to say."""
+    key, sep, value = text.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise ValueRefused(f"bad --option {text!r}: expected KEY=VALUE")
+    low = value.strip().lower()
+    if low in ("true", "yes", "on"):
+        return key, True
+    if low in ("false", "no", "off"):
+        return key, False
+    if re.fullmatch(r"[+-]?\d{1,9}", low):
+        return key, int(low)
+    return key, value.strip()
+
+
+def output_file(path: Path, option: str) -> Path:
+    """A file the command will write: refused up front when it is a folder or its folder cannot
+    be made, so a whole game is not played only to fail at the end."""
+    if path.is_dir():
+        raise ValueRefused(f"{option} {path} is a folder; name a file to write")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueRefused(f"{option} {path}: cannot make its folder ({exc.strerror or exc})") from None
+    return path
+
+
+def output_folder(path: Path, option: str) -> Path:
+    """A folder the command will write files into (made if missing)."""
+    if path.exists() and not path.is_dir():
+        raise ValueRefused(f"{option} {path} is a file; name a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueRefused(f"{option} {path}: cannot make the folder ({exc.strerror or exc})") from None
+    return path
+
+
+def one_line(text: str) -> str:
+    """``text`` with its line breaks and other control characters written as escapes, so an
+    error naming a path with a newline in it stays one line."""
+    return "".join(ch if ch.isprintable() or ch == " " else ascii(ch)[1:-1] for ch in text)

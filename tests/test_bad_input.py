@@ -1,0 +1,282 @@
+"""Bad values on the command line and bad files: each gets one ``error:`` line naming what was
+wrong (exit 2), before any game is played — never a traceback, never a silent success."""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.game.house_options import OptionError, check_options, options_for
+from engine.variants import find
+from tablekit.cli import main
+from tablekit.commands.demo import DEMO_DIR
+from tablekit.values import ValueRefused, one_line, parse_option, parse_size
+from vision.enroll import PATCH, DeckTemplates
+from vision.errors import VisionError
+from vision.images import decode_image, header_size, read_image
+from vision.sources import FolderSource
+
+Capture = pytest.CaptureFixture[str]
+
+
+def _error(capsys: Capture) -> str:
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err, "no error line"
+    assert err[-1].startswith("error: "), err
+    assert "Traceback" not in "\n".join(err)
+    return err[-1]
+
+
+# --- sizes and house rules -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["abc", "-5x10", "5x-10", "0x0", "1280x", "x720", "99999x99999",
+                                  "1280*720", "12.5x7", ""])
+def test_a_size_no_screen_has_is_refused(text: str) -> None:
+    with pytest.raises(ValueRefused, match="--size"):
+        parse_size(text)
+
+
+def test_sizes_screens_have_are_read() -> None:
+    assert parse_size("800x480") == (800, 480)
+    assert parse_size(" 1920X1080 ") == (1920, 1080)
+
+
+@pytest.mark.parametrize("argv", [
+    ["run", "--size", "abc"], ["run", "--size=-5x10"],
+    ["run", "--variant", "indian-deals", "--option", "deals=abc"],
+    ["run", "--variant", "indian-deals", "--option", "deals=0"],
+    ["run", "--variant", "indian-pool-101", "--option", "deals=3"],
+    ["run", "--variant", "indian-pool-101", "--option", "wrapp=true"],
+    ["run", "--variant", "indian-pool-101", "--option", "wrap=maybe"],
+    ["run", "--variant", "indian-pool-101", "--option", "=1"],
+    ["run", "--variant", "indian-pool-101", "--players", "A,,B"],
+    ["run", "--variant", "indian-pool-101", "--players", "Ravi,ravi,B"],
+    ["run", "--variant", "indian-pool-101", "--dealer", "0"],
+    ["demo", "--size", "abc"],
+])
+def test_run_and_demo_refuse_bad_values_before_opening_anything(
+        argv: list[str], tmp_path: Path, capsys: Capture) -> None:
+    journal = tmp_path / "j.sqlite"
+    code = main([*argv, "--headless", "--seconds", "0.1", "--journal", str(journal)]
+                if argv[0] == "run" else [*argv, "--no-screen", "--box", "keys"])
+    assert code == 2
+    line = _error(capsys)
+    assert any(word in line for word in ("--size", "house rule", "--option", "--players", "--dealer"))
+    assert not journal.exists()  # refused before the journal was opened
+
+
+def test_house_rules_are_checked_against_the_game() -> None:
+    deals = find("indian-deals")
+    assert check_options(deals, {"deals": 3, "wrap": True, "count": "arranged"}) == {
+        "deals": 3, "wrap": True, "count": "arranged"}
+    assert "deals" not in options_for(find("indian-points"))
+    assert "turn_checks" in options_for(find("open-rummy"))
+    with pytest.raises(OptionError, match="no house rule 'deal'.*deals"):
+        check_options(deals, {"deal": 3})
+    with pytest.raises(OptionError, match="best or arranged"):
+        check_options(deals, {"count": "fast"})
+    with pytest.raises(OptionError, match="from 1 to 12"):
+        check_options(deals, {"deals": True})
+
+
+def test_option_values_are_typed() -> None:
+    assert parse_option("wrap=yes") == ("wrap", True)
+    assert parse_option("deals= 3 ") == ("deals", 3)
+    assert parse_option("count=best") == ("count", "best")
+    assert parse_option("deals=99999999999999999999") == ("deals", "99999999999999999999")
+
+
+# --- demo scripts and outputs ----------------------------------------------------------------
+
+
+def _script(tmp_path: Path, change: object) -> Path:
+    base = json.loads((DEMO_DIR / "indian-pool-101.json").read_text(encoding="utf-8"))
+    data = change(base) if callable(change) else change
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def _with(key: str, value: object):  # type: ignore[no-untyped-def]
+    def change(base: dict) -> dict:  # type: ignore[type-arg]
+        base[key] = value
+        return base
+    return change
+
+
+def _step(step: dict) -> object:  # type: ignore[type-arg]
+    def change(base: dict) -> dict:  # type: ignore[type-arg]
+        base["steps"].append(step)
+        return base
+    return change
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    ([], "must be a JSON object"),
+    ({}, "names no game"),
+    ("text", "must be a JSON object"),
+    (_step({"after": 10, "press": 7}), "presses seat 7"),
+    (_step({"after": 10, "press": -1}), "\"press\""),
+    (_step({"after": "x", "ok": True}), "\"after\""),
+    (_step({"after": 10, "press": 0, "hold": 0}), "\"hold\""),
+    (_step({"after": 10, "correct": {"zone": "a"}}), "correction zone"),
+    (_step(["not", "a", "step"]), "step 39"),
+    (_with("cuts", {"x": "5D"}), "a cut's deal 'x'"),
+    (_with("cuts", {"1": "ZZ"}), "unknown card 'ZZ'"),
+    (_with("readings", {"1": {"9": "5D 6D 7D"}}), "a reading's seat '9'"),
+    (_with("steps", {"after": 1}), "\"steps\" must be a list"),
+    (_with("game", {"variant": "indian-pool-101", "seats": [{"name": "A"}, {"name": "B"}],
+                    "options": {"wrap": "maybe"}}), "house rule wrap"),
+    (_with("game", {"variant": "indian-pool-101", "seats": 3}), "not a game description"),
+])
+def test_a_demo_script_that_cannot_be_played_is_named(
+        change: object, said: str, tmp_path: Path, capsys: Capture) -> None:
+    script = _script(tmp_path, change)
+    assert main(["demo", "--no-screen", "--box", "keys", "--script", str(script)]) == 2
+    line = _error(capsys)
+    assert said in line
+    assert str(script) in line
+
+
+def test_deeply_nested_script_is_an_error_line(tmp_path: Path, capsys: Capture) -> None:
+    script = tmp_path / "deep.json"
+    script.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    assert main(["demo", "--no-screen", "--box", "keys", "--script", str(script)]) == 2
+    assert "cannot read demo script" in _error(capsys)
+
+
+def test_demo_outputs_are_checked_before_the_game(tmp_path: Path, capsys: Capture) -> None:
+    file = tmp_path / "a-file"
+    file.write_text("x", encoding="utf-8")
+    assert main(["demo", "--no-screen", "--box", "keys", "--report", str(tmp_path)]) == 2
+    assert "is a folder" in _error(capsys)
+    assert main(["demo", "--no-screen", "--box", "keys", "--screenshots", str(file)]) == 2
+    assert "is a file" in _error(capsys)
+    assert main(["demo", "--no-screen", "--box", "keys", "--report", str(file / "r.json")]) == 2
+    assert "cannot make its folder" in _error(capsys)
+
+
+# --- error lines stay one line -----------------------------------------------------------------
+
+
+def test_an_error_naming_a_path_with_a_newline_is_one_line(tmp_path: Path, capsys: Capture) -> None:
+    odd = tmp_path / "two\nlines.json"
+    assert main(["demo", "--no-screen", "--box", "keys", "--script", str(odd)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "two\\nlines" in err
+    assert one_line("a\rb\tc\x1b") == "a\\rb\\tc\\x1b"
+
+
+def test_an_unexpected_failure_is_one_error_line(monkeypatch: pytest.MonkeyPatch, capsys: Capture) -> None:
+    import tablekit.commands.variants as variants
+
+    def boom(args: object) -> int:
+        raise RuntimeError("wires\ncrossed")
+
+    monkeypatch.setattr(variants, "run", boom)
+    assert main(["variants"]) == 1
+    err = capsys.readouterr().err
+    assert err == "error: unexpected RuntimeError: wires\\ncrossed (run with -vv for the details)\n"
+
+
+# --- photos too big to decode, files that are not photos -------------------------------------------
+
+
+def _png_header(width: int, height: int) -> bytes:
+    """A PNG that declares ``width``×``height``, with a little real image data after it."""
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    body = zlib.compress(b"\0" * 1024)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", body) + chunk(b"IEND", b"")
+
+
+def test_a_huge_png_is_refused_from_its_header(tmp_path: Path, capsys: Capture) -> None:
+    huge = tmp_path / "huge.png"
+    huge.write_bytes(_png_header(20000, 20000))
+    assert header_size(huge.read_bytes()) == (20000, 20000)
+    with pytest.raises(VisionError, match="too large: 20000x20000"):
+        read_image(huge)
+    assert main(["see", "--json", str(huge)]) == 1
+    line = json.loads(capsys.readouterr().out)
+    assert line["image"] == str(huge) and "too large" in line["error"]
+
+
+def test_a_large_jpeg_is_read_smaller_and_sizes_come_from_headers() -> None:
+    image = np.full((120, 200, 3), 200, np.uint8)
+    for ext in (".png", ".jpg", ".bmp", ".webp", ".ppm"):
+        ok, data = cv2.imencode(ext, image)
+        assert ok and header_size(data.tobytes()) == (200, 120), ext
+    jpeg = cv2.imencode(".jpg", image)[1].tobytes()
+    assert decode_image(jpeg, max_pixels=3000).shape == (30, 50, 3)  # an eighth would be 15x25
+    with pytest.raises(VisionError, match="too large"):
+        decode_image(cv2.imencode(".png", image)[1].tobytes(), max_pixels=3000)
+    with pytest.raises(VisionError, match="not a readable image"):
+        decode_image(b"GIF89a")
+    with pytest.raises(VisionError, match="cut short"):
+        decode_image(jpeg[:40])
+    with pytest.raises(VisionError, match="its data is damaged"):
+        decode_image(_png_header(10, 10).replace(b"IDAT", b"IDAT\xff\xff"))
+
+
+def test_a_photo_folder_skips_what_it_cannot_read(tmp_path: Path) -> None:
+    cv2.imwrite(str(tmp_path / "a.png"), np.zeros((40, 60, 3), np.uint8))
+    (tmp_path / "b.png").write_bytes(_png_header(30000, 30000))
+    (tmp_path / "c.jpg").write_bytes(b"not a photo")
+    frames = list(FolderSource(tmp_path).frames())
+    assert [f.shape for f in frames] == [(40, 60, 3)]
+
+
+def test_see_on_an_empty_folder_says_so(tmp_path: Path, capsys: Capture) -> None:
+    assert main(["see", str(tmp_path)]) == 2
+    assert "no photos to read" in _error(capsys)
+
+
+# --- enrolled decks ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("arrays", "said"), [
+    ({"cards": np.array(["AS", "ZZ"]), "patches": np.zeros((2, PATCH, PATCH))}, "unknown card"),
+    ({"cards": np.array(["AS"]), "patches": np.zeros((1, 8, 8))}, "1x32x32"),
+    ({"cards": np.array(["AS", "2S"]), "patches": np.zeros((3, PATCH, PATCH))}, "2x32x32"),
+    ({"cards": np.array(["AS"]), "patches": np.full((1, PATCH, PATCH), np.nan)}, "not numbers"),
+    ({"cards": np.array([1, 2]), "patches": np.zeros((2, PATCH, PATCH))}, "card names"),
+    ({"patches": np.zeros((1, PATCH, PATCH))}, "cards"),
+])
+def test_a_broken_deck_file_is_named(arrays: dict, said: str, tmp_path: Path) -> None:  # type: ignore[type-arg]
+    path = tmp_path / "deck.npz"
+    np.savez(path, **arrays)
+    with pytest.raises(VisionError, match=said):
+        DeckTemplates.load(path)
+
+
+def test_a_deck_file_that_is_not_an_archive_is_named(tmp_path: Path) -> None:
+    for content in (b"not a zip", b"PK\x03\x04broken"):
+        path = tmp_path / "deck.npz"
+        path.write_bytes(content)
+        with pytest.raises(VisionError, match="cannot load deck templates"):
+            DeckTemplates.load(path)
+    np.save(tmp_path / "plain.npy", np.zeros(3))
+    with pytest.raises(VisionError, match="not an .npz"):
+        DeckTemplates.load(tmp_path / "plain.npy")
+
+
+def test_see_with_a_calibration_naming_a_broken_deck_is_an_error_line(tmp_path: Path,
+                                                                      capsys: Capture) -> None:
+    deck = tmp_path / "deck.npz"
+    np.savez(deck, cards=np.array(["QQ"]), patches=np.zeros((1, PATCH, PATCH)))
+    cal = tmp_path / "cal.json"
+    cal.write_text(json.dumps({"mat": "A3", "seats": 4, "homography": np.eye(3).tolist(),
+                               "image_size": [640, 480], "white_gains": [1, 1, 1],
+                               "px_per_mm": 2.0, "deck": "deck.npz"}), encoding="utf-8")
+    cv2.imwrite(str(tmp_path / "photo.png"), np.zeros((480, 640, 3), np.uint8))
+    assert main(["see", "--calibration", str(cal), str(tmp_path)]) == 2
+    assert "unknown card" in _error(capsys)

@@ -1,0 +1,133 @@
+"""Photos read from files, with their size checked before a single pixel is decoded.
+
+A compressed image can be small on disk and enormous decoded (a 1 MB PNG of 20000×20000
+pixels is 1.2 GB of BGR, and the recognizer's copies multiply that). So the width and height
+are read from the file's header first (PNG, JPEG, BMP, GIF, WebP, PNM) and a photo beyond
+:data:`MAX_PIXELS` is refused with its size named. A JPEG beyond it is decoded at a half,
+quarter or eighth of its size instead (the JPEG decoder does that cheaply), since the recognizer
+scales every photo down anyway. A file whose header names no size is not decoded at all.
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.errors import VisionError
+
+#: The largest photo decoded at full size: 48 megapixels (a Pi HQ camera takes 12, a phone's
+#: default photo 12 to 50). About 140 MB as BGR.
+MAX_PIXELS = 48_000_000
+#: A photo file larger than this is not read at all.
+MAX_FILE_BYTES = 200 * 1024 * 1024
+_REDUCED = ((2, cv2.IMREAD_REDUCED_COLOR_2), (4, cv2.IMREAD_REDUCED_COLOR_4),
+            (8, cv2.IMREAD_REDUCED_COLOR_8))
+
+
+_MAGICS = (b"\x89PNG", b"\xff\xd8", b"BM", b"GIF8", b"RIFF")
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    i = 2
+    while i + 9 < len(data):
+        if data[i] != 0xFF:
+            return None
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker in (0x01, *range(0xD0, 0xD8)):  # markers without a length
+            i += 2
+            continue
+        (length,) = struct.unpack(">H", data[i + 2:i + 4])
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            height, width = struct.unpack(">HH", data[i + 5:i + 9])
+            return width, height
+        i += 2 + length
+    return None
+
+
+def _webp_size(data: bytes) -> tuple[int, int] | None:
+    chunk = data[12:16]
+    if chunk == b"VP8 " and len(data) >= 30:
+        w, h = struct.unpack("<HH", data[26:30])
+        return w & 0x3FFF, h & 0x3FFF
+    if chunk == b"VP8L" and len(data) >= 25:
+        bits = int.from_bytes(data[21:25], "little")
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if chunk == b"VP8X" and len(data) >= 30:
+        return int.from_bytes(data[24:27], "little") + 1, int.from_bytes(data[27:30], "little") + 1
+    return None
+
+
+def _pnm_size(data: bytes) -> tuple[int, int] | None:
+    fields: list[int] = []
+    for line in data[2:512].split(b"\n"):
+        for word in line.split(b"#", 1)[0].split():
+            if not word.isdigit():
+                return None
+            fields.append(int(word))
+            if len(fields) == 2:
+                return fields[0], fields[1]
+    return None
+
+
+def header_size(data: bytes) -> tuple[int, int] | None:
+    """The ``(width, height)`` an image file's header declares, or ``None`` when the file is
+    not one of the formats read here (or its header is cut short)."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) >= 24:
+        w, h = struct.unpack(">II", data[16:24])
+        return w, h
+    if data.startswith(b"\xff\xd8"):
+        return _jpeg_size(data)
+    if data.startswith(b"BM") and len(data) >= 26:
+        w, h = struct.unpack("<ii", data[18:26])
+        return abs(w), abs(h)
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        w, h = struct.unpack("<HH", data[6:10])
+        return w, h
+    if data.startswith(b"RIFF") and data[8:12] == b"WEBP":
+        return _webp_size(data)
+    if len(data) >= 3 and data[0:1] == b"P" and data[1:2] in b"123456" and data[2:3].isspace():
+        return _pnm_size(data)
+    return None
+
+
+def decode_image(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
+    """Encoded image bytes as a BGR array; :class:`VisionError` says why when they cannot be."""
+    if not data:
+        raise VisionError("empty file, not an image")
+    size = header_size(data)
+    if size is None:
+        if any(data.startswith(magic) for magic in _MAGICS):
+            raise VisionError("not a readable image (its header is cut short or damaged)")
+        raise VisionError("not a readable image (not a JPEG, PNG, BMP, GIF, WebP or PNM file)")
+    width, height = size
+    if width <= 0 or height <= 0:
+        raise VisionError(f"not a readable image (its header says {width}x{height} pixels)")
+    flag = cv2.IMREAD_COLOR
+    if width * height > max_pixels:
+        reduce = next((f for k, f in _REDUCED if width * height <= max_pixels * k * k), None)
+        if not data.startswith(b"\xff\xd8") or reduce is None:
+            raise VisionError(f"image too large: {width}x{height} pixels "
+                              f"(at most {max_pixels / 1e6:.0f} megapixels are read)")
+        flag = reduce
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
+    if image is None:
+        raise VisionError("not a readable image (its data is damaged)")
+    return image
+
+
+def read_image(path: str | Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
+    """The photo at ``path`` as BGR; :class:`VisionError` when it cannot be read or decoded."""
+    try:
+        size = Path(path).stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise VisionError(f"file too large for a photo: {size / 2**20:.0f} MB")
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise VisionError(f"cannot read file: {exc.strerror or exc}") from None
+    return decode_image(data, max_pixels)
