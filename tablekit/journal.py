@@ -3,26 +3,53 @@
 A game is its fixed description plus its events in order; the state at any moment is the fold
 of those events (:func:`engine.game.replay`), so a game survives a power cut and any dispute
 can be replayed. The database runs in WAL mode with ``synchronous=FULL``: an ``append`` that
-returned is on disk. Finished deals are also kept as score rows, for history and statistics
-without replaying every game.
+returned is on disk.
+
+A game's summary (its status, its winners, a score row per finished deal) is kept for history
+and statistics without replaying every game. It is never written on its own: ``append`` writes
+the rows an event settles (the deal it ends, the game it ends) in the same transaction as the
+event, so no kill can come between them. :meth:`Journal.settle` recomputes a summary from the
+events; opening a journal an older kit wrote, resuming a game and looking for one to resume
+all run it, so a journal that once lost a row is put right.
+
+Every way the file can fail comes out as a :class:`JournalError` (a ``TablekitError``, which the
+command line prints as one ``error:`` line): a folder or a device named as the journal, a
+read-only place, a full disk, a file that is damaged or is no tablekit journal
+(:class:`JournalDamagedError`), one game's row or event that cannot be read
+(:class:`JournalRowError`). ``Journal(path, read_only=True)`` never writes and needs no write
+access (history, export). :mod:`tablekit.journal_open` keeps damaged files and salvages them.
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import logging
+import os
 import sqlite3
-from collections.abc import Iterator
+import stat
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from engine.errors import TablekitError
-from engine.game import Event, Game, GameState, event_from_json, replay
+from engine.game import Event, Game, GameState, apply, event_from_json, replay
+from engine.game.events import check_event
 from engine.ruling import plain_number
+from tablekit.clock import wall_ms
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
+log = logging.getLogger(__name__)
+
+#: ``PRAGMA application_id`` of a tablekit journal ("TKJ1").
+APPLICATION_ID = 0x544B4A31
+#: ``PRAGMA user_version``: 1 since summaries are written with the event that settles them.
+SCHEMA_VERSION = 1
+
+TABLES = {
+    "games": """CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     created_ms INTEGER NOT NULL,
     variant TEXT NOT NULL,
@@ -30,27 +57,119 @@ CREATE TABLE IF NOT EXISTS games (
     status TEXT NOT NULL DEFAULT 'playing',
     winners TEXT NOT NULL DEFAULT '[]',
     ended_ms INTEGER
-);
-CREATE TABLE IF NOT EXISTS events (
+)""",
+    "events": """CREATE TABLE IF NOT EXISTS events (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seq INTEGER NOT NULL,
     t_ms INTEGER NOT NULL,
     type TEXT NOT NULL,
     body TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS deals (
+)""",
+    "deals": """CREATE TABLE IF NOT EXISTS deals (
     game_id INTEGER NOT NULL REFERENCES games(id),
     deal INTEGER NOT NULL,
     scores TEXT NOT NULL,
     totals TEXT NOT NULL,
     PRIMARY KEY (game_id, deal)
-);
-"""
+)""",
+}
+SCHEMA = ";\n".join(TABLES.values()) + ";\n"
+COLUMNS = {
+    "games": {"id", "created_ms", "variant", "setup", "status", "winners", "ended_ms"},
+    "events": {"game_id", "seq", "t_ms", "type", "body"},
+    "deals": {"game_id", "deal", "scores", "totals"},
+}
+
+#: What reading a row can raise when the row holds something the kit did not write.
+_ROW_FAULTS = (ValueError, TypeError, KeyError, AttributeError, IndexError, TablekitError)
 
 
 class JournalError(TablekitError, LookupError):
-    """No such game in the journal, or nothing to resume."""
+    """No such game in the journal, nothing to resume, or a journal that cannot be used."""
+
+
+class JournalFileError(JournalError):
+    """The journal's file cannot be opened or written: a folder or a device named as the
+    journal, a missing folder that cannot be made, a file locked by another program."""
+
+
+class JournalReadOnlyError(JournalFileError):
+    """The journal (or its folder) cannot be written here."""
+
+
+class JournalFullError(JournalFileError):
+    """The disk is full: the event was not written, everything journaled before is kept."""
+
+
+class JournalDamagedError(JournalError):
+    """The file is damaged (truncated, overwritten) or is not a tablekit journal at all."""
+
+
+class JournalRowError(JournalError):
+    """One game's setup or event in the journal cannot be read; the rest of the file can."""
+
+
+def _failure(exc: sqlite3.Error, path: Path, doing: str) -> JournalError:
+    """The :class:`JournalError` an SQLite error means, in the table's words."""
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    text = str(exc)
+    if name == "SQLITE_FULL" or "disk is full" in text:
+        return JournalFullError(f"cannot {doing} {path}: the disk is full (nothing journaled "
+                                f"before is lost; free some space and resume)")
+    if name.startswith("SQLITE_READONLY") or "readonly" in text:
+        return JournalReadOnlyError(f"cannot {doing} {path}: it cannot be written here ({text})")
+    if name == "SQLITE_NOTADB" or "not a database" in text:
+        return JournalDamagedError(f"{path} is not a tablekit journal (not an SQLite database)")
+    if name.startswith("SQLITE_CORRUPT") or "malformed" in text:
+        return JournalDamagedError(f"{path} is damaged ({text})")
+    if name in ("SQLITE_BUSY", "SQLITE_LOCKED") or "locked" in text:
+        return JournalFileError(f"cannot {doing} {path}: another program is using it ({text})")
+    if name.startswith("SQLITE_CANTOPEN") and not os.access(path.parent, os.W_OK):
+        return JournalReadOnlyError(f"cannot {doing} {path}: its folder cannot be written here")
+    return JournalFileError(f"cannot {doing} {path}: {text}")
+
+
+def check_place(path: Path, read_only: bool) -> None:
+    """Refuse, with a :class:`JournalFileError`, a journal path that can never be one: a
+    folder, a device (``/dev/null``), a missing file to read, a place that cannot be written.
+    Makes the folder of a new journal."""
+    try:
+        st: os.stat_result | None = path.stat()
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise JournalFileError(f"cannot reach the journal {path}: {exc.strerror or exc}") from None
+    if st is None:
+        if read_only:
+            raise JournalFileError(f"no journal at {path}")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+                raise JournalReadOnlyError(f"cannot make the folder for the journal {path}: "
+                                           f"{exc.strerror}") from None
+            raise JournalFileError(f"cannot make the folder for the journal {path}: "
+                                   f"{exc.strerror or exc}") from None
+        if not os.access(path.parent, os.W_OK):
+            raise JournalReadOnlyError(f"cannot create the journal {path}: its folder "
+                                       f"{path.parent} cannot be written here")
+        return
+    if stat.S_ISDIR(st.st_mode):
+        raise JournalFileError(f"{path} is a folder, not a journal file (name a file in it, "
+                               f"e.g. {path / 'journal.sqlite'})")
+    if not stat.S_ISREG(st.st_mode):
+        raise JournalFileError(f"{path} is not a plain file (a device or a pipe): a journal "
+                               f"must be a file")
+    if read_only:
+        if not os.access(path, os.R_OK):
+            raise JournalFileError(f"cannot read the journal {path}: permission denied")
+        return
+    if not os.access(path, os.R_OK | os.W_OK):
+        raise JournalReadOnlyError(f"cannot write the journal {path}: the file is read-only here")
+    if not os.access(path.parent, os.W_OK):
+        raise JournalReadOnlyError(f"cannot write the journal {path}: its folder {path.parent} "
+                                   f"cannot be written here (open it read-only to read it)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,19 +201,111 @@ class PlayerStats:
         return self.points / self.deals if self.deals else 0.0
 
 
-class Journal:
-    """One SQLite file holding every game played at this table."""
+DealRow = tuple[int, tuple[Any, ...], tuple[Any, ...]]
 
-    def __init__(self, path: str | Path) -> None:
+
+def deal_rows(state: GameState) -> list[DealRow]:
+    """The score rows a game's state says it has: one per finished deal."""
+    return [(r.number, tuple(plain_number(x) for x in r.scores),
+             tuple(plain_number(x) for x in r.totals)) for r in state.history]
+
+
+class Journal:
+    """One SQLite file holding every game played at this table.
+
+    ``read_only``: open without writing anything, even where nothing can be written (a
+    read-only folder or file): for commands that only read.
+    """
+
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = Path(path)
-        if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+        self.read_only = read_only
         self._next_seq: dict[int, int] = {}
+        self._deal_rows: dict[int, int] = {}  # score rows on disk per game (as last known)
+        self._states: dict[int, GameState] = {}  # the fold of each game appended to
+        self._games: dict[int, Game] = {}
+        self._stale = False  # summaries from an older kit, not put right (read-only)
+        memory = str(path) == ":memory:"
+        if not memory:
+            check_place(self.path, read_only)
+        try:
+            self._db = self._connect(memory)
+        except sqlite3.Error as exc:
+            raise _failure(exc, self.path, "open the journal") from None
+        try:
+            self._prepare()
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise _failure(exc, self.path, "open the journal") from None
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _connect(self, memory: bool) -> sqlite3.Connection:
+        if memory:
+            return sqlite3.connect(":memory:", isolation_level=None)
+        if not self.read_only:
+            return sqlite3.connect(str(self.path), isolation_level=None)
+        uri = "file:" + quote(str(self.path.resolve())) + "?mode=ro"
+        try:
+            db = sqlite3.connect(uri, uri=True, isolation_level=None)
+            db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            return db
+        except sqlite3.OperationalError as exc:
+            if not str(getattr(exc, "sqlite_errorname", "")).startswith("SQLITE_CANTOPEN"):
+                raise
+        # A WAL journal in a folder that cannot be written: SQLite cannot make its shared
+        # memory file there. Read the file as it lies (all of it once its writer closed it).
+        wal = Path(f"{self.path}-wal")
+        if wal.exists() and wal.stat().st_size:
+            log.warning("%s cannot be written here: reading it without its latest moves", self.path)
+        return sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
+
+    def _prepare(self) -> None:
+        db = self._db
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        app = int(db.execute("PRAGMA application_id").fetchone()[0])
+        if app not in (0, APPLICATION_ID):
+            raise JournalDamagedError(f"{self.path} is not a tablekit journal (another "
+                                      f"program's database)")
+        if not self.read_only:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        if not tables:  # a new journal (or an empty file)
+            if self.read_only:
+                for sql in TABLES.values():
+                    db.execute(sql.replace("CREATE TABLE IF NOT EXISTS", "CREATE TEMP TABLE"))
+                return
+            with self._write() as w:
+                for sql in TABLES.values():
+                    w.execute(sql)
+                w.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                w.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            return
+        for table in ("games", "events", "deals"):
+            if table not in tables:
+                if table == "deals" and not self.read_only and {"games", "events"} <= tables:
+                    db.execute(TABLES["deals"])
+                    continue
+                raise JournalDamagedError(f"{self.path} is not a tablekit journal (no {table} table)")
+            columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+            if not COLUMNS[table] <= columns:
+                missing = ", ".join(sorted(COLUMNS[table] - columns))
+                raise JournalDamagedError(f"{self.path} is not a tablekit journal (its {table} "
+                                          f"table has no {missing})")
+        check = [str(row[0]) for row in db.execute("PRAGMA quick_check(3)")]
+        if check != ["ok"]:
+            raise JournalDamagedError(f"{self.path} is damaged ({'; '.join(check)})")
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        if version < SCHEMA_VERSION:
+            if self.read_only:
+                self._stale = True
+            else:
+                self._repair_all()
+                with self._write() as w:
+                    w.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                    w.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def close(self) -> None:
         self._db.close()
@@ -107,13 +318,31 @@ class Journal:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
+        """One transaction: all of it on disk when it returns, none of it when it raises."""
+        if self.read_only:
+            raise JournalReadOnlyError(f"the journal {self.path} was opened for reading only")
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise _failure(exc, self.path, "write to the journal") from None
         try:
             yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
+            self._db.execute("COMMIT")
+        except BaseException as exc:
+            if self._db.in_transaction:
+                try:
+                    self._db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass  # SQLite rolled back already (a full disk, an I/O error)
+            if isinstance(exc, sqlite3.Error):
+                raise _failure(exc, self.path, "write to the journal") from None
             raise
-        self._db.execute("COMMIT")
+
+    def _rows(self, sql: str, params: Sequence[object] = ()) -> list[Any]:
+        try:
+            return self._db.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise _failure(exc, self.path, "read the journal") from None
 
     # --- writing ------------------------------------------------------------------------
 
@@ -124,26 +353,60 @@ class Journal:
         game_id = cur.lastrowid
         assert game_id is not None
         self._next_seq[game_id] = 1
+        self._deal_rows[game_id] = 0
+        self._games[game_id] = game
         return game_id
 
-    def append(self, game_id: int, event: Event) -> int:
-        """Write one event durably and return its sequence number (1-based)."""
+    def append(self, game_id: int, event: Event, after: GameState | None = None) -> int:
+        """Write one event durably and return its sequence number (1-based).
+
+        ``after`` is the game's state with the event folded in (the table has it already);
+        without it the journal folds the event itself. The score row of a deal the event
+        ends, and the status and winners of a game it ends, go in the same transaction.
+        """
         seq = self._next_seq.get(game_id)
         if seq is None:
             seq = self._last_seq(game_id) + 1
+        if after is None:
+            after, _ = apply(self._state(game_id), event)
         body = event.to_json()
         with self._write() as db:
             db.execute("INSERT INTO events (game_id, seq, t_ms, type, body) VALUES (?, ?, ?, ?, ?)",
                        (game_id, seq, int(body.get("t_ms", 0)), event.TYPE,
                         json.dumps(body, separators=(",", ":"))))
+            rows = self._summary_rows(db, game_id, after)
         self._next_seq[game_id] = seq + 1
+        self._deal_rows[game_id] = rows
+        self._states[game_id] = after
         return seq
+
+    def _state(self, game_id: int) -> GameState:
+        state = self._states.get(game_id)
+        return state if state is not None else self.restore(game_id)
+
+    def _summary_rows(self, db: sqlite3.Connection, game_id: int, state: GameState) -> int:
+        """Write the summary rows ``state`` adds (inside the caller's transaction); the number
+        of score rows the game then has."""
+        known = self._deal_rows.get(game_id)
+        if known is None:
+            known = int(db.execute("SELECT COUNT(*) FROM deals WHERE game_id=?", (game_id,)).fetchone()[0])
+        rows = deal_rows(state)
+        for deal, scores, totals in rows[known:]:
+            db.execute("INSERT OR REPLACE INTO deals (game_id, deal, scores, totals) VALUES (?, ?, ?, ?)",
+                       (game_id, deal, json.dumps(list(scores)), json.dumps(list(totals))))
+        if state.phase == "game-over":
+            db.execute("UPDATE games SET status='over', winners=?, ended_ms=? "
+                       "WHERE id=? AND status='playing'",
+                       (json.dumps(list(state.winners)), wall_ms(), game_id))
+        return max(known, len(rows))
 
     def write_scores(self, game_id: int, deal: int, scores: tuple[int | float, ...],
                      totals: tuple[int | float, ...]) -> None:
+        """A deal's score row (``append`` writes these itself; kept for tools and tests)."""
         with self._write() as db:
             db.execute("INSERT OR REPLACE INTO deals (game_id, deal, scores, totals) VALUES (?, ?, ?, ?)",
                        (game_id, deal, json.dumps(list(scores)), json.dumps(list(totals))))
+        self._deal_rows.pop(game_id, None)
 
     def finish(self, game_id: int, winners: tuple[int, ...], ended_ms: int) -> None:
         with self._write() as db:
@@ -154,55 +417,165 @@ class Journal:
         with self._write() as db:
             db.execute("UPDATE games SET status='abandoned' WHERE id=? AND status='playing'", (game_id,))
 
+    def settle(self, game_id: int, state: GameState | None = None) -> bool:
+        """Make the game's summary what its events say (``state``: their fold, if at hand):
+        a score row per finished deal, and 'over' with its winners once the game ended.
+        True when something had to be put right (on a read-only journal nothing is written)."""
+        if state is None:
+            state = self.restore(game_id)
+        want = deal_rows(state)
+        try:
+            have = self.score_rows(game_id)
+        except JournalRowError:
+            have = []
+        status = self._rows("SELECT status FROM games WHERE id=?", (game_id,))
+        ended = state.phase == "game-over" and bool(status) and status[0][0] == "playing"
+        if [(d, list(s), list(t)) for d, s, t in have] == [(d, list(s), list(t)) for d, s, t in want] \
+                and not ended:
+            return False
+        if self.read_only:
+            return True
+        log.info("game %d: its summary is rebuilt from its events", game_id)
+        with self._write() as db:
+            db.execute("DELETE FROM deals WHERE game_id=?", (game_id,))
+            self._deal_rows[game_id] = 0
+            self._summary_rows(db, game_id, state)
+        self._deal_rows[game_id] = len(want)
+        return True
+
+    def _repair_all(self) -> None:
+        """Settle every game still 'playing' (a journal an older kit wrote could have lost
+        the score row or the end of a game killed right after its last event)."""
+        for (game_id,) in self._rows("SELECT id FROM games WHERE status='playing'"):
+            try:
+                self.settle(int(game_id))
+            except JournalRowError as exc:
+                log.warning("game %s is left as it is: %s", game_id, exc)
+
+    def import_game(self, game_id: int, created_ms: int, game: Game, events: Sequence[Event],
+                    status: str = "playing", winners: Sequence[int] = ()) -> GameState:
+        """Write a whole game under the id it had elsewhere (salvage copies the readable games
+        of a damaged journal); its summary comes from its events. Returns its state."""
+        state = replay(game, events)
+        with self._write() as db:
+            db.execute("INSERT INTO games (id, created_ms, variant, setup, status, winners) "
+                       "VALUES (?, ?, ?, ?, ?, ?)",
+                       (game_id, created_ms, game.variant_id, json.dumps(game.to_json()),
+                        "playing" if state.phase == "game-over" else status,
+                        json.dumps(list(winners))))
+            for seq, event in enumerate(events, 1):
+                body = event.to_json()
+                db.execute("INSERT INTO events (game_id, seq, t_ms, type, body) VALUES (?, ?, ?, ?, ?)",
+                           (game_id, seq, int(body.get("t_ms", 0)), event.TYPE,
+                            json.dumps(body, separators=(",", ":"))))
+            self._deal_rows[game_id] = 0
+            self._deal_rows[game_id] = self._summary_rows(db, game_id, state)
+        self._games[game_id] = game
+        return state
+
     # --- reading ------------------------------------------------------------------------
 
     def _last_seq(self, game_id: int) -> int:
-        row = self._db.execute("SELECT MAX(seq) FROM events WHERE game_id=?", (game_id,)).fetchone()
-        return int(row[0] or 0)
+        row = self._rows("SELECT MAX(seq) FROM events WHERE game_id=?", (game_id,))
+        return int(row[0][0] or 0)
 
     def game(self, game_id: int) -> Game:
-        row = self._db.execute("SELECT setup FROM games WHERE id=?", (game_id,)).fetchone()
-        if row is None:
+        known = self._games.get(game_id)
+        if known is not None:
+            return known
+        rows = self._rows("SELECT setup FROM games WHERE id=?", (game_id,))
+        if not rows:
             raise JournalError(f"no game {game_id} in the journal")
-        return Game.from_json(json.loads(row[0]))
+        try:
+            game = Game.from_json(json.loads(rows[0][0]))
+        except _ROW_FAULTS as exc:
+            raise JournalRowError(f"game {game_id} in {self.path}: its setup cannot be read "
+                                  f"({exc})") from None
+        self._games[game_id] = game
+        return game
 
     def events(self, game_id: int) -> list[Event]:
-        rows = self._db.execute("SELECT body FROM events WHERE game_id=? ORDER BY seq", (game_id,))
-        return [event_from_json(json.loads(body)) for (body,) in rows]
+        """The game's events in order, each checked (its fields, its seats) as it is read."""
+        players = self.game(game_id).players
+        out = []
+        for seq, body in self._rows("SELECT seq, body FROM events WHERE game_id=? ORDER BY seq",
+                                    (game_id,)):
+            try:
+                out.append(check_event(event_from_json(json.loads(body)), players))
+            except _ROW_FAULTS as exc:
+                raise JournalRowError(f"game {game_id} in {self.path}: event {seq} cannot be "
+                                      f"read ({exc})") from None
+        return out
 
     def last_time(self, game_id: int) -> int:
-        row = self._db.execute("SELECT MAX(t_ms) FROM events WHERE game_id=?", (game_id,)).fetchone()
-        return int(row[0] or 0)
+        row = self._rows("SELECT MAX(t_ms) FROM events WHERE game_id=?", (game_id,))
+        try:
+            return int(row[0][0] or 0)
+        except _ROW_FAULTS as exc:
+            raise JournalRowError(f"game {game_id}: its last time cannot be read ({exc})") from None
 
     def restore(self, game_id: int) -> GameState:
         """The exact state of a game, rebuilt by replaying its events."""
-        return replay(self.game(game_id), self.events(game_id))
+        game, events = self.game(game_id), self.events(game_id)
+        try:
+            return replay(game, events)
+        except _ROW_FAULTS as exc:
+            raise JournalRowError(f"game {game_id} in {self.path} cannot be replayed ({exc})") from None
 
     def resumable(self) -> int | None:
-        """The most recent game still being played, if any."""
-        row = self._db.execute(
-            "SELECT id FROM games WHERE status='playing' ORDER BY id DESC LIMIT 1").fetchone()
-        return int(row[0]) if row else None
+        """The most recent game still being played, if any.
+
+        Each candidate is replayed first: a game whose events say it is over is settled
+        (never offered), one whose rows cannot be read is passed over with a warning.
+        """
+        for (game_id,) in self._rows("SELECT id FROM games WHERE status='playing' ORDER BY id DESC"):
+            try:
+                state = self.restore(int(game_id))
+                self.settle(int(game_id), state)
+            except JournalRowError as exc:
+                log.warning("game %s cannot be resumed: %s", game_id, exc)
+                continue
+            if state.phase != "game-over":
+                return int(game_id)
+        return None
 
     def latest(self) -> int | None:
-        row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
-        return int(row[0]) if row and row[0] is not None else None
+        row = self._rows("SELECT MAX(id) FROM games")
+        return int(row[0][0]) if row and row[0][0] is not None else None
 
     def games(self) -> list[GameSummary]:
         out = []
-        rows = self._db.execute(
+        rows = self._rows(
             "SELECT g.id, g.created_ms, g.variant, g.setup, g.status, g.winners, "
             "(SELECT COUNT(*) FROM deals d WHERE d.game_id=g.id) FROM games g ORDER BY g.id")
         for gid, created, variant, setup, status, winners, deals in rows:
-            names = tuple(str(s["name"]) for s in json.loads(setup)["seats"])
-            won = tuple(names[w] for w in json.loads(winners) if 0 <= w < len(names))
-            out.append(GameSummary(gid, created, variant, names, status, won, deals))
+            try:
+                names = tuple(str(s["name"]) for s in json.loads(setup)["seats"])
+                won = tuple(names[w] for w in json.loads(winners) if 0 <= w < len(names))
+                summary = GameSummary(int(gid), int(created), str(variant), names, str(status),
+                                      won, int(deals))
+            except _ROW_FAULTS as exc:
+                raise JournalRowError(f"game {gid} in {self.path}: its row cannot be read "
+                                      f"({exc})") from None
+            if self._stale and status == "playing":  # an older kit's summary: the events say
+                state = self.restore(int(gid))
+                over = state.phase == "game-over"
+                summary = GameSummary(summary.id, summary.created_ms, summary.variant, names,
+                                      "over" if over else status,
+                                      tuple(names[w] for w in state.winners) if over else won,
+                                      len(state.history))
+            out.append(summary)
         return out
 
-    def score_rows(self, game_id: int) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
-        rows = self._db.execute("SELECT deal, scores, totals FROM deals WHERE game_id=? ORDER BY deal",
-                                (game_id,))
-        return [(deal, tuple(json.loads(s)), tuple(json.loads(t))) for deal, s, t in rows]
+    def score_rows(self, game_id: int) -> list[DealRow]:
+        if self._stale:
+            return deal_rows(self.restore(game_id))
+        rows = self._rows("SELECT deal, scores, totals FROM deals WHERE game_id=? ORDER BY deal",
+                          (game_id,))
+        try:
+            return [(int(deal), tuple(json.loads(s)), tuple(json.loads(t))) for deal, s, t in rows]
+        except _ROW_FAULTS as exc:
+            raise JournalRowError(f"game {game_id}: a score row cannot be read ({exc})") from None
 
     def player_stats(self) -> list[PlayerStats]:
         """Per-player figures over every game, by player name (each game is replayed)."""
@@ -227,10 +600,13 @@ class Journal:
 
 def default_path() -> Path:
     """``$TABLEKIT_JOURNAL``, else the user's data folder (``~/.local/share/tablekit``)."""
-    import os
-
     env = os.environ.get("TABLEKIT_JOURNAL")
     if env:
         return Path(env)
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "tablekit" / "journal.sqlite"
+
+
+__all__ = ["SCHEMA", "GameSummary", "Journal", "JournalDamagedError", "JournalError",
+           "JournalFileError", "JournalFullError", "JournalReadOnlyError", "JournalRowError",
+           "PlayerStats", "check_place", "deal_rows", "default_path"]

@@ -141,6 +141,7 @@ class Table:
         effects: list[Effect] = []
         for event in journal.events(game_id):
             state, effects = apply(state, event)
+        journal.settle(game_id, state)  # a summary an older kit left behind its events
         table = cls(journal, game_id, state, clock, camera=camera, box=box, rng=rng,
                     devices=devices, on_view=on_view)
         table._redo = [e for e in effects if isinstance(e, ReadZone | ReadTable | ReadCut | SetLed)]
@@ -161,16 +162,26 @@ class Table:
     # --- events -------------------------------------------------------------------------
 
     def post(self, event: Event) -> None:
-        """Journal and apply ``event`` and everything its effects bring in."""
+        """Journal and apply ``event`` and everything its effects bring in.
+
+        When the journal cannot take an event (a full disk, say) its ``JournalError`` comes
+        out of here: that event and the ones it would have brought in have not happened, and
+        the table stands as it was after the last event journaled.
+        """
         self._queue.append(event)
-        while self._queue:
-            self._apply(self._queue.popleft())
+        try:
+            while self._queue:
+                self._apply(self._queue.popleft())
+        except BaseException:
+            self._queue.clear()
+            raise
 
     def _apply(self, event: Event) -> None:
         new, effects = apply(self.state, event)
         if new is self.state and not effects:
             return  # nothing happened: not worth a journal line (most Ticks)
-        self.journal.append(self.game_id, event)
+        # the event, with the score row of a deal it ends and the end of a game it ends
+        self.journal.append(self.game_id, event, new)
         self.state = new
         for effect in effects:
             self._perform(effect)
@@ -221,10 +232,8 @@ class Table:
             self.box.led(effect.seat, effect.mode)
         elif isinstance(effect, Buzz):
             self.box.buzz(effect.ms)
-        elif isinstance(effect, WriteScores):
-            self.journal.write_scores(self.game_id, effect.deal, effect.scores, effect.totals)
-        elif isinstance(effect, GameOver):
-            self.journal.finish(self.game_id, effect.winners, wall_ms())
+        elif isinstance(effect, WriteScores | GameOver):
+            pass  # journaled with the event that ended the deal or the game (Journal.append)
 
     def _cut(self) -> str:
         """The cut card: read from the table, else drawn here (the draw is journaled)."""

@@ -11,7 +11,7 @@ from _game_fixtures import FULL_COUNT, LOSER_58, NO_PURE, VALID_SHOW, Driver, ga
 
 from tablekit.cli import main
 from tablekit.commands.export import score_sheet, write_chart, write_csv
-from tablekit.journal import Journal, JournalError
+from tablekit.journal import SCHEMA, Journal, JournalError
 
 
 def played(journal: Journal) -> tuple[int, Driver]:
@@ -125,3 +125,92 @@ def test_export_and_history_commands(tmp_path, capsys):
     assert "Meera" in capsys.readouterr().out
     assert main(["history", "--journal", str(db), "--game", "7"]) == 2
     assert main(["export", "1", "--journal", str(tmp_path / "none.sqlite")]) == 2
+
+
+def test_the_event_that_ends_a_deal_or_the_game_writes_its_summary_with_it(tmp_path):
+    """No separate write a kill could lose: appending the events alone leaves the score rows
+    and the game's end on disk."""
+    with Journal(tmp_path / "j.sqlite") as j:
+        d = Driver(game("indian-pool-101"))
+        gid = j.new_game(d.state.game, 0)
+        d.deal("5D")
+        for seat in (1, 2, 0):
+            d.press(seat)
+        d.show(1, VALID_SHOW, {2: FULL_COUNT, 0: LOSER_58})
+        for event in d.log:
+            j.append(gid, event)
+        assert [row[0] for row in j.score_rows(gid)] == [1]
+        assert j.score_rows(gid)[0][2] == tuple(d.state.totals)
+        assert j.games()[0].status == "playing" and j.resumable() == gid
+        while d.state.phase != "game-over":  # Ravi and Meera keep dropping until they are out
+            d.deal("9C")
+            d.drop(d.state.deal.turn)
+            if d.state.phase == "play":
+                d.drop(d.state.deal.turn)
+        for event in d.log[len(j.events(gid)):]:
+            j.append(gid, event, None)
+    with Journal(tmp_path / "j.sqlite") as j:
+        [summary] = j.games()
+        assert summary.status == "over" and summary.deals == len(d.state.history)
+        assert summary.winners == tuple(d.state.game.seats[w].name for w in d.state.winners)
+        assert j.resumable() is None
+
+
+def _older_kit_journal(path, d: Driver) -> int:
+    """A journal as an older kit left it when killed right after a game's last event: every
+    event written, the last deal's score row and the game's end not."""
+    db = sqlite3.connect(path)
+    db.executescript(SCHEMA)
+    db.execute("INSERT INTO games (created_ms, variant, setup) VALUES (0, ?, ?)",
+               (d.state.game.variant_id, json.dumps(d.state.game.to_json())))
+    for seq, event in enumerate(d.log, 1):
+        db.execute("INSERT INTO events VALUES (1, ?, ?, ?, ?)",
+                   (seq, event.t_ms, event.TYPE, json.dumps(event.to_json())))
+    for record in d.state.history[:-1]:
+        db.execute("INSERT INTO deals VALUES (1, ?, ?, ?)", (record.number, json.dumps(list(record.scores)),
+                                                             json.dumps(list(record.totals))))
+    db.commit()
+    db.close()
+    return 1
+
+
+def _finished(d: Driver) -> Driver:
+    d.deal("5D")
+    for seat in (1, 2, 0):
+        d.press(seat)
+    d.show(1, VALID_SHOW, {2: FULL_COUNT, 0: LOSER_58})
+    while d.state.phase != "game-over":
+        d.deal("9C")
+        d.drop(d.state.deal.turn)
+        if d.state.phase == "play":
+            d.drop(d.state.deal.turn)
+    return d
+
+
+def test_a_finished_game_an_older_kit_left_playing_is_over_once_opened(tmp_path):
+    path = tmp_path / "j.sqlite"
+    d = _finished(Driver(game("indian-pool-101")))
+    gid = _older_kit_journal(path, d)
+    with Journal(path, read_only=True) as j:  # reading only: the events say what it is
+        [summary] = j.games()
+        assert summary.status == "over" and summary.deals == len(d.state.history)
+    with Journal(path) as j:  # the repair pass writes it
+        assert j.resumable() is None
+        assert [row[0] for row in j.score_rows(gid)] == [r.number for r in d.state.history]
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT status, winners FROM games").fetchone() == ("over", json.dumps(list(d.state.winners)))
+    assert db.execute("SELECT COUNT(*) FROM deals").fetchone()[0] == len(d.state.history)
+    db.close()
+
+
+def test_resumable_never_offers_a_game_its_events_say_is_over(tmp_path):
+    path = tmp_path / "j.sqlite"
+    d = _finished(Driver(game("indian-pool-101")))
+    with Journal(path) as j:
+        gid = j.new_game(d.state.game, 0)
+        for event in d.log:
+            j.append(gid, event)
+        j._db.execute("UPDATE games SET status='playing'")  # as if the end had been lost
+        j._db.execute("DELETE FROM deals WHERE deal=(SELECT MAX(deal) FROM deals)")
+        assert j.resumable() is None
+        assert j.games()[0].status == "over" and j.games()[0].deals == len(d.state.history)

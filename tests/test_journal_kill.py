@@ -1,7 +1,13 @@
-"""A table killed with SIGKILL at random moments and resumed ends exactly like an uninterrupted one.
+"""A table killed at any moment and resumed ends exactly like an uninterrupted one: the same
+events, the same status and winners, the same score row for every deal.
 
-Real subprocesses, a real SQLite file: ``tablekit demo`` plays the scripted pool-101 game
-slowly, the test kills it once the journal holds a randomly chosen number of events, then
+In-process kills (``_kill_fixtures``): the journal dies right after event N is committed, so
+nothing the table would do next happens. Here a sample: every event that ends a deal or the
+game (where a summary row could be lost) plus a few seeded random points and double kills, for
+each demo script; ``bench/bench_kills.py`` tries every event of every script.
+
+Real kills: ``tablekit demo`` plays the scripted pool-101 game slowly in a subprocess, the test
+SIGKILLs it once the journal holds a randomly chosen number of events, then
 ``tablekit demo --resume`` finishes the game from the journal.
 """
 
@@ -18,7 +24,10 @@ import time
 
 import pytest
 from _game_fixtures import DEMO_SCRIPT
+from _kill_fixtures import SCRIPTS, killed_and_resumed, load_script, whole
 
+from engine.game import new_game
+from engine.game.flow import apply
 from tablekit.journal import Journal
 
 DEMO = [sys.executable, "-m", "tablekit", "demo", "--script", str(DEMO_SCRIPT), "--no-screen"]
@@ -88,3 +97,52 @@ def test_a_table_killed_again_and_again_resumes_to_the_same_end(tmp_path, uninte
     assert resumed["deals"] == whole_report["deals"]
     with Journal(path) as a, Journal(whole) as b:
         assert a.restore(a.latest()) == b.restore(b.latest())
+        assert a.score_rows(a.latest()) == b.score_rows(b.latest())
+        assert [(g.status, g.winners, g.deals) for g in a.games()] == \
+            [(g.status, g.winners, g.deals) for g in b.games()] == [("over", ("Asha",), len(whole_report["deals"]))]
+        assert a.resumable() is None
+
+
+@pytest.fixture(scope="module", params=[p.stem for p in SCRIPTS])
+def script_whole(request, tmp_path_factory):
+    """A demo script, its uninterrupted outcome, and the events that end a deal or the game."""
+    script = load_script(next(p for p in SCRIPTS if p.stem == request.param))
+    path = tmp_path_factory.mktemp(request.param) / "whole.sqlite"
+    outcome = whole(script, path)
+    with Journal(path) as journal:
+        gid = journal.latest()
+        state = new_game(journal.game(gid))
+        settling = []
+        for n, event in enumerate(journal.events(gid), 1):
+            before = state
+            state, _ = apply(state, event)
+            if len(state.history) > len(before.history):
+                settling.append(n)
+    return script, outcome, settling
+
+
+def test_the_uninterrupted_demo_games_end_over_with_a_row_per_deal(script_whole):
+    _, outcome, settling = script_whole
+    assert outcome.status == "over" and outcome.winners and outcome.resumable is None
+    assert len(outcome.deals) == len(settling) >= 3  # the last one ends the game as well
+    assert settling[-1] == len(outcome.events)
+
+
+def test_a_kill_right_after_a_deal_or_the_game_ends_loses_no_row_and_no_ending(script_whole, tmp_path):
+    """Every event that ends a deal (the last one ends the game): killed right after it,
+    resumed and finished, the game has its score rows, is over and is not offered again."""
+    script, outcome, settling = script_whole
+    for n in settling:
+        assert killed_and_resumed(script, tmp_path / f"k{n}.sqlite", [n]) == outcome, f"killed after event {n}"
+
+
+def test_kills_at_random_events_and_kills_of_resumed_games_end_the_same(script_whole, tmp_path):
+    script, outcome, _ = script_whole
+    rng = random.Random(f"kills-{script.title}")
+    total = len(outcome.events)
+    for n in rng.sample(range(1, total + 1), 3):
+        assert killed_and_resumed(script, tmp_path / f"k{n}.sqlite", [n]) == outcome, f"killed after event {n}"
+    for _ in range(2):  # killed, resumed, killed again, resumed again
+        kills = sorted(rng.sample(range(1, total + 1), 2))
+        path = tmp_path / f"k{kills[0]}-{kills[1]}.sqlite"
+        assert killed_and_resumed(script, path, kills) == outcome, f"killed after events {kills}"

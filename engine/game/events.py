@@ -2,7 +2,9 @@
 
 Each event carries ``t_ms``, the table clock (milliseconds, injected by the app) when it
 happened; the engine never reads a clock. Card readings travel as notation strings so an
-event is plain JSON in the journal. ``event_from_json`` reads any of them back.
+event is plain JSON in the journal. ``event_from_json`` reads any of them back (refusing fields
+of the wrong type), and ``check_event`` refuses one that cannot belong to a game of so many
+players (a seat or zone that does not exist, a time before the table's clock started).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.cards import Groups
-from engine.game.codec import record_from_json, record_to_json
+from engine.game.codec import RecordError, record_from_json, record_to_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,3 +184,27 @@ EVENT_TYPES: dict[str, type[Event]] = {
 def event_from_json(data: Mapping[str, Any]) -> Event:
     """The event a journal or script line describes."""
     return record_from_json(EVENT_TYPES, data)
+
+
+#: Fields that name a seat (its zone, for readings), checked against the number of players.
+SEAT_FIELDS = ("seat", "zone")
+
+
+def check_event(event: Event, players: int) -> Event:
+    """``event`` if it can happen at a table of ``players``; else :class:`RecordError`."""
+    for name in SEAT_FIELDS:
+        seat = getattr(event, name, None)
+        if isinstance(seat, int) and not 0 <= seat < players:
+            raise RecordError(f"{event.TYPE}: {name} {seat} does not exist at a table of {players} "
+                              f"(seats 0-{players - 1})")
+    t_ms = getattr(event, "t_ms", 0)
+    if isinstance(t_ms, int) and t_ms < 0:
+        raise RecordError(f"{event.TYPE}: t_ms {t_ms} is before the table's clock started")
+    for name in ("group", "position"):
+        value = getattr(event, name, None)
+        if isinstance(value, int) and value < 0:
+            raise RecordError(f"{event.TYPE}: {name} {value} cannot be negative")
+    melds = getattr(event, "melds", ())
+    if isinstance(event, TableSeen) and len(melds) > players:
+        raise RecordError(f"{event.TYPE}: melds for {len(melds)} seats at a table of {players}")
+    return event
