@@ -7,8 +7,9 @@ RUN_STAMP := $(VENV)/.installed-run
 # What `make test` adds: the Debian packages the firmware, simulator and tests need, and the
 # development tools.
 STAMP  := $(VENV)/.installed
-# Debian packages the firmware, the simulator, the tests and the screen need.
-DEB_PACKAGES := gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev pkg-config fonts-dejavu-core shellcheck
+# Debian packages the firmware, the simulator, the tests and the screen need (the Noto faces
+# draw names in Indic scripts, Chinese, Japanese, Korean, Arabic and Hebrew).
+DEB_PACKAGES := gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev pkg-config fonts-dejavu-core fonts-noto-core fonts-noto-cjk shellcheck
 export PYTHON
 
 .PHONY: test demo lint typecheck imports pytest deb venv run-venv firmware sim bench clean

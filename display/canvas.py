@@ -17,7 +17,6 @@ from display.layout import Layout
 from display.theme import Colour
 
 ELLIPSIS = "…"
-_NO_SUCH_GLYPH = "\ue000"  # a private-use code point: drawn as the face's missing-glyph box
 # What to write when the font has no glyph: the judge notation's letters for the suits.
 _STAND_INS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C", "…": "...", "·": "-", "—": "-", "→": "->"}
 
@@ -52,7 +51,6 @@ class TextCache:
         self.fonts = fonts
         self.capacity = capacity
         self._store: OrderedDict[tuple[str, int, bool, Colour], pygame.Surface] = OrderedDict()
-        self._glyphs: dict[tuple[str, bool], bool] = {}
 
     def render(self, text: str, line_px: int, colour: Colour, bold: bool = True) -> pygame.Surface:
         key = (text, line_px, bold, colour)
@@ -67,28 +65,10 @@ class TextCache:
         return surf
 
     def displayable(self, text: str, line_px: int, bold: bool = True) -> str:
-        """``text`` with characters the font cannot draw replaced (suit symbols by letters)."""
+        """``text`` with characters no face can draw replaced (suit symbols by letters)."""
         if text.isascii():
             return text
-        return "".join(ch if ch.isascii() or self._has_glyph(ch, bold) else _STAND_INS.get(ch, "?") for ch in text)
-
-    def _has_glyph(self, ch: str, bold: bool) -> bool:
-        """Whether the face draws ``ch`` as itself rather than as its missing-glyph box."""
-        key = (ch, bold)
-        known = self._glyphs.get(key)
-        if known is None:
-            font = self.fonts.get(32, bold)
-
-            def image(c: str) -> tuple[tuple[int, int], bytes]:
-                surf = font.render(c, False, (255, 255, 255))
-                return surf.get_size(), pygame.image.tobytes(surf, "RGB")
-
-            try:
-                known = image(ch) != image(_NO_SUCH_GLYPH)
-            except pygame.error:  # a character with no width at all (a variation selector…)
-                known = False
-            self._glyphs[key] = known
-        return known
+        return "".join(ch if self.fonts.covers(ch, bold) else _STAND_INS.get(ch, "?") for ch in text)
 
     def width(self, text: str, line_px: int, bold: bool = True) -> int:
         return self.fonts.get(line_px, bold).size(text)[0]
