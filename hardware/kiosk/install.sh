@@ -3,15 +3,19 @@
 #
 #   sudo hardware/kiosk/install.sh [--mode auto|desktop|lite] [--dry-run] ...
 #
-# desktop: Pi OS with the desktop (Wayland, labwc). The kiosk user logs in automatically,
-#          its own labwc config has no key or mouse bindings and no panel, and a systemd
-#          user unit runs the table and restarts it whenever it stops.
+# desktop: Pi OS with the desktop (Wayland, labwc). The kiosk user logs in automatically to
+#          a session of its own, labwc -C with the kiosk's config folder only (no key or mouse
+#          bindings, no panel, nothing of the desktop's merged in), and a systemd user unit
+#          runs the table and restarts it whenever it stops.
 # lite:    Pi OS Lite. A system unit runs the table on the first console through KMSDRM,
 #          in place of the login prompt, and restarts it whenever it stops.
 # Both:    a dedicated user with no login shell and a locked password; no login prompts on
 #          the other consoles; the kit installed by hardware/install-kit.sh (on a Pi its venv
 #          sees picamera2, numpy and OpenCV from apt).
-# --dry-run prints every step and changes nothing. See hardware/kiosk/README.md.
+# --dry-run prints every step and every file it would write, and changes nothing.
+# Every value that ends up in a generated file is checked first and then quoted for that
+# file's own syntax (sh for the launcher, systemd.syntax(7) for the units). See
+# hardware/kiosk/README.md.
 
 set -euo pipefail
 
@@ -34,11 +38,11 @@ usage() {
 usage: $(basename "$0") [options]
   --mode MODE      auto (default), desktop (Wayland/labwc) or lite (KMSDRM, no desktop)
   --user NAME      kiosk user to create (default: $KIOSK_USER)
-  --prefix DIR     where the venv goes (default: $PREFIX)
+  --prefix DIR     where the venv goes (default: $PREFIX; letters, digits, . _ + - / only)
   --data DIR       the table's journal and settings (default: $DATA)
   --source DIR     the kit to install (default: this checkout)
-  --size WxH       the table's screen size, e.g. 800x480 for the Pi touchscreen
-                   (default: the app's own)
+  --size WxH       the table's screen size in pixels, digits only, e.g. 800x480 for the
+                   Pi touchscreen (default: the app's own)
   --no-apt         do not install Debian packages
   --uninstall      remove the units and configuration (keeps the user and data)
   --dry-run        print what would be done; change nothing
@@ -52,14 +56,19 @@ die() {
     exit 2
 }
 
+# need OPTION [VALUE]: refuse an option given without its value.
+need() {
+    if [ $# -lt 2 ] || [ -z "$2" ]; then die "$1 needs a value"; fi
+}
+
 while [ $# -gt 0 ]; do
     case "$1" in
-        --mode) MODE="${2:?--mode needs a value}"; shift 2 ;;
-        --user) KIOSK_USER="${2:?--user needs a value}"; shift 2 ;;
-        --prefix) PREFIX="${2:?--prefix needs a value}"; shift 2 ;;
-        --data) DATA="${2:?--data needs a value}"; shift 2 ;;
-        --source) SOURCE="${2:?--source needs a value}"; shift 2 ;;
-        --size) SIZE="${2:?--size needs a value}"; shift 2 ;;
+        --mode) need "$@"; MODE="$2"; shift 2 ;;
+        --user) need "$@"; KIOSK_USER="$2"; shift 2 ;;
+        --prefix) need "$@"; PREFIX="$2"; shift 2 ;;
+        --data) need "$@"; DATA="$2"; shift 2 ;;
+        --source) need "$@"; SOURCE="$2"; shift 2 ;;
+        --size) need "$@"; SIZE="$2"; shift 2 ;;
         --no-apt) APT=0; shift ;;
         --uninstall) UNINSTALL=1; shift ;;
         --dry-run) DRY_RUN=1; shift ;;
@@ -69,12 +78,34 @@ while [ $# -gt 0 ]; do
     esac
 done
 
+# --- checking every value that goes into a generated file ---------------------------------------
+
+# check_path OPTION PATH: a path the units, the launcher and the session can all carry: absolute,
+# one line without control characters, no "." or ".." parts (systemd refuses them), and no white
+# space at the end (systemd strips it from a setting). Anything else (spaces, quotes, %, $) is
+# fine: it is quoted where it is written.
+check_path() {
+    local option="$1" path="$2"
+    case "$path" in /*) ;; *) die "$option must be an absolute path: '$path'" ;; esac
+    if [[ "$path" == *[[:cntrl:]]* ]]; then die "$option must be one line without control characters"; fi
+    case "$path/" in */./* | */../*) die "$option must not have . or .. in it: '$path'" ;; esac
+    case "$path" in *[[:space:]]) die "$option must not end in white space: '$path'" ;; esac
+}
+
 case "$MODE" in auto | desktop | lite) ;; *) die "--mode must be auto, desktop or lite" ;; esac
-case "$KIOSK_USER" in *[!a-z0-9_-]* | "" | -*) die "--user must be a plain lower-case name" ;; esac
-case "$SIZE" in "" | [1-9]*x[1-9]*) ;; *) die "--size must look like 1920x1080" ;; esac
-for dir in "$PREFIX" "$DATA"; do
-    case "$dir" in /*) ;; *) die "paths must be absolute: $dir" ;; esac
-done
+if ! [[ "$KIOSK_USER" =~ ^[a-z_][a-z0-9_-]{0,31}$ ]]; then
+    die "--user must be a plain lower-case name (letters, digits, _ and -; at most 32)"
+fi
+if [ -n "$SIZE" ] && ! [[ "$SIZE" =~ ^[1-9][0-9]{0,4}x[1-9][0-9]{0,4}$ ]]; then
+    die "--size must be WIDTHxHEIGHT in digits, like 800x480 or 1920x1080 (got '$SIZE')"
+fi
+check_path --prefix "$PREFIX"
+# The launcher under the prefix is what the units execute, and systemd refuses an executable
+# whose path holds quotes or backslashes: the prefix is kept to plain characters.
+if ! [[ "$PREFIX" =~ ^/[A-Za-z0-9._+/-]*$ ]]; then
+    die "--prefix must be a plain path (letters, digits and . _ + - /): '$PREFIX'"
+fi
+check_path --data "$DATA"
 
 VENV="$PREFIX/venv"
 LAUNCHER="$PREFIX/bin/tablekit-kiosk"
@@ -85,6 +116,9 @@ LIGHTDM_DROPIN="/etc/lightdm/lightdm.conf.d/50-tablekit-kiosk.conf"
 LIGHTDM_CONF="/etc/lightdm/lightdm.conf"
 LIGHTDM_BACKUP="/etc/lightdm/lightdm.conf.before-tablekit"
 KIOSK_GROUPS="video,render,input,dialout,plugdev"
+# The desktop kiosk's own labwc session and config folder (fixed paths: nothing to quote).
+KIOSK_SESSION="/usr/share/wayland-sessions/tablekit-kiosk.desktop"
+LABWC_DIR="/etc/tablekit/labwc"
 
 # --- doing, or saying what would be done ------------------------------------------------------
 
@@ -98,12 +132,63 @@ run() {
     fi
 }
 
-# put_file MODE OWNER DEST: write stdin to DEST, filling in @USER@, @DATA@, @VENV@, @PREFIX@,
-# @LAUNCHER@ and @SIZE@.
+# --- quoting ---------------------------------------------------------------------------------
+
+# sh_word VALUE: VALUE as one sh word, in single quotes ('\'' for each quote inside).
+sh_word() {
+    printf "'%s'" "${1//\'/\'\\\'\'}"
+}
+
+# unit_string VALUE: VALUE for the inside of a double-quoted systemd setting value
+# (Environment="NAME=..."): backslash and double quote escaped, % written %% (a specifier).
+unit_string() {
+    local v="${1//\\/\\\\}"
+    v="${v//\"/\\\"}"
+    printf '%s' "${v//%/%%}"
+}
+
+# unit_path VALUE: VALUE for a path setting (WorkingDirectory=), which takes no quotes or
+# escapes, only specifiers: % written %%.
+unit_path() {
+    printf '%s' "${1//%/%%}"
+}
+
+# placeholder KIND NAME: the value of @NAME@ in a file of KIND, quoted for that file:
+#   sh     VENV, DATA, SIZE as single sh words (the launcher: VENV=@VENV@)
+#   unit   USER (checked above: plain), DATA and LAUNCHER (plain too) for the inside of
+#          "...", DATA_DIR for WorkingDirectory=
+#   plain  none
+placeholder() {
+    case "$1:$2" in
+        sh:VENV) sh_word "$VENV" ;;
+        sh:DATA) sh_word "$DATA" ;;
+        sh:SIZE) sh_word "$SIZE" ;;
+        unit:USER) printf '%s' "$KIOSK_USER" ;;
+        unit:DATA) unit_string "$DATA" ;;
+        unit:DATA_DIR) unit_path "$DATA" ;;
+        unit:LAUNCHER) unit_string "$LAUNCHER" ;;
+        *) die "no @$2@ in a $1 file (a template out of step with install.sh)" ;;
+    esac
+}
+
+# fill KIND: stdin with every @NAME@ replaced by its value for KIND, in one pass (a value that
+# itself holds an @NAME@ is left as it is).
+fill() {
+    local text out="" match value
+    text="$(cat)"
+    while [[ "$text" =~ @([A-Z_]+)@ ]]; do
+        match="${BASH_REMATCH[0]}"
+        value="$(placeholder "$1" "${BASH_REMATCH[1]}")" || exit 2
+        out+="${text%%"$match"*}$value"
+        text="${text#*"$match"}"
+    done
+    printf '%s' "$out$text"
+}
+
+# put_file MODE OWNER DEST KIND: write stdin to DEST, its placeholders filled in for KIND.
 put_file() {
-    local mode="$1" owner="$2" dest="$3" text
-    text="$(sed -e "s|@USER@|$KIOSK_USER|g" -e "s|@DATA@|$DATA|g" -e "s|@VENV@|$VENV|g" \
-        -e "s|@PREFIX@|$PREFIX|g" -e "s|@LAUNCHER@|$LAUNCHER|g" -e "s|@SIZE@|$SIZE|g")"
+    local mode="$1" owner="$2" dest="$3" kind="$4" text
+    text="$(fill "$kind")" || exit 2
     if [ "$DRY_RUN" = 1 ]; then
         echo "would write: $dest (mode $mode, owner $owner)"
         printf '%s\n' "$text" | sed -e 's/^/    | /'
@@ -122,18 +207,6 @@ remove() {
 }
 
 # --- what kind of Pi OS -------------------------------------------------------------------------
-
-labwc_session() {
-    # The session name differs between Pi OS releases; take the first that exists.
-    local name
-    for name in rpd-labwc LXDE-pi-labwc labwc; do
-        if [ -f "/usr/share/wayland-sessions/$name.desktop" ]; then
-            echo "$name"
-            return
-        fi
-    done
-    echo "labwc"
-}
 
 detect_mode() {
     if command -v labwc >/dev/null 2>&1 && [ -d /etc/lightdm ] &&
@@ -196,18 +269,18 @@ install_kit() {
         "$stage/hardware/install-kit.sh" "$VENV" --quiet "$stage"
         rm -rf -- "$stage"
     fi
-    put_file 0755 root:root "$LAUNCHER" <"$HERE/tablekit-kiosk.sh"
+    put_file 0755 root:root "$LAUNCHER" sh <"$HERE/tablekit-kiosk.sh"
     if [ -e "$DATA/new-game.args" ]; then
         say "keeping the game list in $DATA/new-game.args"
     else
-        put_file 0644 "$KIOSK_USER:$KIOSK_USER" "$DATA/new-game.args" <"$HERE/new-game.args"
+        put_file 0644 "$KIOSK_USER:$KIOSK_USER" "$DATA/new-game.args" plain <"$HERE/new-game.args"
     fi
 }
 
 lock_consoles() {
     say "no login prompts on any console, no SysRq, no Ctrl+Alt+Del reboot"
-    put_file 0644 root:root "$LOGIND_DROPIN" <"$HERE/logind-kiosk.conf"
-    put_file 0644 root:root "$SYSCTL_DROPIN" <"$HERE/sysctl-kiosk.conf"
+    put_file 0644 root:root "$LOGIND_DROPIN" plain <"$HERE/logind-kiosk.conf"
+    put_file 0644 root:root "$SYSCTL_DROPIN" plain <"$HERE/sysctl-kiosk.conf"
     run systemctl mask ctrl-alt-del.target
     # No login prompt on the first console either (Ctrl+Alt+F1 on the desktop shows nothing).
     run systemctl disable getty@tty1.service
@@ -215,35 +288,48 @@ lock_consoles() {
 
 setup_lite() {
     say "Pi OS Lite: system unit on tty1 with KMSDRM, started at boot, restarted when it stops"
-    put_file 0644 root:root "$SYSTEM_UNIT" <"$HERE/tablekit-kiosk.service"
+    put_file 0644 root:root "$SYSTEM_UNIT" unit <"$HERE/tablekit-kiosk.service"
     run systemctl set-default multi-user.target
     run systemctl daemon-reload
     run systemctl enable tablekit-kiosk.service
 }
 
 setup_desktop() {
-    local home="/home/$KIOSK_USER" session
-    session="$(labwc_session)"
-    say "Pi OS desktop: autologin to labwc ($session) as $KIOSK_USER, a user unit started by autostart"
+    local home="/home/$KIOSK_USER" owner="$KIOSK_USER:$KIOSK_USER"
+    say "Pi OS desktop: autologin as $KIOSK_USER to labwc -C $LABWC_DIR (nothing of the desktop's), a user unit started by autostart"
     # lightdm.conf is read after the drop-ins: its own autologin lines would win, so they are
     # turned into comments (the file is kept as it was in $LIGHTDM_BACKUP).
     if [ -f "$LIGHTDM_CONF" ]; then
         if [ ! -e "$LIGHTDM_BACKUP" ]; then run cp -p "$LIGHTDM_CONF" "$LIGHTDM_BACKUP"; fi
         run sed -i -E 's/^(autologin-user|autologin-session|user-session)=/#tablekit# &/' "$LIGHTDM_CONF"
     fi
-    put_file 0644 root:root "$LIGHTDM_DROPIN" <<EOF
-# Log the kiosk user straight into labwc at boot.
+    # A session of the kiosk's own, not Pi OS's: that one may start labwc with --merge-config,
+    # which reads every labwc folder (the desktop's autostart with its panel and file manager,
+    # its key bindings) on top of the kiosk's. With -C labwc reads that one folder and no other.
+    put_file 0644 root:root "$KIOSK_SESSION" plain <<EOF
+[Desktop Entry]
+Name=Rummy Table Kit kiosk
+Comment=The table screen alone: labwc with the kiosk's own configuration, nothing of the desktop's
+Exec=labwc -C $LABWC_DIR
+Type=Application
+DesktopNames=labwc;wlroots
+EOF
+    put_file 0644 root:root "$LIGHTDM_DROPIN" plain <<EOF
+# Log the kiosk user straight into its own labwc session at boot.
 [Seat:*]
 autologin-user=$KIOSK_USER
-autologin-session=$session
-user-session=$session
+autologin-session=tablekit-kiosk
+user-session=tablekit-kiosk
 EOF
-    local conf="$home/.config" owner="$KIOSK_USER:$KIOSK_USER"
-    run install -d -o "$KIOSK_USER" -g "$KIOSK_USER" "$conf" "$conf/labwc" "$conf/systemd" "$conf/systemd/user"
-    put_file 0755 "$owner" "$conf/labwc/autostart" <"$HERE/labwc/autostart"
-    put_file 0644 "$owner" "$conf/labwc/rc.xml" <"$HERE/labwc/rc.xml"
-    put_file 0644 "$owner" "$conf/labwc/menu.xml" <"$HERE/labwc/menu.xml"
-    put_file 0644 "$owner" "$conf/systemd/user/tablekit-kiosk.service" <"$HERE/tablekit-kiosk-user.service"
+    # labwc's files are root's: the kiosk user cannot change its own lock-down.
+    put_file 0755 root:root "$LABWC_DIR/autostart" plain <"$HERE/labwc/autostart"
+    put_file 0644 root:root "$LABWC_DIR/rc.xml" plain <"$HERE/labwc/rc.xml"
+    put_file 0644 root:root "$LABWC_DIR/menu.xml" plain <"$HERE/labwc/menu.xml"
+    # An earlier install put them in the user's own labwc folder; the session no longer reads it.
+    remove "$home/.config/labwc"
+    local conf="$home/.config"
+    run install -d -o "$KIOSK_USER" -g "$KIOSK_USER" "$conf" "$conf/systemd" "$conf/systemd/user"
+    put_file 0644 "$owner" "$conf/systemd/user/tablekit-kiosk.service" unit <"$HERE/tablekit-kiosk-user.service"
     run systemctl set-default graphical.target
 }
 
@@ -252,7 +338,8 @@ uninstall() {
     if [ -e "$SYSTEM_UNIT" ]; then
         run systemctl disable tablekit-kiosk.service
     fi
-    remove "$SYSTEM_UNIT" "$LOGIND_DROPIN" "$SYSCTL_DROPIN" "$LIGHTDM_DROPIN"
+    remove "$SYSTEM_UNIT" "$LOGIND_DROPIN" "$SYSCTL_DROPIN" "$LIGHTDM_DROPIN" "$KIOSK_SESSION" "$LABWC_DIR"
+    if [ -d "${LABWC_DIR%/*}" ]; then run rmdir --ignore-fail-on-non-empty "${LABWC_DIR%/*}"; fi
     if [ -f "$LIGHTDM_BACKUP" ]; then run mv -f "$LIGHTDM_BACKUP" "$LIGHTDM_CONF"; fi
     remove "/home/$KIOSK_USER/.config/labwc" "/home/$KIOSK_USER/.config/systemd/user/tablekit-kiosk.service"
     run systemctl unmask ctrl-alt-del.target
@@ -275,6 +362,7 @@ main() {
     fi
     if [ "$MODE" = auto ]; then MODE="$(detect_mode)"; fi
     say "mode: $MODE; user: $KIOSK_USER; venv: $VENV; data: $DATA"
+    if [ -n "$SIZE" ]; then say "screen size: $SIZE"; fi
     say "the table runs: $LAUNCHER (resumes the unfinished game, else starts $DATA/new-game.args)"
     install_packages
     create_user

@@ -1,30 +1,126 @@
 #!/bin/sh
 # Start the table for the kiosk units: go on with the unfinished game in the journal if there
 # is one (after a crash or a power cut), else start a new game with the arguments listed one
-# per line in @DATA@/new-game.args. Installed as @PREFIX@/bin/tablekit-kiosk by install.sh.
+# per line in new-game.args in the data folder. Installed as bin/tablekit-kiosk under the
+# install prefix by install.sh, which fills in the three values below.
+#
+# Every decision is said on stderr, which the units send to the journal
+# (journalctl -u tablekit-kiosk): why it resumes, why it starts a new game, why it waits.
 set -eu
 
-VENV="@VENV@"
-NEW_GAME_ARGS="@DATA@/new-game.args"
-export TABLEKIT_JOURNAL="${TABLEKIT_JOURNAL:-@DATA@/journal.sqlite}"
+# Filled in by install.sh, each quoted as one sh word.
+VENV=@VENV@
+DATA=@DATA@
+# Screen size for the table (empty: the app's default); install.sh --size, digits only.
+SIZE=@SIZE@
 
-# Screen size for the table (empty: the app's default); set by install.sh --size.
-SIZE="@SIZE@"
+NEW_GAME_ARGS="$DATA/new-game.args"
+export TABLEKIT_JOURNAL="${TABLEKIT_JOURNAL:-$DATA/journal.sqlite}"
+# One line about the last start: when (seconds since 1970), how many quick restarts in a row,
+# and how many of those resumed a game.
+STARTS="$DATA/kiosk-starts"
+QUICK=60        # a table that stops within this many seconds of starting has crashed
+MAX_WAIT=60     # the longest wait before starting again
+RESUME_TRIES=3  # quick restarts that resumed a game before a new game is started instead
+
+log() {
+    printf 'tablekit-kiosk: %s\n' "$*" >&2
+}
+
+number() {  # number VALUE: VALUE if it is a plain non-negative number, else 0
+    case "$1" in
+        "" | *[!0-9]* | ??????????????*) echo 0 ;;
+        *) echo "$1" ;;
+    esac
+}
+
+# --- a table that keeps stopping: wait longer each time -----------------------------------------
+
+now="$(date +%s)"
+last="" streak="" resumes=""
+if [ -f "$STARTS" ]; then
+    read -r last streak resumes <"$STARTS" 2>/dev/null || true
+fi
+last="$(number "$last")" streak="$(number "$streak")" resumes="$(number "$resumes")"
+if [ "$last" -le "$now" ] && [ $((now - last)) -lt "$QUICK" ]; then
+    streak=$((streak + 1))
+else
+    streak=0 resumes=0
+fi
+if [ "$streak" -gt 0 ]; then
+    wait_s=5 i=1
+    while [ "$i" -lt "$streak" ] && [ "$wait_s" -lt "$MAX_WAIT" ]; do
+        wait_s=$((wait_s * 2)) i=$((i + 1))
+    done
+    if [ "$wait_s" -gt "$MAX_WAIT" ]; then wait_s=$MAX_WAIT; fi
+    log "the table stopped within ${QUICK}s of starting, $streak times in a row: waiting ${wait_s}s before starting it again"
+    sleep "$wait_s"
+fi
+
+remember() {  # remember RESUMES: write down this start, just before it happens
+    if ! { printf '%s %s %s\n' "$(date +%s)" "$streak" "$1" >"$STARTS"; } 2>/dev/null; then
+        log "cannot write $STARTS: quick restarts will not be slowed down"
+    fi
+}
+
 set -- run --fullscreen
 if [ -n "$SIZE" ]; then
     set -- "$@" --size "$SIZE"
 fi
 
-if "$VENV/bin/python" -c 'import sys
-from tablekit.journal import Journal, default_path
-sys.exit(0 if Journal(default_path()).resumable() is not None else 1)' 2>/dev/null; then
-    exec "$VENV/bin/tablekit" "$@" --resume
+# --- is there a game to resume? ---------------------------------------------------------------
+
+# Exit status 0: a game to resume; 3: nothing to resume; anything else: the journal could not
+# be checked. One line on stdout says which game, or why not.
+RESUME_CHECK='
+import sys
+try:
+    from tablekit.journal import Journal, default_path
+    path = default_path()
+    if not path.exists():
+        print("no journal yet")
+        sys.exit(3)
+    with Journal(path) as journal:
+        game = journal.resumable()
+except Exception as exc:
+    print(f"{type(exc).__name__}: {exc}")
+    sys.exit(4)
+if game is None:
+    print("every game in it is finished")
+    sys.exit(3)
+print(f"game {game}")
+'
+
+if [ "$resumes" -ge "$RESUME_TRIES" ]; then
+    log "the unfinished game stopped straight after resuming, $resumes times in a row: starting a new game instead (the journal keeps the old one)"
+else
+    status=0
+    said="$("$VENV/bin/python" -c "$RESUME_CHECK" 2>&1)" || status=$?
+    said="$(printf '%s' "$said" | tr '\n' ' ')"
+    case "$status" in
+        0)
+            log "resuming the unfinished game in $TABLEKIT_JOURNAL ($said)"
+            remember $((resumes + 1))
+            exec "$VENV/bin/tablekit" "$@" --resume
+            ;;
+        3)
+            log "no unfinished game in $TABLEKIT_JOURNAL ($said): starting a new game"
+            ;;
+        *)
+            log "could not check the journal $TABLEKIT_JOURNAL for an unfinished game (exit $status: ${said:-no reason given}): starting a new game"
+            ;;
+    esac
 fi
+
+# --- a new game -------------------------------------------------------------------------------
 
 if [ -f "$NEW_GAME_ARGS" ]; then
     while IFS= read -r arg || [ -n "$arg" ]; do
         case "$arg" in "" | "#"*) continue ;; esac
         set -- "$@" "$arg"
     done <"$NEW_GAME_ARGS"
+else
+    log "no $NEW_GAME_ARGS: the app's own choice of game"
 fi
+remember "$resumes"
 exec "$VENV/bin/tablekit" "$@"
