@@ -4,10 +4,11 @@ Debian's fonts-noto-core and fonts-noto-cjk, which ``make test`` installs), shap
 
 from __future__ import annotations
 
+# ruff: noqa: I001 - the fixtures module comes first: it sets SDL's dummy drivers before pygame loads
+from tests._display_fixtures import pixels, render
+
 import dataclasses
 from pathlib import Path
-
-from tests._display_fixtures import pixels, render
 
 import numpy as np
 import pygame

@@ -11,7 +11,7 @@ import pytest
 
 from vision.calibration import Calibration, calibrate, find_markers
 from vision.errors import CalibrationError
-from vision.mat import LETTER, layout, pages, render, write_pdf
+from vision.mat import layout, render
 from vision.reading import DetectedCard, TableReading
 
 PX_PER_MM = 2.0
@@ -73,16 +73,6 @@ def test_no_markers_is_a_calibration_error() -> None:
         calibrate(np.full((300, 400, 3), 200, np.uint8), layout("A3"))
     with pytest.raises(ValueError):
         Calibration.load(Path("/nonexistent/cal.json"))
-
-
-def test_mat_pdf_tiles_onto_letter_pages(tmp_path: Path) -> None:
-    sheets = pages(layout("A2"), 1.0, LETTER)
-    assert len(sheets) == 9
-    pdf = tmp_path / "mat.pdf"
-    write_pdf(pdf, sheets, LETTER)
-    data = pdf.read_bytes()
-    assert data.startswith(b"%PDF-1.4") and data.rstrip().endswith(b"%%EOF")
-    assert b"/Count 9" in data
 
 
 def test_another_resolution_of_the_same_shape_scales_the_homography() -> None:

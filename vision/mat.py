@@ -1,4 +1,5 @@
-"""The printable table mat: ArUco markers at the corners, one zone per seat, PNG and PDF output.
+"""The printable table mat: ArUco markers at the corners, one zone per seat (the PNG here, the
+vector PDF in ``vision.mat_pdf``).
 
 Mat geometry is in millimetres with the origin at the mat's top-left corner. Markers 0–3 sit
 at the top-left, top-right, bottom-right and bottom-left corners; calibration
@@ -7,10 +8,7 @@ at the top-left, top-right, bottom-right and bottom-left corners; calibration
 
 from __future__ import annotations
 
-import math
-import zlib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Final
 
 import cv2
@@ -20,8 +18,8 @@ from vision.errors import VisionError
 
 ARUCO_DICT: Final = cv2.aruco.DICT_4X4_50
 #: Paper sizes (landscape width, height) in millimetres.
-SIZES: Final = {"A2": (594.0, 420.0), "A3": (420.0, 297.0), "letter": (279.4, 215.9)}
-LETTER: Final = SIZES["letter"]
+SIZES: Final = {"A2": (594.0, 420.0), "A3": (420.0, 297.0), "A4": (297.0, 210.0),
+                 "letter": (279.4, 215.9)}
 PRINT_MARGIN_MM: Final = 8.0
 
 
@@ -94,8 +92,24 @@ def _halves(side: str, rect: tuple[float, float, float, float]) -> list[tuple[fl
     return [lower, upper] if side == "left" else [upper, lower]
 
 
+def side_of(zone: Zone, centre: Zone) -> str:
+    """Which edge of the mat a seat's zone lies along (the player sits beyond it)."""
+    x0, y0, x1, y1 = zone.rect
+    cx0, cy0, cx1, cy1 = centre.rect
+    if y0 >= cy1 - 1e-6:
+        return "bottom"
+    if y1 <= cy0 + 1e-6:
+        return "top"
+    return "left" if x1 <= cx0 + 1e-6 else "right"
+
+
+def seat_label(zone: Zone) -> str:
+    """What a seat's zone says on the mat: ``SEAT 3``."""
+    return f"SEAT {zone.name.removeprefix('seat')}"
+
+
 def layout(size: str = "A3", seats: int = 4) -> MatLayout:
-    """The layout for a paper size name (``A2``, ``A3`` or ``letter``)."""
+    """The layout for a paper size name (``A2``, ``A3``, ``A4`` or ``letter``)."""
     if size not in SIZES:
         raise VisionError(f"unknown mat size {size!r}; choose one of {', '.join(SIZES)}")
     w, h = SIZES[size]
@@ -115,73 +129,36 @@ def render(mat: MatLayout, px_per_mm: float = 4.0) -> np.ndarray:
         img[y:y + side, x:x + side] = mark[..., None]
     grey = (170, 170, 170)
     thick = max(1, round(px_per_mm * 0.6))
-    for zone in mat.zones():
+    zones = mat.zones()
+    for zone in zones:
         x0, y0, x1, y1 = (round(v * px_per_mm) for v in zone.rect)
         cv2.rectangle(img, (x0, y0), (x1, y1), grey, thick)
-        scale = px_per_mm * 0.12
-        cv2.putText(img, zone.name, (x0 + round(4 * px_per_mm), y0 + round(10 * px_per_mm)),
-                    cv2.FONT_HERSHEY_SIMPLEX, scale, grey, thick, cv2.LINE_AA)
+    for zone in zones[:-1]:
+        _label(img, zone, side_of(zone, zones[-1]), px_per_mm)
     return img
 
 
-def pages(mat: MatLayout, px_per_mm: float, page: tuple[float, float] | None) -> list[np.ndarray]:
-    """The mat cut into printable pages: one page of the mat's own size, or tiles of ``page``
-    (landscape mm) that overlap by the print margin so they can be trimmed and taped."""
-    img = render(mat, px_per_mm)
-    if page is None:
-        return [img]
-    usable_w = page[0] - 2 * PRINT_MARGIN_MM
-    usable_h = page[1] - 2 * PRINT_MARGIN_MM
-    cols = math.ceil(mat.width / usable_w)
-    rows = math.ceil(mat.height / usable_h)
-    out = []
-    pw, ph = round(page[0] * px_per_mm), round(page[1] * px_per_mm)
-    off = round(PRINT_MARGIN_MM * px_per_mm)
-    for r in range(rows):
-        for c in range(cols):
-            sheet = np.full((ph, pw, 3), 255, np.uint8)
-            x, y = round(c * usable_w * px_per_mm), round(r * usable_h * px_per_mm)
-            part = img[y:y + ph - 2 * off, x:x + pw - 2 * off]
-            sheet[off:off + part.shape[0], off:off + part.shape[1]] = part
-            cv2.rectangle(sheet, (off, off), (off + part.shape[1] - 1, off + part.shape[0] - 1),
-                          (200, 200, 200), 1)
-            cv2.putText(sheet, f"row {r + 1} col {c + 1}", (off, ph - off // 3),
-                        cv2.FONT_HERSHEY_SIMPLEX, px_per_mm * 0.08, (150, 150, 150), 1)
-            out.append(sheet)
-    return out
+#: Quarter turns (counter-clockwise) that make a label upright for the player at each side.
+_TURNS = {"bottom": 0, "right": 1, "top": 2, "left": 3}
 
 
-def write_pdf(path: Path, images: list[np.ndarray], page_mm: tuple[float, float]) -> None:
-    """A minimal PDF with one full-page image per page (Flate-compressed RGB)."""
-    pt = 72.0 / 25.4
-    pw, ph = page_mm[0] * pt, page_mm[1] * pt
-    objects: list[bytes] = []
-    page_ids = []
-    for img in images:
-        rgb = cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
-        h, w = rgb.shape[:2]
-        data = zlib.compress(rgb.tobytes(), 6)
-        objects.append(b"<< /Type /XObject /Subtype /Image /Width %d /Height %d "
-                       b"/ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode "
-                       b"/Length %d >>\nstream\n" % (w, h, len(data)) + data + b"\nendstream")
-        image_id = len(objects) + 2
-        content = b"q %.2f 0 0 %.2f 0 0 cm /Im Do Q" % (pw, ph)
-        objects.append(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
-        content_id = len(objects) + 2
-        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %.2f %.2f] "
-                       b"/Resources << /XObject << /Im %d 0 R >> >> /Contents %d 0 R >>"
-                       % (pw, ph, image_id, content_id))
-        page_ids.append(len(objects) + 2)
-    kids = b" ".join(b"%d 0 R" % i for i in page_ids)
-    head = [b"<< /Type /Catalog /Pages 2 0 R >>",
-            b"<< /Type /Pages /Kids [" + kids + b"] /Count %d >>" % len(page_ids)]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for i, body in enumerate(head + objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(offsets) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(offsets) + 1, xref)
-    path.write_bytes(bytes(out))
+def _label(img: np.ndarray, zone: Zone, side: str, px_per_mm: float) -> None:
+    """The seat's label, large, near the player's edge of its zone and turned to face them."""
+    x0, y0, x1, y1 = (round(v * px_per_mm) for v in zone.rect)
+    along, across = (y1 - y0, x1 - x0) if side in ("left", "right") else (x1 - x0, y1 - y0)
+    text = seat_label(zone)
+    font = cv2.FONT_HERSHEY_DUPLEX
+    (tw, th), _ = cv2.getTextSize(text, font, 1.0, 1)
+    scale = min(along * 0.8 / tw, across * 0.3 / th, 24 * px_per_mm / th)
+    weight = max(1, round(scale * 1.5))
+    (tw, th), base = cv2.getTextSize(text, font, scale, weight)
+    patch = np.full((th + base + 2 * weight, tw + 2 * weight, 3), 255, np.uint8)
+    cv2.putText(patch, text, (weight, th + weight), font, scale, (140, 140, 140), weight, cv2.LINE_AA)
+    patch = np.ascontiguousarray(np.rot90(patch, _TURNS[side]))
+    ph, pw = patch.shape[:2]
+    inset = round(0.15 * (ph if side in ("bottom", "top") else pw))
+    cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+    px, py = {"bottom": (cx - pw // 2, y1 - inset - ph), "top": (cx - pw // 2, y0 + inset),
+              "left": (x0 + inset, cy - ph // 2), "right": (x1 - inset - pw, cy - ph // 2)}[side]
+    region = img[py:py + ph, px:px + pw]
+    np.minimum(region, patch[:region.shape[0], :region.shape[1]], out=region)
