@@ -4,22 +4,33 @@ Feed it received bytes and the time (``receive``, ``tick``); take the bytes to s
 (``take_output``) and the events for the game (``take_events``). ``ButtonBox`` wraps it with a
 port and a thread; tests drive it directly against the reference box with a fake clock.
 
-Rules, from the spec: acknowledge every BUTTON frame, repeats included; deliver each one once
-(a repeat among the last 16 delivered is ignored); link up on HELLO, down after 3 s without a
-valid frame; HELLO_REQ after (re)opening the port.
+Rules, from the spec: acknowledge every BUTTON frame, repeats included; deliver each event
+once; link up on HELLO, down after 3 s without a valid frame; HELLO_REQ after (re)opening the
+port.
 
-The link is up once any valid frame arrives after opening (a lost HELLO must not keep the game
-paused). HELLO_REQ is repeated every second only while nothing at all has been heard since
-opening: a HELLO makes the box renumber an event that may already have been delivered, so the
-host asks for one only when the box might have restarted. The host's own seq restarts only
-on a HELLO, so commands after a reopen whose HELLO_REQ was lost never reuse a seq the box
-just saw. LED and BUZZ are re-sent every 100 ms until
-the box acknowledges them (10 tries), and the LED modes are sent again whenever the link comes
-up, so a box that restarted shows what the game last asked for.
+**The link is up only once a HELLO of protocol 1 has arrived since the port was opened.** Until
+then the host asks again and again (HELLO_REQ after 0.25 s, then 0.5, 1 and every 2 s: a
+bounded backoff), so a lost or corrupted HELLO costs a moment, never the box's MENU and OK:
+the game learns the button count, and with it which buttons are MENU and OK, in the same
+breath as "up". BUTTON frames that come before the HELLO are acknowledged and held, then
+delivered right after the "up" (nothing is lost while the host waits). A box that says HELLO
+with another protocol version is refused: nothing it sends is delivered or acknowledged, and
+the host stops asking until the port is reopened.
 
-A repeat is recognised by its seq *and* its payload (button, edge, box time): the box's seq is
-shared with heartbeats and acks and wraps every 256 frames, so a seq alone could match a new
-event after a quiet spell.
+**Each event is delivered once, across reopens too.** A HELLO makes the box renumber the
+event it has in flight, so a seq cannot tell an event delivered before a reopen (whose ACK
+was lost with the port) from a new one. The event itself can: its button, edge and box time
+(``t_ms``) name it for the whole run of the box (the box stamps one edge per button per
+millisecond at most). The host remembers the last 64 events it delivered by that key, keeps
+them across reopens and HELLOs, and acknowledges but ignores any BUTTON frame whose event it
+already delivered. The memory is cleared only when the box has evidently restarted (its
+clock went back: a HEARTBEAT with a smaller uptime than the last one, or a HELLO the host did
+not ask for in the last 3 s), since a new run of the box counts its time from zero again.
+
+LED and BUZZ are re-sent every 100 ms until the box acknowledges them (10 tries), and the LED
+modes are sent again whenever the link comes up, so a box that restarted shows what the game
+last asked for. The host's own seq restarts only on a HELLO, so commands after a reopen never
+reuse a seq the box just saw.
 """
 
 from __future__ import annotations
@@ -47,7 +58,15 @@ from firmware_bridge.protocol import (
     parse_hello,
 )
 
-DEDUP_WINDOW = 16
+#: Events remembered by (button, edge, t_ms) to recognise a repeat, even renumbered.
+DEDUP_WINDOW = 64
+#: BUTTON events held while the host waits for the box's HELLO (more are counted as lost).
+HOLD_MAX = 64
+#: HELLO_REQ backoff: the first repeat after this long, doubling up to ``HELLO_EVERY_MAX``.
+HELLO_FIRST = 0.25
+HELLO_EVERY_MAX = 2.0
+
+EventKey = tuple[int, int, int]  # button, edge, box time (ms)
 
 
 @dataclass
@@ -58,10 +77,14 @@ class LinkStats:
     repeats: int = 0
     bad_payloads: int = 0
     commands_unacked: int = 0
-    box_dropped: int = 0
+    box_dropped: int = 0  # the box's own count, from its last HEARTBEAT
     box_uptime_ms: int = 0
+    box_restarts: int = 0  # runs of the box seen to end (its clock went back)
     hellos: int = 0
+    hello_reqs: int = 0
     opens: int = 0
+    refused_frames: int = 0  # frames from a box of another protocol, ignored
+    held_lost: int = 0  # events that came before a HELLO and did not fit in the hold
 
 
 @dataclass
@@ -71,6 +94,11 @@ class _Pending:
     sent_at: float
 
 
+def _before(a: int, b: int) -> bool:
+    """Box time ``a`` is earlier than ``b`` (u32 milliseconds that wrap after 49 days)."""
+    return a != b and ((b - a) & 0xFFFFFFFF) < 0x80000000
+
+
 @dataclass
 class HostProtocol:
     """Link tracking, acknowledgement and de-duplication for one box."""
@@ -78,7 +106,8 @@ class HostProtocol:
     lost_after: float = 3.0
     resend_after: float = 0.1
     max_tries: int = 10
-    hello_every: float = 1.0
+    hello_first: float = HELLO_FIRST
+    hello_every_max: float = HELLO_EVERY_MAX
     stats: LinkStats = field(default_factory=LinkStats)
 
     def __post_init__(self) -> None:
@@ -90,12 +119,15 @@ class HostProtocol:
         self._seq = 0
         self._out = bytearray()
         self._events: list[BoxEvent] = []
-        self._delivered: deque[tuple[int, bytes]] = deque(maxlen=DEDUP_WINDOW)
+        self._delivered: deque[EventKey] = deque(maxlen=DEDUP_WINDOW)
+        self._held: list[ButtonEvent] = []
         self._pending: dict[int, _Pending] = {}
         self._last_valid = 0.0
         self._last_hello_req = 0.0
-        self._heard = False  # any valid frame since the port was opened
+        self._hello_wait = self.hello_first
+        self._hello_ok = False  # a HELLO of our protocol since the port was opened
         self._refused = False  # the box said HELLO with another protocol version
+        self._last_uptime: int | None = None
 
     # --- what the owner of the port calls -------------------------------------------------
 
@@ -105,9 +137,11 @@ class HostProtocol:
         self.want_reopen = False
         self.packetizer.reset()
         self._pending.clear()
-        self._heard = False
+        self._held.clear()
+        self._hello_ok = False
         self._refused = False
         self._last_valid = now
+        self._hello_wait = self.hello_first
         self._hello_req(now)
 
     def closed(self) -> None:
@@ -117,22 +151,19 @@ class HostProtocol:
     def receive(self, data: bytes, now: float) -> None:
         for frame in self.packetizer.feed(data):
             self._last_valid = now
-            self._heard = True
             try:
                 self._handle(frame, now)
             except ValueError:
                 self.stats.bad_payloads += 1
-                continue
-            if not self.up and not self._refused:
-                self._set_up(now)
 
     def tick(self, now: float) -> None:
         if now - self._last_valid >= self.lost_after:
             self._set_down()
             self.want_reopen = True
             self._last_valid = now
-        if not self._heard and now - self._last_hello_req >= self.hello_every:
+        if not self._hello_ok and not self._refused and now - self._last_hello_req >= self._hello_wait:
             self._hello_req(now)
+            self._hello_wait = min(self._hello_wait * 2, self.hello_every_max)
         for seq, p in list(self._pending.items()):
             if now - p.sent_at < self.resend_after:
                 continue
@@ -157,6 +188,11 @@ class HostProtocol:
     def dropped(self) -> int:
         """Frames this side dropped: malformed ones plus well-framed ones with a bad payload."""
         return self.packetizer.dropped + self.stats.bad_payloads
+
+    @property
+    def refused(self) -> bool:
+        """The box on the port speaks another protocol version: nothing of it is delivered."""
+        return self._refused
 
     # --- commands from the game -------------------------------------------------------------
 
@@ -192,6 +228,7 @@ class HostProtocol:
 
     def _hello_req(self, now: float) -> None:
         self._last_hello_req = now
+        self.stats.hello_reqs += 1
         self._send(Msg.HELLO_REQ, b"")
 
     def _command(self, msg: int, payload: bytes, now: float) -> None:
@@ -205,38 +242,70 @@ class HostProtocol:
             self._events.append(LinkEvent("down"))
 
     def _handle(self, frame: Frame, now: float) -> None:
-        if frame.type == Msg.BUTTON:
-            button, edge, t_ms = parse_button(frame.payload)
-            self._send(Msg.HOST_ACK, bytes((frame.seq,)))
-            key = (frame.seq, frame.payload)
-            if key in self._delivered:
-                self.stats.repeats += 1
-                return
-            self._delivered.append(key)
-            self.stats.events += 1
-            self._events.append(ButtonEvent(button, "press" if edge == PRESS else "release", t_ms))
+        if frame.type == Msg.HELLO:
+            self._on_hello(parse_hello(frame.payload), now)
+        elif self._refused:
+            self.stats.refused_frames += 1  # not our protocol: not even its acks are trusted
+        elif frame.type == Msg.BUTTON:
+            self._on_button(frame)
         elif frame.type == Msg.HEARTBEAT:
-            self.stats.box_uptime_ms, self.stats.box_dropped = parse_heartbeat(frame.payload)
+            uptime, dropped = parse_heartbeat(frame.payload)
+            if self._last_uptime is not None and _before(uptime, self._last_uptime):
+                self._box_restarted()
+                if self.up:
+                    self._resync_leds(now)  # its LEDs went dark with the restart
+            self._last_uptime = uptime
+            self.stats.box_uptime_ms, self.stats.box_dropped = uptime, dropped
         elif frame.type == Msg.ACK:
             self._pending.pop(parse_ack(frame.payload), None)
-        elif frame.type == Msg.HELLO:
-            self._on_hello(parse_hello(frame.payload), now)
+
+    def _on_button(self, frame: Frame) -> None:
+        button, edge, t_ms = parse_button(frame.payload)
+        self._send(Msg.HOST_ACK, bytes((frame.seq,)))
+        key = (button, edge, t_ms)
+        if key in self._delivered:
+            self.stats.repeats += 1
+            return
+        event = ButtonEvent(button, "press" if edge == PRESS else "release", t_ms)
+        if not self._hello_ok:
+            if len(self._held) >= HOLD_MAX:
+                self.stats.held_lost += 1
+                return
+            self._held.append(event)
+        else:
+            self._events.append(event)
+        self._delivered.append(key)
+        self.stats.events += 1
+
+    def _box_restarted(self) -> None:
+        """A new run of the box: its times start again from zero, so old keys mean nothing."""
+        self.stats.box_restarts += 1
+        self._delivered.clear()
+        self._last_uptime = None
 
     def _on_hello(self, hello: Hello, now: float) -> None:
         self.stats.hellos += 1
         if hello.protocol != PROTOCOL_VERSION:
             self._refused = True
+            self._held.clear()
+            self._pending.clear()
             self._set_down()
             raise ValueError(f"box speaks protocol {hello.protocol}")
+        if self._hello_ok and now - self._last_hello_req > self.lost_after:
+            # a HELLO nobody asked for lately: the box powered up again on its own
+            self._box_restarted()
+        self._refused = False
+        self._hello_ok = True
         self.box = hello
         # Both counters start again after a HELLO; old acks can no longer be matched.
         self._seq = 0
         self._pending.clear()
-        self._delivered.clear()
         if self.up:
-            self._resync_leds(now)  # the box restarted on its own
+            self._resync_leds(now)
         else:
             self._set_up(now)
+        held, self._held = self._held, []
+        self._events += held
 
     def _set_up(self, now: float) -> None:
         self.up = True

@@ -82,10 +82,22 @@ class ButtonBox:
     # --- life cycle -------------------------------------------------------------------------
 
     def start(self) -> ButtonBox:
+        """Starts the reader thread, which opens the port (and keeps reopening it) itself."""
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="button-box", daemon=True)
             self._thread.start()
         return self
+
+    def open(self) -> ButtonBox:
+        """Opens the port now, then starts the reader thread; raises LinkError (naming the
+        port) if it cannot be opened, for a command that must say so rather than wait."""
+        if self._thread is None and self._port is None:
+            try:
+                port = self._opener(self.url)
+            except (OSError, serial.SerialException, ValueError) as exc:
+                raise LinkError(f"cannot open the button box port {self.url}: {exc}") from exc
+            self._opened(port)
+        return self.start()
 
     def close(self) -> None:
         self._stop.set()
@@ -114,6 +126,18 @@ class ButtonBox:
         """How many buttons the box's last HELLO named (None before any HELLO)."""
         hello = self.protocol.box
         return hello.buttons if hello is not None else None
+
+    @property
+    def box_dropped(self) -> int:
+        """Frames the box itself dropped since it powered up, from its last HEARTBEAT: events
+        it gave up re-sending or had no room for (presses that may never have arrived),
+        and damaged frames from the host."""
+        return self.protocol.stats.box_dropped
+
+    @property
+    def refused(self) -> bool:
+        """The box speaks another protocol version; nothing it sends is delivered."""
+        return self.protocol.refused
 
     # --- events and commands ----------------------------------------------------------------
 
@@ -168,6 +192,9 @@ class ButtonBox:
         except (OSError, serial.SerialException, ValueError) as exc:
             log.debug("cannot open %s: %s", self.url, exc)
             return
+        self._opened(port)
+
+    def _opened(self, port: SerialPort) -> None:
         with self._lock:
             self._port = port
             self.protocol.opened(self.clock())

@@ -11,19 +11,50 @@ functions, so a press means the same thing whichever way it came:
   ``Table.button(..., keyboard=True)`` knows.
 
 :class:`BoxLink` is the real box as ``tablekit run`` uses it: its events, its button count,
-its lights and buzzer.
+its lights and buzzer, and its health. A box that loses presses says so only by the count of
+frames it dropped, in its HEARTBEAT; ``BoxLink.pending`` hands a :class:`BoxDropped` along
+with the events whenever that count grows, and ``hand_to_table`` makes it a warning on the
+table's box icon ("… presses may be lost"), so a saturated or noisy line is never silent.
+
+Before the box's HELLO the button count is unknown, and so are MENU and OK: a box button
+that comes then is never taken for either (only a seat button that is a seat whatever the
+box's size reaches the table). The bridge itself holds a box's events until its HELLO, so
+this is a second fence, for any other source of box events.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from display.viewmodel import HEALTH_FALLBACK, HEALTH_OK, DeviceHealth
 from firmware_bridge import BoxEvent, ButtonBox, ButtonEvent, LinkEvent
 from firmware_bridge.layout import ButtonLayout
 
 if TYPE_CHECKING:
     from tablekit.table import Table
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class BoxDropped:
+    """The box has dropped ``dropped`` frames since the table started using it (the sum over
+    its restarts): events it gave up re-sending or had no room for, and damaged frames."""
+
+    dropped: int
+    type: str = "dropped"
+
+
+def dropped_health(dropped: int) -> DeviceHealth:
+    """How the table shows the box's dropped count: a warning once it is above zero."""
+    if dropped <= 0:
+        return DeviceHealth(HEALTH_OK, "")
+    frames = "frame" if dropped == 1 else "frames"
+    return DeviceHealth(HEALTH_FALLBACK,
+                        f"button box dropped {dropped} {frames}: presses may be lost (check the cable)")
 
 
 class BoxLink:
@@ -32,6 +63,22 @@ class BoxLink:
 
     def __init__(self, box: ButtonBox) -> None:
         self.box = box
+        self._dropped_before = 0  # dropped in the box's earlier runs (its count restarts)
+        self._last_count = 0  # the box's own count, as last seen
+        self._reported = 0
+
+    @property
+    def dropped(self) -> int:
+        """Frames the box dropped since this link was made, across restarts of the box."""
+        count = self.box.box_dropped
+        if count < self._last_count:  # the box restarted: its count began again
+            self._dropped_before += self._last_count
+        self._last_count = count
+        return self._dropped_before + count
+
+    def health(self) -> DeviceHealth:
+        """The link's health as the table shows it, with the dropped count as a warning."""
+        return dropped_health(self.dropped)
 
     @property
     def buttons(self) -> int | None:
@@ -44,10 +91,17 @@ class BoxLink:
         buttons = self.buttons
         return ButtonLayout.of_box(buttons) if buttons is not None else None
 
-    def pending(self) -> Iterator[BoxEvent]:
-        """The events that have arrived, without waiting."""
+    def pending(self) -> Iterator[BoxEvent | BoxDropped]:
+        """The events that have arrived, without waiting; then a :class:`BoxDropped` if the
+        box's dropped count grew since the last one."""
         while (event := self.box.get_event(timeout=0)) is not None:
             yield event
+        dropped = self.dropped
+        if dropped != self._reported:
+            if dropped > self._reported:
+                log.warning("the button box dropped %d frames in all", dropped)
+            self._reported = dropped
+            yield BoxDropped(dropped)
 
     def led(self, button: int, mode: str) -> None:
         self.box.led(button, mode)
@@ -65,16 +119,27 @@ def tell_buttons(table: Table, buttons: int) -> None:
     table.layout = ButtonLayout.of_box(buttons)
 
 
-def hand_to_table(table: Table, event: BoxEvent, buttons: int | None) -> None:
+def hand_to_table(table: Table, event: BoxEvent | BoxDropped, buttons: int | None) -> None:
     """One event from the box to the table; ``buttons``: how many the box's HELLO named
     (None before a HELLO, when a link "up" cannot say where MENU and OK are)."""
-    if isinstance(event, LinkEvent):
+    if isinstance(event, BoxDropped):
+        table.devices.link = dropped_health(event.dropped)
+    elif isinstance(event, LinkEvent):
         up = event.state == "up"
         if up and buttons:
             tell_buttons(table, buttons)
         table.link(up)
+    elif buttons is None and table.layout is None and not _seat_on_any_box(table, event.button):
+        # MENU and OK are the box's last two buttons: before its HELLO nobody knows which
+        log.info("box button %d before the box said its size: ignored", event.button)
     else:
         table.button(event.button, event.event == "press")
+
+
+def _seat_on_any_box(table: Table, button: int) -> bool:
+    """A seat at this table whatever the box's size: a box with a button for each of the
+    table's seats has its MENU and OK after them."""
+    return 0 <= button < table.state.game.players
 
 
 def key_to_table(table: Table, event: ButtonEvent | None, t_ms: int) -> None:

@@ -5,9 +5,17 @@ from __future__ import annotations
 import pytest
 from _game_fixtures import game
 
+from display.viewmodel import HEALTH_FALLBACK, HEALTH_OK
 from firmware_bridge import ButtonEvent, KeyboardButtons, LinkEvent, default_keymap
 from firmware_bridge.layout import ButtonLayout
-from tablekit.box_input import hand_to_table, key_to_table, tell_buttons
+from tablekit.box_input import (
+    BoxDropped,
+    BoxLink,
+    dropped_health,
+    hand_to_table,
+    key_to_table,
+    tell_buttons,
+)
 from tablekit.cameras import ScriptedCamera
 from tablekit.clock import ManualClock
 from tablekit.journal import Journal
@@ -66,3 +74,49 @@ def test_a_box_s_last_two_buttons_are_menu_and_ok_the_keyboard_s_follow_the_seat
     assert [ButtonLayout.keyboard(3).control(b) for b in range(6)] == [None, None, None, "menu", "ok", None]
     keys = default_keymap(3)
     assert (keys["m"], keys["return"]) == (ButtonLayout.keyboard(3).menu, ButtonLayout.keyboard(3).ok)
+
+
+def test_box_buttons_before_the_box_said_its_size_are_never_menu_or_ok(t):
+    # No button count beforehand: the link came up without a HELLO (another source of box
+    # events than the bridge, which holds them until the HELLO).
+    hand_to_table(t, LinkEvent("up"), None)
+    assert t.layout is None
+    for button in (3, 4):  # MENU and OK on the keyboard's numbering of a 3-seat table
+        hand_to_table(t, ButtonEvent(button, "press", 10), None)
+        hand_to_table(t, ButtonEvent(button, "release", 20), None)
+    assert t.state.phase == "setup" and t.screen == ""
+    hand_to_table(t, LinkEvent("up"), 10)  # the HELLO: a 10-button box, MENU 8 and OK 9
+    hand_to_table(t, ButtonEvent(9, "press", 30), 10)
+    assert t.state.phase == "play"
+
+
+class FakeBridge:
+    """What BoxLink reads of a ButtonBox: queued events and the box's dropped count."""
+
+    def __init__(self) -> None:
+        self.queued: list[ButtonEvent | LinkEvent] = []
+        self.box_dropped = 0
+        self.buttons = 10
+
+    def get_event(self, timeout=None):
+        return self.queued.pop(0) if self.queued else None
+
+
+def test_the_box_s_dropped_count_is_a_warning_on_the_table(t):
+    bridge = FakeBridge()
+    link = BoxLink(bridge)  # type: ignore[arg-type]
+    bridge.queued = [LinkEvent("up"), ButtonEvent(9, "press", 5)]  # OK: the deal starts
+    for event in link.pending():
+        hand_to_table(t, event, link.buttons)
+    assert t.state.phase == "play"
+    assert t.devices.link.state == HEALTH_OK and link.dropped == 0
+    bridge.box_dropped = 3  # its HEARTBEAT says it gave up three frames
+    got = list(link.pending())
+    assert got == [BoxDropped(3)]
+    hand_to_table(t, got[0], link.buttons)
+    assert t.devices.link.state == HEALTH_FALLBACK and "dropped 3 frames" in t.devices.link.message
+    assert t.view().link == t.devices.link  # what the screen shows
+    assert list(link.pending()) == []  # said once
+    bridge.box_dropped = 1  # the box restarted (its count began again) and dropped one more
+    got = list(link.pending())
+    assert got == [BoxDropped(4)] and link.health() == dropped_health(4)

@@ -21,6 +21,7 @@ from firmware_bridge.protocol import (
     Packetizer,
     button_payload,
     encode_frame,
+    heartbeat_payload,
     hello_payload,
     parse_heartbeat,
 )
@@ -32,19 +33,40 @@ def frames_of(data: bytes) -> list[bytes]:
 
 
 class Cable:
-    """Host and reference box, with frame loss and noise chosen by a seeded random source."""
+    """Host and reference box, with frame loss and noise chosen by a seeded random source.
 
-    def __init__(self, loss: float = 0.0, noise: float = 0.0, seed: int = 0) -> None:
+    ``reopen_at``: milliseconds at which the host's port fails (what it was writing is lost,
+    and what the box sent that moment) and is opened again, as ``ButtonBox`` does.
+    ``hello_faults``: what happens to the box's next HELLOs, in order ("lose", "corrupt").
+    """
+
+    def __init__(self, loss: float = 0.0, noise: float = 0.0, seed: int = 0,
+                 reopen_at: frozenset[int] = frozenset(), hello_faults: tuple[str, ...] = ()) -> None:
         self.host = HostProtocol()
         self.box = ReferenceBox()
         self.rng = random.Random(seed)
         self.loss = loss
         self.noise = noise
+        self.reopen_at = reopen_at
+        self.hello_faults = list(hello_faults)
         self.connected = True
         self.now_ms = 0
         self.events: list[BoxEvent] = []
         self.to_host: list[bytes] = []  # every frame the box sent, for inspection
+        self.hello_reqs: list[int] = []  # when the host asked for HELLO (ms)
         self.host.opened(0.0)
+
+    def _tamper_hellos(self, data: bytes) -> bytes:
+        out = bytearray()
+        for frame in frames_of(data):
+            is_hello = Packetizer(frozenset({Msg.HELLO})).feed(frame) != []
+            if is_hello and self.hello_faults:
+                fault = self.hello_faults.pop(0)
+                if fault == "lose":
+                    continue
+                frame = frame[:3] + bytes((frame[3] ^ 0x40 or 1,)) + frame[4:]  # CRC fails
+            out += frame
+        return bytes(out)
 
     def _carry(self, data: bytes) -> bytes:
         out = bytearray()
@@ -64,6 +86,14 @@ class Cable:
             down = self.host.take_output()
             up = self.box.take_output()
             self.to_host += frames_of(up)
+            if Msg.HELLO_REQ in {f.type for f in Packetizer(HOST_TYPES).feed(down)}:
+                self.hello_reqs.append(self.now_ms)
+            if self.now_ms in self.reopen_at:  # the write fails: the port is closed, reopened
+                self.host.closed()
+                self.host.opened(now_s)
+                self.events += self.host.take_events()
+                continue
+            up = self._tamper_hellos(up)
             if self.connected:
                 self.box.receive(self._carry(down), self.now_ms)
                 self.host.receive(self._carry(up), now_s)
@@ -115,12 +145,13 @@ def test_lossy_cable_never_duplicates_or_reorders(
         (cable.box.press if edge[1] == "press" else cable.box.release)(edge[0], cable.now_ms)
         sent.append(edge)
         cable.run(gap + 1)
-    # Let the box finish: every queued edge is either acknowledged or given up (10 tries each).
+    # Let the box finish: every queued edge is either acknowledged or given up (10 tries each),
+    # and the host has its HELLO (edges that came before it are held until then).
     for _ in range(400):
-        if not cable.box.pending:
+        if not cable.box.pending and cable.host.up:
             break
         cable.run(100)
-    assert cable.box.pending == 0
+    assert cable.box.pending == 0 and cable.host.up
     got = cable.buttons()
     assert len(set(got)) == len(got), "an event was delivered twice"
     it = iter(sent)
@@ -148,6 +179,7 @@ def test_a_repeat_is_acknowledged_but_delivered_once() -> None:
 def test_a_wrapped_seq_is_not_mistaken_for_a_repeat() -> None:
     host = HostProtocol()
     host.opened(0.0)
+    host.receive(encode_frame(Msg.HELLO, 0, hello_payload(10, "x")), 0.0)
     host.receive(encode_frame(Msg.BUTTON, 9, button_payload(1, 1, 100)), 0.0)
     host.receive(encode_frame(Msg.BUTTON, 9, button_payload(1, 2, 70_000)), 1.0)
     assert len([e for e in host.take_events() if isinstance(e, ButtonEvent)]) == 2
@@ -252,3 +284,116 @@ def test_noise_from_the_host_is_counted_by_the_box() -> None:
     box = ReferenceBox()
     box.receive(b"\x13\x37garbage\x00" + encode_frame(0x99, 0), 5)
     assert box.dropped == 2
+
+
+# --- nothing doubled across a reopen, HELLOs that get lost, a box of another protocol --------
+
+
+def test_an_event_whose_ack_is_lost_with_the_port_is_delivered_once_after_the_reopen() -> None:
+    cable = Cable()
+    cable.run(5)
+    cable.box.press(3, cable.now_ms)
+    pressed_at = cable.now_ms
+    # The BUTTON reaches the host, which delivers it; writing its ACK fails, so the port is
+    # closed and opened again, and the host asks for HELLO. The box renumbers the event it
+    # still holds and sends it again: the host must recognise it.
+    cable.host.receive(cable.box.take_output(), cable.now_ms / 1000)
+    cable.events += cable.host.take_events()
+    cable.host.take_output()  # the ACK, lost with the port
+    cable.host.closed()
+    cable.host.opened(cable.now_ms / 1000)
+    cable.run(500)
+    assert cable.buttons() == [(3, "press", pressed_at)]
+    assert cable.box.pending == 0 and cable.host.stats.repeats >= 1
+    assert cable.events[-1] == LinkEvent("up")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    reopens=st.sets(st.integers(201, 1400), max_size=12),
+    gaps=st.lists(st.integers(0, 60), min_size=1, max_size=30),
+)
+def test_reopens_at_any_moment_never_double_or_reorder_an_event(
+    seed: int, reopens: set[int], gaps: list[int]
+) -> None:
+    cable = Cable(seed=seed, reopen_at=frozenset(reopens))
+    cable.run(200)
+    sent = []
+    for i, gap in enumerate(gaps):
+        edge = (i % 10, "press" if i % 2 == 0 else "release", cable.now_ms)
+        (cable.box.press if edge[1] == "press" else cable.box.release)(edge[0], cable.now_ms)
+        sent.append(edge)
+        cable.run(gap + 1)
+    for _ in range(400):
+        if not cable.box.pending and cable.host.up:
+            break
+        cable.run(100)
+    got = cable.buttons()
+    assert len(set(got)) == len(got), "an event was delivered twice"
+    it = iter(sent)
+    assert all(edge in it for edge in got), "events out of order"
+    assert len(sent) - len(got) <= cable.box.dropped
+
+
+def test_lost_and_corrupted_hellos_are_asked_for_again_with_a_bounded_backoff() -> None:
+    # The power-up HELLO and the answer to the first HELLO_REQ are lost, the next one arrives
+    # damaged: the host keeps asking (0.25 s, then 0.5, 1, 2, 2… s apart) until one arrives.
+    cable = Cable(hello_faults=("lose", "lose", "corrupt", "lose", "corrupt", "lose"))
+    cable.run(100)
+    cable.box.press(4, cable.now_ms)  # OK on a 5-button box, a seat on this one: nobody knows yet
+    pressed_at = cable.now_ms
+    cable.run(3000)
+    assert not cable.host.up and [e for e in cable.events if isinstance(e, ButtonEvent)] == []
+    cable.run(3000)
+    assert cable.host.up and cable.host.box is not None and cable.host.box.buttons == 10
+    # asked on opening (sent on the first millisecond), then after each wait of the backoff
+    assert cable.hello_reqs == [1, 250, 750, 1750, 3750, 5750]
+    # the press that came before the HELLO is delivered once, after the "up"
+    assert cable.events == [LinkEvent("up"), ButtonEvent(4, "press", pressed_at)]
+    asked = len(cable.hello_reqs)
+    cable.run(5000)
+    assert len(cable.hello_reqs) == asked  # it stops asking once it knows
+
+
+def test_heartbeats_alone_do_not_bring_the_link_up() -> None:
+    host = HostProtocol()
+    host.opened(0.0)
+    for i in range(5):
+        host.receive(encode_frame(Msg.HEARTBEAT, i, heartbeat_payload(1000 * (i + 1), 0)), i + 0.5)
+        host.tick(i + 0.5)
+    assert not host.up and host.take_events() == []
+    host.receive(encode_frame(Msg.HELLO, 0, hello_payload(6, "x")), 5.0)
+    assert host.take_events() == [LinkEvent("up")] and host.box is not None
+
+
+def test_nothing_from_a_box_of_another_protocol_is_delivered() -> None:
+    host = HostProtocol()
+    host.opened(0.0)
+    host.take_output()
+    host.receive(encode_frame(Msg.HELLO, 0, bytes((2, 10)) + b"future"), 0.0)
+    host.receive(encode_frame(Msg.BUTTON, 1, button_payload(4, 1, 500)), 0.1)
+    host.receive(encode_frame(Msg.BUTTON, 2, button_payload(4, 2, 600)), 0.2)
+    for t in range(1, 40):
+        host.tick(t / 10)
+    assert host.take_events() == [] and not host.up and host.refused
+    assert Packetizer(HOST_TYPES).feed(host.take_output()) == []  # no ACK, no HELLO_REQ either
+    assert host.stats.refused_frames == 2
+    # reflashed and plugged in again: a box of protocol 1 is welcome
+    host.opened(5.0)
+    host.receive(encode_frame(Msg.HELLO, 0, hello_payload(10, "x")), 5.0)
+    host.receive(encode_frame(Msg.BUTTON, 1, button_payload(4, 1, 700)), 5.1)
+    assert host.take_events() == [LinkEvent("up"), ButtonEvent(4, "press", 700)]
+
+
+def test_a_box_restart_is_noticed_and_its_new_events_are_not_taken_for_repeats() -> None:
+    host = HostProtocol()
+    host.opened(0.0)
+    host.receive(encode_frame(Msg.HELLO, 0, hello_payload(10, "x")), 0.0)
+    host.receive(encode_frame(Msg.BUTTON, 1, button_payload(4, 1, 700)), 0.1)
+    host.receive(encode_frame(Msg.HEARTBEAT, 2, heartbeat_payload(2000, 0)), 1.0)
+    # the box lost power and came back, its HELLO lost: its clock says so
+    host.receive(encode_frame(Msg.HEARTBEAT, 0, heartbeat_payload(1000, 0)), 2.0)
+    host.receive(encode_frame(Msg.BUTTON, 1, button_payload(4, 1, 700)), 2.1)
+    presses = [e for e in host.take_events() if isinstance(e, ButtonEvent)]
+    assert presses == [ButtonEvent(4, "press", 700)] * 2 and host.stats.box_restarts == 1
