@@ -258,3 +258,16 @@ def test_cli_lists_ports_as_json(
         "port": "/dev/tablekit-box",
         "description": "udev",
     }
+
+
+def test_cli_on_a_port_that_does_not_exist_is_one_error_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    missing = str(tmp_path / "nonexistent")
+    start = time.monotonic()
+    assert tablekit_main(["buttons", "--port", missing, "--seconds", "5"]) == 2
+    assert time.monotonic() - start < 3  # said at once, not after waiting out --seconds
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and missing in lines[0]

@@ -1,4 +1,9 @@
-"""``tablekit buttons``: list button box ports, or print the box's events as they come."""
+"""``tablekit buttons``: list button box ports, or print the box's events as they come.
+
+A port that cannot be opened at all (``--port /dev/nonexistent``) is an error: one
+``error: …`` line naming the port, exit status 2 (``tablekit.cli``). Once open, a box that
+goes away is waited for, as at the table.
+"""
 
 from __future__ import annotations
 
@@ -55,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     deadline = None if args.seconds is None else started + args.seconds
     presses = 0
     warned = False
-    with ButtonBox(url) as box:
+    with ButtonBox(url).open() as box:  # LinkError if the port cannot be opened
         while args.count is None or presses < args.count:
             if not warned and not box.link_up and time.monotonic() - started > 3.0:
                 log.warning("buttons: no answer from %s yet; still trying", url)
