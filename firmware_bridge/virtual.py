@@ -122,6 +122,13 @@ class VirtualBox:
     def release(self, button: int) -> int:
         return int(self._ask(f"release {button}", "ok ").split()[2])
 
+    def wiggle(self, button: int, pressed: bool, changes: int, every_us: int) -> int:
+        """Drives the button to ``pressed`` now, then changes its level ``changes`` more times,
+        one every ``every_us`` µs of simulated time: contact bounce (an even ``changes`` ends
+        at ``pressed``) or a glitch (``changes`` 1). Returns CLOCK_MONOTONIC ns of the start."""
+        reply = self._ask(f"wiggle {button} {int(pressed)} {changes} {every_us}", "ok ")
+        return int(reply.split()[2])
+
     def leds(self) -> str:
         """One digit per seat LED as the 74HC595 outputs show them, seat 0 first."""
         return self._ask("led?", "leds ").split()[1]
@@ -135,7 +142,7 @@ class VirtualBox:
 
     def sleep(self, ms: int, timeout: float = 10.0) -> None:
         """Waits until ``ms`` of simulated time have passed (never less, however loaded the
-        machine), so a hold cannot fall below the firmware's debounce."""
+        machine), so a hold cannot fall below the firmware's bounce lockout."""
         target = self.sim_ms() + ms
         deadline = time.monotonic() + timeout
         time.sleep(ms / 1000 * 0.9)  # the simulator keeps pace with the wall clock or lags it

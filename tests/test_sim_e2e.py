@@ -2,7 +2,8 @@
 
 Each test starts its own simulator (a pty of its own, so tests can run side by side). Holds are
 measured in simulated time, so a loaded machine cannot make a press shorter than the
-firmware's 20 ms debounce; every wait has a deadline.
+firmware's 20 ms bounce lockout; every wait has a deadline. Contact bounce and line noise are
+made by the simulator itself, in simulated time (``VirtualBox.wiggle``).
 """
 
 from __future__ import annotations
@@ -65,18 +66,56 @@ def test_every_button_press_and_release_arrives_once_in_order(
     assert bridge.protocol.stats.repeats == 0
 
 
-def test_bounces_shorter_than_the_debounce_are_ignored(sim: VirtualBox, bridge: ButtonBox) -> None:
+def test_a_press_reaches_the_host_before_the_old_20_ms_debounce_would_have_ended(
+    sim: VirtualBox, bridge: ButtonBox
+) -> None:
+    # Measured in simulated time, which never runs ahead of the wall clock: the firmware
+    # reacts on the first edge (confirmed by the next 1 ms sample) instead of waiting 20 ms.
+    took = []
     for _ in range(5):
-        sim.press(4)
-        sim.sleep(5)
-        sim.release(4)
-        sim.sleep(5)
-    sim.press(4)
+        start = sim.sim_ms()
+        sim.press(2)
+        got = collect_buttons(bridge, 1, timeout=5)
+        took.append(sim.sim_ms() - start)
+        assert edges(got) == [(2, "press")] and 0 <= got[0].t_ms - start <= 5
+        sim.sleep(30)
+        sim.release(2)
+        collect_buttons(bridge, 1, timeout=5)
+        sim.sleep(30)
+    assert min(took) <= 12, took
+
+
+def test_contact_bounce_never_makes_a_second_edge(sim: VirtualBox, bridge: ButtonBox) -> None:
+    # Each press and release bounces: 2 to 12 changes of level, 100 µs to 1.5 ms apart (up to
+    # 18 ms of chatter, within the 20 ms lockout), seeded so a failure repeats.
+    rng = random.Random(7)
+    expected = []
+    for i in range(12):
+        button = i % BUTTONS
+        for pressed in (True, False):
+            sim.wiggle(button, pressed, 2 * rng.randint(1, 6), rng.randint(100, 1500))
+            sim.sleep(rng.randint(40, 80))
+            expected.append((button, "press" if pressed else "release"))
+    got = collect_buttons(bridge, len(expected), timeout=20)
+    assert edges(got) == expected
+    assert drain(bridge, quiet=0.3) == []
+
+
+def test_line_noise_shorter_than_a_sample_is_never_an_edge(sim: VirtualBox, bridge: ButtonBox) -> None:
+    # Spikes of 20 µs to 0.9 ms on idle buttons and on held ones, at random phases of the
+    # firmware's 1 ms sampling: none is a press, none is a release (so never a second press).
+    rng = random.Random(11)
+    sim.press(5)
+    assert edges(collect_buttons(bridge, 1, timeout=5)) == [(5, "press")]
     sim.sleep(30)
-    got = collect_buttons(bridge, 1, timeout=10)
-    assert edges(got) == [(4, "press")]
-    sim.release(4)
-    assert edges(collect_buttons(bridge, 1, timeout=10)) == [(4, "release")]
+    for _ in range(40):
+        button = rng.choice([1, 5, 8])
+        sim.wiggle(button, button != 5, 1, rng.randint(20, 900))  # away from its level and back
+        sim.sleep(rng.randint(2, 9))
+    sim.sleep(30)
+    sim.release(5)
+    assert edges(collect_buttons(bridge, 1, timeout=5)) == [(5, "release")]
+    assert drain(bridge, quiet=0.3) == []
 
 
 def mash(sim: VirtualBox, cycles: int, hold_ms: int) -> list[tuple[int, str]]:

@@ -4,6 +4,11 @@
  * Prints "pty /dev/pts/N" once the UART is bridged, then "ready". Reads commands on stdin,
  * one per line, and answers each with one line on stdout:
  *   press N | release N  -> "ok N <CLOCK_MONOTONIC ns when the pin changed>"
+ *   wiggle N LEVEL CHANGES US
+ *                        -> "ok N <ns>": button N to LEVEL (1 pressed, 0 released) now, then
+ *                           CHANGES more changes of level, one every US microseconds of
+ *                           simulated time (contact bounce: an even CHANGES ends at LEVEL;
+ *                           a glitch on the line: LEVEL opposite to the button's, CHANGES 1)
  *   led?                 -> "leds 0101...."   (one digit per seat LED, seat 0 first)
  *   buzz?                -> "buzz 0|1"
  *   time?                -> "time <simulated ms>"
@@ -33,6 +38,7 @@
 #include "avr_ioport.h"
 #include "avr_uart.h"
 #include "sim_avr.h"
+#include "sim_cycle_timers.h"
 #include "sim_elf.h"
 #include "sim_hex.h"
 #include "sim_irq.h"
@@ -191,6 +197,35 @@ static void drive_button(int i, int pressed)
     avr_raise_irq(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(port), buttons[i].bit), pressed ? 0 : 1);
 }
 
+/* Level changes scheduled in simulated time by "wiggle": bounce and glitches on a button. */
+static struct {
+    int level;
+    int left;
+    avr_cycle_count_t gap;
+} wiggles[NBUTTONS];
+
+static avr_cycle_count_t wiggle_step(avr_t *a, avr_cycle_count_t when, void *param)
+{
+    (void)a;
+    int i = (int)(intptr_t)param;
+    if (wiggles[i].left <= 0)
+        return 0;
+    wiggles[i].level = !wiggles[i].level;
+    drive_button(i, wiggles[i].level);
+    return --wiggles[i].left > 0 ? when + wiggles[i].gap : 0;
+}
+
+static void wiggle(int i, int level, int changes, unsigned us)
+{
+    avr_cycle_timer_cancel(avr, wiggle_step, (void *)(intptr_t)i);
+    drive_button(i, level);
+    wiggles[i].level = level;
+    wiggles[i].left = changes;
+    wiggles[i].gap = (avr_cycle_count_t)us * (F_CPU / 1000000u);
+    if (changes > 0 && us > 0)
+        avr_cycle_timer_register(avr, wiggles[i].gap, wiggle_step, (void *)(intptr_t)i);
+}
+
 static void setup_pins(void)
 {
     /* Seats 0 and 1 sit on INT0/INT1. In its default "strict" mode simavr polls a low INTn pin
@@ -228,13 +263,21 @@ static void reply(const char *fmt, ...)
 
 static void command(char *line)
 {
-    int n;
-    if (sscanf(line, "press %d", &n) == 1 || sscanf(line, "release %d", &n) == 1) {
+    int n, level, changes;
+    unsigned us;
+    if (sscanf(line, "wiggle %d %d %d %u", &n, &level, &changes, &us) == 4) {
+        if (n < 0 || n >= NBUTTONS || changes < 0 || us == 0) {
+            reply("error bad wiggle");
+            return;
+        }
+        wiggle(n, level != 0, changes, us);
+        reply("ok %d %llu", n, (unsigned long long)mono_ns());
+    } else if (sscanf(line, "press %d", &n) == 1 || sscanf(line, "release %d", &n) == 1) {
         if (n < 0 || n >= NBUTTONS) {
             reply("error no button %d", n);
             return;
         }
-        drive_button(n, line[0] == 'p');
+        wiggle(n, line[0] == 'p', 0, 1);
         reply("ok %d %llu", n, (unsigned long long)mono_ns());
     } else if (!strcmp(line, "led?")) {
         char bits[9];

@@ -1,7 +1,13 @@
 /* Button box firmware: debounced buttons, seat LEDs, buzzer, and the box side of the serial protocol.
  *
  * One 1 ms tick (Timer0) drives everything; between ticks the CPU sleeps. Received bytes are
- * decoded as they arrive. BUTTON events wait in a queue of 16 and go out one at a time: the
+ * decoded as they arrive.
+ *
+ * Debouncing reacts at once and locks out afterwards: a button's new level counts as an edge as
+ * soon as two samples in a row (1 ms apart) agree on it, so a press reaches the host within a
+ * few ms; for LOCKOUT_MS after an edge that button is not looked at, so its contact bounce
+ * cannot make a second edge. A glitch shorter than one sample period (line noise, a spike) is
+ * never an edge, held button or idle one. The edge is stamped with its first sample. BUTTON events wait in a queue of 16 and go out one at a time: the
  * head is re-sent every 100 ms with the same seq until the host acknowledges it (10 tries at
  * most), so the host sees them in order. Nothing waits for the host, and a watchdog resets the
  * board if the loop ever stalls.
@@ -22,7 +28,8 @@
 
 enum {
     PROTOCOL_VERSION = 1,
-    DEBOUNCE_MS = 20,
+    CONFIRM_SAMPLES = 2, /* samples in a row at the new level that make an edge */
+    LOCKOUT_MS = 20,     /* after an edge, the button's bounce is not looked at */
     RESEND_MS = 100,
     MAX_TRIES = 10,
     HEARTBEAT_MS = 1000,
@@ -60,7 +67,8 @@ static uint8_t head_in_flight, head_seq, head_tries;
 static uint32_t head_sent_ms;
 
 static uint16_t stable;          /* debounced state, bit set = pressed */
-static uint8_t bounce[BUTTONS];  /* ms the raw level has differed from the stable one */
+static uint8_t differ[BUTTONS];  /* samples in a row at a level other than the stable one */
+static uint8_t lockout[BUTTONS]; /* ms left in which the button is not looked at */
 
 static uint8_t led_mode[SEATS];
 static uint8_t led_shown = 0xFF; /* forces the first write */
@@ -258,22 +266,29 @@ static void buttons_init(void)
     }
 }
 
+/* Once a millisecond: an edge as soon as CONFIRM_SAMPLES samples in a row show the new level,
+ * then LOCKOUT_MS in which that button's bounce is ignored. */
 static void scan_buttons(uint32_t now)
 {
     for (uint8_t i = 0; i < BUTTONS; i++) {
+        if (lockout[i]) {
+            lockout[i]--;
+            continue;
+        }
         uint16_t mask = (uint16_t)1u << i;
         uint8_t raw = read_pressed(i);
         uint8_t was = (stable & mask) != 0;
         if (raw == was) {
-            bounce[i] = 0;
+            differ[i] = 0;
             continue;
         }
-        if (++bounce[i] < DEBOUNCE_MS)
+        if (++differ[i] < CONFIRM_SAMPLES)
             continue;
-        bounce[i] = 0;
+        differ[i] = 0;
+        lockout[i] = LOCKOUT_MS;
         stable ^= mask;
         /* stamp the edge with the first sample of the new level */
-        enqueue_event(i, raw ? EVENT_PRESS : EVENT_RELEASE, now - (DEBOUNCE_MS - 1));
+        enqueue_event(i, raw ? EVENT_PRESS : EVENT_RELEASE, now - (CONFIRM_SAMPLES - 1));
     }
 }
 
