@@ -81,8 +81,9 @@ COLUMNS = {
     "deals": {"game_id", "deal", "scores", "totals"},
 }
 
-#: What reading a row can raise when the row holds something the kit did not write.
-_ROW_FAULTS = (ValueError, TypeError, KeyError, AttributeError, IndexError, TablekitError)
+#: What reading (or replaying) a row can raise when it holds something the kit did not write.
+ROW_FAULTS = (ValueError, TypeError, KeyError, AttributeError, IndexError, ArithmeticError,
+              AssertionError, TablekitError)
 
 
 class JournalError(TablekitError, LookupError):
@@ -268,11 +269,10 @@ class Journal:
         if app not in (0, APPLICATION_ID):
             raise JournalDamagedError(f"{self.path} is not a tablekit journal (another "
                                       f"program's database)")
-        if not self.read_only:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
         if not tables:  # a new journal (or an empty file)
+            if not self.read_only:
+                self._durable()
             if self.read_only:
                 for sql in TABLES.values():
                     db.execute(sql.replace("CREATE TABLE IF NOT EXISTS", "CREATE TEMP TABLE"))
@@ -285,8 +285,10 @@ class Journal:
             return
         for table in ("games", "events", "deals"):
             if table not in tables:
-                if table == "deals" and not self.read_only and {"games", "events"} <= tables:
-                    db.execute(TABLES["deals"])
+                if table == "deals" and {"games", "events"} <= tables:
+                    db.execute(TABLES["deals"].replace(
+                        "CREATE TABLE IF NOT EXISTS", "CREATE TEMP TABLE" if self.read_only else
+                        "CREATE TABLE IF NOT EXISTS"))
                     continue
                 raise JournalDamagedError(f"{self.path} is not a tablekit journal (no {table} table)")
             columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
@@ -294,9 +296,12 @@ class Journal:
                 missing = ", ".join(sorted(COLUMNS[table] - columns))
                 raise JournalDamagedError(f"{self.path} is not a tablekit journal (its {table} "
                                           f"table has no {missing})")
-        check = [str(row[0]) for row in db.execute("PRAGMA quick_check(3)")]
+        check = [line.strip() for row in db.execute("PRAGMA quick_check(3)")
+                 for line in str(row[0]).splitlines() if line.strip() and not line.startswith("***")]
         if check != ["ok"]:
-            raise JournalDamagedError(f"{self.path} is damaged ({'; '.join(check)})")
+            raise JournalDamagedError(f"{self.path} is damaged ({'; '.join(check[:2])})")
+        if not self.read_only:  # only now that it is known to be a sound tablekit journal
+            self._durable()
         version = int(db.execute("PRAGMA user_version").fetchone()[0])
         if version < SCHEMA_VERSION:
             if self.read_only:
@@ -306,6 +311,11 @@ class Journal:
                 with self._write() as w:
                     w.execute(f"PRAGMA application_id={APPLICATION_ID}")
                     w.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _durable(self) -> None:
+        """WAL with a full sync: a transaction that returned is on disk."""
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
 
     def close(self) -> None:
         self._db.close()
@@ -488,7 +498,7 @@ class Journal:
             raise JournalError(f"no game {game_id} in the journal")
         try:
             game = Game.from_json(json.loads(rows[0][0]))
-        except _ROW_FAULTS as exc:
+        except ROW_FAULTS as exc:
             raise JournalRowError(f"game {game_id} in {self.path}: its setup cannot be read "
                                   f"({exc})") from None
         self._games[game_id] = game
@@ -502,7 +512,7 @@ class Journal:
                                     (game_id,)):
             try:
                 out.append(check_event(event_from_json(json.loads(body)), players))
-            except _ROW_FAULTS as exc:
+            except ROW_FAULTS as exc:
                 raise JournalRowError(f"game {game_id} in {self.path}: event {seq} cannot be "
                                       f"read ({exc})") from None
         return out
@@ -511,7 +521,7 @@ class Journal:
         row = self._rows("SELECT MAX(t_ms) FROM events WHERE game_id=?", (game_id,))
         try:
             return int(row[0][0] or 0)
-        except _ROW_FAULTS as exc:
+        except ROW_FAULTS as exc:
             raise JournalRowError(f"game {game_id}: its last time cannot be read ({exc})") from None
 
     def restore(self, game_id: int) -> GameState:
@@ -519,7 +529,7 @@ class Journal:
         game, events = self.game(game_id), self.events(game_id)
         try:
             return replay(game, events)
-        except _ROW_FAULTS as exc:
+        except ROW_FAULTS as exc:
             raise JournalRowError(f"game {game_id} in {self.path} cannot be replayed ({exc})") from None
 
     def resumable(self) -> int | None:
@@ -554,7 +564,7 @@ class Journal:
                 won = tuple(names[w] for w in json.loads(winners) if 0 <= w < len(names))
                 summary = GameSummary(int(gid), int(created), str(variant), names, str(status),
                                       won, int(deals))
-            except _ROW_FAULTS as exc:
+            except ROW_FAULTS as exc:
                 raise JournalRowError(f"game {gid} in {self.path}: its row cannot be read "
                                       f"({exc})") from None
             if self._stale and status == "playing":  # an older kit's summary: the events say
@@ -574,7 +584,7 @@ class Journal:
                           (game_id,))
         try:
             return [(int(deal), tuple(json.loads(s)), tuple(json.loads(t))) for deal, s, t in rows]
-        except _ROW_FAULTS as exc:
+        except ROW_FAULTS as exc:
             raise JournalRowError(f"game {game_id}: a score row cannot be read ({exc})") from None
 
     def player_stats(self) -> list[PlayerStats]:
@@ -607,6 +617,6 @@ def default_path() -> Path:
     return Path(base) / "tablekit" / "journal.sqlite"
 
 
-__all__ = ["SCHEMA", "GameSummary", "Journal", "JournalDamagedError", "JournalError",
+__all__ = ["ROW_FAULTS", "SCHEMA", "GameSummary", "Journal", "JournalDamagedError", "JournalError",
            "JournalFileError", "JournalFullError", "JournalReadOnlyError", "JournalRowError",
            "PlayerStats", "check_place", "deal_rows", "default_path"]

@@ -1,24 +1,34 @@
 """``tablekit export GAME``: a game's score sheet as CSV and its running totals as a PNG chart.
 
 The chart is the scoreboard screen itself, drawn off-screen by the display renderer (pygame),
-so the file looks like what the table saw.
+so the file looks like what the table saw. The journal is opened read-only (export needs no
+write access to it), and a damaged one is read as far as it can be, as ``tablekit history``
+does.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import logging
 import os
 import sys
 from pathlib import Path
 
+from engine.errors import TablekitError
 from tablekit.journal import Journal, JournalError, default_path
+from tablekit.journal_open import read_journal
 from tablekit.score_sheet import resolve_game, score_sheet
 
 __all__ = ["score_sheet", "write_chart", "write_csv"]
 
 NAME = "export"
 HELP = "write a game's score sheet (CSV) and score chart (PNG)"
+log = logging.getLogger(__name__)
+
+
+class ExportError(TablekitError, ValueError):
+    """A chart size that is no size, or an output folder that cannot be written."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -57,21 +67,37 @@ def write_chart(journal: Journal, game_id: int, path: Path, size: tuple[int, int
     return path
 
 
+def chart_size(text: str) -> tuple[int, int]:
+    w, _, h = text.lower().partition("x")
+    try:
+        size = int(w), int(h)
+    except ValueError:
+        raise ExportError(f"bad --size {text!r}: expected WIDTHxHEIGHT, e.g. 1280x720") from None
+    if not (16 <= size[0] <= 8192 and 16 <= size[1] <= 8192):
+        raise ExportError(f"bad --size {text!r}: each side must be 16 to 8192 pixels")
+    return size
+
+
 def run(args: argparse.Namespace) -> int:
     path = args.journal or default_path()
-    if not path.exists():
-        print(f"error: no journal at {path}", file=sys.stderr)
+    size = chart_size(args.size)
+
+    def export(journal: Journal) -> tuple[Path, Path]:
+        game_id = resolve_game(journal, args.game)
+        journal.game(game_id)
+        sheet = write_csv(journal, game_id, args.out / f"game-{game_id}-scores.csv")
+        chart = write_chart(journal, game_id, args.out / f"game-{game_id}-chart.png", size)
+        return sheet, chart
+
+    try:
+        (sheet, chart), note = read_journal(path, export)
+    except JournalError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 2
-    w, _, h = args.size.partition("x")
-    with Journal(path) as journal:
-        try:
-            game_id = resolve_game(journal, args.game)
-            journal.game(game_id)
-            sheet = write_csv(journal, game_id, args.out / f"game-{game_id}-scores.csv")
-            chart = write_chart(journal, game_id, args.out / f"game-{game_id}-chart.png", (int(w), int(h)))
-        except JournalError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
+    except OSError as exc:
+        raise ExportError(f"cannot write to {args.out}: {exc.strerror or exc}") from None
+    if note:
+        log.warning("%s", note)
     print(sheet)
     print(chart)
     return 0

@@ -1,18 +1,26 @@
-"""``tablekit history``: the games played at this table, a game's score sheet, player statistics."""
+"""``tablekit history``: the games played at this table, a game's score sheet, player statistics.
+
+The journal is opened read-only: history needs no write access to it or its folder. A damaged
+journal is read as far as it can be (:func:`tablekit.journal_open.read_journal`), and a line on
+stderr says how much of it could not be.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 import time
 from pathlib import Path
 
-from tablekit.journal import Journal, JournalError, default_path
+from tablekit.journal import GameSummary, Journal, JournalError, PlayerStats, default_path
+from tablekit.journal_open import read_journal
 from tablekit.score_sheet import resolve_game, score_sheet
 
 NAME = "history"
 HELP = "list past games, show a game's score sheet, or per-player statistics"
+log = logging.getLogger(__name__)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -24,23 +32,35 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     path = args.journal or default_path()
-    if not path.exists():
-        print(f"error: no journal at {path}", file=sys.stderr)
+    try:
+        if args.game:
+            game = args.game
+
+            def sheet(journal: Journal) -> tuple[list[str], list[list[object]]]:
+                return score_sheet(journal, resolve_game(journal, game))
+
+            (header, rows), note = read_journal(path, sheet)
+            _warn(note)
+            return _sheet(header, rows, args.json)
+        if args.players:
+            stats, note = read_journal(path, lambda journal: journal.player_stats())
+            _warn(note)
+            return _players(stats, args.json)
+        games, note = read_journal(path, lambda journal: journal.games())
+        _warn(note)
+        return _games(games, args.json)
+    except JournalError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 2
-    with Journal(path) as journal:
-        try:
-            if args.game:
-                return _sheet(journal, resolve_game(journal, args.game), args.json)
-            if args.players:
-                return _players(journal, args.json)
-            return _games(journal, args.json)
-        except JournalError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
 
 
-def _games(journal: Journal, as_json: bool) -> int:
-    for g in journal.games():
+def _warn(note: str | None) -> None:
+    if note:
+        log.warning("%s", note)
+
+
+def _games(games: list[GameSummary], as_json: bool) -> int:
+    for g in games:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.created_ms / 1000))
         if as_json:
             print(json.dumps({"id": g.id, "created_ms": g.created_ms, "variant": g.variant,
@@ -53,8 +73,7 @@ def _games(journal: Journal, as_json: bool) -> int:
     return 0
 
 
-def _sheet(journal: Journal, game_id: int, as_json: bool) -> int:
-    header, rows = score_sheet(journal, game_id)
+def _sheet(header: list[str], rows: list[list[object]], as_json: bool) -> int:
     if as_json:
         for row in rows:
             print(json.dumps(dict(zip(header, row, strict=True))))
@@ -66,8 +85,8 @@ def _sheet(journal: Journal, game_id: int, as_json: bool) -> int:
     return 0
 
 
-def _players(journal: Journal, as_json: bool) -> int:
-    for s in journal.player_stats():
+def _players(stats: list[PlayerStats], as_json: bool) -> int:
+    for s in stats:
         if as_json:
             print(json.dumps({"name": s.name, "games": s.games, "games_won": s.games_won,
                               "deals": s.deals, "deals_won": s.deals_won, "points": s.points,

@@ -1,0 +1,315 @@
+"""Opening a journal that may be damaged: never lose it, never crash on it.
+
+A table (``tablekit run``, ``tablekit demo``) opens its journal with :func:`open_table_journal`:
+a file that is damaged or is no tablekit journal at all is renamed aside (``NAME.corrupt-STAMP``,
+never over another file) with its WAL companions, a fresh journal is started in its place,
+and the caller gets a sentence to put on the screen. Whatever cannot be used at all (a folder,
+a device, a read-only place, a full disk) is a :class:`~tablekit.journal.JournalFileError`.
+
+Commands that only read (``tablekit history``, ``tablekit export``) go through
+:func:`read_journal`: the journal opened read-only (no write access needed) and, when it turns
+out damaged, :func:`salvage` instead: every game and event whose row can still be read, copied
+into a journal in memory, with a sentence saying how many could not be.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import quote
+
+from engine.game import Event, Game, event_from_json, replay
+from engine.game.events import check_event
+from tablekit.journal import (
+    COLUMNS,
+    ROW_FAULTS,
+    Journal,
+    JournalDamagedError,
+    JournalFileError,
+    JournalRowError,
+    check_place,
+)
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: WAL companions that travel with a journal file set aside.
+COMPANIONS = ("-wal", "-shm")
+_MAX_ROWID = 2**63 - 1
+
+
+def open_table_journal(path: str | Path) -> tuple[Journal, str | None]:
+    """The journal a table writes to, and a sentence for the screen when it had to start afresh.
+
+    A damaged file, or one that is not a tablekit journal, is kept under a new name beside it
+    (see :func:`set_aside`) and a fresh journal is started: the sentence then says so, e.g.
+    "the journal was damaged; kept as journal.sqlite.corrupt-20250101-120000; starting fresh".
+    Otherwise the sentence is None. Raises :class:`~tablekit.journal.JournalFileError` (a
+    ``TablekitError``) when no journal can be kept there at all.
+    """
+    path = Path(path)
+    try:
+        return Journal(path), None
+    except JournalDamagedError as exc:
+        reason = str(exc)
+    aside = set_aside(path)
+    log.warning("%s; kept as %s", reason, aside)
+    journal = Journal(path)
+    return journal, f"the journal was damaged; kept as {aside.name}; starting fresh"
+
+
+def set_aside(path: Path) -> Path:
+    """Rename ``path`` (and its ``-wal``/``-shm`` files) to ``NAME.corrupt-STAMP`` beside it,
+    adding ``-2``, ``-3``… rather than replacing any file. Returns the new path."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for n in range(1, 1000):
+        aside = path.with_name(f"{path.name}.corrupt-{stamp}" + (f"-{n}" if n > 1 else ""))
+        if any(Path(f"{aside}{s}").exists() for s in ("", *COMPANIONS)):
+            continue
+        try:
+            _move(path, aside)
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise JournalFileError(f"the journal {path} is damaged and cannot be moved aside "
+                                   f"({exc.strerror or exc})") from None
+        for suffix in COMPANIONS:
+            companion = Path(f"{path}{suffix}")
+            if companion.exists():
+                try:
+                    _move(companion, Path(f"{aside}{suffix}"))
+                except OSError as exc:
+                    log.warning("cannot move %s beside %s: %s", companion, aside, exc)
+        return aside
+    raise JournalFileError(f"the journal {path} is damaged and no free name was found beside it")
+
+
+def _move(source: Path, target: Path) -> None:
+    """Rename without ever replacing ``target`` (a hard link, then the old name removed)."""
+    try:
+        os.link(source, target)  # fails if target exists
+    except FileExistsError:
+        raise
+    except OSError:  # a file system without hard links: look, then rename
+        if target.exists():
+            raise FileExistsError(str(target)) from None
+        os.rename(source, target)
+        return
+    os.unlink(source)
+
+
+# --- reading a journal that may be damaged ------------------------------------------------
+
+
+@dataclass
+class Salvage:
+    """What could and could not be read from a damaged journal."""
+
+    path: Path
+    games: int = 0
+    events: int = 0
+    games_lost: int = 0
+    events_lost: int = 0
+    at_least: bool = False  # rows were lost at the end of a table: how many is not known
+
+    def sentence(self) -> str:
+        lost = (f"{self.games_lost} game{'s' * (self.games_lost != 1)} and {self.events_lost} "
+                f"event{'s' * (self.events_lost != 1)}"
+                + (" (and rows at the end of the file, how many is not known)" if self.at_least else ""))
+        return (f"the journal {self.path} is damaged: {lost} could not be read; showing the "
+                f"{self.games} game{'s' * (self.games != 1)} and {self.events} "
+                f"event{'s' * (self.events != 1)} that could")
+
+
+def read_journal(path: str | Path, read: Callable[[Journal], T]) -> tuple[T, str | None]:
+    """``read(journal)`` on the journal at ``path`` opened read-only, and None; when the file or
+    a row ``read`` needs turns out damaged, ``read`` on what :func:`salvage` recovers instead,
+    and the salvage's sentence. Raises ``JournalFileError`` for a path that is no journal file
+    and ``JournalDamagedError`` when nothing at all can be read."""
+    path = Path(path)
+    try:
+        with Journal(path, read_only=True) as journal:
+            return read(journal), None
+    except (JournalDamagedError, JournalRowError) as exc:
+        log.info("%s: reading what can be read", exc)
+    journal, report = salvage(path)
+    with journal:
+        return read(journal), report.sentence()
+
+
+def salvage(path: str | Path) -> tuple[Journal, Salvage]:
+    """A journal in memory holding every game of the file at ``path`` whose setup can be read,
+    each with its events up to the first one that cannot be (a game that lost events is
+    marked 'damaged'), and the counts of what was lost."""
+    path = Path(path)
+    check_place(path, read_only=True)
+    report = Salvage(path)
+    db = _open_raw(path)
+    try:
+        games, lost, end = _scan(db, "games", "id, created_ms, setup, status, winners")
+        report.games_lost += lost
+        events, lost, events_cut = _scan(db, "events", "game_id, seq, body")
+        report.events_lost += lost
+        report.at_least = end or events_cut
+    finally:
+        db.close()
+    by_game: dict[int, dict[int, Any]] = {}
+    for _, game_id, seq, body in events:
+        if isinstance(game_id, int) and isinstance(seq, int):
+            by_game.setdefault(game_id, {})[seq] = body
+        else:
+            report.events_lost += 1
+    out = Journal(":memory:")
+    for _, game_id, created_ms, setup, status, winners in games:
+        bodies = by_game.pop(game_id, {}) if isinstance(game_id, int) else {}
+        try:
+            game = Game.from_json(json.loads(setup))
+            created = int(created_ms)
+        except ROW_FAULTS:
+            report.games_lost += 1
+            report.events_lost += len(bodies)
+            continue
+        kept = _readable_prefix(bodies, game.players)
+        report.events_lost += len(bodies) - len(kept)
+        try:
+            won = [w for w in json.loads(winners) if isinstance(w, int)]
+        except ROW_FAULTS:
+            won = []
+        try:
+            # a game that lost events, or whose row says it ended where its events do not
+            # (its last events were lost), is 'damaged': shown, never resumed
+            short = len(kept) < max(bodies, default=0) or (not kept and events_cut) or (
+                status == "over" and replay(game, kept).phase != "game-over")
+            out.import_game(game_id, created, game, kept, "damaged" if short else str(status), won)
+        except ROW_FAULTS:  # the engine could not replay it: nothing of it can be shown
+            report.games_lost += 1
+            report.events_lost += len(kept)
+            continue
+        report.games += 1
+        report.events += len(kept)
+    report.events_lost += sum(len(b) for b in by_game.values())  # events of no readable game
+    return out, report
+
+
+def _readable_prefix(bodies: dict[int, Any], players: int) -> list[Event]:
+    """The game's events from seq 1 up to the first missing or unreadable one."""
+    kept: list[Event] = []
+    for seq in range(1, len(bodies) + 2):
+        if seq not in bodies:
+            break
+        try:
+            kept.append(check_event(event_from_json(json.loads(bodies[seq])), players))
+        except ROW_FAULTS:
+            break
+    return kept
+
+
+def _open_raw(path: Path) -> sqlite3.Connection:
+    """The file opened read-only with no checks at all; JournalDamagedError when SQLite cannot
+    read even its list of tables, or it is another program's database."""
+    uri = "file:" + quote(str(path.resolve())) + "?mode=ro"
+    for suffix in ("", "&immutable=1"):
+        try:
+            db = sqlite3.connect(uri + suffix, uri=True, isolation_level=None)
+        except sqlite3.Error:
+            continue
+        try:
+            # read the list of tables even where it names pages the file no longer has
+            # (truncated): the connection is read-only, nothing is ever written
+            db.execute("PRAGMA writable_schema=ON")
+            tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        except sqlite3.OperationalError as exc:
+            db.close()
+            if str(getattr(exc, "sqlite_errorname", "")).startswith("SQLITE_CANTOPEN"):
+                continue
+            raise JournalDamagedError(f"{path} cannot be read at all ({exc})") from None
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            raise JournalDamagedError(f"{path} is not a tablekit journal, or is damaged beyond "
+                                      f"reading ({exc})") from None
+        for table in ("games", "events"):
+            try:
+                columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+            except sqlite3.DatabaseError:
+                columns = set()
+            if table not in tables or not COLUMNS[table] - {"type", "t_ms", "variant", "ended_ms"} <= columns:
+                db.close()
+                raise JournalDamagedError(f"{path} is not a tablekit journal (no usable {table} table)")
+        return db
+    raise JournalFileError(f"cannot open {path} to read it")
+
+
+def _scan(db: sqlite3.Connection, table: str, columns: str) -> tuple[list[Any], int, bool]:
+    """Every row of ``table`` that can be read, in rowid order, skipping damaged stretches;
+    how many rows were skipped (counting rowids, which the journal never leaves gaps in); and
+    whether rows were lost at the end, where how many is not known."""
+    rows: list[Any] = []
+    lost = 0
+    after = 0  # the journal's rowids count from 1
+    sql = f"SELECT rowid, {columns} FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT 256"
+    while True:
+        batch: list[Any] = []
+        try:
+            cursor = db.execute(sql, (after,))
+            while (row := cursor.fetchone()) is not None:
+                batch.append(row)
+        except sqlite3.DatabaseError:
+            rows += batch
+            if batch:
+                after = int(batch[-1][0])
+            nxt, skipped = _next_readable(db, table, after)
+            lost += skipped
+            if nxt is None:
+                return rows, lost, True
+            after = nxt - 1
+            continue
+        rows += batch
+        if len(batch) < 256:
+            return rows, lost, False
+        after = int(batch[-1][0])
+
+
+def _probe(db: sqlite3.Connection, table: str, after: int) -> int | None | bool:
+    """The first rowid past ``after`` (None: none), or False when that part cannot be read."""
+    try:
+        row = db.execute(f"SELECT rowid FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT 1",
+                         (after,)).fetchone()
+    except sqlite3.DatabaseError:
+        return False
+    return None if row is None else int(row[0])
+
+
+def _next_readable(db: sqlite3.Connection, table: str, after: int) -> tuple[int | None, int]:
+    """Past an unreadable stretch starting after rowid ``after``: the next rowid that can be
+    read (None: none) and how many rowids the stretch covers."""
+    bad, step = after, 1
+    while True:
+        probe = min(after + step, _MAX_ROWID - 1)
+        if _probe(db, table, probe) is not False:
+            break
+        bad = probe
+        if probe >= _MAX_ROWID - 1:
+            return None, 0
+        step *= 2
+    good = probe
+    while good - bad > 1:  # the last rowid whose successor cannot be read
+        mid = (bad + good) // 2
+        if _probe(db, table, mid) is False:
+            bad = mid
+        else:
+            good = mid
+    nxt = _probe(db, table, good)
+    if nxt is None or nxt is False or nxt is True:
+        return None, good - after
+    return nxt, nxt - after - 1
+
+
+__all__ = ["Salvage", "open_table_journal", "read_journal", "salvage", "set_aside"]
