@@ -137,7 +137,7 @@ class HostProtocol:
         self.want_reopen = False
         self.packetizer.reset()
         self._pending.clear()
-        self._held.clear()
+        # events held for a HELLO stay held: the box has their ACKs and will not send them again
         self._hello_ok = False
         self._refused = False
         self._last_valid = now

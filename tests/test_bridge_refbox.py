@@ -397,3 +397,14 @@ def test_a_box_restart_is_noticed_and_its_new_events_are_not_taken_for_repeats()
     host.receive(encode_frame(Msg.BUTTON, 1, button_payload(4, 1, 700)), 2.1)
     presses = [e for e in host.take_events() if isinstance(e, ButtonEvent)]
     assert presses == [ButtonEvent(4, "press", 700)] * 2 and host.stats.box_restarts == 1
+
+
+def test_events_held_for_a_hello_survive_a_reopen_before_it() -> None:
+    host = HostProtocol()
+    host.opened(0.0)
+    host.receive(encode_frame(Msg.BUTTON, 1, button_payload(2, 1, 300)), 0.1)
+    assert Packetizer(HOST_TYPES).feed(host.take_output())[-1].type == Msg.HOST_ACK
+    host.closed()  # the port fails before any HELLO; the box has the ACK and forgets the event
+    host.opened(0.5)
+    host.receive(encode_frame(Msg.HELLO, 0, hello_payload(10, "x")), 0.6)
+    assert host.take_events() == [LinkEvent("up"), ButtonEvent(2, "press", 300)]

@@ -63,7 +63,11 @@ def run(args: argparse.Namespace) -> int:
     with ButtonBox(url).open() as box:  # LinkError if the port cannot be opened
         while args.count is None or presses < args.count:
             if not warned and not box.link_up and time.monotonic() - started > 3.0:
-                log.warning("buttons: no answer from %s yet; still trying", url)
+                if box.refused:
+                    log.warning("buttons: the box on %s speaks another protocol version;"
+                                " its events are ignored", url)
+                else:
+                    log.warning("buttons: no answer from %s yet; still trying", url)
                 warned = True
             wait = 0.5 if deadline is None else deadline - time.monotonic()
             if wait <= 0:
