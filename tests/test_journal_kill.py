@@ -146,3 +146,29 @@ def test_kills_at_random_events_and_kills_of_resumed_games_end_the_same(script_w
         kills = sorted(rng.sample(range(1, total + 1), 2))
         path = tmp_path / f"k{kills[0]}-{kills[1]}.sqlite"
         assert killed_and_resumed(script, path, kills) == outcome, f"killed after events {kills}"
+
+
+@pytest.mark.slow
+def test_a_table_killed_right_after_its_last_event_is_over_and_not_resumed(tmp_path, uninterrupted):
+    """A real SIGKILL once the journal holds the game's last event (or as soon after as the
+    kill lands): the game is over, with every score row, and there is nothing to resume."""
+    whole, whole_report = uninterrupted
+    expected = _events(whole)
+    path = tmp_path / "j.sqlite"
+    proc = subprocess.Popen(DEMO + ["--journal", str(path), "--pace-ms", "6", "--box", "keys"],
+                            env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while _count(path) < len(expected) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.001)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    assert _events(path) == expected
+    with Journal(path) as a, Journal(whole) as b:
+        assert [(g.status, g.winners) for g in a.games()] == [("over", ("Asha",))]
+        assert a.score_rows(1) == b.score_rows(1) and len(a.score_rows(1)) == len(whole_report["deals"])
+        assert a.resumable() is None
+    resumed = subprocess.run(DEMO + ["--journal", str(path), "--resume", "--box", "keys"], env=_env(),
+                             capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in resumed.stderr  # nothing to resume: said in one line
+    with Journal(path) as a:
+        assert _events(path) == expected and a.games()[0].status == "over"
