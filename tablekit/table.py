@@ -11,13 +11,14 @@ the cut card — is injected, so tests and the demo drive it all.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from display.viewmodel import HEALTH_FALLBACK, DeviceHealth, ViewModel
+from display.viewmodel import HEALTH_FALLBACK, LEVEL_WARNING, DeviceHealth, Toast, ViewModel
 from engine.game import (
     ButtonPressed,
     ButtonReleased,
@@ -114,6 +115,7 @@ class Table:
         self._queue: deque[Event] = deque()
         self._redo: list[Effect] = []
         self._warned: tuple[int, int] | None = None
+        self._warning: tuple[str, int] | None = None  # a line for the players, and until when
 
     # --- starting and resuming ----------------------------------------------------------
 
@@ -353,7 +355,22 @@ class Table:
 
     # --- screen ---------------------------------------------------------------------------
 
+    def warn(self, text: str, ms: int = 30_000) -> None:
+        """Tell the players ``text`` (a warning line over the screen) for the next ``ms``."""
+        self._warning = (text, self.now() + ms)
+
     def view(self) -> ViewModel:
+        """What the screen shows now, with the standing warning when no other line is up."""
+        view = self._view()
+        if self._warning is not None:
+            text, until = self._warning
+            if self.now() >= until:
+                self._warning = None
+            elif getattr(view, "toast", LEVEL_WARNING) is None:
+                view = dataclasses.replace(view, toast=Toast(text, LEVEL_WARNING))
+        return view
+
+    def _view(self) -> ViewModel:
         if self.state.phase not in ("deal-over", "game-over"):
             self.screen = ""
         reading = self.reading()

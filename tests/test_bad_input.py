@@ -280,3 +280,23 @@ def test_see_with_a_calibration_naming_a_broken_deck_is_an_error_line(tmp_path: 
     cv2.imwrite(str(tmp_path / "photo.png"), np.zeros((480, 640, 3), np.uint8))
     assert main(["see", "--calibration", str(cal), str(tmp_path)]) == 2
     assert "unknown card" in _error(capsys)
+
+
+# --- a damaged journal at the table ------------------------------------------------------------
+
+
+def test_a_table_on_a_damaged_journal_keeps_it_aside_says_so_and_plays(tmp_path: Path,
+                                                                        capsys: Capture) -> None:
+    journal = tmp_path / "journal.sqlite"
+    journal.write_bytes(bytes(range(256)) * 64)  # not SQLite at all
+    report = tmp_path / "report.json"
+    assert main(["demo", "--headless", "--box", "keys", "--journal", str(journal),
+                 "--report", str(report), "--screenshots", str(tmp_path / "shots")]) == 0
+    err = capsys.readouterr().err
+    aside = [p for p in tmp_path.iterdir() if p.name.startswith("journal.sqlite.corrupt-")]
+    assert len(aside) == 1 and aside[0].read_bytes() == bytes(range(256)) * 64  # nothing lost
+    assert f"kept as {aside[0].name}" in err
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert data["over"] and data["winners"]
+    first = " ".join(data["screenshots"][0]["texts"])
+    assert "the journal was damaged" in first  # the players are told on the screen

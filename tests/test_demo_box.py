@@ -140,8 +140,9 @@ def test_a_box_that_dies_mid_game_hands_over_to_keys(tmp_path, monkeypatch, keys
     assert report["standings"] == keys[0]["standings"] and events == keys[1]
 
 
-class Interrupted(Exception):
-    pass
+class Interrupted(BaseException):
+    """The power going: nothing in the kit catches it (the command line turns every Exception
+    into one error line)."""
 
 
 def test_a_resumed_demo_holds_down_the_button_the_journal_left_down(tmp_path, monkeypatch, keys):

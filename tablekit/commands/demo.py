@@ -329,7 +329,7 @@ def _open_screen(args: argparse.Namespace) -> tuple[Screen | None, str]:
 def run(args: argparse.Namespace) -> int:
     """Bad input raises a TablekitError; tablekit.cli prints it as one error line (exit 2)."""
     from tablekit.clock import ManualClock
-    from tablekit.journal import Journal
+    from tablekit.journal_open import open_table_journal
     from tablekit.values import output_file, output_folder, parse_size
 
     path = args.script or DEMO_DIR / f"{args.game or DEFAULT_GAME}.json"
@@ -340,7 +340,9 @@ def run(args: argparse.Namespace) -> int:
     if args.screenshots:
         output_folder(args.screenshots, "--screenshots")
     journal_path = args.journal or Path(tempfile.mkdtemp(prefix="tablekit-demo-")) / "journal.sqlite"
-    journal = Journal(journal_path)
+    journal, damaged = open_table_journal(journal_path)
+    if damaged:
+        log.warning("%s", damaged)
     scripted = ScriptedCamera(script.readings, script.cuts, script.tables)
     camera: Camera = VisionCamera(scripted) if args.vision else scripted
     clock = ManualClock()
@@ -355,6 +357,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         table, start_after = _table(args, script, journal, journal_path, clock, camera, presses,
                                     screen.show if screen is not None else None)
+        if damaged:
+            table.warn(damaged)
         if mode != "none":
             why = presses.why if args.box == "auto" else ""
             print(f"button presses: {presses.input}" + (f" ({why})" if why else ""), flush=True)

@@ -122,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
     from engine.variants import all_variants
     from firmware_bridge import KeyboardButtons, default_keymap
     from tablekit.clock import MonotonicClock
-    from tablekit.journal import Journal, JournalError, default_path
+    from tablekit.journal import JournalError, default_path
+    from tablekit.journal_open import open_table_journal
     from tablekit.setup_screen import TableSetup
     from tablekit.shell import choose_game, open_screen, play
     from tablekit.table import Devices, Table, fallback_health
@@ -130,7 +131,9 @@ def run(args: argparse.Namespace) -> int:
 
     size = parse_size(args.size)
     chosen = game_from_args(args) if args.variant and not args.resume else None
-    journal = Journal(args.journal or default_path())
+    journal, damaged = open_table_journal(args.journal or default_path())
+    if damaged:
+        log.warning("%s", damaged)
     box = open_box(args)
     camera = open_camera(args)
     log.info("camera: %s", camera.name)
@@ -160,6 +163,8 @@ def run(args: argparse.Namespace) -> int:
                 return 0
             table = Table.start(journal, game, MonotonicClock(), camera=camera, box=box,
                                 devices=devices, on_view=screen.show, rng=random.Random())
+        if damaged:
+            table.warn(damaged)
         keys = KeyboardButtons(default_keymap(table.state.game.players))
         return play(table, box, keys, seconds=args.seconds, fullscreen=args.fullscreen)
     finally:
