@@ -80,7 +80,7 @@ try:
     if not path.exists():
         print("no journal yet")
         sys.exit(3)
-    with Journal(path) as journal:
+    with Journal(path, read_only=True) as journal:  # the check writes nothing
         game = journal.resumable()
 except Exception as exc:
     print(f"{type(exc).__name__}: {exc}")
