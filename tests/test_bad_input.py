@@ -57,7 +57,9 @@ def test_sizes_screens_have_are_read() -> None:
     ["run", "--variant", "indian-pool-101", "--option", "wrap=maybe"],
     ["run", "--variant", "indian-pool-101", "--option", "=1"],
     ["run", "--variant", "indian-pool-101", "--players", "A,,B"],
-    ["run", "--variant", "indian-pool-101", "--players", "Ravi,ravi,B"],
+    ["run", "--variant", "indian-pool-101", "--players", "Ravi,ravi ,B"],
+    ["run", "--variant", "indian-pool-101", "--players", "A,B," + "x" * 25],
+    ["run", "--variant", "indian-pool-101", "--players", "A, ,B"],
     ["run", "--variant", "indian-pool-101", "--dealer", "0"],
     ["demo", "--size", "abc"],
 ])
@@ -135,6 +137,8 @@ def _step(step: dict) -> object:  # type: ignore[type-arg]
     (_with("game", {"variant": "indian-pool-101", "seats": [{"name": "A"}, {"name": "B"}],
                     "options": {"wrap": "maybe"}}), "house rule wrap"),
     (_with("game", {"variant": "indian-pool-101", "seats": 3}), "not a game description"),
+    (_with("game", {"variant": "indian-pool-101", "seats": [{"name": "Asha"}, {"name": "asha"}]}),
+     "sits at seats 1 and 2"),
 ])
 def test_a_demo_script_that_cannot_be_played_is_named(
         change: object, said: str, tmp_path: Path, capsys: Capture) -> None:

@@ -95,6 +95,27 @@ class Game:
 TABLE_OPTIONS = frozenset({"count", "deals", "turn_checks"})
 
 
+#: The longest name a seat takes: what fits a seat's panel at 800×480 and a score sheet's column.
+MAX_NAME = 24
+
+
+def check_names(seats: tuple[Seat, ...]) -> None:
+    """Raise :class:`SetupError` unless every seat has a name of its own: not empty (nor only
+    spaces or control characters), at most :data:`MAX_NAME` characters, and no two the same
+    (ignoring case and surrounding spaces: "Ravi" and "ravi " would be one player twice)."""
+    seen: dict[str, int] = {}
+    for i, seat in enumerate(seats):
+        name = seat.name.strip()
+        if not name or not name.isprintable():
+            raise SetupError(f"seat {i + 1} needs a name" + (" without control characters" if name else ""))
+        if len(name) > MAX_NAME:
+            raise SetupError(f"seat {i + 1}'s name {name[:MAX_NAME]!r}… is longer than {MAX_NAME} characters")
+        key = name.casefold()
+        if key in seen:
+            raise SetupError(f"{name!r} sits at seats {seen[key] + 1} and {i + 1}: each player needs a name of their own")
+        seen[key] = i
+
+
 def has_partnerships(variant: Variant) -> bool:
     """Is the game played by two teams of partners? (Open Rummy, Push.)"""
     return variant.partnerships

@@ -36,6 +36,7 @@ from engine.cards import Groups
 from engine.errors import TablekitError
 from engine.game import Correction, Game, TableRead, policy_for
 from engine.game.house_options import check_options
+from engine.game.setup import check_names
 from engine.notation import split_groups
 from engine.ruling import plain_number
 from tablekit.cameras import Camera, ScriptedCamera, SeenTable, VisionCamera
@@ -139,6 +140,7 @@ def _script(data: Any, path: Path) -> Script:
     if "game" not in data:
         raise ScriptError("the script names no game (its \"game\" object)")
     game = Game.from_json(_mapping(data["game"], "\"game\""))
+    check_names(game.seats)
     check_options(game.variant, game.options)
     seats = game.players
     cuts = {_key(k, "a cut's deal", 1, 999): _cut(game, v)

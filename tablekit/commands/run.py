@@ -53,17 +53,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def game_from_args(args: argparse.Namespace) -> Game:
     """The game the options describe; a house rule the variant does not take is refused."""
     from engine.game.house_options import check_options
+    from engine.game.setup import SetupError, check_names
     from engine.variants import find
     from tablekit.values import ValueRefused, parse_option
 
     seats: list[Seat] = []
     for part in (args.players or "Player 1,Player 2,Player 3").split(","):
         name, _, team = (p.strip() for p in part.partition("/"))
-        if not name:
-            raise ValueRefused(f"bad --players {args.players!r}: seat {len(seats) + 1} has no name")
-        if any(s.name.casefold() == name.casefold() for s in seats):
-            raise ValueRefused(f"bad --players {args.players!r}: {name!r} sits twice")
         seats.append(Seat(name, team))
+    try:
+        check_names(tuple(seats))
+    except SetupError as exc:
+        raise ValueRefused(f"bad --players {args.players!r}: {exc}") from None
     options = dict(parse_option(o) for o in args.option)
     if args.dealer < 1:
         raise ValueRefused(f"bad --dealer {args.dealer}: seats are numbered from 1")
