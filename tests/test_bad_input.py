@@ -304,3 +304,44 @@ def test_a_table_on_a_damaged_journal_keeps_it_aside_says_so_and_plays(tmp_path:
     assert data["over"] and data["winners"]
     first = " ".join(data["screenshots"][0]["texts"])
     assert "the journal was damaged" in first  # the players are told on the screen
+
+
+# --- the calibration's enrolled deck reaches the table's camera -----------------------------------
+
+
+def test_run_reads_with_the_calibration_s_enrolled_deck(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        caplog: pytest.LogCaptureFixture) -> None:
+    import argparse
+
+    import vision.recognize
+    from tablekit.cameras import FrameCamera, ZoneRequest
+    from tablekit.commands.run import open_camera
+
+    patches = np.random.default_rng(0).normal(size=(2, PATCH, PATCH)).astype(np.float32)
+    DeckTemplates(("AS", "KH"), patches).save(tmp_path / "deck.npz")
+    cal = tmp_path / "cal.json"
+    cal.write_text(json.dumps({"mat": "A3", "seats": 4, "homography": np.eye(3).tolist(),
+                               "image_size": [640, 480], "white_gains": [1, 1, 1],
+                               "px_per_mm": 2.0, "deck": "deck.npz"}), encoding="utf-8")
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    cv2.imwrite(str(photos / "a.png"), np.zeros((480, 640, 3), np.uint8))
+    args = argparse.Namespace(calibration=cal, camera=str(tmp_path / "no-such-camera"), photos=photos)
+    camera = open_camera(args)
+    assert isinstance(camera, FrameCamera) and camera.deck is not None
+    assert camera.deck.cards == ("AS", "KH")
+    used: list[object] = []
+    real = vision.recognize.read_table
+
+    def spy(image: np.ndarray, **kwargs: object):  # type: ignore[no-untyped-def]
+        used.append(kwargs.get("deck"))
+        return real(image, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(vision.recognize, "read_table", spy)
+    camera.read_zone(ZoneRequest(0, 1, 0))
+    assert used == [camera.deck]  # the recognizer was handed the club's deck
+    # a deck file that cannot be used is said, and the camera reads without it
+    (tmp_path / "deck.npz").write_bytes(b"not a deck")
+    camera = open_camera(args)
+    assert isinstance(camera, FrameCamera) and camera.deck is None
+    assert "reading without the enrolled deck" in caplog.text
