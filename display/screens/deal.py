@@ -10,6 +10,8 @@ from display.layout import inset, split_columns, split_rows
 from display.viewmodel import DealResultView
 
 COLUMNS = (0.42, 0.18, 0.18, 0.32)
+TABLE = (0.06, 0.225, 0.88, 0.655)  # the players' lines, under the headline
+MIN_ROWS = 5  # a short list keeps rows of this share, not one or two tall bars
 
 
 def draw(canvas: Canvas, view: DealResultView) -> None:
@@ -19,13 +21,17 @@ def draw(canvas: Canvas, view: DealResultView) -> None:
         box = L.rect((0.03, 0.115, 0.94, 0.1))
         canvas.text(view.headline, L.line("title"), box, theme.HIGHLIGHT, align="center")
         canvas.mark("headline", box)
-    table = L.rect((0.06, 0.23, 0.88, 0.66))
-    count = max(len(view.lines) + 1, 6)
-    rows = split_rows(table, count, gap=L.py(0.01))
+    table = L.rect(TABLE)
+    # the column heads take one small line; the players' rows share the rest, so eight
+    # players' scores still print large on the Pi's screen
+    gap = L.py(0.006)
+    head = pygame.Rect(table.x, table.y, table.w, L.line("small") + gap)
+    body = pygame.Rect(table.x, head.bottom + gap, table.w, table.bottom - head.bottom - gap)
+    rows = split_rows(body, max(len(view.lines), MIN_ROWS), gap=gap)
     heads = ("Player", "This deal", "Total", "")
-    for cell, head, align in zip(split_columns(inset(rows[0], L.py(0.02), 0), list(COLUMNS), gap=L.py(0.02)), heads, ("left", "right", "right", "left"), strict=True):
-        canvas.text(head, L.line("small"), cell, theme.TEXT_DIM, align=align, bold=False)
-    for i, (row, line) in enumerate(zip(rows[1:], view.lines, strict=False)):
+    for cell, title, align in zip(split_columns(inset(head, L.py(0.02), 0), list(COLUMNS), gap=L.py(0.02)), heads, ("left", "right", "right", "left"), strict=True):
+        canvas.text(title, L.line("small"), cell, theme.TEXT_DIM, align=align, bold=False)
+    for i, (row, line) in enumerate(zip(rows, view.lines, strict=False)):
         fill = theme.HIGHLIGHT if line.winner else theme.PANEL
         ink = theme.HIGHLIGHT_TEXT if line.winner else theme.TEXT
         canvas.panel(row, fill, None)
@@ -33,7 +39,7 @@ def draw(canvas: Canvas, view: DealResultView) -> None:
         cells = split_columns(inset(row, L.py(0.02), 0), list(COLUMNS), gap=L.py(0.02))
         canvas.text(line.name, L.line("large"), cells[0], ink)
         canvas.text(number_text(line.points), L.line("large"), cells[1], ink, align="right")
-        canvas.text(number_text(line.total), L.line("large"), cells[2], ink, align="right")
+        canvas.text(number_text(line.total), L.line("title"), cells[2], ink, align="right")
         note_ink = theme.INVALID if line.eliminated and not line.winner else ink
         canvas.text(line.note, L.line("body"), cells[3], note_ink, bold=False)
         if line.eliminated:

@@ -21,7 +21,15 @@ RING_RADIUS = 0.19  # of the height
 RING_WIDTH = 0.042
 SEAT_ORBIT = (0.355, 0.30)  # seat centres lie on this ellipse (fractions of width, height)
 FELT = (0.30, 0.25)
-NOTE = (0.62, 0.104, 0.36, 0.04)  # the standing note's box, under the header at the right
+NOTE = (0.62, 0.103, 0.36, 0.036)  # the standing note's box, under the header at the right
+SEAT_WIDTH = 0.2  # of the width, up to six seats
+SEAT_WIDTH_CROWDED = 0.18  # seven and eight seats
+SEAT_HEIGHT = 0.19  # of the height: as tall as the ring leaves room for, the score must be big
+SEAT_HEIGHT_CROWDED = 0.18  # seven and eight seats: clear of the standing note
+# A seat panel's rows, as shares of its inner height: the name, the score (the rest), the note.
+NAME_SHARE = 0.28
+NOTE_SHARE = 0.19
+MIN_SCORE_SCALE = 0.8  # a wide score shrinks this far before it is cut
 
 
 def team_colours(view: PlayView) -> dict[str, theme.Colour]:
@@ -44,8 +52,8 @@ def seat_rects(canvas: Canvas, count: int) -> list[pygame.Rect]:
     L = canvas.layout
     cx, cy = CENTRE[0] * L.width, CENTRE[1] * L.height
     rx, ry = SEAT_ORBIT[0] * L.width, SEAT_ORBIT[1] * L.height
-    w = round(L.width * (0.2 if count <= 6 else 0.165))
-    h = round(L.height * (0.19 if count <= 6 else 0.165))
+    w = round(L.width * (SEAT_WIDTH if count <= 6 else SEAT_WIDTH_CROWDED))
+    h = round(L.height * (SEAT_HEIGHT if count <= 6 else SEAT_HEIGHT_CROWDED))
     out = []
     for i in range(count):
         t = 2 * math.pi * i / max(1, count)
@@ -150,14 +158,15 @@ def _seat(
     edge = theme.HIGHLIGHT if active else theme.PANEL_EDGE
     canvas.panel(rect, fill, edge, width=L.py(0.004))
     canvas.mark(f"seat:{index}", rect)
-    pad = max(4, rect.h // 12)
+    pad = max(3, rect.h // 20)
     inner = inset(rect, pad)
     if team is not None:
         stripe = pygame.Rect(rect.x, rect.y + rect.h // 8, max(4, pad), rect.h * 3 // 4)
         pygame.draw.rect(canvas.surface, team, stripe, border_radius=2)
         inner = pygame.Rect(inner.x + pad, inner.y, inner.w - pad, inner.h)
-    name_h = int(inner.h * 0.42)
-    row_h = int(inner.h * 0.31)
+    # three rows: the name, the score (the big element: read across the table), a note
+    name_h = round(inner.h * NAME_SHARE)
+    note_h = round(inner.h * NOTE_SHARE)
     name_box = pygame.Rect(inner.x, inner.y, inner.w, name_h)
     if dealer:
         chip_d = min(name_h, inner.w // 5)
@@ -168,30 +177,31 @@ def _seat(
         canvas.text("D", int(chip_d * 0.8), chip.inflate(-chip_d // 5, -chip_d // 8), theme.TEXT_DARK, align="center")
         canvas.mark(f"dealer:{index}", chip)
         name_box.w -= chip_d + pad
-    canvas.text(seat.name, L.line("large"), name_box, ink)
+    canvas.text(seat.name, name_h, name_box, ink)
 
-    row = pygame.Rect(inner.x, name_box.bottom, inner.w, row_h)
-    marks_w = _missed_marks(canvas, index, seat.missed_turns, missed_limit, row)
-    score_box = pygame.Rect(row.x, row.y, row.w - marks_w - pad, row.h)
-    canvas.text(number_text(seat.score), L.line("body"), score_box, ink)
+    note_row = pygame.Rect(inner.x, inner.bottom - note_h, inner.w, note_h)
+    score_box = pygame.Rect(inner.x, name_box.bottom, inner.w, note_row.y - name_box.bottom)
+    score = canvas.text(number_text(seat.score), score_box.h, score_box, ink, min_scale=MIN_SCORE_SCALE)
+    canvas.mark(f"score:{index}", score)
 
+    marks_w = _missed_marks(canvas, index, seat.missed_turns, missed_limit, note_row)
     note = seat.note or (seat.state if out else "") or team_words(seat.team)
     if note:
-        note_box = pygame.Rect(inner.x, row.bottom, inner.w, inner.bottom - row.bottom)
+        note_box = pygame.Rect(note_row.x, note_row.y, note_row.w - marks_w - (pad if marks_w else 0), note_row.h)
         colour = theme.INVALID if seat.state == SEAT_ELIMINATED and not active else ink
         if note != seat.note and not out and team is not None and not active:
             colour = team
-        canvas.text(note, L.line("small"), note_box, colour, bold=False)
+        canvas.text(note, note_h, note_box, colour, bold=False)
     if seat.state == SEAT_ELIMINATED:
         pygame.draw.line(canvas.surface, theme.INVALID, rect.topleft, rect.bottomright, max(2, L.py(0.004)))
 
 
 def _missed_marks(canvas: Canvas, index: int, missed: int, limit: int, row: pygame.Rect) -> int:
-    """Dots at the right of the score row: red for each missed turn, hollow for those left."""
+    """Dots at the right of the note row: red for each missed turn, hollow for those left."""
     slots = limit if limit > 0 else min(missed, 5)
     if slots <= 0:
         return 0
-    d = max(6, min(row.h * 2 // 3, row.w // 9))
+    d = max(6, min(row.h - 2, row.w // 9))
     gap = max(2, d // 3)
     width = slots * d + (slots - 1) * gap
     x = row.right - width

@@ -1,0 +1,90 @@
+"""Readable across the table: the scores are the biggest thing in a seat, on the Pi's screen too."""
+
+from __future__ import annotations
+
+# ruff: noqa: I001 - the fixtures module comes first: it sets SDL's dummy drivers before pygame loads
+from tests._display_fixtures import BOTH, assert_texts_inside, pixels, render
+
+import dataclasses
+
+import numpy as np
+import pygame
+import pytest
+
+from display.canvas import Canvas, TextPlacement, number_text
+from display.layout import SIZES
+from display.samples import NAMES, deal_view, play_view, scoreboard_view
+from display.viewmodel import DealLine, ScoreSeries
+
+PI, TABLE = SIZES["pi"], SIZES["table"]
+MIN_SCORE_PX = 32  # a seat's score, as drawn on the 800×480 screen
+MIN_NAME_PX = 20
+
+
+def _placed(canvas: Canvas, text: str, inside: pygame.Rect) -> TextPlacement:
+    found = [t for t in canvas.texts if t.text == text and inside.contains(t.rect)]
+    assert found, f"{text!r} is not drawn inside {inside}"
+    return max(found, key=lambda t: t.rect.h)
+
+
+def ink_height(surface: pygame.Surface, rect: pygame.Rect) -> int:
+    """The height of what is drawn in ``rect``: the rows holding a pixel unlike the fill."""
+    px = pixels(surface, rect)
+    fill = px[0, 0]
+    rows = np.nonzero(np.any(np.abs(px - fill).sum(axis=2) > 60, axis=1))[0]
+    return int(rows[-1] - rows[0] + 1) if rows.size else 0
+
+
+def _scores(size: tuple[int, int], seats: int) -> list[tuple[int, int, int]]:
+    """(score's line height, its ink height, the name's line height) for every seat."""
+    view = play_view(seats)
+    surface, canvas = render(view, size)
+    assert_texts_inside(canvas)
+    out = []
+    for i, seat in enumerate(view.seats):
+        panel = canvas.regions[f"seat:{i}"]
+        score = _placed(canvas, number_text(seat.score), panel)
+        assert canvas.regions[f"score:{i}"] == score.rect
+        name = _placed(canvas, seat.name, panel)
+        assert not name.text.endswith("…"), "a sample name is cut"
+        out.append((score.rect.h, ink_height(surface, score.rect), name.rect.h))
+    return out
+
+
+@pytest.mark.parametrize("seats", range(2, 9))
+def test_seat_scores_are_drawn_large_at_800x480_and_grow_at_1080p(seats: int) -> None:
+    small = _scores(PI, seats)
+    large = _scores(TABLE, seats)
+    for (line, ink, name), (big_line, big_ink, big_name) in zip(small, large, strict=True):
+        assert line >= MIN_SCORE_PX, f"{seats} seats: a score {line} px tall at 800x480"
+        assert ink >= 0.6 * line  # the digits fill their line: no tiny glyph in a tall box
+        assert line > name, "the score is the seat's big element"
+        assert name >= MIN_NAME_PX
+        assert big_line >= 2 * line and big_ink >= 2 * ink, "scores scale up at 1080p"
+        assert big_name >= 2 * name
+
+
+@BOTH
+def test_a_wide_score_shrinks_a_little_but_stays_whole(size: tuple[int, int]) -> None:
+    view = play_view(8)
+    seats = tuple(dataclasses.replace(s, score=-1234.5) for s in view.seats)
+    _, canvas = render(dataclasses.replace(view, seats=seats), size)
+    for i in range(8):
+        placed = _placed(canvas, "-1234.5", canvas.regions[f"seat:{i}"])
+        assert placed.rect.h >= MIN_SCORE_PX * size[1] / PI[1]
+
+
+@BOTH
+def test_totals_on_the_deal_result_and_scoreboard_are_large_with_eight_players(size: tuple[int, int]) -> None:
+    lines = tuple(DealLine(n, 10 * i, 25 * i) for i, n in enumerate(NAMES))
+    deal = dataclasses.replace(deal_view(), lines=lines)
+    board = dataclasses.replace(scoreboard_view(), series=tuple(ScoreSeries(n, (5, 30 + i)) for i, n in enumerate(NAMES)))
+    floor = MIN_SCORE_PX * size[1] / PI[1]
+    _, canvas = render(deal, size)
+    assert_texts_inside(canvas)
+    for i, line in enumerate(lines):
+        assert _placed(canvas, number_text(line.total), canvas.regions[f"line:{i}"]).rect.h >= floor
+    _, canvas = render(board, size)
+    assert_texts_inside(canvas)
+    for i, s in enumerate(board.series):
+        assert _placed(canvas, number_text(s.totals[-1]), canvas.regions[f"total:{i}"]).rect.h >= floor
