@@ -17,6 +17,7 @@ from display.layout import Layout
 from display.theme import Colour
 
 ELLIPSIS = "…"
+MIN_PARAGRAPH_PX = 14  # a wrapped reason is never shrunk below this line height
 # What to write when the font has no glyph: the judge notation's letters for the suits.
 _STAND_INS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C", "…": "...", "·": "-", "—": "-", "→": "->"}
 
@@ -198,6 +199,68 @@ class Canvas:
             row = pygame.Rect(box.x, top, box.w, line_px)
             out.append(self.text(line, line_px, row, colour, align=align, bold=bold, min_scale=1.0))
             top += line_px
+        return out
+
+    def wrap_lines(self, text: str, line_px: int, width: int, bold: bool = True) -> list[str]:
+        """``text`` broken between words into lines no wider than ``width`` (a word wider
+        than that alone on its line)."""
+        lines: list[str] = []
+        current = ""
+        for word in text.split():
+            trial = f"{current} {word}" if current else word
+            if current and self.cache.width(trial, line_px, bold) > width:
+                lines.append(current)
+                current = word
+            else:
+                current = trial
+        if current:
+            lines.append(current)
+        return lines
+
+    def paragraph_fit(
+        self, text: str, line_px: int, box: pygame.Rect, *, bold: bool = True, min_scale: float = 0.7
+    ) -> tuple[list[str], int, bool]:
+        """The lines and line height that show all of ``text`` in ``box``: the largest size
+        from ``line_px`` down to ``min_scale`` of it at which every word fits, and True; else
+        the lines at the smallest size, and False."""
+        text = self.cache.displayable(printable(text), line_px, bold)
+        size = max(1, min(line_px, box.h))
+        floor = min(size, max(MIN_PARAGRAPH_PX, int(line_px * min_scale)))
+        while True:
+            lines = self.wrap_lines(text, size, box.w, bold)
+            fits = len(lines) * size <= box.h and all(self.cache.width(line, size, bold) <= box.w for line in lines)
+            if fits or size <= floor:
+                return lines, size, fits
+            size = max(floor, min(size - 1, int(size * 0.94)))
+
+    def paragraph(
+        self,
+        text: str,
+        line_px: int,
+        box: pygame.Rect,
+        colour: Colour,
+        *,
+        align: str = "left",
+        valign: str = "center",
+        bold: bool = True,
+        min_scale: float = 0.7,
+    ) -> list[pygame.Rect]:
+        """Draw ``text`` wrapped over as many lines as ``box`` holds, shrinking the type (to
+        ``min_scale``) before anything is cut; only then is the last line cut with an ellipsis."""
+        box = box.clip(self.layout.full)
+        if box.h <= 0 or not printable(text):
+            return []
+        lines, size, fits = self.paragraph_fit(text, line_px, box, bold=bold, min_scale=min_scale)
+        room = max(1, box.h // size)
+        if len(lines) > room:
+            lines = lines[: room - 1] + [" ".join(lines[room - 1 :])]  # cut with an ellipsis below
+        block = len(lines) * size
+        top = box.y + {"top": 0, "bottom": box.h - block}.get(valign, (box.h - block) // 2)
+        out = []
+        for line in lines:
+            row = pygame.Rect(box.x, top, box.w, size)
+            out.append(self.text(line, size, row, colour, align=align, bold=bold, min_scale=1.0 if fits else 0.9))
+            top += size
         return out
 
     # --- shapes --------------------------------------------------------------------------

@@ -47,7 +47,8 @@ def toast(canvas: Canvas, note: Toast | None) -> None:
     band = inset(L.rect(FOOTER), L.py(0.06), L.py(0.006))
     colour = theme.LEVEL_COLOURS.get(note.level, theme.LEVEL_COLOURS["info"])
     canvas.panel(band, colour, theme.TEXT, width=L.py(0.003), radius=band.h // 2)
-    canvas.text(note.text, L.line("body"), inset(band, band.h // 2, 0), theme.TEXT, align="center")
+    # a long notice (a ruling's reason) wraps onto a second line before it is cut
+    canvas.paragraph(note.text, L.line("body"), inset(band, band.h // 2, L.py(0.003)), theme.TEXT, align="center", min_scale=0.6)
     canvas.mark("toast", band)
 
 

@@ -147,12 +147,19 @@ def test_a_toast_shows_on_any_screen_in_its_level_colour(size: tuple[int, int]) 
 
 @BOTH
 def test_a_long_message_wraps_inside_its_box(size: tuple[int, int]) -> None:
-    body = " ".join(["The camera cannot see the table: check that nothing covers the lens."] * 15)
+    sentence = "The camera cannot see the table: check that nothing covers the lens."
+    body = " ".join([sentence] * 15)
     _, canvas = render(MessageView("Camera", body, "error"), size)
     assert_texts_inside(canvas)
     lines = [t for t in canvas.texts if canvas.regions["body"].contains(t.rect)]
     assert len(lines) >= 3
+    assert " ".join(t.text for t in lines) == body  # the type shrinks so all of it is read
+    # far too long even for the smaller type: the box is filled and the last line cut
+    _, canvas = render(MessageView("Camera", " ".join([sentence] * 40), "error"), size)
+    assert_texts_inside(canvas)
+    lines = [t for t in canvas.texts if canvas.regions["body"].contains(t.rect)]
     assert lines[-1].text.endswith("…")
+    assert lines[-1].rect.bottom > canvas.regions["body"].bottom - 2 * lines[-1].rect.h
 
 
 def test_an_unknown_view_is_refused() -> None:

@@ -18,6 +18,6 @@ def draw(canvas: Canvas, view: MessageView) -> None:
     canvas.text(view.title, L.line("title") * 3 // 2, title, theme.TEXT if view.level == "info" else colour, align="center")
     canvas.mark("title", title)
     body = L.rect((0.1, 0.4, 0.8, 0.44))
-    canvas.wrapped(view.body, L.line("body"), body, theme.TEXT, align="center")
+    canvas.paragraph(view.body, L.line("body"), body, theme.TEXT, align="center", valign="top", bold=False)
     canvas.mark("body", body)
     chrome.footer(canvas, view.prompt)

@@ -292,6 +292,6 @@ def draw_pause(canvas: Canvas, view: PlayView, veil: pygame.Surface | None = Non
     top = pygame.Rect(rows.x, rows.y, rows.w, rows.h * 45 // 100)
     canvas.text("Paused", L.line("large"), top, theme.WARNING, align="center")
     bottom = pygame.Rect(rows.x, top.bottom, rows.w, rows.bottom - top.bottom)
-    canvas.text(view.paused_reason, L.line("body"), bottom, theme.TEXT, align="center")
+    canvas.paragraph(view.paused_reason, L.line("body"), bottom, theme.TEXT, align="center", min_scale=0.6)
     canvas.mark("paused", band)
     return veil

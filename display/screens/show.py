@@ -14,24 +14,44 @@ from display.viewmodel import SHOW_CORRECTING, SHOW_READING, GroupView, ShowView
 
 MIN_STEP = 0.32  # of a card's width: enough of an overlapped card shows to read its index
 MAX_CARD_HEIGHT = 0.3  # of the screen: one short group need not fill the screen
+BAND_HEIGHTS = (0.1, 0.14, 0.18)  # the verdict band grows (of the screen) for a long reason
+AREA = (0.015, 0.215, 0.97, 0.69)  # the groups, under a one-line band
+AREA_GAP = 0.015
+
+
+def _band_inner(canvas: Canvas, band: pygame.Rect) -> pygame.Rect:
+    return inset(band, canvas.layout.py(0.03), canvas.layout.py(0.008))
+
+
+def verdict_band(canvas: Canvas, words: str) -> pygame.Rect:
+    """The verdict band under the header: one line tall, taller when the verdict's reason
+    needs more lines to be read whole (the groups' area gives up the room)."""
+    L = canvas.layout
+    band = L.rect((0.0, 0.1, 1.0, BAND_HEIGHTS[0]))
+    for share in BAND_HEIGHTS:
+        band = L.rect((0.0, 0.1, 1.0, share))
+        if canvas.paragraph_fit(words, L.line("large"), _band_inner(canvas, band))[2]:
+            break
+    return band
 
 
 def draw(canvas: Canvas, view: ShowView, faces: FaceDrawer) -> None:
     L = canvas.layout
     right = "" if view.points is None else f"{number_text(view.points)} points"
     chrome.header(canvas, view.title or f"{view.declarer} shows", right)
-    banner = L.rect((0.0, 0.1, 1.0, 0.1))
     if view.stage == SHOW_READING or view.valid is None:
         colour, words = theme.NEUTRAL, view.verdict or "Reading the table…"
     elif view.valid:
         colour, words = theme.VALID, view.verdict or "Valid show"
     else:
         colour, words = theme.INVALID, view.verdict or "Invalid show"
+    banner = verdict_band(canvas, words)
     pygame.draw.rect(canvas.surface, colour, banner)
-    canvas.text(words, L.line("large"), inset(banner, L.py(0.03), L.py(0.008)), theme.TEXT_DARK if view.valid else theme.TEXT, align="center")
+    canvas.paragraph(words, L.line("large"), _band_inner(canvas, banner), theme.TEXT_DARK if view.valid else theme.TEXT, align="center")
     canvas.mark("verdict", banner)
 
-    area = L.rect((0.015, 0.215, 0.97, 0.69))
+    area = L.rect(AREA)
+    area = pygame.Rect(area.x, banner.bottom + L.py(AREA_GAP), area.w, area.bottom - banner.bottom - L.py(AREA_GAP))
     if view.stage == SHOW_CORRECTING and view.selected is not None:
         side = pygame.Rect(0, area.y, round(L.width * 0.2), area.h)
         side.right = area.right
@@ -85,7 +105,7 @@ def _group(canvas: Canvas, view: ShowView, index: int, group: GroupView, cell: p
     if group.valid:
         canvas.text(kind, L.line("small"), words_box, theme.VALID)
     else:
-        canvas.wrapped(group.reason or kind, L.line("small"), words_box, theme.TEXT, max_lines=2, bold=True)
+        canvas.paragraph(group.reason or kind, L.line("small"), words_box, theme.TEXT, valign="top", min_scale=0.75)
 
 
 def _fan(canvas: Canvas, view: ShowView, group: int, cards: tuple[str, ...], box: pygame.Rect, faces: FaceDrawer, *, selectable: bool) -> None:

@@ -19,8 +19,8 @@ def draw(canvas: Canvas, view: TurnCheckView) -> None:
     banner = L.rect((0.0, 0.1, 1.0, 0.1))
     pygame.draw.rect(canvas.surface, theme.INVALID, banner)
     headline = view.headline or f"{view.player}'s turn is not legal"
-    canvas.text(headline, L.line("large"), inset(banner, L.py(0.03), L.py(0.008)), theme.TEXT,
-                align="center")
+    canvas.paragraph(headline, L.line("large"), inset(banner, L.py(0.03), L.py(0.008)), theme.TEXT,
+                     align="center")
     canvas.mark("headline", banner)
 
     area = L.rect((0.04, 0.225, 0.92, 0.58))
@@ -35,7 +35,7 @@ def draw(canvas: Canvas, view: TurnCheckView) -> None:
             bar = pygame.Rect(row.x, row.y, max(6, L.py(0.015)), row.h)
             pygame.draw.rect(canvas.surface, theme.INVALID, bar)
             text_box = inset(pygame.Rect(bar.right, row.y, row.right - bar.right, row.h), L.py(0.02), L.py(0.01))
-            canvas.wrapped(rule, L.line("body"), text_box, theme.TEXT, max_lines=3)
+            canvas.paragraph(rule, L.line("body"), text_box, theme.TEXT, bold=False)
             canvas.mark(f"rule:{i}", row)
 
     if view.next_player:
