@@ -169,6 +169,7 @@ class GroupView:
     kind: str = ""  # e.g. "pure sequence", "set", "invalid"
     reason: str = ""  # in players' words; shown under the group, mostly for invalid ones
     points: Score = 0
+    judged: bool = True  # False: no verdict on it (the hand could not be judged): drawn neutral
 
 
 @dataclass(frozen=True, slots=True)

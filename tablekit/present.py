@@ -42,7 +42,8 @@ from display.viewmodel import (
     TurnCheckView,
     ViewModel,
 )
-from engine.cards import SUITS, parse_card
+from engine.cards import SUITS, UNREADABLE, parse_card
+from engine.errors import TablekitError
 from engine.game import (
     LONG_PRESS_MS,
     Game,
@@ -58,6 +59,7 @@ from engine.game.policy import FamilyPolicy
 from engine.game.seats import team_of
 from engine.game.state import DealRecord
 from engine.ruling import Ruling, plain_number
+from engine.tiles import parse_tile
 from engine.variants import Variant
 
 SCOREBOARD = "scoreboard"
@@ -112,12 +114,22 @@ def _n(x: object) -> int | float:
     return plain_number(x)  # type: ignore[arg-type]
 
 
+# The notation's error for the reader's "??" (and "?") as the engine words it, e.g. in a
+# wrong show's notice: "unknown card '??': bad suit".
+_UNREAD_ERROR = re.compile(r"unknown (card|tile|card or tile) '\?\??'(: bad (suit|rank))?")
+
+
+def players_words(text: str) -> str:
+    """An engine text with the notation's error for an unread card said as players say it."""
+    return _UNREAD_ERROR.sub(lambda m: f"a {'tile' if m.group(1) == 'tile' else 'card'} could not be read", text)
+
+
 def _toast(state: GameState, toast: Toast | None) -> Toast | None:
     """The app's toast, else the last notice (only on the play and setup screens: elsewhere
     the headline already says it and the prompt must stay visible)."""
     if toast is not None:
         return toast
-    return Toast(state.notice, LEVEL_INFO) if state.notice else None
+    return Toast(players_words(state.notice), LEVEL_INFO) if state.notice else None
 
 
 def _setup(state: GameState, toast: Toast | None) -> SetupView:
@@ -258,11 +270,49 @@ def wild_cards(wild: str) -> tuple[str, ...]:
     return tuple(f"{text}{s}" for s in SUITS) + ("PJ",)
 
 
-def _groups(ruling: Ruling | None, reading: HandReading) -> tuple[GroupView, ...]:
+def unread_cards(variant: Variant, cards: tuple[str, ...] | list[str]) -> int:
+    """How many of ``cards`` could not be read: the reader's ``??``, or text that is no card
+    (no tile) of the variant."""
+    parse = parse_tile if variant.uses_tiles else parse_card
+    missing = 0
+    for card in cards:
+        if card == UNREADABLE:
+            missing += 1
+            continue
+        try:
+            parse(card)
+        except (TablekitError, ValueError):
+            missing += 1
+    return missing
+
+
+def unread_words(variant: Variant, missing: int) -> str:
+    """"a card could not be read", "2 tiles could not be read"."""
+    item = "tile" if variant.uses_tiles else "card"
+    return f"a {item} could not be read" if missing == 1 else f"{missing} {item}s could not be read"
+
+
+def _groups(ruling: Ruling | None, reading: HandReading, variant: Variant) -> tuple[GroupView, ...]:
     if ruling is None:
-        return tuple(GroupView(tuple(g), False, "unread", reading.problem) for g in reading.groups)
+        # No ruling: the hand could not be judged (a card not read, a miscount). Its reason
+        # is the headline's; a group says only what is wrong with the group itself — an
+        # unread card where it lies — and is otherwise shown as not judged, never as wrong.
+        out = []
+        for g in reading.groups:
+            missing = unread_cards(variant, g)
+            reason = unread_words(variant, missing) if missing else ""
+            out.append(GroupView(tuple(g), False, "unread" if missing else "not judged", reason,
+                                 judged=False))
+        return tuple(out)
     return tuple(GroupView(tuple(str(c) for c in g.cards), g.valid, g.kind.replace("-", " "),
                            g.reason, plain_number(g.points)) for g in ruling.groups)
+
+
+def _cannot(head: str, reading: HandReading, variant: Variant) -> str:
+    """Why a hand has no ruling, in the players' words: an unread card is said as such (the
+    reader's "??" is no card the players should see named)."""
+    missing = sum(unread_cards(variant, g) for g in reading.groups)
+    return f"{head}: {unread_words(variant, missing) if missing else players_words(reading.problem)}"
 
 
 def _show(state: GameState, toast: Toast | None) -> ShowView:
@@ -270,7 +320,8 @@ def _show(state: GameState, toast: Toast | None) -> ShowView:
     deal = state.deal
     assert show is not None and deal is not None
     names = [s.name for s in state.game.seats]
-    wild = wild_cards(deal.wild)
+    # the cut is a joker's rank in card games; a tile game's cut names the ace, no joker
+    wild = () if state.game.variant.uses_tiles else wild_cards(deal.wild)
     if show.stage in ("reading", "verdict"):
         reading = show.declaration
         who = names[show.declarer]
@@ -278,12 +329,12 @@ def _show(state: GameState, toast: Toast | None) -> ShowView:
             return ShowView(who, stage=SHOW_READING, verdict=f"{who} declares: reading the show…",
                             prompt="lay the melds in your zone", wild_cards=wild, toast=toast)
         ruling = reading.ruling
-        valid = ruling is not None and ruling.valid
+        valid: bool | None = None if ruling is None else ruling.valid  # None: not judged
         if ruling is None:
-            verdict = f"Cannot judge: {reading.problem}"
+            verdict = _cannot("Cannot judge", reading, state.game.variant)
         else:
             verdict = _headline("Valid show" if valid else "Invalid show", ruling.reason)
-        return ShowView(who, _groups(ruling, reading), valid, verdict, SHOW_CONFIRM,
+        return ShowView(who, _groups(ruling, reading, state.game.variant), valid, verdict, SHOW_CONFIRM,
                         VERDICT_PROMPT, wild_cards=wild,
                         points=None if ruling is None else plain_number(ruling.points),
                         toast=toast)
@@ -291,19 +342,19 @@ def _show(state: GameState, toast: Toast | None) -> ShowView:
     who = names[seat]
     reading = show.current
     if show.stage == "hand-reading" or reading is None:
-        why = f"{names[show.declarer]} made a valid show" if show.valid else state.notice
+        why = f"{names[show.declarer]} made a valid show" if show.valid else players_words(state.notice)
         return ShowView(who, stage=SHOW_READING, verdict=f"{who}: lay out your hand…",
                         prompt=why, wild_cards=wild, title=f"{who}'s hand",
                         toast=toast)
     ruling = reading.ruling
     if ruling is None:
-        verdict = f"Cannot count: {reading.problem}"
+        verdict = _cannot("Cannot count", reading, state.game.variant)
     else:
         verdict = f"{who}'s hand: {_n(reading.points or 0)} points"
         note = OUTCOME_WORDS.get(reading.outcome, "")
         if note:
             verdict += f" ({note})"
-    return ShowView(who, _groups(ruling, reading), None if ruling is None else ruling.valid, verdict,
+    return ShowView(who, _groups(ruling, reading, state.game.variant), None if ruling is None else ruling.valid, verdict,
                     SHOW_CONFIRM, VERDICT_PROMPT, wild_cards=wild,
                     points=None if reading.points is None else _n(reading.points), toast=toast,
                     title=f"{who}'s hand")

@@ -5,7 +5,7 @@ and the play screen notes when turns go unchecked for want of a mat calibration.
 from __future__ import annotations
 
 # ruff: noqa: I001 - the fixtures module comes first: it sets SDL's dummy drivers before pygame loads
-from tests._display_fixtures import BOTH, render
+from tests._display_fixtures import BOTH, render, share
 
 from dataclasses import replace
 from pathlib import Path
@@ -15,8 +15,10 @@ from _game_fixtures import NO_PURE, Driver, game
 
 from display.layout import HEADER
 from display.samples import play_view
-from display.viewmodel import GameOverView, PlayView
-from engine.game import DealStarted, MenuPressed, apply, policy_for
+from display import theme
+from display.viewmodel import GameOverView, PlayView, ShowView
+from engine.cards import UNREADABLE
+from engine.game import DealStarted, MenuPressed, TableRead, apply, policy_for
 from engine.game.flow import MENU_CLOSE
 from engine.game.show import wrong_show_text
 from engine.variants import all_variants
@@ -288,3 +290,66 @@ def test_run_without_a_camera_says_so_where_turns_go_unchecked(tmp_path: Path,
     assert camera.table_unread == "no camera"
     view = present(dealt("open-rummy-2deck").state, 0, table_unread=camera.table_unread)
     assert view.note == "turns not checked: no camera"
+
+
+# --- 5. an unread card is said on its own group, never as a parse error ---------------------
+
+UNREAD_SHOW = (("4H", "5H", "6H", "7H"), ("KC", "QC", "PJ"), ("QD", "QS", UNREADABLE), ("7S", "7D", "7C"))
+
+
+def _declared_with_unread(variant: str = "indian-pool-101") -> Driver:
+    d = dealt(variant)
+    assert d.state.deal is not None
+    d.declare(d.state.deal.turn)
+    assert d.state.show is not None
+    d(TableRead(d.state.show.declarer, UNREAD_SHOW, d.at(500)))
+    assert d.state.show.declaration is not None and d.state.show.declaration.ruling is None
+    return d
+
+
+def test_an_unread_card_is_said_only_on_its_group() -> None:
+    view = present(_declared_with_unread().state, 0)
+    assert isinstance(view, ShowView)
+    assert view.verdict == "Cannot judge: a card could not be read"
+    assert view.valid is None  # not judged: neither a valid nor a wrong show yet
+    assert [g.reason for g in view.groups] == ["", "", "a card could not be read", ""]
+    assert [g.kind for g in view.groups] == ["not judged", "not judged", "unread", "not judged"]
+    assert not any(g.judged for g in view.groups)
+    words = repr(view)
+    assert "bad suit" not in words and "unknown card" not in words
+
+
+def test_unread_cards_are_counted_and_tiles_named_as_tiles() -> None:
+    d = dealt("tile-rummy")
+    assert d.state.deal is not None
+    d.declare(d.state.deal.turn)
+    assert d.state.show is not None
+    d(TableRead(d.state.show.declarer, (("R1", "R2", "R3"), ("B5", "?", "??")), d.at(500)))
+    view = present(d.state, 0)
+    assert isinstance(view, ShowView)
+    assert view.verdict == "Cannot judge: 2 tiles could not be read"
+    assert [g.reason for g in view.groups] == ["", "2 tiles could not be read"]
+
+
+@BOTH
+def test_the_show_screen_marks_only_the_unread_group(size: tuple[int, int]) -> None:
+    view = present(_declared_with_unread().state, 0)
+    surface, canvas = render(view, size)
+    texts = [t.text for t in canvas.texts]
+    assert texts.count("a card could not be read") == 1
+    assert canvas.regions["group:2"].contains(next(t.rect for t in canvas.texts if t.text == "a card could not be read"))
+    assert not any("bad suit" in t or "unknown card" in t for t in texts)
+    assert not any(k.startswith("badge:") for k in canvas.regions)  # no tick nor cross without a ruling
+    assert share(surface, canvas.regions["marker:2"].inflate(-2, -8), theme.WARNING, 4) > 0.9
+    for i in (0, 1, 3):
+        assert share(surface, canvas.regions[f"marker:{i}"].inflate(-2, -8), theme.NEUTRAL, 4) > 0.9
+        assert share(surface, canvas.regions[f"marker:{i}"], theme.INVALID, 4) == 0.0
+
+
+def test_a_wrong_show_notice_names_no_parse_error() -> None:
+    d = _declared_with_unread()
+    d.ok()  # the table confirms the hand as read: a wrong show
+    view = present(d.state, d.t)
+    assert isinstance(view, PlayView) and view.toast is not None
+    assert "could not be read" in view.toast.text
+    assert "bad suit" not in view.toast.text and "'??'" not in view.toast.text

@@ -79,7 +79,10 @@ def _group(canvas: Canvas, view: ShowView, index: int, group: GroupView, cell: p
     canvas.panel(cell, theme.PANEL)
     name = "loose" if loose else f"group:{index}"
     canvas.mark(name, cell)
-    colour = theme.NEUTRAL if loose else theme.VALID if group.valid else theme.INVALID
+    if loose or not group.judged:
+        colour = theme.WARNING if group.reason and not loose else theme.NEUTRAL
+    else:
+        colour = theme.VALID if group.valid else theme.INVALID
     bar_w = max(6, L.py(0.022))
     bar = pygame.Rect(cell.x, cell.y, bar_w, cell.h)
     pygame.draw.rect(canvas.surface, colour, bar, border_top_left_radius=L.py(0.012), border_bottom_left_radius=L.py(0.012))
@@ -91,7 +94,7 @@ def _group(canvas: Canvas, view: ShowView, index: int, group: GroupView, cell: p
     cards_box = pygame.Rect(inner.x, inner.y, inner.w, inner.h - text_h)
     badge_d = min(cards_box.h // 2, L.py(0.07))
     badge = pygame.Rect(cards_box.right - badge_d, cards_box.y, badge_d, badge_d)
-    if not loose:
+    if not loose and group.judged:
         _badge(canvas, badge, group.valid)
         canvas.mark(f"badge:{index}", badge)
     cards_box.w -= badge_d + pad
@@ -102,7 +105,12 @@ def _group(canvas: Canvas, view: ShowView, index: int, group: GroupView, cell: p
         canvas.text("Not in a group", L.line("small"), words_box, theme.TEXT_DIM, bold=False)
         return
     kind = group.kind or ("meld" if group.valid else "not a meld")
-    if group.valid:
+    if not group.judged:  # no verdict: what is wrong with the group itself, else nothing
+        if group.reason:
+            canvas.paragraph(group.reason, L.line("small"), words_box, theme.WARNING, valign="top", min_scale=0.75)
+        else:
+            canvas.text(kind, L.line("small"), words_box, theme.TEXT_DIM, bold=False)
+    elif group.valid:
         canvas.text(kind, L.line("small"), words_box, theme.VALID)
     else:
         canvas.paragraph(group.reason or kind, L.line("small"), words_box, theme.TEXT, valign="top", min_scale=0.75)
