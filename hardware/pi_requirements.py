@@ -3,9 +3,11 @@
     python hardware/pi_requirements.py PYPROJECT [EXTRAS]
 
 A requirement whose module the running interpreter already imports from Pi OS's packages
-(numpy, OpenCV) is left out and named on stderr: picamera2 from apt was built against those,
-and a copy from pip would shadow them. Everything else is printed for pip. Run it with the
-venv's own python (made with --system-site-packages), so it sees what that venv sees.
+(numpy, OpenCV, matplotlib) is left out and named on stderr: picamera2 from apt was built
+against numpy and OpenCV, and a copy from pip would shadow them; Pi OS's matplotlib
+(python3-matplotlib) is built against that numpy too, and saves building one on the Pi.
+Everything else is printed for pip. Run it with the venv's own python (made with
+--system-site-packages), so it sees what that venv sees.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 #: The module a requirement provides, for those Pi OS ships as Debian packages.
-SYSTEM_MODULES = {"numpy": "numpy", "opencv-python": "cv2", "opencv-python-headless": "cv2"}
+SYSTEM_MODULES = {"numpy": "numpy", "opencv-python": "cv2", "opencv-python-headless": "cv2",
+                  "matplotlib": "matplotlib"}
 
 
 def requirement_name(requirement: str) -> str:
