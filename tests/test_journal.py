@@ -92,7 +92,7 @@ def test_the_score_sheet_has_a_row_per_deal_with_running_totals(tmp_path):
         gid, d = played(j)
         header, rows = score_sheet(j, gid)
         path = write_csv(j, gid, tmp_path / "out" / "sheet.csv")
-    lines = list(csv.reader(path.open()))
+    lines = list(csv.reader(path.open(encoding="utf-8-sig")))
     assert lines[0] == header and len(lines) == 3
     assert lines[2][header.index("Ravi note")] == "wrong-show"
     assert int(lines[2][header.index("Meera total")]) == d.state.totals[2]

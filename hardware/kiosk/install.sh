@@ -224,8 +224,9 @@ install_packages() {
     say "Debian packages (picamera2 comes from Pi OS's apt, not pip)"
     local packages=(python3-venv python3-pip fonts-dejavu-core fonts-noto-core fonts-noto-cjk)
     if apt-cache show python3-picamera2 >/dev/null 2>&1; then
-        # picamera2 and the numpy and OpenCV it was built against, all from apt
-        packages+=(python3-picamera2 python3-numpy python3-opencv)
+        # picamera2 and the numpy and OpenCV it was built against, all from apt; matplotlib
+        # (the printable score sheet) built against that numpy, rather than built by pip
+        packages+=(python3-picamera2 python3-numpy python3-opencv python3-matplotlib)
     else
         echo "note: python3-picamera2 is not in apt here; the camera falls back to USB or photos"
     fi
