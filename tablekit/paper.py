@@ -515,7 +515,10 @@ def draw_chart(ax: Axes, sheet: PaperSheet, size: float) -> None:
     ax.set_ylim(low - 0.03 * span, high + 0.06 * span)  # a line along 0 clears the axis
     last = max(1, sheet.deals[-1].number if sheet.deals else 1)
     ax.set_xlim(-0.015 * last, 1.015 * last)  # room for the markers at either end
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=min(last, 12)))
+    if last <= 12:  # every deal its tick; a long game a tick every few
+        ax.set_xticks(range(last + 1))
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=12))
     ax.set_xlabel("deal", fontsize=size)
     ax.set_ylabel("running total", fontsize=size)
     ax.tick_params(labelsize=size * 0.9, length=3)
