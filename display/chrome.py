@@ -6,7 +6,7 @@ import pygame
 
 from display import theme
 from display.canvas import Canvas
-from display.layout import FOOTER, HEADER, inset
+from display.layout import HEADER, inset
 from display.viewmodel import DeviceHealth, Toast
 
 
@@ -34,7 +34,7 @@ def footer(canvas: Canvas, prompt: str) -> None:
     if not prompt:
         return
     L = canvas.layout
-    band = inset(L.rect(FOOTER), L.py(0.03), L.py(0.012))
+    band = inset(L.footer_band(), L.py(0.03), L.py(0.012))
     canvas.text(prompt, L.line("small"), band, theme.TEXT_DIM, align="center", bold=False)
     canvas.mark("footer", band)
 
@@ -44,12 +44,27 @@ def toast(canvas: Canvas, note: Toast | None) -> None:
     if note is None or not note.text:
         return
     L = canvas.layout
-    band = inset(L.rect(FOOTER), L.py(0.06), L.py(0.006))
+    band = inset(L.footer_band(), L.py(0.03), L.py(0.006))
     colour = theme.LEVEL_COLOURS.get(note.level, theme.LEVEL_COLOURS["info"])
     canvas.panel(band, colour, theme.TEXT, width=L.py(0.003), radius=band.h // 2)
     # a long notice (a ruling's reason) wraps onto a second line before it is cut
     canvas.paragraph(note.text, L.line("body"), inset(band, band.h // 2, L.py(0.003)), theme.TEXT, align="center", min_scale=0.6)
     canvas.mark("toast", band)
+
+
+SOFT_KEYS = (("key:menu", "MENU"), ("key:ok", "OK"))
+
+
+def soft_keys(canvas: Canvas) -> None:
+    """The on-screen MENU and OK keys in the bottom right corner: a tap on one is a press of
+    the box's button (the regions "key:menu" and "key:ok" are where taps are tested)."""
+    L = canvas.layout
+    rects = L.soft_keys()
+    for name, label in SOFT_KEYS:
+        rect = rects[name]
+        canvas.panel(rect, theme.KEY, theme.KEY_EDGE, width=max(2, L.py(0.004)), radius=rect.h // 4)
+        canvas.text(label, max(16, rect.h * 9 // 20), inset(rect, rect.h // 8), theme.TEXT, align="center")
+        canvas.mark(name, rect)
 
 
 def _box_icon(surf: pygame.Surface, rect: pygame.Rect, colour: theme.Colour) -> None:

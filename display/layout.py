@@ -31,8 +31,15 @@ SIZES: Final[dict[str, tuple[int, int]]] = {
 
 # Bands shared by the screens.
 HEADER: Final[Box] = (0.0, 0.0, 1.0, 0.1)
-BODY: Final[Box] = (0.02, 0.11, 0.96, 0.79)
+BODY: Final[Box] = (0.02, 0.11, 0.96, 0.77)
 FOOTER: Final[Box] = (0.0, 0.91, 1.0, 0.09)
+# The on-screen MENU and OK keys in the bottom right corner, for a finger on a touchscreen.
+SOFT_KEY_HEIGHT: Final = 0.105  # of the screen's height
+MIN_SOFT_KEY_PX: Final = 48  # a fingertip, on the smallest screen
+SOFT_KEY_ASPECT: Final = 1.7  # width over height
+SOFT_KEY_MARGIN: Final = 0.008  # of the height: from the screen's edge and between the keys
+#: Nothing a screen draws reaches below this (of the height) at the right, where the keys are.
+SOFT_KEYS_TOP: Final = 0.88
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +69,28 @@ class Layout:
     @property
     def full(self) -> pygame.Rect:
         return pygame.Rect(0, 0, self.width, self.height)
+
+    def soft_keys(self) -> dict[str, pygame.Rect]:
+        """Where the on-screen MENU and OK keys are ("key:menu", "key:ok"): side by side in
+        the bottom right corner, at least a fingertip tall on any screen."""
+        h = max(MIN_SOFT_KEY_PX, round(SOFT_KEY_HEIGHT * self.height))
+        w = round(h * SOFT_KEY_ASPECT)
+        m = self.py(SOFT_KEY_MARGIN)
+        ok = pygame.Rect(self.width - m - w, self.height - m - h, w, h)
+        menu = pygame.Rect(ok.x - m - w, ok.y, w, h)
+        return {"key:menu": menu, "key:ok": ok}
+
+    def soft_key_strip(self) -> pygame.Rect:
+        """The corner the soft keys take, with their margin: the footer's words stay left of it."""
+        keys = self.soft_keys()
+        m = self.py(SOFT_KEY_MARGIN)
+        return keys["key:menu"].union(keys["key:ok"]).inflate(2 * m, 2 * m)
+
+    def footer_band(self) -> pygame.Rect:
+        """The footer band left of the soft keys (the prompt and the toast go here)."""
+        band = self.rect(FOOTER)
+        band.w = self.soft_key_strip().x - band.x
+        return band
 
 
 def inset(rect: pygame.Rect, dx: int, dy: int | None = None) -> pygame.Rect:

@@ -69,6 +69,7 @@ class Renderer:
             canvas = Canvas(surface, self.texts)
             surface.fill(theme.BACKGROUND)
             self._draw_whole(canvas, view)
+            chrome.soft_keys(canvas)
             chrome.toast(canvas, view.toast)
         self.last = canvas
         self._last_surface = id(surface)

@@ -32,6 +32,10 @@ RING_HURRY: Final[Colour] = (255, 170, 0)
 RING_LAST: Final[Colour] = (235, 50, 50)
 RING_PAUSED: Final[Colour] = (120, 128, 144)
 
+# The on-screen MENU and OK keys.
+KEY: Final[Colour] = (44, 56, 84)
+KEY_EDGE: Final[Colour] = (150, 164, 196)
+
 MISSED_MARK: Final[Colour] = (235, 50, 50)
 MISSED_SLOT: Final[Colour] = (100, 108, 124)
 

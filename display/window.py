@@ -21,6 +21,7 @@ import pygame
 
 from display.errors import ScreenError
 from display.renderer import Renderer
+from display.touch import Tap, TouchPad
 from display.viewmodel import (
     DealResultView,
     PlayView,
@@ -111,6 +112,7 @@ class Screen:
         self.shot_texts: list[tuple[str, ...]] = []  # the words drawn on each screenshot
         self.key: Callable[[ViewModel], Hashable] = key or screen_key
         self._last_key: Hashable | None = None
+        self.touch = TouchPad()  # fingers held on the screen's regions, across frame loops
         if self.screenshots is not None:
             self.screenshots.mkdir(parents=True, exist_ok=True)
 
@@ -170,6 +172,11 @@ class Screen:
     def events(self) -> list[pygame.event.Event]:
         """Input since the last call (keys, touches, quit); keeps the window responsive."""
         return pygame.event.get()
+
+    def tap(self, event: pygame.event.Event) -> Tap | None:
+        """The tap a finger or mouse ``event`` makes on the frame on screen (None: no tap,
+        or nothing tappable under it)."""
+        return self.touch.handle(event, self.renderer.last)
 
     def save_screenshot(self, path: str | os.PathLike[str]) -> Path:
         """Write what is on the screen now as an image (PNG by the file's extension)."""

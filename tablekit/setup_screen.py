@@ -41,6 +41,22 @@ class TableSetup:
     def menu(self) -> None:
         self.row = (self.row + 1) % len(self.ROWS)
 
+    def tap(self, region: str) -> None:
+        """A tap on one of the setup screen's rows (its region: "row:variant",
+        "row:option:1", "row:start"…) moves the cursor there; a seat's row is the number of
+        players. Anything else is ignored."""
+        parts = region.split(":")
+        if parts[0] != "row" or len(parts) < 2:
+            return
+        row = {"variant": "variant", "start": "start", "player": "players"}.get(parts[1])
+        if parts[1] == "option" and len(parts) == 3 and parts[2].isdigit():
+            options = self.view().options
+            index = int(parts[2])
+            row = options[index].key if index < len(options) else None
+        if row in self.ROWS:
+            self.row = self.ROWS.index(row)
+            self.problem = ""
+
     def ok(self) -> Game | None:
         """Change the row under the cursor; on Start, the game (or None and a problem)."""
         row = self.ROWS[self.row]
@@ -81,5 +97,5 @@ class TableSetup:
                   else SetupCursor("option", self.ROWS.index(row) - 1))
         players = tuple(SetupPlayer(n, team_label(v, i)) for i, n in enumerate(self._names()[:self.players]))
         return SetupView(v.id, v.name, players, options,
-                         cursor, hint="MENU: next row · OK: change · OK on Start: play",
+                         cursor, hint="MENU or a tap: another row · OK: change · OK on Start: play",
                          problem=self.problem)

@@ -25,6 +25,7 @@ from tablekit.table import Table
 if TYPE_CHECKING:
     import pygame
 
+    from display.touch import Tap
     from display.viewmodel import ViewModel
     from display.window import Screen
 
@@ -82,13 +83,41 @@ def correction_key(table: Table, name: str, text: str) -> bool:
     return True
 
 
+def screen_of(table: Table) -> Screen | None:
+    """The screen the table draws on (its ``on_view`` is a screen's ``show``), if any."""
+    from display.window import Screen
+
+    owner = getattr(table.on_view, "__self__", None)
+    return owner if isinstance(owner, Screen) else None
+
+
+def tap_to_table(table: Table, tap: Tap) -> None:
+    """A tap on the play screen as the box's button it stands for: a seat's panel is that
+    seat's button (a short tap ends the turn, a hold declares a show, timed by the table like
+    a key's), the soft keys are MENU and OK."""
+    control = ButtonLayout.keyboard(table.state.game.players)
+    if tap.target == "key:menu":
+        button = control.menu
+    elif tap.target == "key:ok":
+        button = control.ok
+    elif tap.target.startswith("seat:"):
+        button = int(tap.target.split(":", 1)[1])
+    else:
+        return
+    table.button(button, tap.down, table.now(), keyboard=True)
+
+
 def play(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, seconds: float = 0,
-         fullscreen: bool = False) -> int:
+         fullscreen: bool = False, screen: Screen | None = None) -> int:
     """Run the table until the window closes, Escape (not in the kiosk: ``fullscreen``) or
-    ``seconds`` (0: for ever)."""
+    ``seconds`` (0: for ever). Taps on ``screen`` (by default the one the table draws on) act
+    as the box's buttons."""
     import pygame
 
     from display.frameloop import FrameLoop
+    from display.touch import POINTER_EVENTS
+
+    screen = screen or screen_of(table)
 
     def frame(now: float) -> ViewModel:
         if box is not None:
@@ -98,6 +127,11 @@ def play(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, seconds: f
         return table.view()
 
     def key(ev: pygame.event.Event) -> None:
+        if loop.running and ev.type in POINTER_EVENTS and screen is not None:
+            tap = screen.tap(ev)
+            if tap is not None:
+                tap_to_table(table, tap)
+            return
         if not loop.running or ev.type not in (pygame.KEYDOWN, pygame.KEYUP):
             return
         down = ev.type == pygame.KEYDOWN
@@ -121,11 +155,13 @@ def play(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, seconds: f
 def choose_game(setup: TableSetup, screen: Screen, box: BoxLink | None, *, seconds: float = 0,
                 fullscreen: bool = False) -> Game | None:
     """The setup screen until OK on Start (None: the window was closed, or ``seconds`` ran
-    out). MENU and OK come from the box, or the keyboard (M and Return); only their taps
-    count, so a still setup screen is drawn at the frame loop's idle rate."""
+    out). MENU and OK come from the box, the keyboard (M and Return) or the screen's soft
+    keys, and a tap on a row moves to it; only their presses count, so a still setup screen
+    is drawn at the frame loop's idle rate."""
     import pygame
 
     from display.frameloop import FrameLoop
+    from display.touch import POINTER_EVENTS
 
     keys = KeyboardButtons(default_keymap(SETUP_SEATS))  # digits, then M and Return
     on_keys = ButtonLayout.keyboard(SETUP_SEATS)
@@ -147,7 +183,15 @@ def choose_game(setup: TableSetup, screen: Screen, box: BoxLink | None, *, secon
         return setup.view()
 
     def key(ev: pygame.event.Event) -> None:
-        if ev.type == pygame.KEYDOWN:
+        if ev.type in POINTER_EVENTS:
+            tap = screen.tap(ev)
+            if tap is None or not tap.down:
+                return
+            if tap.target in ("key:menu", "key:ok"):
+                press(tap.target.split(":", 1)[1])
+            else:
+                setup.tap(tap.target)
+        elif ev.type == pygame.KEYDOWN:
             got = keys.key_down(pygame.key.name(ev.key), 0)
             if got is not None:
                 press(on_keys.control(got.button))

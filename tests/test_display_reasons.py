@@ -76,7 +76,7 @@ def test_a_long_reason_under_one_of_six_groups_is_read_whole(size: tuple[int, in
 @BOTH
 def test_a_long_notice_wraps_in_the_toast(size: tuple[int, int]) -> None:
     notice = "Ravi's show was wrong: " + GROUP_REASON + "; Ravi takes 80 points"
-    _, canvas = render(play_view(4, toast=Toast(notice, "warning")), size)
+    _, canvas = render(play_view(4, toast=Toast(notice, "warning"), hint=""), size)  # the toast covers the hint
     assert_texts_inside(canvas)
     assert words_in(canvas, canvas.regions["toast"]) == shown(canvas, notice)
 

@@ -93,6 +93,7 @@ def draw_table(canvas: Canvas, view: PlayView) -> None:
 
     _note(canvas, view.note)
     chrome.footer(canvas, view.hint)
+    chrome.soft_keys(canvas)
     chrome.toast(canvas, view.toast)
 
 

@@ -14,8 +14,8 @@ from display.viewmodel import ScoreboardView
 def draw(canvas: Canvas, view: ScoreboardView) -> None:
     L = canvas.layout
     chrome.header(canvas, view.title, "low score leads" if view.lower_is_better else "high score leads")
-    board = L.rect((0.02, 0.13, 0.33, 0.76))
-    chart = L.rect((0.37, 0.13, 0.61, 0.76))
+    board = L.rect((0.02, 0.13, 0.33, 0.745))
+    chart = L.rect((0.37, 0.13, 0.61, 0.745))
     colours = [theme.series_colour(i) for i in range(len(view.series))]
     count = max(len(view.series), 5)
     for i, (row, s) in enumerate(zip(split_rows(board, count, gap=L.py(0.012)), view.series, strict=False)):

@@ -32,7 +32,7 @@ def draw(canvas: Canvas, view: SetupView) -> None:
             _row(canvas, rect, label, value, section, index, view)
 
     if view.problem:
-        problem = L.rect((0.03, 0.83, 0.94, 0.07))
+        problem = L.rect((0.03, 0.825, 0.94, 0.05))
         canvas.text(view.problem, L.line("body"), problem, theme.WARNING, align="center")
         canvas.mark("problem", problem)
     chrome.footer(canvas, view.hint)

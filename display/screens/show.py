@@ -15,7 +15,7 @@ from display.viewmodel import SHOW_CORRECTING, SHOW_READING, GroupView, ShowView
 MIN_STEP = 0.32  # of a card's width: enough of an overlapped card shows to read its index
 MAX_CARD_HEIGHT = 0.3  # of the screen: one short group need not fill the screen
 BAND_HEIGHTS = (0.1, 0.14, 0.18)  # the verdict band grows (of the screen) for a long reason
-AREA = (0.015, 0.215, 0.97, 0.69)  # the groups, under a one-line band
+AREA = (0.015, 0.215, 0.97, 0.66)  # the groups, under a one-line band, above the soft keys
 AREA_GAP = 0.015
 
 

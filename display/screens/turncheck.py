@@ -39,7 +39,7 @@ def draw(canvas: Canvas, view: TurnCheckView) -> None:
             canvas.mark(f"rule:{i}", row)
 
     if view.next_player:
-        waits = L.rect((0.04, 0.815, 0.92, 0.08))
+        waits = L.rect((0.04, 0.81, 0.92, 0.065))
         canvas.text(f"{view.next_player} plays next, once the table settles this", L.line("body"),
                     waits, theme.TEXT_DIM, align="center", bold=False)
         canvas.mark("next", waits)
