@@ -9,7 +9,7 @@ RUN_STAMP := $(VENV)/.installed-run
 STAMP  := $(VENV)/.installed
 # Debian packages the firmware, the simulator, the tests and the screen need (the Noto faces
 # draw names in Indic scripts, Chinese, Japanese, Korean, Arabic and Hebrew).
-DEB_PACKAGES := gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev pkg-config fonts-dejavu-core fonts-noto-core fonts-noto-cjk shellcheck
+DEB_PACKAGES := gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev pkg-config fonts-dejavu-core fonts-noto-core fonts-noto-cjk espeak-ng shellcheck
 export PYTHON
 
 .PHONY: test demo lint typecheck imports pytest deb venv run-venv firmware sim bench clean

@@ -222,7 +222,7 @@ detect_mode() {
 install_packages() {
     [ "$APT" = 1 ] || return 0
     say "Debian packages (picamera2 comes from Pi OS's apt, not pip)"
-    local packages=(python3-venv python3-pip fonts-dejavu-core fonts-noto-core fonts-noto-cjk)
+    local packages=(python3-venv python3-pip fonts-dejavu-core fonts-noto-core fonts-noto-cjk espeak-ng)
     if apt-cache show python3-picamera2 >/dev/null 2>&1; then
         # picamera2 and the numpy and OpenCV it was built against, all from apt; matplotlib
         # (the printable score sheet) built against that numpy, rather than built by pip

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import logging
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,7 @@ from engine.errors import TablekitError
 from engine.game import Game, Seat
 
 if TYPE_CHECKING:
+    from display.viewmodel import ViewModel
     from tablekit.box_input import BoxLink
     from tablekit.cameras import Camera
 
@@ -48,6 +50,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fullscreen", action="store_true", help="kiosk: full screen, no way out by keyboard")
     p.add_argument("--headless", action="store_true", help="no window (SDL's dummy driver)")
     p.add_argument("--seconds", type=float, default=0, help="stop after this many seconds (0: never)")
+    p.add_argument("--mute", action="store_true",
+                   help="say nothing aloud (by default, where there is a sound device, the table "
+                        "says short phrases with espeak-ng: whose clock is at ten seconds, the verdict, the winner)")
 
 
 def game_from_args(args: argparse.Namespace) -> Game:
@@ -70,6 +75,28 @@ def game_from_args(args: argparse.Namespace) -> Game:
         raise ValueRefused(f"bad --dealer {args.dealer}: seats are numbered from 1")
     return Game(args.variant, tuple(seats), args.turn_seconds, args.dealer - 1,
                 check_options(find(args.variant), options))
+
+
+def spoken(show: Callable[[ViewModel], None], args: argparse.Namespace) -> Callable[[ViewModel], None]:
+    """``show``, and the table's phrases said aloud when there is a sound device and a voice
+    (espeak-ng) and the players did not ask for ``--mute``."""
+    from tablekit.speech import Speaker, sound_device
+
+    if args.mute:
+        return show
+    if not sound_device():
+        log.info("no sound device: the table is silent")
+        return show
+    try:
+        speaker = Speaker()
+    except FileNotFoundError as exc:
+        log.info("%s: the table is silent", exc)
+        return show
+
+    def both(view: ViewModel) -> None:
+        show(view)
+        speaker.hear(view)
+    return both
 
 
 def open_box(args: argparse.Namespace) -> BoxLink | None:
@@ -144,6 +171,7 @@ def run(args: argparse.Namespace) -> int:
     if camera.fallback:
         devices.camera = fallback_health(f"{camera.name} instead of the camera")
     screen = open_screen(size, headless=args.headless, fullscreen=args.fullscreen)
+    on_view = spoken(screen.show, args)
     try:
         if args.resume:
             game_id = journal.resumable()
@@ -151,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
                 raise JournalError("no unfinished game to resume")
             log.info("resuming game %d", game_id)
             table = Table.resume(journal, game_id, MonotonicClock(journal.last_time(game_id)),
-                                 camera=camera, box=box, devices=devices, on_view=screen.show,
+                                 camera=camera, box=box, devices=devices, on_view=on_view,
                                  rng=random.Random())
             table.catch_up()
         else:
@@ -163,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
             if game is None:
                 return 0
             table = Table.start(journal, game, MonotonicClock(), camera=camera, box=box,
-                                devices=devices, on_view=screen.show, rng=random.Random())
+                                devices=devices, on_view=on_view, rng=random.Random())
         if damaged:
             table.warn(damaged)
         keys = KeyboardButtons(default_keymap(table.state.game.players))
