@@ -18,10 +18,21 @@ from display.canvas import Canvas, TextCache, TextPlacement
 from display.cardface import FaceDrawer
 from display.errors import UnknownViewError
 from display.fonts import Fonts
-from display.screens import deal, gameover, message, play, scoreboard, setup, show, turncheck
+from display.screens import (
+    deal,
+    gameover,
+    history,
+    message,
+    play,
+    scoreboard,
+    setup,
+    show,
+    turncheck,
+)
 from display.viewmodel import (
     DealResultView,
     GameOverView,
+    HistoryView,
     MessageView,
     PlayView,
     ScoreboardView,
@@ -37,8 +48,10 @@ _StaticKey = tuple[tuple[int, int], PlayView]
 # The screens drawn in one go (the play screen is drawn in layers).
 _WholeView: TypeAlias = (
     SetupView | ShowView | TurnCheckView | DealResultView | ScoreboardView | GameOverView | MessageView
+    | HistoryView
 )
-_WHOLE_VIEWS = (SetupView, ShowView, TurnCheckView, DealResultView, ScoreboardView, GameOverView, MessageView)
+_WHOLE_VIEWS = (SetupView, ShowView, TurnCheckView, DealResultView, ScoreboardView, GameOverView, MessageView,
+                HistoryView)
 
 
 class Renderer:
@@ -91,6 +104,8 @@ class Renderer:
                 gameover.draw(canvas, view)
             case MessageView():
                 message.draw(canvas, view)
+            case HistoryView():
+                history.draw(canvas, view)
             case _:
                 assert_never(view)
 

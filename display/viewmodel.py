@@ -97,6 +97,27 @@ class SetupCursor:
 
 
 @dataclass(frozen=True, slots=True)
+class RosterName:
+    """A name on the roster beside the setup screen; ``seat`` (1-based) once it is picked."""
+
+    name: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NameEntry:
+    """A name being added on the setup screen: the letters so far and the letter wheel (the
+    letters around the one under the wheel, ``wheel[wheel_index]`` being that one)."""
+
+    text: str = ""
+    wheel: tuple[str, ...] = ()
+    wheel_index: int = 0
+    limit: int = 24  # the longest name taken (a longer one is refused when it is finished)
+    hint: str = ""  # what the buttons and keys do while adding a name
+    problem: str = ""  # why the name was refused, e.g. "Ravi is on the list already"
+
+
+@dataclass(frozen=True, slots=True)
 class SetupView:
     """The setup screen: pick the game, seat the players, set the options, then start."""
 
@@ -109,6 +130,10 @@ class SetupView:
     hint: str = ""  # e.g. "MENU next · OK change"
     problem: str = ""  # why the game cannot start yet, e.g. "Indian rummy needs 2 to 6 players"
     toast: Toast | None = None
+    # the roster to pick players from (None: no roster column); the cursor's section "roster"
+    # indexes it, "add" is its "add a name" row
+    roster: tuple[RosterName, ...] | None = None
+    entry: NameEntry | None = None  # a name being added (drawn over the roster and options)
 
 
 # --- play ----------------------------------------------------------------------------------
@@ -284,6 +309,33 @@ class GameOverView:
     deals_played: int = 0
     prompt: str = ""  # e.g. "OK: new game"
     toast: Toast | None = None
+    choices: tuple[str, ...] = ()  # what the table can do next, e.g. ("Rematch", "New players")
+    choice: int = 0  # the choice under the cursor
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    """One past game in the history list."""
+
+    when: str  # e.g. "Sat 14 Jun 19:05"
+    game: str  # the variant's name
+    players: str  # e.g. "Asha, Ravi, Meera"
+    winners: str = ""  # e.g. "Ravi"; "" while unfinished
+    deals: int = 0
+    status: str = ""  # "" for a finished game, else e.g. "unfinished"
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryView:
+    """The last games in the journal, a page at a time, the latest first."""
+
+    lines: tuple[HistoryLine, ...] = ()
+    page: int = 1
+    pages: int = 1
+    title: str = "History"
+    note: str = ""  # e.g. "No games yet", or why the journal could not be read
+    prompt: str = ""
+    toast: Toast | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +358,7 @@ ViewModel: TypeAlias = (
     | ScoreboardView
     | GameOverView
     | MessageView
+    | HistoryView
 )
 
 VIEW_TYPES: Final = (
@@ -317,4 +370,5 @@ VIEW_TYPES: Final = (
     ScoreboardView,
     GameOverView,
     MessageView,
+    HistoryView,
 )
