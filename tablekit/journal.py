@@ -12,6 +12,11 @@ event, so no kill can come between them. :meth:`Journal.settle` recomputes a sum
 events; opening a journal an older kit wrote, resuming a game and looking for one to resume
 all run it, so a journal that once lost a row is put right.
 
+The roster (the ``players`` table) is the list of the table's regular players: a name, when
+it was added and when it last played, one row per name (its key: the name without surrounding
+spaces, case folded, so "Ravi" and " ravi" are one player). :mod:`tablekit.roster` checks the
+names; a journal an older kit wrote gets the table when it is opened for writing.
+
 Every way the file can fail comes out as a :class:`JournalError` (a ``TablekitError``, which the
 command line prints as one ``error:`` line): a folder or a device named as the journal, a
 read-only place, a full disk, a file that is damaged or is no tablekit journal
@@ -73,12 +78,19 @@ TABLES = {
     totals TEXT NOT NULL,
     PRIMARY KEY (game_id, deal)
 )""",
+    "players": """CREATE TABLE IF NOT EXISTS players (
+    key TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    added_ms INTEGER NOT NULL,
+    played_ms INTEGER
+)""",
 }
 SCHEMA = ";\n".join(TABLES.values()) + ";\n"
 COLUMNS = {
     "games": {"id", "created_ms", "variant", "setup", "status", "winners", "ended_ms"},
     "events": {"game_id", "seq", "t_ms", "type", "body"},
     "deals": {"game_id", "deal", "scores", "totals"},
+    "players": {"key", "name", "added_ms", "played_ms"},
 }
 
 #: What reading (or replaying) a row can raise when it holds something the kit did not write.
@@ -283,10 +295,10 @@ class Journal:
                 w.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 w.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             return
-        for table in ("games", "events", "deals"):
+        for table in ("games", "events", "deals", "players"):
             if table not in tables:
-                if table == "deals" and {"games", "events"} <= tables:
-                    db.execute(TABLES["deals"].replace(
+                if table in ("deals", "players") and {"games", "events"} <= tables:
+                    db.execute(TABLES[table].replace(
                         "CREATE TABLE IF NOT EXISTS", "CREATE TEMP TABLE" if self.read_only else
                         "CREATE TABLE IF NOT EXISTS"))
                     continue
@@ -607,6 +619,56 @@ class Journal:
                         entry["deals_won"] += 1
         return [PlayerStats(name, **v) for name, v in sorted(stats.items())]
 
+    # --- the roster of players --------------------------------------------------------------
+
+    def roster(self) -> list[RosterRow]:
+        """Every name on the roster: the most recent players first, then the newest added."""
+        rows = self._rows("SELECT name, added_ms, played_ms FROM players "
+                          "ORDER BY played_ms IS NULL, played_ms DESC, added_ms DESC, name")
+        try:
+            return [RosterRow(str(name), int(added), None if played is None else int(played))
+                    for name, added, played in rows]
+        except ROW_FAULTS as exc:
+            raise JournalRowError(f"the roster in {self.path} cannot be read ({exc})") from None
+
+    def add_player(self, name: str, added_ms: int) -> bool:
+        """Put ``name`` on the roster; False (and nothing written) when a name with the same
+        key (:func:`player_key`) is on it already."""
+        with self._write() as db:
+            cur = db.execute("INSERT OR IGNORE INTO players (key, name, added_ms) VALUES (?, ?, ?)",
+                             (player_key(name), name.strip(), added_ms))
+        return cur.rowcount == 1
+
+    def player_played(self, names: Sequence[str], played_ms: int, *, add: bool = True) -> None:
+        """The players ``names`` sat down to a game at ``played_ms``: their last game is now;
+        with ``add``, a name not on the roster yet is put on it (in one transaction)."""
+        with self._write() as db:
+            for name in names:
+                if add:
+                    db.execute("INSERT OR IGNORE INTO players (key, name, added_ms) VALUES (?, ?, ?)",
+                               (player_key(name), name.strip(), played_ms))
+                db.execute("UPDATE players SET played_ms=? WHERE key=?", (played_ms, player_key(name)))
+
+    def remove_player(self, name: str) -> bool:
+        """Take ``name`` off the roster (its games stay); False when it was not on it."""
+        with self._write() as db:
+            cur = db.execute("DELETE FROM players WHERE key=?", (player_key(name),))
+        return cur.rowcount == 1
+
+
+@dataclass(frozen=True, slots=True)
+class RosterRow:
+    """One name on the roster: when it was added and when it last sat down to a game."""
+
+    name: str
+    added_ms: int
+    played_ms: int | None = None
+
+
+def player_key(name: str) -> str:
+    """What makes two names one player: the name without surrounding spaces, case folded."""
+    return name.strip().casefold()
+
 
 def default_path() -> Path:
     """``$TABLEKIT_JOURNAL``, else the user's data folder (``~/.local/share/tablekit``)."""
@@ -619,4 +681,4 @@ def default_path() -> Path:
 
 __all__ = ["ROW_FAULTS", "SCHEMA", "GameSummary", "Journal", "JournalDamagedError", "JournalError",
            "JournalFileError", "JournalFullError", "JournalReadOnlyError", "JournalRowError",
-           "PlayerStats", "check_place", "deal_rows", "default_path"]
+           "PlayerStats", "RosterRow", "check_place", "deal_rows", "default_path", "player_key"]

@@ -1,0 +1,52 @@
+"""The roster of players in the journal: names added once, refused twice, kept across opens."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from engine.game.setup import MAX_NAME
+from tablekit.journal import SCHEMA, Journal
+from tablekit.roster import Roster, RosterError
+
+
+def test_names_are_added_once_ignoring_case_and_spaces(tmp_path) -> None:
+    with Journal(tmp_path / "j.sqlite") as j:
+        roster = Roster(j, now=iter(range(1000, 9000, 10)).__next__)
+        assert roster.add("  Ravi ") == "Ravi"
+        assert roster.add("मीरा") == "मीरा"
+        assert roster.add("王芳") == "王芳"
+        assert roster.add("سارا") == "سارا"
+        with pytest.raises(RosterError, match="Ravi is on the list already"):
+            roster.add("ravi")
+        with pytest.raises(RosterError, match="Ravi is on the list already"):
+            roster.add(" RAVI  ")
+        with pytest.raises(RosterError, match="cannot be empty"):
+            roster.add("   ")
+        with pytest.raises(RosterError, match=f"at most {MAX_NAME} characters, this one {MAX_NAME + 1}"):
+            roster.add("x" * (MAX_NAME + 1))
+        with pytest.raises(RosterError, match="control characters"):
+            roster.add("A\tB")
+        assert roster.add("y" * MAX_NAME) == "y" * MAX_NAME
+        assert roster.names() == ["y" * MAX_NAME, "سارا", "王芳", "मीरा", "Ravi"]  # newest first
+    with Journal(tmp_path / "j.sqlite") as j:
+        roster = Roster(j, now=lambda: 5000)
+        roster.played(["Ravi", "Asha", ""])  # Asha joins; a bad name never does
+        assert roster.names()[:2] == ["Asha", "Ravi"]  # played last; Asha added last
+        assert set(roster.names()) == {"Ravi", "Asha", "y" * MAX_NAME, "سارا", "王芳", "मीरा"}
+        assert roster.find("asha ") == "Asha"
+
+
+def test_an_older_journal_gets_a_roster_and_a_read_only_one_reads_none(tmp_path) -> None:
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript(SCHEMA.split("CREATE TABLE IF NOT EXISTS players")[0])
+    db.commit()
+    db.close()
+    with Journal(path, read_only=True) as j:
+        assert j.roster() == []
+    with Journal(path) as j:
+        assert Roster(j).add("Asha") == "Asha"
+    with Journal(path, read_only=True) as j:
+        assert [r.name for r in j.roster()] == ["Asha"]
