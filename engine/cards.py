@@ -20,6 +20,9 @@ RANK_TEXT: Final = {1: "A", 11: "J", 12: "Q", 13: "K"}
 RANK_NAMES: Final = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
 _RANK_ALIASES: Final = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10}
 JOKER_TOKENS: Final = frozenset({"PJ", "JK"})
+#: The most packs any game of the kit shuffles together: Open Rummy's standard game, Russian
+#: Rummy and Contract Rummy for seven or eight players use four (the tile game: one set).
+MAX_DECKS: Final = 4
 #: What a reader reports for a card it could not read (a camera, or a correction not yet made).
 UNREADABLE: Final = "??"
 #: Cards as text, grouped as they lie or as a player arranged them: one tuple per meld.
@@ -91,20 +94,27 @@ def parse_rank(text: str) -> int:
 
 def parse_card(text: str) -> Card:
     """Parse one card token; raise :class:`NotationError` naming the token otherwise."""
+    if not isinstance(text, str):
+        raise NotationError(f"unknown card {_quoted(repr(text))}: a card is text")
     token = text.strip()
     upper = token.upper()
     if upper in JOKER_TOKENS:
         return JOKER
     if len(upper) < 2:
-        raise NotationError(f"unknown card {token!r}")
+        raise NotationError(f"unknown card {_quoted(token)}")
     suit = _SUIT_ALIASES.get(upper[-1], upper[-1])
     if suit not in SUITS:
-        raise NotationError(f"unknown card {token!r}: bad suit")
+        raise NotationError(f"unknown card {_quoted(token)}: bad suit")
     try:
         rank = parse_rank(upper[:-1])
     except NotationError:
-        raise NotationError(f"unknown card {token!r}: bad rank") from None
+        raise NotationError(f"unknown card {_quoted(token)}: bad rank") from None
     return Card(rank, suit)
+
+
+def _quoted(token: str, limit: int = 24) -> str:
+    """A token for an error message, cut short when it is long (a whole line pasted as one card)."""
+    return repr(token if len(token) <= limit else token[:limit] + "...")
 
 
 def full_deck(packs: int = 1, jokers: int = 0) -> list[Card]:

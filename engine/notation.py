@@ -25,10 +25,20 @@ def split_groups(text: str) -> list[list[str]]:
     return groups
 
 
+def _parse_token(token: str, parse: Callable[[str], T]) -> T:
+    try:
+        return parse(token)
+    except NotationError:
+        raise
+    except ValueError:  # e.g. digits Python will not read as a number ('R²', thousands of them)
+        shown = token if len(token) <= 24 else token[:24] + "..."
+        raise NotationError(f"unknown card or tile {shown!r}") from None
+
+
 def _parse_groups(text: str, parse: Callable[[str], T]) -> list[list[T]]:
     if not isinstance(text, str):
         raise NotationError("a hand must be text in the judge notation")
-    groups = [[parse(tok) for tok in group] for group in split_groups(text)]
+    groups = [[_parse_token(tok, parse) for tok in group] for group in split_groups(text)]
     if not groups:
         raise NotationError("empty hand: no cards given")
     return groups

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from engine.cards import parse_card
+from engine.cards import MAX_DECKS, parse_card
 from engine.errors import NotationError, TablekitError
 from engine.tiles import parse_tile
 from engine.variants import JudgeRequest, find
@@ -18,24 +19,52 @@ class JudgeInputError(TablekitError, ValueError):
     """A judge question that is malformed before the engine sees it."""
 
 
+#: Longer numbers than this are not a deal, seat or player count (and Python refuses to turn
+#: strings of more than a few thousand digits into numbers at all).
+_MAX_DIGITS = 9
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+#: Error messages quote at most this much of an offending value.
+_SHOWN = 40
+
+
+def shown(value: Any) -> str:
+    """An offending value for an error message: its repr, cut short."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = f"<a nested {type(value).__name__}>"
+    return text if len(text) <= _SHOWN else text[:_SHOWN - 3] + "..."
+
+
 def _int(value: Any, name: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise JudgeInputError(f"{name} must be a whole number, got {value!r}")
-    try:
-        n = int(value)
-    except ValueError:
-        raise JudgeInputError(f"{name} must be a whole number, got {value!r}") from None
+        raise JudgeInputError(f"{name} must be a whole number, got {shown(value)}")
+    text = value.strip() if isinstance(value, str) else str(value)
+    if not _WHOLE.fullmatch(text):
+        raise JudgeInputError(f"{name} must be a whole number, got {shown(value)}")
+    if len(text.lstrip("+-").lstrip("0")) > _MAX_DIGITS:
+        raise JudgeInputError(f"{name} out of range: {shown(value)}")
+    n = int(text)
     if n < (0 if name == "seat" else 1):
-        raise JudgeInputError(f"{name} out of range: {value!r}")
+        raise JudgeInputError(f"{name} out of range: {shown(value)}")
+    if name == "decks" and n > MAX_DECKS:
+        raise JudgeInputError(f"decks out of range: {n} (the games are played with 1 to {MAX_DECKS} decks)")
     return n
 
 
 def _state(value: Any, name: str) -> Mapping[str, Any]:
-    if isinstance(value, Mapping):
-        return value
-    raise JudgeInputError(f"{name} must be a table state object")
+    if not isinstance(value, Mapping):
+        raise JudgeInputError(f"{name} must be a table state object")
+    melds = value.get("melds")
+    if isinstance(melds, Mapping):
+        for key in melds:
+            # the engine reads seats with int(); keep what it cannot turn into a number out
+            text = key.strip() if isinstance(key, str) else ""
+            if text.isdigit() and not (text.isascii() and len(text) <= _MAX_DIGITS):
+                raise JudgeInputError(f"{name} melds: seat {shown(key)} is not a seat number")
+    return value
 
 
 def answer(question: Mapping[str, Any]) -> dict[str, Any]:
@@ -43,9 +72,11 @@ def answer(question: Mapping[str, Any]) -> dict[str, Any]:
     variant_id = question.get("variant")
     if not isinstance(variant_id, str) or not variant_id:
         raise JudgeInputError("missing variant")
+    if len(variant_id) > _SHOWN:
+        raise JudgeInputError(f"unknown variant {shown(variant_id)}")
     mode = question.get("mode")
     if not isinstance(mode, str) or mode not in MODES:
-        raise JudgeInputError(f"unknown mode {mode!r}")
+        raise JudgeInputError(f"unknown mode {shown(mode)}")
     variant = find(variant_id)
     wild_text = question.get("wild")
     wild = None
@@ -54,7 +85,7 @@ def answer(question: Mapping[str, Any]) -> dict[str, Any]:
         raise JudgeInputError("options must be an object")
     if wild_text not in (None, ""):
         if not isinstance(wild_text, str):
-            raise NotationError(f"unknown wild card {wild_text!r}")
+            raise NotationError(f"unknown wild card {shown(wild_text)}")
         if variant.uses_tiles:
             # tile rummy's turned-up "ace" tile plays the part of the cut card
             parse_tile(wild_text)
@@ -87,4 +118,6 @@ def load_state_file(path: str) -> Mapping[str, Any]:
         raise JudgeInputError(f"cannot read table state {path}: {exc.strerror}") from None
     except ValueError as exc:
         raise JudgeInputError(f"table state {path} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise JudgeInputError(f"table state {path} is nested too deeply to be a table state") from None
     return _state(data, path)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.arrange import Credit, best_arrangement
+from engine.arrange import MAX_ITEMS, Credit, best_arrangement
 from engine.cards import Card, full_deck
+from engine.errors import DeckError
 from engine.families.indian.variants import IndianRules, card_points, wild_test
 from engine.melds import check_group, check_sequence, to_piece
 from engine.variants import JudgeRequest, find
@@ -115,3 +118,43 @@ def test_split_runs_are_joined_again_for_the_players() -> None:
     got = best_arrangement(hand, RULES, wild_test(None), lambda c: card_points(c, wild_test(None)), Credit(2, 1), 80)
     assert got.points == 0
     assert [len(m) for m in got.melds] == [7, 3, 3]
+
+
+# --- the cost bound (engine/arrange.py's docstring) -------------------------------------
+
+#: The worst hands found for the search: many wild cards, doubled and overlapping runs,
+#: aces at both ends (cut card, hand). bench/bench_arrange.py times the same kinds of hands.
+WORST_HANDS = [
+    ("5S", "PJ PJ 5S 5S 5H 5H 5D 5D 5C 5C 7H 8S 9D 10C"),
+    ("3H", "PJ 3D 3H 3H 3S 3S 4H 5H 6H 7H 8H 9H 10H JH"),
+    ("4S", "PJ 4C 4D 4H 4H 4S 6S 7S 7S 8S 9S JC JD JS"),
+    ("5S", "PJ PJ 5S 5H 5H 5D 5C 5C 4H 6H 7H 3H 6S 7S"),
+    ("2S", "AH AH 2H 2H 3H QH KH KH PJ PJ AS AS AD AD"),
+    ("6S", "3H 3H 4H 4H 5H 5H 6H 6H 7H 7H 8H 8H 9H 9H"),
+]
+
+
+def test_more_cards_than_a_hand_and_a_draw_are_refused_before_any_search() -> None:
+    hand = [Card.parse(t) for t in ("AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH " * 4).split()][:40]
+    is_wild = wild_test(Card.parse("5S"))
+    with pytest.raises(DeckError, match="at most 14 cards, got 40"):
+        best_arrangement(hand, RULES, is_wild, lambda c: card_points(c, is_wild), Credit(2, 1), 80)
+    assert MAX_ITEMS == 14
+
+
+@pytest.mark.parametrize(("cut", "text"), WORST_HANDS)
+def test_worst_hands_stay_far_inside_the_proven_bound(cut: str, text: str) -> None:
+    hand = [Card.parse(t) for t in text.split()]
+    is_wild = wild_test(Card.parse(cut))
+    seen = []
+    for order in (hand, hand[::-1], sorted(hand)):
+        stats: dict[str, int] = {}
+        t0 = time.perf_counter()
+        got = best_arrangement(order, RULES, is_wild, lambda c: card_points(c, is_wild), Credit(2, 1), 80,
+                               stats=stats)
+        assert time.perf_counter() - t0 < 5
+        # the ceilings proved in the docstring for 14 cards; the real work is far below them
+        assert stats["states"] <= 2 ** 14 and stats["children"] <= 3_914_748 and stats["pairs"] <= 82_395_063
+        assert stats["states"] <= 2_000 and stats["pairs"] <= 30_000
+        seen.append((got.points, stats["states"], stats["pairs"]))
+    assert len(set(seen)) == 1, "the work does not depend on the order the cards were given in"

@@ -125,3 +125,88 @@ def test_usage_mistakes_are_one_error_line(args: list[str]) -> None:
     assert p.returncode == 2 and p.stdout == ""
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:")
+
+
+# --- work that explodes: bounded input, one error line, never a traceback ----------------
+
+FORTY = " ".join(f"{r}{s}" for s in "SHD" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()) + " PJ"
+
+
+def _one_error_line(p: subprocess.CompletedProcess[str], names: str) -> None:
+    assert p.returncode == 2 and p.stdout == "", (p.returncode, p.stdout, p.stderr)
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and names in lines[0], p.stderr
+
+
+def test_best_refuses_more_cards_than_a_hand_and_a_draw() -> None:
+    assert len(FORTY.split()) == 40
+    p = subprocess.run([sys.executable, "-m", "tablekit", "judge", "--variant", "indian-points", "--mode", "best",
+                        "--wild", "5D", "--", FORTY], capture_output=True, text=True, timeout=20, cwd=ROOT)
+    _one_error_line(p, "40 given, a hand holds at most 14")
+    fourteen = " ".join(FORTY.split()[:14])
+    p = tablekit("judge", "--variant", "indian-points", "--mode", "best", "--wild", "5D", "--", fourteen)
+    assert p.returncode == 0 and json.loads(p.stdout)["mode"] == "best"
+
+
+def test_decks_are_bounded_by_what_the_games_use() -> None:
+    p = subprocess.run([sys.executable, "-m", "tablekit", "judge", "--variant", "indian-points", "--mode", "count",
+                        "--decks", "1000000", "--", "4H 5H 6H"], capture_output=True, text=True, timeout=20, cwd=ROOT)
+    _one_error_line(p, "decks out of range: 1000000")
+    assert tablekit("judge", "--variant", "open-rummy", "--mode", "meld", "--decks", "4", "--", "5S 6S 7S").returncode == 0
+    lines = [{"variant": "indian-points", "mode": "count", "hand": "4H 5H 6H", "decks": 10 ** 6},
+             {"variant": "indian-points", "mode": "count", "hand": "4H 5H 6H", "decks": "5"},
+             {"variant": "indian-points", "mode": "count", "hand": "4H 5H 6H", "decks": 3}]
+    p = subprocess.run([sys.executable, "-m", "tablekit", "judge", "--batch"], capture_output=True, text=True,
+                       timeout=20, cwd=ROOT, input="".join(json.dumps(x) + "\n" for x in lines))
+    out = [json.loads(line) for line in p.stdout.splitlines()]
+    assert "decks" in out[0]["error"] and "decks" in out[1]["error"] and out[2]["points"] == 15
+
+
+def test_deeply_nested_json_is_the_contracts_error(tmp_path: Path) -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    state = tmp_path / "deep.json"
+    state.write_text('{"melds": {"0": ' + deep + "}}")
+    p = tablekit("judge", "--variant", "open-rummy", "--mode", "turn", "--seat", "0",
+                 "--before", str(state), "--after", str(state))
+    _one_error_line(p, "nested too deeply")
+    good = {"variant": "indian-points", "mode": "count", "hand": "4H 5H 6H"}
+    batch = "\n".join([deep, '{"variant": "open-rummy", "mode": "turn", "seat": 0, "before": ' + deep + "}",
+                       json.dumps(good)]) + "\n"
+    p = tablekit("judge", "--batch", stdin=batch)
+    assert p.returncode == 0 and p.stderr == ""
+    out = [json.loads(line) for line in p.stdout.splitlines()]
+    assert len(out) == 3 and "nested too deeply" in out[0]["error"] and "nested too deeply" in out[1]["error"]
+    assert out[2]["points"] == 15
+
+
+def test_fuzzed_questions_never_give_a_traceback() -> None:
+    base = {"variant": "indian-points", "mode": "count", "hand": "4H 5H 6H"}
+    odd: list[object] = [10 ** 30, -1, 1.5, "NaN", True, [], {}, "9" * 5000, "²", "+-5", "x" * 100_000]
+    questions: list[dict[str, object]] = []
+    for key in ("hand", "wild", "deal", "decks", "players", "seat", "variant", "mode", "options"):
+        questions += [{**base, key: value} for value in odd]
+    questions += [
+        {**base, "options": {"min_show_groups": 1e308}},
+        {**base, "options": {"min_show_groups": "three"}},
+        {**base, "variant": "tile-rummy", "hand": "R² B7"},
+        {**base, "variant": "tile-rummy", "hand": "R" + "9" * 5000},
+        {"variant": "open-rummy", "mode": "turn", "seat": 0, "before": {"melds": {"²": ["5S 6S 7S"]}},
+         "after": {"melds": {"9" * 5000: ["5S 6S 7S"]}}},
+    ]
+    text = "".join(json.dumps(q) + "\n" for q in questions)
+    text += '{"variant": "indian-points", "mode": "count", "hand": "4H", "decks": NaN}\n'
+    text += '{"variant": "indian-points", "mode": "count", "hand": "4H", "options": {"min_show_groups": Infinity}}\n'
+    text += '{"variant": "indian-points", "mode": "count", "hand": "4H", "deal": 1' + "0" * 5000 + "}\n"
+    p = subprocess.run([sys.executable, "-m", "tablekit", "judge", "--batch"], capture_output=True, text=True,
+                       timeout=60, cwd=ROOT, input=text)
+    assert p.returncode == 0 and p.stderr == ""
+    out = [json.loads(line) for line in p.stdout.splitlines()]
+    assert len(out) == len(text.splitlines())
+    for answer in out:
+        assert ("error" in answer) != ("valid" in answer), answer
+        assert "unexpected" not in answer.get("error", "") and len(answer.get("error", "")) <= 400, answer
+    for args in (["--variant", "tile-rummy", "--mode", "count", "--", "R²"],
+                 ["--variant", "indian-points", "--mode", "count", "--option", "min_show_groups=x", "--", "4H"],
+                 ["--variant", "indian-points", "--mode", "count", "--deal", "9" * 5000, "--", "4H"]):
+        p = tablekit("judge", *args)
+        assert p.returncode == 2 and p.stdout == "" and len(p.stderr.splitlines()) == 1, (args, p.stderr)

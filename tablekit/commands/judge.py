@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import TablekitError
-from tablekit.judging import answer, load_state_file
+from tablekit.judging import JudgeInputError, answer, load_state_file
+
+_log = logging.getLogger("tablekit")
 
 NAME = "judge"
 HELP = "rule on a declaration, a hand count, melds, a contract or a turn"
@@ -77,23 +81,51 @@ def run(args: argparse.Namespace) -> int:
         return _fail("missing --variant")
     if not args.mode:
         return _fail("missing --mode")
-    result = answer(_question(args))  # bad input: tablekit.cli prints the error line, exit 2
+    result = _answer(_question(args))  # bad input: tablekit.cli prints the error line, exit 2
     print(json.dumps(result, ensure_ascii=False))
     return 0
+
+
+#: An error line quotes at most this much (a pasted megabyte is named by its start).
+_ERROR_CHARS = 300
+
+
+def _answer(question: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`answer`, with input too deeply nested to walk reported as bad input and error
+    messages that quote a huge token cut short."""
+    try:
+        return answer(question)
+    except RecursionError:
+        raise JudgeInputError("the question is nested too deeply to be a judge question") from None
+    except TablekitError as exc:
+        text = str(exc)
+        if len(text) <= _ERROR_CHARS:
+            raise
+        raise JudgeInputError(text[:_ERROR_CHARS] + "...") from None
+
+
+def _batch_line(line: str) -> dict[str, Any]:
+    """The answer to one batch line, or ``{"error": ...}``: never an exception."""
+    try:
+        try:
+            question = json.loads(line)
+        except RecursionError:
+            raise JudgeInputError("bad JSON line: nested too deeply") from None
+        except ValueError as exc:
+            raise JudgeInputError(f"bad JSON line: {exc}") from None
+        if not isinstance(question, dict):
+            raise JudgeInputError("each batch line must be a JSON object")
+        return _answer(question)
+    except TablekitError as exc:
+        return {"error": str(exc)}
+    except Exception as exc:  # a fault of the kit's own: the line says so, the batch goes on
+        _log.debug("unexpected failure on a batch line", exc_info=True)
+        return {"error": f"unexpected {type(exc).__name__}: {exc}"}
 
 
 def _run_batch() -> int:
     for line in sys.stdin:
         if not line.strip():
             continue
-        try:
-            question = json.loads(line)
-            if not isinstance(question, dict):
-                raise TablekitError("each batch line must be a JSON object")
-            result = answer(question)
-        except ValueError as exc:
-            result = {"error": f"bad JSON line: {exc}" if not isinstance(exc, TablekitError) else str(exc)}
-        except TablekitError as exc:
-            result = {"error": str(exc)}
-        print(json.dumps(result, ensure_ascii=False), flush=True)
+        print(json.dumps(_batch_line(line), ensure_ascii=False), flush=True)
     return 0

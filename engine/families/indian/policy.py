@@ -5,7 +5,10 @@ Table rulings where the texts are silent:
   was drawn); any later drop is a middle drop;
 - losing hands are counted by their best arrangement unless the ``count`` option is
   ``arranged`` (the camera's grouping of a hastily laid hand should not cost points);
-- a loser whose hand would itself be a valid show scores as a second valid declarer (2).
+- a loser whose hand would itself be a valid show scores as a second valid declarer (2);
+- a reading of more cards than a player can hold (13 plus a draw: a zone misread, hands run
+  together) is not a hand: it is refused like any unreadable hand, to be read again or
+  corrected, and nothing is scored from it (the best arrangement is never asked to search it).
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ from typing import TYPE_CHECKING, cast
 from engine.cards import Groups, parse_card
 from engine.errors import TablekitError
 from engine.families.indian.scoring import (
+    HAND_SIZE,
     SeatResult,
+    check_hand_size,
     deal_scores,
     deals_standings,
     pool_standings,
@@ -75,6 +80,7 @@ class IndianPolicy(FamilyPolicy):
 
     def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, Number, Ruling]:
         variant = game.variant
+        check_hand_size([c for g in groups for c in g])
         if game.option("count", "best") == "arranged":
             ruling = variant.judge(self._request(game, deal, "count", groups))
             try:
@@ -85,7 +91,7 @@ class IndianPolicy(FamilyPolicy):
             flat = (tuple(c for g in groups for c in g),)
             ruling = variant.judge(self._request(game, deal, "best", flat))
             cards = sum(len(g) for g in groups)
-            valid_hand = ruling.valid and int(ruling.points) == 0 and cards == 13
+            valid_hand = ruling.valid and int(ruling.points) == 0 and cards == HAND_SIZE
         count = int(ruling.points)
         if valid_hand:
             return SECOND_VALID, count, ruling

@@ -21,17 +21,29 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.errors import TablekitError
+from engine.errors import DeckError, TablekitError
 from engine.outcomes import Outcome
 
 if TYPE_CHECKING:
     from engine.families.indian.variants import IndianVariant
 
+#: Cards dealt to each player.
+HAND_SIZE = 13
+#: The most cards a player can hold: the 13 dealt plus the card drawn in a turn. More is not a
+#: hand (a zone misread, two hands run together): the best arrangement and the table refuse it.
+MAX_HAND = HAND_SIZE + 1
 #: A losing hand scores at most this; deals rummy also starts each seat with this many chips
 #: per player.
 FULL_COUNT_CAP = 80
 #: What a wrong show costs.
 WRONG_SHOW = 80
+
+
+def check_hand_size(items: Sequence[object]) -> None:
+    """Raise :class:`DeckError` for more cards than a player can hold (:data:`MAX_HAND`)."""
+    if len(items) > MAX_HAND:
+        raise DeckError(f"too many cards: {len(items)} given, a hand holds at most {MAX_HAND} "
+                        f"({HAND_SIZE} dealt plus a draw)")
 
 
 class ScoringError(TablekitError, ValueError):

@@ -19,9 +19,9 @@ from typing import Any, ClassVar
 
 from engine.arrange import Credit, best_arrangement
 from engine.cards import Card
-from engine.errors import DeckError
+from engine.errors import DeckError, UnsupportedModeError
 from engine.families.indian.policy import IndianPolicy
-from engine.families.indian.scoring import FULL_COUNT_CAP, WRONG_SHOW
+from engine.families.indian.scoring import FULL_COUNT_CAP, HAND_SIZE, WRONG_SHOW, check_hand_size
 from engine.melds import (
     GroupRule,
     MeldCheck,
@@ -35,7 +35,6 @@ from engine.melds import (
 from engine.ruling import GroupRuling, Ruling
 from engine.variants.base import Item, JudgeRequest, Variant
 
-HAND_SIZE = 13
 #: How every Indian game is played out at the table.
 INDIAN_POLICY = IndianPolicy()
 
@@ -54,7 +53,12 @@ class IndianRules:
         known: dict[str, Any] = {k: bool(options[k]) for k in ("wrap", "wild_in_place_pure", "joker_only_melds")
                                  if k in options}
         if "min_show_groups" in options:
-            known["min_show_groups"] = int(options["min_show_groups"])
+            value = options["min_show_groups"]
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= HAND_SIZE:
+                shown = repr(value)[:24]
+                raise UnsupportedModeError(f"option min_show_groups must be a number of groups from 1 to "
+                                           f"{HAND_SIZE}, got {shown}")
+            known["min_show_groups"] = value
         return cls(**known)
 
     def meld_rules(self) -> MeldRules:
@@ -232,6 +236,7 @@ class IndianVariant(Variant):
         return Ruling(credited, capped, tuple(groups), reason)
 
     def judge_best(self, request: JudgeRequest) -> Ruling:
+        check_hand_size(request.items)
         house = IndianRules.from_options(request.options)
         is_wild = wild_test(request.wild)
         best = best_arrangement(request.items, house.meld_rules(), is_wild,
