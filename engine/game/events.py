@@ -173,11 +173,30 @@ class CameraRestored(Event):
     t_ms: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class HandEntered(Event):
+    """The players entered a hand the camera did not read (the scorepad), once confirmed.
+
+    For the declarer's show ``valid`` is the verdict (True: a valid show, False: a wrong
+    show); for a losing hand ``points`` is what it counts. ``by_seat`` is the seat whose
+    button made the entry (None: typed at the keyboard or left as first shown) and
+    ``confirmed_by`` the different seat whose button confirmed it.
+    """
+
+    TYPE: ClassVar[str] = "hand-entered"
+    seat: int = 0
+    points: int | None = None
+    valid: bool | None = None
+    by_seat: int | None = None
+    confirmed_by: int = 0
+    t_ms: int = 0
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (DealStarted, ButtonPressed, ButtonReleased, MenuPressed, Confirm, Tick,
                 TimerExpired, TableRead, TableSeen, Correction, Declare, Drop, LinkLost, LinkRestored,
-                CameraLost, CameraRestored)
+                CameraLost, CameraRestored, HandEntered)
 }
 
 
@@ -187,7 +206,7 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
 
 
 #: Fields that name a seat (its zone, for readings), checked against the number of players.
-SEAT_FIELDS = ("seat", "zone")
+SEAT_FIELDS = ("seat", "zone", "by_seat", "confirmed_by")
 
 
 def check_event(event: Event, players: int) -> Event:

@@ -4,6 +4,7 @@ Turns pass like a chess clock (a short press ends the turn), a long press declar
 the turn clock runs out into missed turns, and a lost box or camera pauses the clock. This
 module dispatches each event; dealing and turns live in :mod:`engine.game.deal_flow`, the show
 (verdict, corrections, every other hand, confirmation with OK) in :mod:`engine.game.show`,
+hands the players enter when the camera reads none in :mod:`engine.game.scorepad`,
 checking each turn against the camera's reading of the table in
 :mod:`engine.game.table_checks`.
 What a family scores is its :class:`~engine.game.policy.FamilyPolicy`.
@@ -45,6 +46,7 @@ from engine.game.events import (
     Declare,
     Drop,
     Event,
+    HandEntered,
     LinkLost,
     LinkRestored,
     MenuPressed,
@@ -56,6 +58,7 @@ from engine.game.events import (
 from engine.game.policy import (
     policy_for,
 )
+from engine.game.scorepad import hand_entered
 from engine.game.setup import Game
 from engine.game.show import confirm_show, correction, declare, read_again, stock_out, table_read
 from engine.game.state import (
@@ -238,5 +241,6 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Event], Result]] = {
     LinkRestored: _devices,
     CameraLost: _devices,
     CameraRestored: _devices,
+    HandEntered: hand_entered,
 }
 

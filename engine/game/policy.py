@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from engine.cards import Groups
 from engine.errors import TablekitError
 from engine.game.seats import TURN_SECONDS
-from engine.game.state import DealState, Number
+from engine.game.state import PLAYING, DealState, Number
 from engine.notation import split_groups
 from engine.outcomes import Outcome
 from engine.ruling import Ruling
@@ -36,6 +36,12 @@ MIDDLE_DROP: str = Outcome.MIDDLE_DROP.value
 MISSED_TURNS: str = Outcome.MISSED_TURNS.value
 DEAL_SHOW: str = Outcome.DEAL_SHOW.value
 SITTING_OUT = "out"
+#: The most an entered hand may count where the family's scoring charges a losing hand
+#: whatever it counts (no cap of its own): three digits on the scorepad.
+ENTRY_LIMIT = 999
+#: The counts the default :meth:`FamilyPolicy.max_hand_points` asks the family's scoring about.
+_PROBE_SMALL = 7
+_PROBE_LARGE = 10**6
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +121,51 @@ class FamilyPolicy:
 
     def deals_total(self, game: Game) -> int | None:
         return None
+
+    # --- hands entered by the players (the scorepad, when no camera reads them) ----------
+
+    def max_hand_points(self, game: Game) -> int | None:
+        """The most a losing hand's count may be when the players enter it by hand; None when
+        the family scores a deal from the cards themselves, so a count alone cannot score it.
+
+        The default asks the family's own :meth:`deal_scores` what a lost hand of a small and
+        of a huge count costs: a family that charges the count as it is takes any count up
+        to :data:`ENTRY_LIMIT`; one that caps it (Indian rummy's 80) takes counts up to its
+        cap; one whose scores do not follow the count (they come from the cards) takes none.
+        A family may say its limit directly by overriding this.
+        """
+        def cost(count: int) -> Number | None:
+            return self._lost_hand_costs(game, LOST, count)
+
+        small, large = cost(_PROBE_SMALL), cost(_PROBE_LARGE)
+        if small != _PROBE_SMALL or large is None:
+            return None
+        if large >= _PROBE_LARGE:
+            return ENTRY_LIMIT
+        return int(large) if large >= _PROBE_SMALL and int(large) == large else None
+
+    def entered_hand(self, game: Game, deal: DealState, seat: int, points: int) -> tuple[str, Number]:
+        """(outcome, count) of a losing hand whose count the players entered (already within
+        :meth:`max_hand_points`): a lost hand counting ``points``; a seat that had no turn
+        before the show gets the deal-show outcome where the family's scoring charges it
+        differently (Indian rummy's half count), as it would for a hand the camera read."""
+        if deal.turns_begun[seat] == 0 and points > 0:
+            if self._lost_hand_costs(game, DEAL_SHOW, points) != self._lost_hand_costs(game, LOST, points):
+                return DEAL_SHOW, points
+        return LOST, points
+
+    def _lost_hand_costs(self, game: Game, outcome: str, count: int) -> Number | None:
+        """What the family's :meth:`deal_scores` charges one seat ending a deal with
+        ``outcome`` and ``count`` (None: its scoring cannot say from a count alone)."""
+        n = game.players
+        deal = DealState(number=1, dealer=0, wild="", turn=0, status=(PLAYING,) * n,
+                         turns_played=(1,) * n, turns_begun=(1,) * n, missed_in_row=(0,) * n,
+                         outcomes=("",) * n)
+        try:
+            scores = self.deal_scores(game, deal, [SeatOutcome(0, outcome, count)], {})
+        except (TablekitError, ValueError, KeyError, TypeError, ArithmeticError):
+            return None
+        return scores.get(0)
 
     def watches_turns(self, game: Game) -> bool:
         return self.checks_turns and game.option("turn_checks", True) is not False

@@ -163,13 +163,21 @@ def confirm_show(state: GameState, t_ms: int) -> Result:
         if show.current.problem:
             return refuse(state, f"this hand cannot be counted ({show.current.problem}): "
                                   "MENU reads it again")
-        show = replace(show, hands=show.hands + (show.current,), current=None,
-                       pending=show.pending[1:], stage="hand-reading")
-        state = replace(state, show=show)
-        if show.pending:
-            return state, [ReadZone(show.pending[0])]
-        return finish_deal(state, show.declarer if show.valid else None, t_ms, [])
+        return next_hand(state, show.current, t_ms, [])
     return state, []
+
+
+def next_hand(state: GameState, hand: HandReading, t_ms: int, effects: list[Effect]) -> Result:
+    """``hand`` (read, or entered on the scorepad) is confirmed: on to the next seat's hand,
+    or the deal's end after the last."""
+    show = state.show
+    assert show is not None
+    show = replace(show, hands=show.hands + (hand,), current=None,
+                   pending=show.pending[1:], stage="hand-reading")
+    state = replace(state, show=show)
+    if show.pending:
+        return state, effects + [ReadZone(show.pending[0])]
+    return finish_deal(state, show.declarer if show.valid else None, t_ms, effects)
 
 
 def stock_out(state: GameState, t_ms: int) -> Result:

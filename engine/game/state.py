@@ -31,7 +31,8 @@ class HandReading:
     """One zone as the camera (and any corrections) read it, with the engine's ruling.
 
     ``problem`` is set when the cards could not be judged at all (a misread, a miscount).
-    ``points`` is what the hand costs, once known.
+    ``points`` is what the hand costs, once known. ``entered``: the players entered it on the
+    scorepad (no cards were read; see :mod:`engine.game.scorepad`).
     """
 
     seat: int
@@ -40,6 +41,7 @@ class HandReading:
     problem: str = ""
     points: Number | None = None
     outcome: str = ""
+    entered: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,224 @@
+"""The scorepad in the engine: hands the players enter, checked, confirmed by a second seat, replayed."""
+
+from __future__ import annotations
+
+import pytest
+from _game_fixtures import LOSER_58, Driver, game
+
+from engine.game import HandEntered, ReadZone, event_from_json, policy_for
+from engine.game.codec import RecordError
+from engine.game.events import check_event
+from engine.game.policy import ENTRY_LIMIT, LOST
+from engine.game.scorepad import (
+    BLOCKED,
+    CONFIRMING,
+    ENTERING,
+    HOLD_MS,
+    POINTS,
+    VERDICT,
+    confirm,
+    entry_problem,
+    erase,
+    finish,
+    finish_typing,
+    open_entry,
+    press,
+    step_back,
+    type_key,
+    wanted,
+)
+
+
+def declared(variant: str = "indian-pool-101", seat: int = 1, *, first_round: bool = False) -> Driver:
+    """A show declared by ``seat`` after every seat had a turn (``first_round``: on the
+    deal's very first turn)."""
+    d = Driver(game(variant))
+    d.deal()
+    for _ in range(0 if first_round else d.state.game.players):
+        d.end_turn()
+    while d.state.deal.turn != seat:
+        d.end_turn()
+    d.declare(seat)
+    return d
+
+
+def enter(d: Driver, seat: int, *, points: int | None = None, valid: bool | None = None,
+          by: int | None = 0, confirmed_by: int = 2) -> None:
+    d(HandEntered(seat, points, valid, by, confirmed_by, d.at(500)))
+
+
+def test_the_show_asks_for_the_declarers_verdict_then_each_hand_in_turn():
+    d = declared()
+    assert wanted(d.state) == (1, VERDICT)
+    enter(d, 1, valid=True, by=0, confirmed_by=2)
+    assert d.state.show.stage == "hand-reading" and d.state.show.declaration.entered
+    assert wanted(d.state) == (2, POINTS)
+    assert isinstance(d.effects[-1], ReadZone) and d.effects[-1].seat == 2
+    enter(d, 2, points=45, by=2, confirmed_by=0)
+    assert wanted(d.state) == (0, POINTS)
+    enter(d, 0, points=80, by=1, confirmed_by=2)
+    record = d.state.history[-1]
+    assert d.state.phase == "deal-over" and record.winner == 1
+    assert record.scores == (80, 0, 45) and record.outcomes == (LOST, "winner", LOST)
+    assert d.state.show.hands[0].entered and d.state.show.hands[0].groups == ()
+
+
+def test_a_count_over_the_familys_cap_or_below_zero_is_refused_with_the_reason():
+    d = declared()
+    enter(d, 1, valid=True)
+    before = d.state
+    enter(d, 2, points=81, by=0, confirmed_by=1)
+    assert d.state.show == before.show and "at most 80 points" in d.state.notice
+    enter(d, 2, points=-3, by=0, confirmed_by=1)
+    assert d.state.show == before.show and "less than 0" in d.state.notice
+    enter(d, 2, points=None, by=0, confirmed_by=1)
+    assert d.state.show == before.show and "enter the points" in d.state.notice
+
+
+def test_the_seat_that_entered_cannot_confirm_and_only_the_asked_hand_is_taken():
+    d = declared()
+    enter(d, 1, valid=True, by=2, confirmed_by=2)
+    assert d.state.show.stage == "reading" and "a different seat must confirm" in d.state.notice
+    enter(d, 0, valid=True, by=2, confirmed_by=1)
+    assert d.state.show.stage == "reading" and "Ravi's hand is asked for" in d.state.notice
+    enter(d, 1, valid=None, by=2, confirmed_by=0)
+    assert d.state.show.stage == "reading" and "valid" in d.state.notice
+    enter(d, 1, valid=True, by=None, confirmed_by=0)  # typed at the keyboard: any seat confirms
+    assert d.state.show.stage == "hand-reading"
+
+
+def test_an_entry_outside_a_show_is_refused():
+    d = Driver(game())
+    d.deal()
+    enter(d, 1, points=10)
+    assert d.state.phase == "play" and "no hand is being asked for" in d.state.notice
+
+
+def test_a_wrong_show_entered_costs_what_the_family_says_and_play_goes_on():
+    d = declared()
+    enter(d, 1, valid=False, by=0, confirmed_by=2)
+    assert d.state.phase == "play" and d.state.deal.outcomes[1] == "wrong-show"
+    assert "Ravi made a wrong show" in d.state.notice
+    assert d.state.deal.turn == 2
+
+
+def test_an_entered_game_replays_exactly_from_its_json_lines():
+    d = declared()
+    enter(d, 1, valid=True)
+    enter(d, 2, points=99, by=0, confirmed_by=1)  # refused, journaled like any refusal
+    enter(d, 2, points=12, by=0, confirmed_by=1)
+    enter(d, 0, points=30, by=2, confirmed_by=1)
+    assert d.state.phase == "deal-over" and d.replayed() == d.state
+    line = HandEntered(2, 12, None, 0, 1, 5).to_json()
+    assert line == {"type": "hand-entered", "seat": 2, "points": 12, "valid": None,
+                    "by_seat": 0, "confirmed_by": 1, "t_ms": 5}
+    assert event_from_json(line) == HandEntered(2, 12, None, 0, 1, 5)
+
+
+def test_a_journal_line_with_a_seat_that_does_not_exist_is_refused_where_it_is_read():
+    with pytest.raises(RecordError, match="confirmed_by 5"):
+        check_event(HandEntered(0, 3, None, 1, 5, 0), 3)
+    with pytest.raises(RecordError, match="points must be"):
+        event_from_json({"type": "hand-entered", "seat": 0, "points": "ten"})
+
+
+def test_a_hand_the_camera_read_but_could_not_count_can_be_entered_instead():
+    d = declared()
+    enter(d, 1, valid=True)
+    d.read(2, "4H 5H ?? | KD")
+    assert d.state.show.stage == "hand-check" and d.state.show.current.problem
+    enter(d, 2, points=20, by=2, confirmed_by=0)
+    assert wanted(d.state) == (0, POINTS) and d.state.show.hands[-1].points == 20
+
+
+def test_a_seat_that_had_no_turn_before_the_show_pays_the_deal_show_half():
+    d = declared(first_round=True)
+    enter(d, 1, valid=True)
+    enter(d, 2, points=45, by=0, confirmed_by=1)
+    enter(d, 0, points=80, by=2, confirmed_by=1)
+    record = d.state.history[-1]
+    assert record.outcomes == ("deal-show", "winner", "deal-show") and record.scores == (40, 0, 22)
+
+
+def test_a_read_show_and_entered_hands_mix():
+    d = declared()
+    d.read(1, "4H 5H 6H 7H | KC QC PJ | QD QS QC | 7S 7D 7C")
+    d.ok()
+    enter(d, 2, points=7, by=0, confirmed_by=1)
+    d.read(0, LOSER_58)
+    d.ok()
+    record = d.state.history[-1]
+    assert record.scores[1:] == (0, 7) and record.scores[0] > 7
+    assert not d.state.show.hands[1].entered and d.state.show.hands[0].entered
+
+
+@pytest.mark.parametrize(("variant", "cap"), [
+    ("indian-pool-101", 80), ("indian-deals", 80), ("shanghai", ENTRY_LIMIT),
+    ("open-rummy", None), ("tile-rummy", None)])
+def test_each_family_says_the_most_a_hand_may_count(variant, cap):
+    names = ("Ann", "Bo", "Cy", "Di")
+    g = game(variant, names)
+    assert policy_for(g).max_hand_points(g) == cap
+
+
+def test_a_family_scoring_from_the_cards_cannot_take_an_entered_count():
+    d = Driver(game("tile-rummy", ("Ann", "Bo", "Cy", "Di")))
+    d.deal("R7")
+    seat = d.state.deal.turn
+    d.declare(seat)
+    enter(d, seat, valid=True, by=(seat + 1) % 4, confirmed_by=(seat + 2) % 4)
+    entry = open_entry(d.state)
+    assert entry is not None and entry.stage == BLOCKED and "read, not entered" in entry.problem
+
+
+# --- the draft ------------------------------------------------------------------------------
+
+
+def test_seat_buttons_step_the_count_and_menu_steps_it_back():
+    d = declared()
+    enter(d, 1, valid=True)
+    entry = open_entry(d.state)
+    assert entry is not None and entry.kind == POINTS and entry.limit == 80
+    entry = press(entry, 2, 100)
+    entry = press(entry, 2, HOLD_MS)
+    entry = press(entry, 2, HOLD_MS + 500)
+    assert entry.points == 21 and entry.by_seat == 2
+    entry = step_back(entry)
+    assert entry.points == 20
+    for _ in range(8):
+        entry = press(entry, 0, HOLD_MS)
+    assert entry.points == 80 and "at most 80" in entry.problem and entry.by_seat == 0
+    zero = step_back(open_entry(d.state))
+    assert zero.points == 0 and "less than 0" in zero.problem
+
+
+def test_ok_asks_a_second_seat_and_the_seat_that_entered_cannot_confirm():
+    d = declared()
+    entry = open_entry(d.state)
+    assert entry.kind == VERDICT and entry.valid
+    entry = press(entry, 0, 100)
+    assert not entry.valid and entry.by_seat == 0
+    entry = finish(entry, d.state)
+    assert entry.stage == CONFIRMING
+    refused = confirm(entry, 0)
+    assert refused is not None and "cannot confirm" in refused.problem
+    assert confirm(entry, 2) is None
+    assert entry.event(2, 9) == HandEntered(1, None, False, 0, 2, 9)
+    assert step_back(entry).stage == ENTERING
+
+
+def test_the_keyboard_types_the_count_and_a_count_over_the_cap_is_refused_on_ok():
+    d = declared()
+    enter(d, 1, valid=True)
+    entry = open_entry(d.state)
+    for key in "9x5":
+        entry = type_key(entry, key)
+    assert entry.typed == "95"
+    entry = finish(entry, d.state)
+    assert entry.stage == ENTERING and "at most 80 points" in entry.problem and entry.points == 95
+    entry = erase(type_key(entry, "4"))
+    entry = finish_typing(type_key(entry, "7"), True)
+    assert entry.points == 7 and entry.by_seat is None
+    assert finish_typing(type_key(entry, "3"), False).points == 7
+    entry = finish(entry, d.state)
+    assert entry.stage == CONFIRMING and confirm(entry, 1) is None
