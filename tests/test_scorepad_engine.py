@@ -17,7 +17,6 @@ from engine.game.scorepad import (
     POINTS,
     VERDICT,
     confirm,
-    entry_problem,
     erase,
     finish,
     finish_typing,
