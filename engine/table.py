@@ -82,8 +82,8 @@ def _cards_of(value: Any, where: str) -> tuple[Card, ...]:
 
 def _seat(key: Any, players: int, where: str) -> int:
     text = str(key).strip() if isinstance(key, str | int) and not isinstance(key, bool) else None
-    if text is None or not text.isdigit():
-        raise TableStateError(f"{where}: seat {key!r} is not a seat number")
+    if text is None or not (text.isascii() and text.isdigit()) or len(text) > 3:
+        raise TableStateError(f"{where}: seat {str(key)[:12]!r} is not a seat number")
     seat = int(text)
     if seat >= players:
         raise TableStateError(f"{where}: seat {seat} does not exist: a {players}-player game has seats 0-{players - 1}")

@@ -57,11 +57,12 @@ def parse_tile(text: str) -> Tile:
     upper = token.upper()
     if upper == "JY":
         return JOLY
-    if len(upper) < 2:
-        raise NotationError(f"unknown tile {token!r}")
+    if not 2 <= len(upper) <= 3:
+        raise NotationError(f"unknown tile {token[:12]!r}")
     colour = _COLOUR_ALIASES.get(upper[0], upper[0])
     digits = upper[1:]
-    if colour not in COLOURS or not digits.isdigit() or digits.startswith("0"):
+    # plain digits only: '²' and '٣' are digits to Python but no tile's number
+    if colour not in COLOURS or not (digits.isascii() and digits.isdigit()) or digits.startswith("0"):
         raise NotationError(f"unknown tile {token!r}")
     number = int(digits)
     if not 1 <= number <= 13:

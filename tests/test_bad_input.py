@@ -345,3 +345,20 @@ def test_run_reads_with_the_calibration_s_enrolled_deck(tmp_path: Path, monkeypa
     camera = open_camera(args)
     assert isinstance(camera, FrameCamera) and camera.deck is None
     assert "reading without the enrolled deck" in caplog.text
+
+
+@pytest.mark.parametrize("token", ["R²", "R٣", "R" + "9" * 5000, "B0", "Y14", "K"])
+def test_a_tile_that_is_no_tile_is_a_notation_error(token: str) -> None:
+    from engine.errors import NotationError
+    from engine.tiles import parse_tile
+
+    with pytest.raises(NotationError, match="unknown tile"):
+        parse_tile(token)
+
+
+@pytest.mark.parametrize("key", ["²", "٣", "9" * 5000, "-1", True])
+def test_a_seat_key_that_is_no_seat_number_is_a_table_state_error(key: object) -> None:
+    from engine.table import TableStateError, _seat
+
+    with pytest.raises(TableStateError, match="not a seat number"):
+        _seat(key, 4, "melds")
