@@ -1,4 +1,6 @@
-"""The setup screen: the game, the players in their seats, the options, and Start."""
+"""The setup screen: the game, the players in their seats, the options, and Start; with a
+roster, the list of the table's players to pick from, and the editor of a name being added
+(the name so far and the letter wheel)."""
 
 from __future__ import annotations
 
@@ -7,29 +9,41 @@ import pygame
 from display import chrome, theme
 from display.canvas import Canvas
 from display.layout import inset, split_columns, split_rows
-from display.viewmodel import SetupView
+from display.viewmodel import NameEntry, RosterName, SetupView
 
 MIN_ROWS = 6  # rows never grow taller than a sixth of the column: a short list stays compact
+
+Row = tuple[str, str, str, int]  # label, value, section, index
 
 
 def draw(canvas: Canvas, view: SetupView) -> None:
     L = canvas.layout
     chrome.header(canvas, "New game", view.variant_name)
     body = L.rect((0.03, 0.12, 0.94, 0.7))
-    left, right = split_columns(body, [1.0, 1.0], gap=L.py(0.04))
+    gap = L.py(0.03 if view.roster is not None else 0.04)
+    weights = [1.0, 1.0, 0.9] if view.roster is not None else [1.0, 1.0]
+    columns = split_columns(body, weights, gap=gap)
+    left, right = columns[0], columns[-1]
 
-    left_rows: list[tuple[str, str, str, int]] = [("Game", view.variant_name, "variant", 0)]
+    left_rows: list[Row] = [("Game", view.variant_name, "variant", 0)]
     for i, player in enumerate(view.players):
         label = f"Seat {i + 1}"
         value = player.name + (f"  ({player.team})" if player.team else "")
         left_rows.append((label, value, "player", i))
-    right_rows: list[tuple[str, str, str, int]] = [(o.label, o.value, "option", i) for i, o in enumerate(view.options)]
+    right_rows: list[Row] = [(o.label, o.value, "option", i) for i, o in enumerate(view.options)]
     right_rows.append(("", "Start", "start", 0))
 
     count = max(len(left_rows), len(right_rows), MIN_ROWS)
-    for column, rows in ((left, left_rows), (right, right_rows)):
+    placed = [(left, left_rows)]
+    if view.entry is None:
+        placed.append((right, right_rows))
+    if view.roster is not None and view.entry is None:
+        placed.append((columns[1], _roster_rows(view.roster, view, count)))
+    for column, rows in placed:
         for rect, (label, value, section, index) in zip(split_rows(column, count, gap=L.py(0.012)), rows, strict=False):
             _row(canvas, rect, label, value, section, index, view)
+    if view.entry is not None:
+        _entry(canvas, columns[1].union(right), view.entry)
 
     if view.problem:
         problem = L.rect((0.03, 0.825, 0.94, 0.05))
@@ -38,24 +52,91 @@ def draw(canvas: Canvas, view: SetupView) -> None:
     chrome.footer(canvas, view.hint)
 
 
+def _roster_rows(roster: tuple[RosterName, ...], view: SetupView, count: int) -> list[Row]:
+    """"Add a name" and as many names as the column holds, the cursor's always among them."""
+    slots = count - 1
+    start = 0
+    if len(roster) > slots:
+        at = view.cursor.index if view.cursor.section == "roster" else 0
+        start = min(max(0, at - slots // 2), len(roster) - slots)
+    total = f"{len(roster)} on the list" if len(roster) > slots else "+"
+    rows: list[Row] = [(total, "Add a name", "add", 0)]
+    for i in range(start, min(len(roster), start + slots)):
+        entry = roster[i]
+        rows.append((f"Seat {entry.seat}" if entry.seat is not None else "", entry.name, "roster", i))
+    return rows
+
+
 def _row(canvas: Canvas, rect: pygame.Rect, label: str, value: str, section: str, index: int, view: SetupView) -> None:
     L = canvas.layout
-    here = view.cursor.section == section and (section in ("variant", "start") or view.cursor.index == index)
+    single = section in ("variant", "start", "add")
+    here = view.cursor.section == section and (single or view.cursor.index == index)
     if section == "start":
         fill = theme.HIGHLIGHT if here else theme.VALID
         canvas.panel(rect, fill, theme.TEXT if here else None, width=L.py(0.005))
         canvas.text(value, L.line("large"), inset(rect, L.py(0.015)), theme.TEXT_DARK, align="center")
     else:
+        seated = section == "roster" and bool(label)
         fill = theme.HIGHLIGHT if here and not view.editing else theme.PANEL
-        edge = theme.SELECTION if here and view.editing else theme.PANEL_EDGE
-        canvas.panel(rect, fill, edge, width=L.py(0.006 if here and view.editing else 0.002))
+        edge = (theme.SELECTION if here and view.editing else theme.VALID if seated else theme.PANEL_EDGE)
+        wide = here and view.editing or seated
+        canvas.panel(rect, fill, edge, width=L.py(0.006 if wide else 0.002))
         ink = theme.HIGHLIGHT_TEXT if here and not view.editing else theme.TEXT
         inner = inset(rect, L.py(0.02), L.py(0.006))
-        label_box = pygame.Rect(inner.x, inner.y, int(inner.w * 0.36), inner.h)
+        share = 0.3 if section in ("roster", "add") else 0.36
+        label_box = pygame.Rect(inner.x, inner.y, int(inner.w * share), inner.h)
         value_box = pygame.Rect(label_box.right + L.py(0.01), inner.y, inner.right - label_box.right - L.py(0.01), inner.h)
-        canvas.text(label, L.line("small"), label_box, ink if here else theme.TEXT_DIM, bold=False)
-        canvas.text(value, L.line("body"), value_box, ink)
-    name = section if section in ("variant", "start") else f"{section}:{index}"
+        label_ink = ink if here else theme.VALID if seated else theme.TEXT_DIM
+        canvas.text(label, L.line("small"), label_box, label_ink, bold=False)
+        canvas.text(value, L.line("body"), value_box, ink if here or seated or section != "roster" else theme.TEXT_DIM)
+    name = section if single else f"{section}:{index}"
     canvas.mark(f"row:{name}", rect)
     if here:
         canvas.mark("cursor", rect)
+
+
+def _entry(canvas: Canvas, area: pygame.Rect, entry: NameEntry) -> None:
+    """The name being added: the letters so far with the wheel's letter after them, the
+    wheel (a tap on a letter takes it), what the buttons do, and why a name was refused."""
+    L = canvas.layout
+    canvas.panel(area, theme.PANEL, theme.SELECTION, width=L.py(0.006))
+    canvas.mark("entry", area)
+    inner = inset(area, L.py(0.025), L.py(0.02))
+    title, name_row, wheel_row, help_row, problem_row = split_rows(inner, 5, gap=L.py(0.01))
+    over = len(entry.text.strip()) > entry.limit
+    canvas.text("Add a name", L.line("body"), title, theme.TEXT_DIM, bold=False)
+    canvas.text(f"{len(entry.text)} / {entry.limit}", L.line("small"), title,
+                theme.WARNING if over else theme.TEXT_DIM, align="right", bold=False)
+
+    # the name so far, then the wheel's letter as OK would add it
+    letter = entry.wheel[entry.wheel_index] if entry.wheel else ""
+    box = pygame.Rect(name_row.x, name_row.y, name_row.w, name_row.h)
+    canvas.panel(box, theme.BACKGROUND, theme.PANEL_EDGE, width=L.py(0.002))
+    text_box = inset(box, L.py(0.015), L.py(0.004))
+    cell_w = max(L.py(0.06), box.h * 2 // 3)
+    typed = pygame.Rect(text_box.x, text_box.y, max(1, text_box.w - cell_w - L.py(0.01)), text_box.h)
+    shown = canvas.text(entry.text, L.line("large"), typed, theme.WARNING if over else theme.TEXT, bold=True)
+    canvas.mark("entry:text", shown if entry.text else pygame.Rect(typed.x, typed.y, 1, typed.h))
+    cell = pygame.Rect(shown.right + L.py(0.008) if entry.text else typed.x, text_box.y, cell_w, text_box.h)
+    canvas.panel(cell, theme.HIGHLIGHT, None)
+    canvas.text(_label(letter), L.line("large") if letter != " " else L.line("small"), cell,
+                theme.HIGHLIGHT_TEXT, align="center")
+    canvas.mark("entry:letter", cell)
+
+    # the wheel: the letter under it in the middle, larger
+    cells = split_columns(wheel_row, [1.0] * len(entry.wheel), gap=L.py(0.006)) if entry.wheel else []
+    for k, (rect, ch) in enumerate(zip(cells, entry.wheel, strict=True)):
+        middle = k == entry.wheel_index
+        canvas.panel(rect, theme.HIGHLIGHT if middle else theme.KEY, theme.KEY_EDGE, width=L.py(0.002))
+        size = L.line("large") if middle else L.line("body")
+        canvas.text(_label(ch), size if ch != " " else L.line("small") * 2 // 3, inset(rect, L.py(0.004)),
+                    theme.HIGHLIGHT_TEXT if middle else theme.TEXT, align="center")
+        canvas.mark(f"row:wheel:{k}", rect)
+    canvas.paragraph(entry.hint, L.line("small"), help_row, theme.TEXT_DIM, align="left", bold=False, min_scale=0.55)
+    if entry.problem:
+        canvas.paragraph(entry.problem, L.line("body"), problem_row, theme.WARNING, align="left", min_scale=0.6)
+        canvas.mark("entry:problem", problem_row)
+
+
+def _label(ch: str) -> str:
+    return "space" if ch == " " else ch
