@@ -25,6 +25,7 @@ from display.screens import (
     message,
     play,
     scoreboard,
+    scorepad,
     setup,
     show,
     turncheck,
@@ -36,6 +37,7 @@ from display.viewmodel import (
     MessageView,
     PlayView,
     ScoreboardView,
+    ScorepadView,
     SetupView,
     ShowView,
     TurnCheckView,
@@ -48,10 +50,10 @@ _StaticKey = tuple[tuple[int, int], PlayView]
 # The screens drawn in one go (the play screen is drawn in layers).
 _WholeView: TypeAlias = (
     SetupView | ShowView | TurnCheckView | DealResultView | ScoreboardView | GameOverView | MessageView
-    | HistoryView
+    | HistoryView | ScorepadView
 )
 _WHOLE_VIEWS = (SetupView, ShowView, TurnCheckView, DealResultView, ScoreboardView, GameOverView, MessageView,
-                HistoryView)
+                HistoryView, ScorepadView)
 
 
 class Renderer:
@@ -104,6 +106,8 @@ class Renderer:
                 gameover.draw(canvas, view)
             case MessageView():
                 message.draw(canvas, view)
+            case ScorepadView():
+                scorepad.draw(canvas, view)
             case HistoryView():
                 history.draw(canvas, view)
             case _:

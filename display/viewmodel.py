@@ -225,6 +225,30 @@ class ShowView:
     proposed_note: str = ""  # under the proposed card, e.g. "remove this card", "Ravi's button"
 
 
+# --- scorepad ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ScorepadView:
+    """The scorepad: the players enter a hand (or a show's verdict) the camera did not read,
+    and a different seat confirms it."""
+
+    player: str  # whose hand or show
+    title: str = ""  # e.g. "Ravi's hand"
+    question: str = ""  # e.g. "How many points does Ravi's hand count?"
+    value: str = ""  # the number as entered so far, or "valid show" / "wrong show"
+    verdict: bool | None = None  # a show's verdict as entered; None for a count
+    limit: str = ""  # what the game takes, e.g. "0 to 80 points"
+    entered_by: str = ""  # e.g. "entered by Asha", "typed at the keyboard"
+    confirm_by: str = ""  # who confirms, e.g. "Ravi or Meera: your button confirms 45"
+    confirming: bool = False  # entered: waiting for a second seat
+    typing: bool = False  # digits are being typed at the keyboard
+    problem: str = ""  # why an entry was refused, e.g. "a hand counts at most 80 points"
+    why: str = ""  # why the table asks, e.g. "no camera"
+    prompt: str = ""
+    toast: Toast | None = None
+
+
 # --- turn check ----------------------------------------------------------------------------
 
 
@@ -359,6 +383,7 @@ ViewModel: TypeAlias = (
     | GameOverView
     | MessageView
     | HistoryView
+    | ScorepadView
 )
 
 VIEW_TYPES: Final = (
@@ -371,4 +396,5 @@ VIEW_TYPES: Final = (
     GameOverView,
     MessageView,
     HistoryView,
+    ScorepadView,
 )

@@ -1,0 +1,82 @@
+"""The scorepad: the players enter a hand (or a show's verdict) the camera did not read.
+
+Big and plain, to be read across a table on the Pi's 800x480 and on a 1080p screen: whose
+hand it is, the number (or the verdict) as large as the screen allows, what the game takes,
+who has entered it and who must confirm it, and why an entry was refused. The steps a tap
+could stand for (one down, one up, ten up) and the number itself are marked on the canvas
+(``pad:minus``, ``pad:plus``, ``pad:plus10``, ``pad:value``) for touch to hit-test.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from display import chrome, theme
+from display.canvas import Canvas
+from display.layout import inset, split_columns
+from display.viewmodel import ScorepadView
+
+#: The number's line height, of the screen height: 0.2 is 96 px at 800x480.
+VALUE_LINE = 0.2
+#: Never smaller than this, whatever the screen.
+MIN_VALUE_PX = 32
+
+
+def draw(canvas: Canvas, view: ScorepadView) -> None:
+    L = canvas.layout
+    chrome.header(canvas, view.title or f"{view.player}'s hand", view.why)
+
+    ask = L.rect((0.04, 0.11, 0.92, 0.09))
+    canvas.text(view.question, L.line("large"), ask, theme.TEXT, align="center")
+    canvas.mark("question", ask)
+
+    pad = L.rect((0.04, 0.21, 0.92, 0.34))
+    edge = theme.SELECTION if view.typing else (theme.HIGHLIGHT if view.confirming else theme.PANEL_EDGE)
+    canvas.panel(pad, theme.PANEL, edge)
+    steps = view.verdict is None
+    if steps:
+        minus, value_box, plus, plus10 = split_columns(pad, [1.0, 2.4, 1.0, 1.0], gap=L.py(0.012))
+    else:
+        value_box = pad
+    colour = theme.TEXT
+    if view.verdict is not None:
+        colour = theme.VALID if view.verdict else theme.INVALID
+    value_px = max(MIN_VALUE_PX, round(VALUE_LINE * L.height))
+    shown = view.value + ("_" if view.typing else "")
+    canvas.text(shown, value_px, inset(value_box, L.py(0.01)), colour, align="center", min_scale=0.5)
+    canvas.mark("pad:value", value_box)
+    if steps:
+        for rect, label, name in ((minus, "-1", "pad:minus"), (plus, "+1", "pad:plus"),
+                                  (plus10, "+10", "pad:plus10")):
+            key = inset(rect, L.py(0.02))
+            pygame.draw.rect(canvas.surface, theme.KEY, key, border_radius=L.py(0.015))
+            pygame.draw.rect(canvas.surface, theme.KEY_EDGE, key, width=max(1, L.py(0.004)),
+                             border_radius=L.py(0.015))
+            canvas.text(label, L.line("title"), inset(key, L.py(0.01)), theme.TEXT, align="center")
+            canvas.mark(name, key)
+
+    facts = L.rect((0.04, 0.565, 0.92, 0.07))
+    left, right = split_columns(facts, [1.0, 1.0], gap=L.py(0.02))
+    canvas.text(view.limit, L.line("body"), left, theme.TEXT_DIM, bold=False)
+    canvas.text(view.entered_by, L.line("body"), right, theme.TEXT_DIM, align="right", bold=False)
+    canvas.mark("limit", left)
+    canvas.mark("entered-by", right)
+
+    band = L.rect((0.04, 0.645, 0.92, 0.115))
+    if view.confirming and view.confirm_by:
+        pygame.draw.rect(canvas.surface, theme.HIGHLIGHT, band, border_radius=L.py(0.01))
+        canvas.paragraph(view.confirm_by, L.line("large"), inset(band, L.py(0.02), L.py(0.005)),
+                         theme.HIGHLIGHT_TEXT, align="center")
+        canvas.mark("pad:confirm", band)
+    elif view.confirm_by:
+        canvas.paragraph(view.confirm_by, L.line("body"), inset(band, L.py(0.02), L.py(0.005)),
+                         theme.TEXT_DIM, align="center", bold=False)
+        canvas.mark("pad:confirm", band)
+
+    if view.problem:
+        why = L.rect((0.04, 0.77, 0.92, 0.11))
+        pygame.draw.rect(canvas.surface, theme.INVALID, why, border_radius=L.py(0.01))
+        canvas.paragraph(view.problem, L.line("body"), inset(why, L.py(0.02), L.py(0.005)), theme.TEXT,
+                         align="center")
+        canvas.mark("problem", why)
+    chrome.footer(canvas, view.prompt)
