@@ -5,20 +5,41 @@ window, the kiosk's full screen, or headless), and ``run`` plays the setup scree
 in ``display.frameloop.FrameLoop``: each frame takes the box's events, lets the table's time
 pass and draws; the keys pressed since go to the keyboard mapper, or to the on-screen
 correction of a misread card.
+
+A table never dead-ends: once a game is over MENU steps through what comes next (a rematch,
+new players, the history of the last games, the scores) and OK takes it (:func:`play_game`
+says which). Leaving a game in play asks first ("Leave this game? OK: leave · MENU: stay"):
+Escape in a window, MENU held for :data:`LEAVE_HOLD_S` anywhere (the kiosk's way); a game
+left stays in the journal, unfinished, to be resumed.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
+import time
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from display.viewmodel import (
+    LEVEL_WARNING,
+    GameOverView,
+    HistoryLine,
+    HistoryView,
+    MessageView,
+    PlayView,
+    Toast,
+)
 from display.window import HEADLESS, KIOSK, WINDOW, DisplayPlan, choose_display, is_raspberry_pi
+from engine.errors import TablekitError
 from engine.game import Game
 from firmware_bridge import ButtonEvent, KeyboardButtons, default_keymap
 from firmware_bridge.layout import ButtonLayout
 from tablekit.box_input import BoxLink, hand_to_table, key_to_table
+from tablekit.journal import Journal
 from tablekit.setup_screen import TableSetup
 from tablekit.table import Table
 
@@ -36,6 +57,20 @@ SETUP_SEATS = 8
 #: The table's frame rate, still screens included: the inputs are taken once a frame, and a
 #: button's hold (a show, a card's next suit) is timed by the frames it spans.
 TABLE_FPS = 30.0
+#: MENU held this long in a game asks whether to leave it (the kiosk has no Escape)…
+LEAVE_HOLD_S = 2.0
+#: …and once it has been held this long the screen says so.
+LEAVE_HINT_S = 0.7
+LEAVE_VIEW = MessageView("Leave this game?", "It stays in the journal, unfinished: it can be resumed later.",
+                         LEVEL_WARNING, "OK: leave · MENU: stay")
+# What play_game ends with.
+REMATCH = "rematch"  # the same players and game again, the next dealer first
+NEW_PLAYERS = "new-players"  # back to the setup screen
+LEFT = "left"  # the players left the game (it stays resumable)
+CLOSED = "closed"  # the window was closed, Escape after the game, or the time ran out
+#: What the game-over screen offers, MENU stepping through them and OK taking one.
+CHOICES = ("Rematch", "New players", "History", "Scores")
+CHOICE_PROMPT = "MENU: next choice · OK: take it"
 
 
 def display_plan(*, headless: bool = False, fullscreen: bool = False) -> DisplayPlan:
@@ -107,57 +142,231 @@ def tap_to_table(table: Table, tap: Tap) -> None:
     table.button(button, tap.down, table.now(), keyboard=True)
 
 
+def rematch(game: Game) -> Game:
+    """The same players, game and rules again, the deal passing to the next seat."""
+    return dataclasses.replace(game, first_dealer=(game.first_dealer + 1) % game.players)
+
+
+def when(ms: int) -> str:
+    """A game's start as the history lists it, in local time: "Sat 14 Jun 19:05"."""
+    return datetime.fromtimestamp(ms / 1000).strftime("%a %d %b %H:%M")
+
+
+def history_lines(journal: Journal) -> tuple[list[HistoryLine], str]:
+    """Every game in the journal, the latest first, and a note ("" or why it is short)."""
+    from engine.variants import find
+
+    try:
+        games = journal.games()
+    except TablekitError as exc:
+        return [], f"the journal cannot be read: {exc}"
+    lines = []
+    for g in reversed(games):
+        try:
+            name = find(g.variant).name
+        except TablekitError:
+            name = g.variant
+        status = {"over": "", "playing": "unfinished"}.get(g.status, g.status)
+        lines.append(HistoryLine(when(g.created_ms), name, ", ".join(g.players),
+                                 " & ".join(g.winners), g.deals, status))
+    return lines, "" if lines else "No games yet"
+
+
+class AfterGame:
+    """The game-over screen's choices (:data:`CHOICES`) and the screens they open: MENU
+    steps, OK takes; on the history MENU turns the page and OK goes back, on the scores
+    either goes back."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+        self.choice = 0
+        self.history: list[HistoryLine] | None = None
+        self.note = ""
+        self.page = 0
+        self.scores = False
+
+    def press(self, control: str) -> str | None:
+        """MENU or OK pressed: what the table does next (REMATCH, NEW_PLAYERS), or None."""
+        if self.history is not None:
+            if control == "menu":
+                self.page = (self.page + 1) % self.pages
+            else:
+                self.history = None
+            return None
+        if self.scores:
+            self.scores = False
+            return None
+        if control == "menu":
+            self.choice = (self.choice + 1) % len(CHOICES)
+            return None
+        return self.take(self.choice)
+
+    def take(self, index: int) -> str | None:
+        self.choice = index % len(CHOICES)
+        chosen = CHOICES[self.choice]
+        if chosen == "Rematch":
+            return REMATCH
+        if chosen == "New players":
+            return NEW_PLAYERS
+        if chosen == "History":
+            self.history, self.note = history_lines(self.journal)
+            self.page = 0
+        else:
+            self.scores = True
+        return None
+
+    @property
+    def pages(self) -> int:
+        from display.screens.history import ROWS
+
+        return max(1, -(-len(self.history or ()) // ROWS))
+
+    def view(self, table: Table, shown: ViewModel) -> ViewModel:
+        """What the screen shows after the game: ``shown`` (the table's game-over screen)
+        with the choices, or the screen a choice opened."""
+        if self.history is not None:
+            from display.screens.history import ROWS
+
+            lines = tuple(self.history[self.page * ROWS:(self.page + 1) * ROWS])
+            prompt = "MENU: next page · OK: back" if self.pages > 1 else "OK: back"
+            return HistoryView(lines, self.page + 1, self.pages, note=self.note, prompt=prompt)
+        if self.scores:
+            from tablekit.present import scoreboard
+
+            return dataclasses.replace(scoreboard(table.state), prompt="MENU or OK: back")
+        if isinstance(shown, GameOverView):
+            return dataclasses.replace(shown, choices=CHOICES, choice=self.choice, prompt=CHOICE_PROMPT)
+        return shown
+
+
 def play(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, seconds: float = 0,
          fullscreen: bool = False, screen: Screen | None = None) -> int:
-    """Run the table until the window closes, Escape (not in the kiosk: ``fullscreen``) or
-    ``seconds`` (0: for ever). Taps on ``screen`` (by default the one the table draws on) act
-    as the box's buttons."""
+    """:func:`play_game`, for callers that want an exit status (always 0)."""
+    play_game(table, box, keys, seconds=seconds, fullscreen=fullscreen, screen=screen)
+    return 0
+
+
+def play_game(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, seconds: float = 0,
+              fullscreen: bool = False, screen: Screen | None = None,
+              clock: Callable[[], float] = time.monotonic) -> str:
+    """Run the table until the players choose what comes after the game (REMATCH or
+    NEW_PLAYERS), leave it (LEFT, after saying OK to "Leave this game?"), or the window
+    closes, Escape after the game or ``seconds`` (0: for ever) end it (CLOSED). Taps on
+    ``screen`` (by default the one the table draws on) act as the box's buttons; a tap on a
+    choice of the game-over screen takes it."""
     import pygame
 
     from display.frameloop import FrameLoop
     from display.touch import POINTER_EVENTS
 
     screen = screen or screen_of(table)
+    after = AfterGame(table.journal)
+    keyboard = ButtonLayout.keyboard(table.state.game.players)
+    outcome: list[str] = []
+    asking: list[bool] = [False]  # "Leave this game?" is on the screen
+    menu_down: list[float | None] = [None]  # when MENU went down in play (its hold leaves)
+
+    def finish(what: str) -> None:
+        if not outcome:
+            outcome.append(what)
+        loop.stop()
+
+    def control(what: str | None, down: bool) -> bool:
+        """MENU or OK where the shell, not the table, takes them (the question, after the
+        game); True when taken. In play a MENU's hold is timed here."""
+        if asking[0]:
+            if down and what == "ok":
+                finish(LEFT)
+            elif down and what == "menu":
+                asking[0] = False
+            return True
+        if table.over:
+            if down and what is not None and (chosen := after.press(what)) is not None:
+                finish(chosen)
+            return True
+        if what == "menu":
+            menu_down[0] = clock() if down else None
+        return False
 
     def frame(now: float) -> ViewModel:
         if box is not None:
             for event in box.pending():
+                layout = box.layout
+                if isinstance(event, ButtonEvent) and layout is not None:
+                    what = layout.control(event.button)
+                    if (what is not None or asking[0] or table.over) \
+                            and control(what, event.event == "press"):
+                        continue
                 hand_to_table(table, event, box.buttons)
         table.tick()
-        return table.view()
+        held = None if menu_down[0] is None or table.over else clock() - menu_down[0]
+        if held is not None and held >= LEAVE_HOLD_S:
+            menu_down[0] = None
+            asking[0] = True
+        if asking[0]:
+            return LEAVE_VIEW
+        view = table.view()
+        if table.over:
+            return after.view(table, view)
+        if held is not None and held >= LEAVE_HINT_S and isinstance(view, PlayView) and view.toast is None:
+            view = dataclasses.replace(view, toast=Toast("keep holding MENU to leave the game"))
+        return view
 
     def key(ev: pygame.event.Event) -> None:
-        if loop.running and ev.type in POINTER_EVENTS and screen is not None:
-            tap = screen.tap(ev)
-            if tap is not None:
-                tap_to_table(table, tap)
+        if not loop.running:
             return
-        if not loop.running or ev.type not in (pygame.KEYDOWN, pygame.KEYUP):
+        if ev.type in POINTER_EVENTS and screen is not None:
+            tap = screen.tap(ev)
+            if tap is None:
+                return
+            if tap.target.startswith("row:choice:") and table.over and not asking[0]:
+                if tap.down and after.history is None and not after.scores:
+                    chosen = after.take(int(tap.target.rsplit(":", 1)[1]))
+                    if chosen is not None:
+                        finish(chosen)
+                return
+            soft = {"key:menu": "menu", "key:ok": "ok"}.get(tap.target)
+            if (soft is not None or asking[0] or table.over) and control(soft, tap.down):
+                return
+            tap_to_table(table, tap)
+            return
+        if ev.type not in (pygame.KEYDOWN, pygame.KEYUP):
             return
         down = ev.type == pygame.KEYDOWN
         name = pygame.key.name(ev.key)
-        if down and correction_key(table, name, getattr(ev, "unicode", "")):
+        if not asking[0] and not table.over and down and correction_key(table, name, getattr(ev, "unicode", "")):
             return
         if table.correcting is not None and not down:
             return
-        if name == "escape" and not fullscreen:
-            loop.stop()
+        if name == "escape":
+            if down and not fullscreen:
+                if table.over:
+                    finish(CLOSED)
+                else:
+                    asking[0] = not asking[0]  # Escape again: stay
             return
         t = table.now()
-        key_to_table(table, keys.key_down(name, t) if down else keys.key_up(name, t), t)
+        got = keys.key_down(name, t) if down else keys.key_up(name, t)
+        if got is None:
+            return
+        what = keyboard.control(got.button)
+        if (what is not None or asking[0] or table.over) and control(what, down):
+            return
+        key_to_table(table, got, t)
 
-    loop = FrameLoop(table.show, frame, events=pygame.event.get, on_event=key,
+    loop = FrameLoop(table.show, frame, events=pygame.event.get, on_event=key, clock=clock,
                      active_fps=TABLE_FPS, idle_fps=TABLE_FPS, closable=not fullscreen)
     loop.run(seconds=seconds or None)
-    return 0
+    return outcome[0] if outcome else CLOSED
 
 
 def choose_game(setup: TableSetup, screen: Screen, box: BoxLink | None, *, seconds: float = 0,
-                fullscreen: bool = False) -> Game | None:
-    """The setup screen until OK on Start (None: the window was closed, or ``seconds`` ran
-    out). MENU and OK come from the box, the keyboard (M and Return) or the screen's soft
-    keys, and a tap on a row moves to it; only their presses count, so a still setup screen
-    is drawn at the frame loop's idle rate."""
+                fullscreen: bool = False, clock: Callable[[], float] = time.monotonic) -> Game | None:
+    """The setup screen until OK on Start (None: the window was closed, Escape in a window,
+    or ``seconds`` ran out). MENU and OK come from the box, the keyboard (M and Return) or the
+    screen's soft keys, and a tap on a row moves to it. While a name is being added the box's
+    seat buttons turn the letter wheel and OK's hold finishes the name (both edges count,
+    timed on ``clock``), and the keyboard types it (Return: done, Escape: cancel)."""
     import pygame
 
     from display.frameloop import FrameLoop
@@ -166,11 +375,14 @@ def choose_game(setup: TableSetup, screen: Screen, box: BoxLink | None, *, secon
     keys = KeyboardButtons(default_keymap(SETUP_SEATS))  # digits, then M and Return
     on_keys = ButtonLayout.keyboard(SETUP_SEATS)
     chosen: list[Game] = []
+    if pygame.display.get_init():
+        pygame.key.start_text_input()  # names in any script come as TEXTINPUT
 
-    def press(control: str | None) -> None:
-        if control == "menu":
-            setup.menu()
-        elif control == "ok" and not chosen and (game := setup.ok()) is not None:
+    def button(what: str, down: bool) -> None:
+        if chosen:
+            return
+        game = setup.button(what, down, clock())
+        if game is not None:
             chosen.append(game)
             loop.stop()
 
@@ -178,27 +390,40 @@ def choose_game(setup: TableSetup, screen: Screen, box: BoxLink | None, *, secon
         if box is not None:
             for event in box.pending():
                 layout = box.layout
-                if isinstance(event, ButtonEvent) and event.event == "press" and layout is not None:
-                    press(layout.control(event.button))
+                if isinstance(event, ButtonEvent) and layout is not None:
+                    what = layout.control(event.button)
+                    if what is not None or event.button < layout.menu:
+                        button(what or "seat", event.event == "press")
+        setup.tick(clock())
         return setup.view()
 
     def key(ev: pygame.event.Event) -> None:
         if ev.type in POINTER_EVENTS:
             tap = screen.tap(ev)
-            if tap is None or not tap.down:
+            if tap is None:
                 return
             if tap.target in ("key:menu", "key:ok"):
-                press(tap.target.split(":", 1)[1])
-            else:
+                button(tap.target.split(":", 1)[1], tap.down)
+            elif tap.down:
                 setup.tap(tap.target)
+        elif ev.type == pygame.TEXTINPUT:
+            setup.typed(getattr(ev, "text", ""))
         elif ev.type == pygame.KEYDOWN:
-            got = keys.key_down(pygame.key.name(ev.key), 0)
+            name = pygame.key.name(ev.key)
+            if setup.key(name):
+                return
+            if name == "escape" and not fullscreen:
+                loop.stop()
+                return
+            got = keys.key_down(name, 0)
             if got is not None:
-                press(on_keys.control(got.button))
+                button(on_keys.control(got.button) or "seat", True)
         elif ev.type == pygame.KEYUP:
-            keys.key_up(pygame.key.name(ev.key), 0)
+            got = keys.key_up(pygame.key.name(ev.key), 0)
+            if got is not None and not setup.editing:
+                button(on_keys.control(got.button) or "seat", False)
 
-    loop = FrameLoop(screen.show, frame, events=pygame.event.get, on_event=key,
+    loop = FrameLoop(screen.show, frame, events=pygame.event.get, on_event=key, clock=clock,
                      closable=not fullscreen)
     loop.run(seconds=seconds or None)
     return chosen[0] if chosen else None

@@ -146,14 +146,30 @@ def open_camera(args: argparse.Namespace) -> Camera:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Bad input raises a TablekitError; tablekit.cli prints it as one error line (exit 2)."""
+    """Bad input raises a TablekitError; tablekit.cli prints it as one error line (exit 2).
+
+    The table loops until the window closes (or ``--seconds`` run out): the setup screen, the
+    game, and after it a rematch (the same players, the next dealer first), new players (the
+    setup screen again) or the history; a game left in play stays resumable.
+    """
+    import time
+
     from engine.variants import all_variants
     from firmware_bridge import KeyboardButtons, default_keymap
     from tablekit.clock import MonotonicClock
     from tablekit.journal import JournalError, default_path
     from tablekit.journal_open import open_table_journal
+    from tablekit.roster import Roster
     from tablekit.setup_screen import TableSetup
-    from tablekit.shell import choose_game, open_screen, play
+    from tablekit.shell import (
+        LEFT,
+        NEW_PLAYERS,
+        REMATCH,
+        choose_game,
+        open_screen,
+        play_game,
+        rematch,
+    )
     from tablekit.table import Devices, Table, fallback_health
     from tablekit.values import parse_size
 
@@ -171,31 +187,68 @@ def run(args: argparse.Namespace) -> int:
     if camera.fallback:
         devices.camera = fallback_health(f"{camera.name} instead of the camera")
     screen = open_screen(size, headless=args.headless, fullscreen=args.fullscreen)
-    on_view = spoken(screen.show, args)
+    roster = Roster(journal)
+    ends = time.monotonic() + args.seconds if args.seconds else None
+
+    def left() -> float | None:
+        """The seconds left of ``--seconds`` (None: no limit; 0 or less: none left)."""
+        return None if ends is None else ends - time.monotonic()
+
+    def played(names: list[str]) -> None:
+        try:
+            roster.played(names)
+        except JournalError as exc:  # the roster is a convenience: the game goes on
+            log.warning("the roster was not updated: %s", exc)
+
     try:
+        table: Table | None = None
         if args.resume:
             game_id = journal.resumable()
             if game_id is None:
                 raise JournalError("no unfinished game to resume")
             log.info("resuming game %d", game_id)
             table = Table.resume(journal, game_id, MonotonicClock(journal.last_time(game_id)),
-                                 camera=camera, box=box, devices=devices, on_view=on_view,
+                                 camera=camera, box=box, devices=devices, on_view=screen.show,
                                  rng=random.Random())
             table.catch_up()
-        else:
-            game: Game | None = chosen
-            if game is None:
-                names = [p.strip() for p in args.players.split(",") if p.strip()] if args.players else []
-                setup = TableSetup([v.id for v in all_variants()], names, players=max(len(names), 3))
-                game = choose_game(setup, screen, box, seconds=args.seconds, fullscreen=args.fullscreen)
-            if game is None:
+        names = [p.partition("/")[0].strip() for p in args.players.split(",") if p.strip()] if args.players else []
+        picked = names  # the players who sat down by name (the roster's last game for them)
+        game: Game | None = chosen
+        variant = args.variant or "indian-pool-101"
+        while True:
+            if table is None:
+                if game is None:
+                    remaining = left()
+                    if remaining is not None and remaining <= 0:
+                        return 0
+                    setup = TableSetup([v.id for v in all_variants()], names, variant=variant,
+                                       players=max(len(names), 3), roster=roster)
+                    game = choose_game(setup, screen, box, seconds=remaining or 0,
+                                       fullscreen=args.fullscreen)
+                    if game is None:
+                        return 0
+                    picked = setup.picked()
+                table = Table.start(journal, game, MonotonicClock(), camera=camera, box=box,
+                                    devices=devices, on_view=screen.show, rng=random.Random())
+                played(picked)
+            if damaged:
+                table.warn(damaged)
+                damaged = ""
+            remaining = left()
+            if remaining is not None and remaining <= 0:
                 return 0
-            table = Table.start(journal, game, MonotonicClock(), camera=camera, box=box,
-                                devices=devices, on_view=on_view, rng=random.Random())
-        if damaged:
-            table.warn(damaged)
-        keys = KeyboardButtons(default_keymap(table.state.game.players))
-        return play(table, box, keys, seconds=args.seconds, fullscreen=args.fullscreen)
+            keys = KeyboardButtons(default_keymap(table.state.game.players))
+            outcome = play_game(table, box, keys, seconds=remaining or 0, fullscreen=args.fullscreen,
+                                screen=screen)
+            last = table.state.game
+            table = None
+            variant = last.variant_id
+            if outcome == REMATCH:
+                game = rematch(last)
+            elif outcome in (NEW_PLAYERS, LEFT):
+                game, names = None, []  # new players, or a game left: the setup screen
+            else:
+                return 0
     finally:
         if box is not None:
             box.close()
