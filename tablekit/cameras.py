@@ -7,9 +7,12 @@ deal, how many turns ended in it), so a camera answering from a script needs not
 - ``read_table(TableRequest)``: every seat's melds and the discard pile (turn checks);
 - ``read_cut(deal)``: the cut card turned up for that deal.
 
-None means no reading was possible. ``table_unread`` says why a camera cannot read the whole
+None means no reading was possible: the table then asks the players for the hand (the
+scorepad, :mod:`engine.game.scorepad`). ``table_unread`` says why a camera cannot read the whole
 table ("" when it can), for the screen to show; ``fallback`` marks a stand-in for the real
-camera, which the screen says is used, under its ``name``.
+camera, which the screen says is used, under its ``name``; ``absent`` says there is no camera
+at all (nothing will ever be read: a hand is always entered, and a reading that does not
+come is no camera lost).
 
 The cameras: :class:`ScriptedCamera` (readings given per deal and seat: tests, the demo, and
 "no camera at all"), :class:`FrameCamera` (frames from a live camera or a photo folder read by
@@ -99,6 +102,9 @@ class Camera(Protocol):
     @property
     def table_unread(self) -> str: ...
 
+    @property
+    def absent(self) -> bool: ...
+
     def read_zone(self, request: ZoneRequest) -> Groups | None: ...
 
     def read_table(self, request: TableRequest) -> SeenTable | None: ...
@@ -119,19 +125,21 @@ class ScriptedCamera:
     for on the turn-check screen reads the next one, the last one repeating.
 
     With nothing scripted it is the table's camera when there is none at all (``name`` and
-    ``no_tables`` then say so).
+    ``no_tables`` then say so): with no readings and no whole tables it is ``absent`` unless
+    told otherwise (cut cards alone read no hand).
     """
 
     def __init__(self, readings: Mapping[tuple[int, int], Groups] | None = None,
                  cuts: Mapping[int, str] | None = None,
                  tables: Mapping[tuple[int, int], SeenTable | Sequence[SeenTable]] | None = None,
                  *, name: str = "scripted readings",
-                 no_tables: str = "no whole-table readings") -> None:
+                 no_tables: str = "no whole-table readings", absent: bool | None = None) -> None:
         self.readings = dict(readings or {})
         self.cuts = dict(cuts or {})
         self.tables: dict[tuple[int, int], SeenTable | Sequence[SeenTable]] = dict(tables or {})
         self.name = name
         self.fallback = True
+        self.absent = (not self.readings and not self.tables) if absent is None else absent
         #: Why turns go unchecked when no whole tables are scripted.
         self.no_tables = no_tables
 
@@ -175,6 +183,7 @@ class FrameCamera:
         self.fallback = fallback
         self.live = live
         self.max_wait_frames = max_wait_frames
+        self.absent = False
         self._frames: Iterator[np.ndarray] = iter(source.frames())
 
     @property
@@ -252,6 +261,7 @@ class VisionCamera:
     the script's: synthetic photos are drawn one zone at a time."""
 
     fallback = True
+    absent = False
     name = "synthetic table images read by vision"
 
     def __init__(self, scripted: ScriptedCamera, seed: int = 0,

@@ -30,6 +30,7 @@ from display.viewmodel import (
     GroupView,
     PlayView,
     ScoreboardView,
+    ScorepadView,
     ScoreSeries,
     SeatView,
     SetupCursor,
@@ -56,6 +57,7 @@ from engine.game import (
 )
 from engine.game.flow import MENU_CLOSE, MENU_DROP, MENU_STOCK_OUT
 from engine.game.policy import FamilyPolicy
+from engine.game.scorepad import BLOCKED, CONFIRMING, VERDICT, Entry
 from engine.game.seats import team_of
 from engine.game.state import DealRecord
 from engine.ruling import Ruling, plain_number
@@ -80,14 +82,17 @@ def present(state: GameState, now_ms: int, *, link: DeviceHealth = HEALTHY,
             camera: DeviceHealth = HEALTHY, screen: str = "",
             toast: Toast | None = None, correcting: tuple[int, int] | None = None,
             proposed: str = "", proposed_note: str = "", prompt: str = "",
-            read_again: bool = False, table_unread: str = "") -> ViewModel:
+            read_again: bool = False, table_unread: str = "", entry: Entry | None = None,
+            entry_why: str = "") -> ViewModel:
     """The view-model for ``state`` at table time ``now_ms``.
 
     On a verdict, ``correcting`` is the card selected for correction, ``proposed`` what it
     would become (with ``proposed_note`` under it) and ``prompt`` what the buttons do then
     (the keyboard's keys by default); ``read_again`` says the selection stands on "read the
     zone again". ``table_unread`` says why the camera cannot read the whole table ("" when
-    it can): in a game that checks turns, the play screen then notes that turns go unchecked."""
+    it can): in a game that checks turns, the play screen then notes that turns go unchecked.
+    ``entry`` is a hand the players are entering on the scorepad (the camera read none: the
+    words ``entry_why`` say why), shown instead of the show screen."""
     if state.phase == "setup":
         return _setup(state, toast)
     if screen == SCOREBOARD and state.history:
@@ -96,6 +101,8 @@ def present(state: GameState, now_ms: int, *, link: DeviceHealth = HEALTHY,
         return _play(state, now_ms, link, camera, toast, table_unread)
     if state.phase == "turn-check":
         return turn_check(state, toast)
+    if state.phase == "show" and entry is not None:
+        return scorepad(state, entry, entry_why, toast)
     if state.phase == "show":
         view = _show(state, toast)
         if correcting is not None and view.stage == SHOW_CONFIRM:
@@ -358,6 +365,49 @@ def _show(state: GameState, toast: Toast | None) -> ShowView:
                     SHOW_CONFIRM, VERDICT_PROMPT, wild_cards=wild,
                     points=None if reading.points is None else _n(reading.points), toast=toast,
                     title=f"{who}'s hand")
+
+
+SCOREPAD_COUNT_PROMPT = "a seat's button: +1 · hold it: +10 · MENU: -1 · OK: done (or type the number)"
+SCOREPAD_VERDICT_PROMPT = "a seat's button (or V / W): valid or wrong show · OK: done"
+SCOREPAD_CONFIRM_PROMPT = "another seat's button: confirm · MENU: change it"
+
+
+def scorepad(state: GameState, entry: Entry, why: str = "", toast: Toast | None = None) -> ScorepadView:
+    """The scorepad: the hand (or the show's verdict) the players are entering, who entered it
+    and who must confirm it, and why the last step was refused."""
+    names = [s.name for s in state.game.seats]
+    who = names[entry.seat]
+    by = names[entry.by_seat] if entry.by_seat is not None else ""
+    confirming = entry.stage == CONFIRMING
+    if entry.kind == VERDICT:
+        word = "valid show" if entry.valid else "wrong show"
+        title, question, value, limit = f"{who}'s show", f"Is {who}'s show valid?", word, "valid show or wrong show"
+        verdict: bool | None = entry.valid
+        prompt = SCOREPAD_VERDICT_PROMPT
+    else:
+        title, question = f"{who}'s hand", f"How many points does {who}'s hand count?"
+        value = entry.typed if entry.typed is not None else str(entry.points)
+        word = f"{entry.points} points"
+        limit = f"0 to {entry.limit} points" if entry.stage != BLOCKED else ""
+        verdict = None
+        prompt = SCOREPAD_COUNT_PROMPT
+    if confirming:
+        others = [n for s, n in enumerate(names) if s != entry.by_seat]
+        asked = _listed_or(others) if len(others) <= 3 else (f"anyone but {by}" if by else "anyone")
+        confirm_by = f"{asked}: press your button to confirm {word}"
+        prompt = SCOREPAD_CONFIRM_PROMPT
+    elif entry.stage == BLOCKED:
+        confirm_by, prompt = "", ""
+    else:
+        confirm_by = "then a different seat's button confirms"
+    return ScorepadView(who, title, question, value if entry.stage != BLOCKED else "", verdict, limit,
+                        f"entered by {by}" if by else "", confirm_by, confirming,
+                        entry.typed is not None, players_words(entry.problem), why, prompt, toast)
+
+
+def _listed_or(names: list[str]) -> str:
+    """"Ann", "Ann or Bo", "Ann, Bo or Cy"."""
+    return f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else "".join(names)
 
 
 def _headline(head: str, reason: str) -> str:

@@ -7,6 +7,12 @@ camera reading) queue them, so one post never recurses. Inputs (``button``, ``li
 ``tick``) and ``draw`` are called by whoever runs the table (``tablekit.shell`` for ``run``,
 the demo's player). Everything with a side effect — camera, box, screen, clock, the chance of
 the cut card — is injected, so tests and the demo drive it all.
+
+When the camera gives no reading of a hand (there is none, it is lost, or its reading of a
+hand cannot be counted and OK is pressed on it) the table asks the players instead: the
+scorepad (:mod:`engine.game.scorepad`). The entry in progress is the table's own (``entry``):
+seat buttons step it, MENU steps back, OK ends it, the keyboard types it; nothing is journaled
+until a different seat's button confirms it, which posts the engine's ``HandEntered``.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ from engine.game import (
     new_game,
     policy_for,
 )
+from engine.game import scorepad as pad
 from firmware_bridge.layout import ButtonLayout
 from tablekit.cameras import Camera, TableRequest, ZoneRequest
 from tablekit.clock import Clock, wall_ms
@@ -116,6 +123,10 @@ class Table:
         self._redo: list[Effect] = []
         self._warned: tuple[int, int] | None = None
         self._warning: tuple[str, int] | None = None  # a line for the players, and until when
+        #: A hand the players are entering because the camera read none (never journaled).
+        self.entry: pad.Entry | None = None
+        self._entry_why = ""
+        self._entry_presses: dict[int, int] = {}  # seat -> when its button went down
 
     # --- starting and resuming ----------------------------------------------------------
 
@@ -220,8 +231,10 @@ class Table:
         if isinstance(effect, ReadZone):
             groups = self.camera.read_zone(self.zone_request(effect.seat))
             if groups is None:
-                if self.state.camera_ok:
+                absent = self.camera.absent
+                if self.state.camera_ok and not absent:
                     self._queue.append(CameraLost(self.now()))
+                self._ask_players(effect.seat, "no camera" if absent else "the camera read nothing")
             else:
                 self._queue.append(TableRead(effect.seat, groups, self.now()))
         elif isinstance(effect, ReadTable):
@@ -267,6 +280,8 @@ class Table:
             if pressed:
                 self.ok_pressed(t)
         elif 0 <= button < players:
+            if self._entry_seat(button, pressed, t):
+                return
             reading = self.reading()
             if self.corrections.selecting_card(reading):
                 self.corrections.seat(button, pressed, t, self.state.game.variant.uses_tiles)
@@ -276,6 +291,10 @@ class Table:
     def menu_pressed(self, t_ms: int) -> None:
         """MENU: on a verdict it moves the selection (read again, then each card); in play,
         the engine's menu; after a deal it flips to the scoreboard and back."""
+        entry = self.entering()
+        if entry is not None:
+            self.entry = pad.step_back(entry)
+            return
         reading = self.reading()
         if reading is not None:
             self.corrections.next_pick(reading)
@@ -287,7 +306,12 @@ class Table:
 
     def ok_pressed(self, t_ms: int) -> None:
         """OK: with a selection on a verdict, its correction (or reading again); else the
-        engine's OK (after a lost camera, the players saying it is back)."""
+        engine's OK (after a lost camera, the players saying it is back). On the scorepad it
+        ends the entry; OK on a hand whose reading cannot be counted opens the scorepad."""
+        entry = self.entering()
+        if entry is not None:
+            self._ok_entry(entry)
+            return
         reading = self.reading()
         if self.corrections.picked(reading) is not None:
             event = self.corrections.ok(reading, t_ms)
@@ -298,6 +322,62 @@ class Table:
             # the players say the camera is back (there is no other way to know)
             self.post(CameraRestored(t_ms))
         self.post(Confirm(t_ms))
+        refused = self.reading()
+        if refused is not None and refused.problem and self.state.show is not None \
+                and self.state.show.stage == "hand-check":
+            self._ask_players(refused.seat, "the reading cannot be counted")
+
+    # --- the scorepad: hands the players enter (see engine.game.scorepad) -------------------
+
+    def _ask_players(self, seat: int, why: str) -> None:
+        """The camera gave nothing to count for ``seat``: the players enter it."""
+        asked = pad.wanted(self.state)
+        if asked is None or asked[0] != seat:
+            return
+        self.entry = pad.open_entry(self.state)
+        self._entry_why = why
+        self._entry_presses = {}
+        self.corrections.cursor = None
+
+    def entering(self) -> pad.Entry | None:
+        """The scorepad entry, while it is the one the show asks for (else it is dropped)."""
+        entry = self.entry
+        if entry is not None and pad.wanted(self.state) != (entry.seat, entry.kind):
+            self.entry = entry = None
+        return entry
+
+    def _entry_seat(self, seat: int, pressed: bool, t_ms: int) -> bool:
+        """A seat button's edge on the scorepad (True when it was the scorepad's): a press
+        and release steps the entry, or, once it waits, confirms it."""
+        entry = self.entering()
+        if entry is None:
+            return False
+        if pressed:
+            self._entry_presses[seat] = t_ms
+            return True
+        since = self._entry_presses.pop(seat, None)
+        if since is None:
+            return False  # held since before the scorepad opened: the engine's press
+        if entry.stage == pad.CONFIRMING:
+            refused = pad.confirm(entry, seat)
+            if refused is not None:
+                self.entry = refused
+                return True
+            self.entry = None
+            self.post(entry.event(seat, t_ms))
+            if self.entering() is None and pad.wanted(self.state) == (entry.seat, entry.kind):
+                # the engine refused it after all: the entry stays, saying why
+                self.entry = dataclasses.replace(entry, stage=pad.ENTERING, problem=self.state.notice)
+            return True
+        self.entry = pad.press(entry, seat, t_ms - since)
+        return True
+
+    def _ok_entry(self, entry: pad.Entry) -> None:
+        if entry.stage == pad.CONFIRMING:
+            self.entry = dataclasses.replace(
+                entry, problem="a seat's button confirms (OK cannot say whose it is)")
+        else:
+            self.entry = pad.finish(entry, self.state)
 
     def link(self, up: bool) -> None:
         self.post(LinkRestored(self.now()) if up else LinkLost(self.now()))
@@ -328,7 +408,12 @@ class Table:
 
     @property
     def correcting(self) -> tuple[int, int] | None:
-        """The card under the keyboard's cursor (group, position), or None."""
+        """The card under the keyboard's cursor (group, position), or None. While a hand is
+        entered on the scorepad every key is the scorepad's (digits type the count, Return
+        ends it, Escape forgets what was typed): (0, 0)."""
+        entry = self.entering()
+        if entry is not None and entry.stage == pad.ENTERING:
+            return (0, 0)
         return self.corrections.cursor
 
     @property
@@ -340,15 +425,32 @@ class Table:
         return self.corrections.start(self.reading())
 
     def move_selection(self, step: int) -> None:
+        entry = self.entering()
+        if entry is not None:
+            if entry.kind == pad.VERDICT:
+                self.entry = pad.step_back(entry)  # the arrows flip a verdict
+            return
         self.corrections.move(self.reading(), step)
 
     def type_card(self, text: str) -> None:
+        entry = self.entering()
+        if entry is not None:
+            self.entry = pad.type_key(entry, text)
+            return
         self.corrections.type(text)
 
     def erase_card(self) -> None:
+        entry = self.entering()
+        if entry is not None:
+            self.entry = pad.erase(entry)
+            return
         self.corrections.erase()
 
     def finish_correction(self, apply: bool) -> None:
+        entry = self.entering()
+        if entry is not None:
+            self.entry = pad.finish(entry, self.state) if apply else pad.finish_typing(entry, False)
+            return
         event = self.corrections.finish(self.reading(), apply, self.now())
         if event is not None:
             self.post(event)
@@ -373,6 +475,10 @@ class Table:
     def _view(self) -> ViewModel:
         if self.state.phase not in ("deal-over", "game-over"):
             self.screen = ""
+        entry = self.entering()
+        if entry is not None:
+            return present(self.state, self.now(), link=self.devices.link, camera=self.devices.camera,
+                           entry=entry, entry_why=self._entry_why)
         reading = self.reading()
         if reading is None:
             self.corrections.cursor = None
