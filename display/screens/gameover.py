@@ -1,4 +1,6 @@
-"""The end of the game: the winner, large, and the final standings."""
+"""The end of the game: the winner, large, the final standings and, beside them, what the
+table can do next (a rematch, new players…), the choice under the cursor highlighted; each
+choice is a region "row:choice:N" a tap takes."""
 
 from __future__ import annotations
 
@@ -35,6 +37,9 @@ def draw(canvas: Canvas, view: GameOverView) -> None:
     canvas.text(view.headline or view.winner, L.line("title") * 3 // 2, head, theme.HIGHLIGHT)
     canvas.mark("headline", head)
     table = L.rect((0.1, 0.38, 0.8, 0.5))
+    if view.choices:
+        table = L.rect((0.04, 0.38, 0.6, 0.5))
+        _choices(canvas, L.rect((0.67, 0.38, 0.3, 0.48)), view)
     count = max(len(view.standings), 4)
     for i, (row, st) in enumerate(zip(split_rows(table, count, gap=L.py(0.012)), view.standings, strict=False)):
         first = st.place == 1
@@ -47,3 +52,17 @@ def draw(canvas: Canvas, view: GameOverView) -> None:
         canvas.text(number_text(st.total), L.line("large"), cells[2], ink, align="right")
         canvas.text(st.note, L.line("body"), cells[3], ink, bold=False)
     chrome.footer(canvas, view.prompt)
+
+
+def _choices(canvas: Canvas, area: pygame.Rect, view: GameOverView) -> None:
+    L = canvas.layout
+    rows = split_rows(area, max(len(view.choices), 4), gap=L.py(0.015))
+    for i, (rect, label) in enumerate(zip(rows, view.choices, strict=False)):
+        here = i == view.choice
+        canvas.panel(rect, theme.HIGHLIGHT if here else theme.KEY, theme.TEXT if here else theme.KEY_EDGE,
+                     width=L.py(0.005 if here else 0.002))
+        canvas.text(label, L.line("large"), inset(rect, L.py(0.02), L.py(0.008)),
+                    theme.HIGHLIGHT_TEXT if here else theme.TEXT, align="center")
+        canvas.mark(f"row:choice:{i}", rect)
+        if here:
+            canvas.mark("cursor", rect)
