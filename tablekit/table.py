@@ -322,10 +322,11 @@ class Table:
             # the players say the camera is back (there is no other way to know)
             self.post(CameraRestored(t_ms))
         self.post(Confirm(t_ms))
-        refused = self.reading()
-        if refused is not None and refused.problem and self.state.show is not None \
-                and self.state.show.stage == "hand-check":
-            self._ask_players(refused.seat, "the reading cannot be counted")
+        show = self.state.show
+        if reading is not None and reading.problem and show is not None \
+                and show.stage == "hand-check" and show.current is reading:
+            # OK refused on a hand that cannot be counted: the players may enter it instead
+            self._ask_players(reading.seat, "the reading cannot be counted")
 
     # --- the scorepad: hands the players enter (see engine.game.scorepad) -------------------
 

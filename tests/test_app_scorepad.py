@@ -1,0 +1,267 @@
+"""A table with no camera: every show and hand entered on the scorepad, to the end of the game."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import random  # noqa: E402
+
+import pytest  # noqa: E402
+from _game_fixtures import VALID_SHOW, game, groups  # noqa: E402
+
+from display.viewmodel import DealResultView, GameOverView, ScorepadView  # noqa: E402
+from engine.game import LONG_PRESS_MS, CameraLost, HandEntered, replay  # noqa: E402
+from engine.game.scorepad import CONFIRMING, ENTERING, HOLD_MS, POINTS, VERDICT  # noqa: E402
+from firmware_bridge import KeyboardButtons, default_keymap  # noqa: E402
+from tablekit.box_input import key_to_table  # noqa: E402
+from tablekit.cameras import ScriptedCamera  # noqa: E402
+from tablekit.clock import ManualClock  # noqa: E402
+from tablekit.journal import Journal  # noqa: E402
+from tablekit.shell import correction_key  # noqa: E402
+from tablekit.table import Table  # noqa: E402
+
+NO_CAMERA = "no camera and no photo folder"
+
+
+class Keyboard:
+    """Keys as ``tablekit run`` hands them to the table (tablekit.shell.play): the scorepad and
+    the correction editor first, then the keyboard mapper (digits the seats, M, Return)."""
+
+    def __init__(self, table: Table, clock: ManualClock) -> None:
+        self.table = table
+        self.clock = clock
+        self.keys = KeyboardButtons(default_keymap(table.state.game.players))
+
+    def edge(self, name: str, down: bool, text: str = "") -> None:
+        table = self.table
+        if down and correction_key(table, name, text):
+            return
+        if table.correcting is not None and not down:
+            return
+        t = table.now()
+        key_to_table(table, self.keys.key_down(name, t) if down else self.keys.key_up(name, t), t)
+
+    def tap(self, name: str, hold: int = 150, text: str = "") -> None:
+        self.edge(name, True, text)
+        self.clock.advance(hold)
+        self.edge(name, False)
+        self.clock.advance(250)
+
+    def seat(self, seat: int, hold: int = 150) -> None:
+        self.tap(str(seat + 1), hold)
+
+    def type(self, text: str) -> None:
+        for ch in text:
+            self.tap(ch, text=ch)
+
+
+@pytest.fixture
+def table(tmp_path):
+    journal = Journal(tmp_path / "j.sqlite")
+    clock = ManualClock(1000)
+    camera = ScriptedCamera(name=NO_CAMERA, no_tables="no camera")
+    t = Table.start(journal, game(), clock, camera=camera, rng=random.Random(5))
+    yield t
+    journal.close()
+
+
+def play_round(table: Table, keys: Keyboard) -> None:
+    """Every seat still playing ends one turn with a short press."""
+    for _ in range(len(table.state.deal.playing())):
+        keys.seat(table.state.deal.turn)
+
+
+def declare(table: Table, keys: Keyboard) -> int:
+    seat = table.state.deal.turn
+    keys.seat(seat, hold=LONG_PRESS_MS + 100)
+    return seat
+
+
+def journaled(table: Table) -> int:
+    return len(table.journal.events(table.game_id))
+
+
+def test_without_a_camera_a_show_asks_for_the_verdict_instead_of_reading_for_ever(table):
+    keys = Keyboard(table, table.clock)
+    keys.tap("return")
+    seat = declare(table, keys)
+    assert table.state.phase == "show" and table.state.camera_ok  # no camera is no camera lost
+    view = table.view()
+    assert isinstance(view, ScorepadView) and view.player == "Ravi" and view.verdict is True
+    assert view.why == "no camera" and "then a different seat" in view.confirm_by
+    before = journaled(table)
+    keys.tap("return")  # the verdict as shown: valid
+    assert table.entry.stage == CONFIRMING and journaled(table) == before
+    view = table.view()
+    assert view.confirming and "Asha, Ravi or Meera" in view.confirm_by
+    keys.seat(0)
+    event = table.journal.events(table.game_id)[-1]
+    assert event == HandEntered(seat, None, True, None, 0, event.t_ms)
+    assert table.entry is not None and table.entry.kind == POINTS and table.entry.seat == 2
+
+
+def test_the_keyboard_types_a_count_and_one_over_the_cap_is_refused_with_the_reason(table):
+    keys = Keyboard(table, table.clock)
+    keys.tap("return")
+    declare(table, keys)
+    keys.tap("return")
+    keys.seat(0)
+    assert table.entry.seat == 2
+    before = journaled(table)
+    keys.type("95")
+    assert table.view().value == "95" and table.view().typing
+    keys.tap("return")
+    view = table.view()
+    assert table.entry.stage == ENTERING and "at most 80 points" in view.problem
+    keys.tap("backspace")
+    keys.tap("escape")
+    keys.type("45")
+    keys.tap("return")
+    assert table.entry.stage == CONFIRMING and table.entry.points == 45
+    assert journaled(table) == before  # nothing journaled until a second seat confirms
+    keys.tap("m")  # MENU: the entry was wrong after all
+    assert table.entry.stage == ENTERING
+    keys.tap("return")
+    keys.seat(1)
+    assert journaled(table) == before + 1
+    assert table.state.show.hands[-1].points == 45 and table.entry.seat == 0
+
+
+def test_box_buttons_step_the_count_and_the_seat_that_entered_cannot_confirm(table):
+    table.button(4, True)  # OK
+    seat = table.state.deal.turn
+    table.button(seat, True)
+    table.clock.advance(LONG_PRESS_MS + 100)
+    table.button(seat, False)
+    table.button(4, True)  # OK: valid, as shown
+    table.button(2, True)
+    table.button(2, False)  # Meera confirms the verdict
+    assert table.entry.seat == 2 and table.entry.kind == POINTS
+
+    def press(s: int, hold: int = 100) -> None:
+        table.button(s, True)
+        table.clock.advance(hold)
+        table.button(s, False)
+
+    for _ in range(3):
+        press(2, HOLD_MS)  # held: +10
+    press(2)
+    press(2)
+    table.button(3, True)  # MENU: -1
+    assert table.entry.points == 31 and table.entry.by_seat == 2
+    view = table.view()
+    assert view.value == "31" and view.entered_by == "entered by Meera"
+    table.button(4, True)  # OK: done
+    press(2)
+    assert table.entry.stage == CONFIRMING and "cannot confirm" in table.view().problem
+    assert "Asha or Ravi" in table.view().confirm_by
+    table.button(4, True)  # OK cannot say whose it is
+    assert table.entry.stage == CONFIRMING and "a seat's button confirms" in table.entry.problem
+    press(0)
+    assert table.journal.events(table.game_id)[-1].confirmed_by == 0
+    assert table.state.show.hands[-1].points == 31
+
+
+def test_a_whole_indian_game_with_no_camera_through_the_keyboard_to_the_end(table, tmp_path):
+    keys = Keyboard(table, table.clock)
+    counts = iter([55, 30, 60, 70, 45, 50, 65, 20, 80, 80, 80, 80, 80, 80])
+    for _ in range(12):  # deals; a pool of 101 is over long before
+        if table.over:
+            break
+        keys.tap("return")  # OK: deal
+        assert table.state.phase == "play"
+        play_round(table, keys)
+        declare(table, keys)
+        if len(table.state.history) == 1:  # a wrong show first, typed as W
+            keys.tap("w", text="w")
+            keys.tap("return")
+            keys.seat((table.entry.seat + 1) % 3)
+            assert table.state.phase == "play" and "wrong show" in table.state.notice
+            declare(table, keys)
+        keys.tap("return")
+        keys.seat((table.entry.seat + 1) % 3)
+        for _ in range(3):
+            if table.state.phase != "show":
+                break
+            assert table.entry is not None and table.entry.kind == POINTS
+            keys.type(str(next(counts)))
+            keys.tap("return")
+            keys.seat((table.entry.seat + 2) % 3)
+        assert table.state.phase in ("deal-over", "game-over")
+        assert isinstance(table.view(), DealResultView | GameOverView)
+    assert table.over and len(table.state.winners) == 1
+    assert isinstance(table.view(), GameOverView)
+    events = table.journal.events(table.game_id)
+    assert sum(isinstance(e, HandEntered) for e in events) >= 6
+    assert not any(isinstance(e, CameraLost) for e in events)
+    assert replay(table.state.game, events) == table.state
+    assert any(r.outcomes.count("wrong-show") for r in table.state.history)
+
+
+def test_a_game_resumed_mid_show_asks_for_the_same_hand_again(tmp_path):
+    path = tmp_path / "j.sqlite"
+    camera = ScriptedCamera(name=NO_CAMERA)
+    with Journal(path) as j:
+        t = Table.start(j, game(), ManualClock(1000), camera=camera, rng=random.Random(1))
+        keys = Keyboard(t, t.clock)
+        keys.tap("return")
+        declare(t, keys)
+        keys.tap("return")
+        keys.seat(0)
+        keys.type("12")  # a draft: lost with the power, never journaled
+        state, gid = t.state, t.game_id
+    with Journal(path) as j:
+        back = Table.resume(j, gid, ManualClock(j.last_time(gid)), camera=camera)
+        assert back.state == state and back.entry is None
+        back.catch_up()
+        assert back.entry is not None and (back.entry.seat, back.entry.kind) == (2, POINTS)
+        assert back.entry.points == 0 and back.entry.typed is None
+
+
+def test_a_camera_that_reads_nothing_is_lost_and_the_hand_is_entered_all_the_same(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as j:
+        camera = ScriptedCamera({(1, 1): groups(VALID_SHOW)}, {1: "5D"})
+        t = Table.start(j, game(), ManualClock(1000), camera=camera)
+        assert not camera.absent
+        keys = Keyboard(t, t.clock)
+        keys.tap("return")
+        declare(t, keys)
+        assert t.state.show.stage == "verdict"  # the camera read the show
+        keys.tap("return")
+        assert not t.state.camera_ok and t.entry is not None and t.entry.seat == 2
+        assert t.view().why == "the camera read nothing"
+
+
+def test_ok_on_a_hand_that_cannot_be_counted_opens_the_scorepad(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as j:
+        camera = ScriptedCamera({(1, 1): groups(VALID_SHOW), (1, 2): groups("4H 5H ?? | KD")}, {1: "5D"})
+        t = Table.start(j, game(), ManualClock(1000), camera=camera)
+        keys = Keyboard(t, t.clock)
+        keys.tap("return")
+        declare(t, keys)
+        keys.tap("return")
+        assert t.state.show.stage == "hand-check" and t.entry is None
+        keys.tap("return")  # refused: the hand cannot be counted
+        assert t.entry is not None and t.entry.seat == 2 and t.entry.kind == POINTS
+        assert t.view().why == "the reading cannot be counted"
+        keys.type("9")
+        keys.tap("return")
+        keys.seat(0)
+        assert t.state.show.hands[-1].points == 9 and t.state.show.hands[-1].entered
+
+
+def test_the_scorepad_says_when_the_game_cannot_take_an_entered_count(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as j:
+        g = game("tile-rummy", ("Ann", "Bo", "Cy", "Di"))
+        t = Table.start(j, g, ManualClock(1000), camera=ScriptedCamera(cuts={1: "R7"}, absent=True))
+        keys = Keyboard(t, t.clock)
+        keys.tap("return")
+        keys.tap("return")  # tile rummy's opening window: OK starts the first turn's clock
+        seat = declare(t, keys)
+        assert t.entry.kind == VERDICT and t.entry.seat == seat
+        keys.tap("return")
+        keys.seat((seat + 1) % 4)
+        view = t.view()
+        assert isinstance(view, ScorepadView) and "read, not entered" in view.problem
