@@ -397,7 +397,7 @@ def scorepad(state: GameState, entry: Entry, why: str = "", toast: Toast | None 
         confirm_by = f"{asked}: press your button to confirm {word}"
         prompt = SCOREPAD_CONFIRM_PROMPT
     elif entry.stage == BLOCKED:
-        confirm_by, prompt = "", ""
+        confirm_by, prompt = "", "MENU: read the hand again"
     else:
         confirm_by = "then a different seat's button confirms"
     return ScorepadView(who, title, question, value if entry.stage != BLOCKED else "", verdict, limit,

@@ -292,9 +292,10 @@ class Table:
         """MENU: on a verdict it moves the selection (read again, then each card); in play,
         the engine's menu; after a deal it flips to the scoreboard and back."""
         entry = self.entering()
-        if entry is not None:
+        if entry is not None and entry.stage != pad.BLOCKED:
             self.entry = pad.step_back(entry)
             return
+        self.entry = None  # a hand the game cannot take entered: MENU reads it again
         reading = self.reading()
         if reading is not None:
             self.corrections.next_pick(reading)

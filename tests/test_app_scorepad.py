@@ -265,3 +265,9 @@ def test_the_scorepad_says_when_the_game_cannot_take_an_entered_count(tmp_path):
         keys.seat((seat + 1) % 4)
         view = t.view()
         assert isinstance(view, ScorepadView) and "read, not entered" in view.problem
+        assert view.prompt == "MENU: read the hand again"
+        keys.tap("return")  # OK cannot take it
+        assert t.entry is not None
+        t.camera.readings[(1, (seat + 1) % 4)] = (("R1", "R2", "R3"),)
+        keys.tap("m")  # MENU: the camera (back now) reads the hand
+        assert t.entry is None and t.state.show.stage == "hand-check"
