@@ -239,6 +239,19 @@ class AfterGame:
         return shown
 
 
+def close_menu(table: Table) -> None:
+    """Close the game's menu (MENU's press opened it, its hold asked to leave): MENU to its
+    "close" item, then OK."""
+    from engine.game import Confirm, MenuPressed
+    from engine.game.flow import MENU_CLOSE
+
+    for _ in range(len(table.state.menu)):
+        if table.state.menu[0] == MENU_CLOSE:
+            table.post(Confirm(table.now()))
+            return
+        table.post(MenuPressed(table.now()))
+
+
 def play(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, seconds: float = 0,
          fullscreen: bool = False, screen: Screen | None = None) -> int:
     """:func:`play_game`, for callers that want an exit status (always 0)."""
@@ -265,6 +278,7 @@ def play_game(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, secon
     outcome: list[str] = []
     asking: list[bool] = [False]  # "Leave this game?" is on the screen
     menu_down: list[float | None] = [None]  # when MENU went down in play (its hold leaves)
+    menu_opened = [False]  # that press opened the game's menu (closed again if it leaves)
 
     def finish(what: str) -> None:
         if not outcome:
@@ -286,6 +300,8 @@ def play_game(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, secon
             return True
         if what == "menu":
             menu_down[0] = clock() if down else None
+            if down:
+                menu_opened[0] = table.state.phase == "play" and not table.state.menu
         return False
 
     def frame(now: float) -> ViewModel:
@@ -303,12 +319,14 @@ def play_game(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, secon
         if held is not None and held >= LEAVE_HOLD_S:
             menu_down[0] = None
             asking[0] = True
+            if menu_opened[0]:
+                close_menu(table)
         if asking[0]:
             return LEAVE_VIEW
         view = table.view()
         if table.over:
             return after.view(table, view)
-        if held is not None and held >= LEAVE_HINT_S and isinstance(view, PlayView) and view.toast is None:
+        if held is not None and held >= LEAVE_HINT_S and isinstance(view, PlayView):
             view = dataclasses.replace(view, toast=Toast("keep holding MENU to leave the game"))
         return view
 
