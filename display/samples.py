@@ -18,8 +18,12 @@ from display.viewmodel import (
     DeviceHealth,
     GameOverView,
     GroupView,
+    HistoryLine,
+    HistoryView,
     MessageView,
+    NameEntry,
     PlayView,
+    RosterName,
     ScoreboardView,
     ScoreSeries,
     SeatView,
@@ -245,6 +249,19 @@ def every_screen() -> dict[str, ViewModel]:
         "deal": deal_view(),
         "scoreboard": scoreboard_view(),
         "gameover": gameover_view(),
+        "gameover-choices": dataclasses.replace(gameover_view(), choices=("Rematch", "New players", "History", "Scores"),
+                                                choice=1, prompt="MENU: next choice · OK: take it"),
+        "setup-roster": dataclasses.replace(
+            setup_view(3), cursor=SetupCursor("roster", 2),
+            roster=tuple(RosterName(n, i + 1 if i < 3 else None) for i, n in enumerate(NAMES))),
+        "setup-adding-a-name": dataclasses.replace(
+            setup_view(3), cursor=SetupCursor("add"), editing=True, roster=(),
+            entry=NameEntry("Mee", tuple("nopqrstuv"), 4, 24, "Seat button: next letter · OK: take it",
+                            "Meera is on the list already")),
+        "history": HistoryView(tuple(HistoryLine("Sat 14 Jun 19:05", "Indian rummy · pool 101", ", ".join(NAMES[:4]),
+                                                 "Ravi", 8) for _ in range(5))
+                               + (HistoryLine("Sat 14 Jun 21:40", "Shanghai", "Anita, Joseph", "", 3, "unfinished"),),
+                               1, 2, prompt="MENU: next page · OK: back"),
         "message": message_view(),
     }
 

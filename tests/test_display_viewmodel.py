@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import typing
 
 import pytest
 
@@ -56,4 +57,6 @@ def test_the_named_states_are_the_ones_listed() -> None:
     assert set(vm.HEALTH_STATES) == {vm.HEALTH_OK, vm.HEALTH_FALLBACK, vm.HEALTH_LOST}
     assert set(vm.SEAT_STATES) == {vm.SEAT_PLAYING, vm.SEAT_DROPPED, vm.SEAT_ELIMINATED}
     assert set(vm.SHOW_STAGES) == {vm.SHOW_READING, vm.SHOW_CONFIRM, vm.SHOW_CORRECTING}
-    assert len(vm.VIEW_TYPES) == 8
+    # every screen's view once, and the same ones as the ViewModel union (screens get added)
+    assert len(set(vm.VIEW_TYPES)) == len(vm.VIEW_TYPES) >= 8
+    assert set(typing.get_args(vm.ViewModel)) == set(vm.VIEW_TYPES)
