@@ -389,6 +389,8 @@ class Journal:
         seq = self._next_seq.get(game_id)
         if seq is None:
             seq = self._last_seq(game_id) + 1
+        # never write what could not be read back: the game would not resume
+        check_event(event, self.game(game_id).players)
         if after is None:
             after, _ = apply(self._state(game_id), event)
         body = event.to_json()

@@ -18,6 +18,7 @@ until a different seat's button confirms it, which posts the engine's ``HandEnte
 from __future__ import annotations
 
 import dataclasses
+import logging
 import random
 from collections import deque
 from collections.abc import Callable
@@ -55,12 +56,16 @@ from engine.game import (
     policy_for,
 )
 from engine.game import scorepad as pad
+from engine.game.codec import RecordError
+from engine.game.events import check_event
 from firmware_bridge.layout import ButtonLayout
 from tablekit.cameras import Camera, TableRequest, ZoneRequest
 from tablekit.clock import Clock, wall_ms
 from tablekit.corrections import Corrections, Picking
 from tablekit.journal import Journal
 from tablekit.present import SCOREBOARD, present
+
+log = logging.getLogger(__name__)
 
 #: The box gives a short buzz when this much of a turn is left.
 TIMER_WARNING_MS = 10_000
@@ -190,6 +195,11 @@ class Table:
             raise
 
     def _apply(self, event: Event) -> None:
+        try:  # what the journal could not read back never enters it (a reading of too many seats)
+            check_event(event, self.state.game.players)
+        except RecordError as exc:
+            log.warning("ignored: %s", exc)
+            return
         new, effects = apply(self.state, event)
         if new is self.state and not effects:
             return  # nothing happened: not worth a journal line (most Ticks)

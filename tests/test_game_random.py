@@ -82,7 +82,8 @@ def event_for(d: Driver, action: str, pick: int) -> Event:
         return Correction(zone, pick % 3, pick % 4, ("QS", "", "PJ", "2C")[pick % 4], t)
     if action == "see":
         melds, discard, stock = TABLES[pick % len(TABLES)]
-        return TableSeen(melds, discard, stock, t)
+        # a camera reads the zones of the table's own seats (more could not be journaled)
+        return TableSeen(melds[:s.game.players], discard, stock, t)
     if action == "link":
         return LinkLost(t) if s.link_ok else LinkRestored(t)
     if action == "camera":

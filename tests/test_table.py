@@ -75,3 +75,22 @@ def test_history_keeps_states_in_order() -> None:
     after = TableState.from_json({"melds": {"0": ["5S 6S 7S"]}, "discard": "4C KH", "stock": 38}, 4)
     h = TableHistory.start(start).record(0, after)
     assert len(h) == 2 and h.current is after and h.seats == (None, 0)
+
+
+def test_an_event_the_journal_could_not_read_back_is_ignored_not_journaled(tmp_path, caplog):
+    from engine.game import TableSeen
+    from engine.game.codec import RecordError
+    from tablekit.cameras import ScriptedCamera
+    from tablekit.clock import ManualClock
+    from tablekit.journal import Journal
+    from tablekit.table import Table
+    from tests._game_fixtures import game
+
+    with Journal(tmp_path / "j.sqlite") as journal:
+        table = Table.start(journal, game(), ManualClock(0), camera=ScriptedCamera())
+        before = journal.events(table.game_id)
+        table.post(TableSeen(((),) * 5, (), None, 10))  # five seats' melds at a table of three
+        assert journal.events(table.game_id) == before
+        assert "melds for 5 seats at a table of 3" in caplog.text
+        with pytest.raises(RecordError):
+            journal.append(table.game_id, TableSeen(((),) * 5, (), None, 10))
