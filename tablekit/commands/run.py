@@ -212,6 +212,10 @@ def run(args: argparse.Namespace) -> int:
                                  rng=random.Random())
             table.catch_up()
         names = [p.partition("/")[0].strip() for p in args.players.split(",") if p.strip()] if args.players else []
+        try:  # "ravi" on the command line is the roster's "Ravi"
+            names = [roster.find(n) or n for n in names]
+        except JournalError as exc:
+            log.warning("the roster cannot be read: %s", exc)
         picked = names  # the players who sat down by name (the roster's last game for them)
         game: Game | None = chosen
         variant = args.variant or "indian-pool-101"
