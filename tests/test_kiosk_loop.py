@@ -513,3 +513,49 @@ def test_the_new_screens_fit_both_screen_sizes(tmp_path: Path, screen: Screen) -
             else:
                 assert "Leave this game?" in texts and "OK: leave · MENU: stay" in texts
         assert "Ash" in roster.names()
+
+
+class ScriptedBox:
+    """A button box with eight buttons (six seats, MENU 6, OK 7) whose events come one batch
+    per frame, as ``BoxLink.pending`` hands them."""
+
+    def __init__(self, *batches: list[tuple[int, str]]) -> None:
+        from firmware_bridge.layout import ButtonLayout
+
+        self.batches = list(batches)
+        self.layout = ButtonLayout.of_box(8)
+        self.buttons = 8
+
+    def pending(self) -> Iterator[object]:
+        from firmware_bridge import ButtonEvent
+
+        batch = self.batches.pop(0) if self.batches else []
+        for button, edge in batch:
+            yield ButtonEvent(button, edge, 0)  # type: ignore[arg-type]
+
+
+def tapped(button: int, times: int = 1) -> list[tuple[int, str]]:
+    return [(button, edge) for _ in range(times) for edge in ("press", "release")]
+
+
+def test_a_box_adds_a_name_on_the_setup_screen(tmp_path: Path, frames: Frames, screen: Screen,
+                                               shown: list[ViewModel]) -> None:
+    MENU, OK = 6, 7
+    clock = StepClock()
+    j, roster = roster_of(tmp_path, "Ravi")
+    with j:
+        setup = TableSetup([v.id for v in all_variants()], roster=roster)
+        box = ScriptedBox([], tapped(MENU, 2) + tapped(OK),  # to "Add a name", and open it
+                          tapped(2, 3), tapped(OK),  # any seat button: B, C, D; OK takes the D
+                          tapped(0, 5), tapped(OK),  # E … I, taken
+                          [(OK, "press")], [],  # OK held a second and more: Di is added and sits down
+                          [(OK, "release")], tapped(MENU, 4), tapped(OK))  # to Start, and start
+        frames.then(*([[]] * 6), lambda _: clock.jump(FINISH_S + 0.1))
+        chosen = choose_game(setup, screen, box, seconds=60, clock=clock)  # type: ignore[arg-type]
+        assert chosen is not None, setup.problem
+        assert [s.name for s in chosen.seats] == ["Di", "Player 2", "Player 3"]
+        assert roster.names()[0] == "Di"
+        wheel = [v.entry for v in shown if isinstance(v, SetupView) and v.entry is not None]
+        texts = [e.text for e in wheel]
+        assert texts[0] == "" and texts.index("D") < texts.index("Di") and texts[-1] == "Di"
+        assert any(e.text == "D" and e.wheel[e.wheel_index] == "i" for e in wheel)  # after a capital: small
