@@ -25,6 +25,7 @@ from display.viewmodel import (
     PlayView,
     RosterName,
     ScoreboardView,
+    ScorepadView,
     ScoreSeries,
     SeatView,
     SetupCursor,
@@ -262,6 +263,14 @@ def every_screen() -> dict[str, ViewModel]:
                                                  "Ravi", 8) for _ in range(5))
                                + (HistoryLine("Sat 14 Jun 21:40", "Shanghai", "Anita, Joseph", "", 3, "unfinished"),),
                                1, 2, prompt="MENU: next page · OK: back"),
+        "scorepad-count": ScorepadView(
+            "Ravi", "Ravi's hand", "How many points does Ravi's hand count?", "45", limit="0 to 80 points",
+            entered_by="entered by Asha", confirm_by="Ravi or Meera: your button confirms 45", confirming=True,
+            why="no camera", prompt="MENU: change it"),
+        "scorepad-verdict": ScorepadView(
+            "Meera", "Meera's show", "Is Meera's show valid?", "wrong show", verdict=False,
+            problem="the seat that entered it cannot confirm it", why="the camera read nothing",
+            prompt="a seat's button: valid or wrong · OK: done"),
         "message": message_view(),
     }
 
