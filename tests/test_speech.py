@@ -172,3 +172,27 @@ def test_a_live_table_s_clock_is_announced_each_turn(tmp_path: Path) -> None:
     names = [s.name for s in game().seats]
     assert second != first
     assert speaker.said == [f"{names[first]}, ten seconds", f"{names[second]}, ten seconds"]
+
+
+def test_run_speaks_through_the_screen_it_draws(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`tablekit run` hands every view it shows to the speaker too (where there is sound)."""
+    import tablekit.speech
+
+    heard: list[ViewModel] = []
+
+    class Ear(Speaker):
+        def __init__(self) -> None:
+            super().__init__("espeak-ng", launch=Voice())
+
+        def hear(self, view: ViewModel) -> None:
+            heard.append(view)
+
+    monkeypatch.setattr(tablekit.speech, "sound_device", lambda: True)
+    monkeypatch.setattr(tablekit.speech, "Speaker", Ear)
+    assert main(["run", "--variant", "indian-pool-101", "--headless", "--no-box", "--camera", "none",
+                 "--seconds", "0.5", "--journal", str(tmp_path / "j.sqlite")]) == 0
+    assert heard  # the play screen reached the speaker
+    heard.clear()
+    assert main(["run", "--variant", "indian-pool-101", "--headless", "--no-box", "--camera", "none",
+                 "--seconds", "0.5", "--mute", "--journal", str(tmp_path / "j2.sqlite")]) == 0
+    assert not heard

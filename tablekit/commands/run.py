@@ -187,6 +187,7 @@ def run(args: argparse.Namespace) -> int:
     if camera.fallback:
         devices.camera = fallback_health(f"{camera.name} instead of the camera")
     screen = open_screen(size, headless=args.headless, fullscreen=args.fullscreen)
+    on_view = spoken(screen.show, args)
     roster = Roster(journal)
     ends = time.monotonic() + args.seconds if args.seconds else None
 
@@ -208,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
                 raise JournalError("no unfinished game to resume")
             log.info("resuming game %d", game_id)
             table = Table.resume(journal, game_id, MonotonicClock(journal.last_time(game_id)),
-                                 camera=camera, box=box, devices=devices, on_view=screen.show,
+                                 camera=camera, box=box, devices=devices, on_view=on_view,
                                  rng=random.Random())
             table.catch_up()
         names = [p.partition("/")[0].strip() for p in args.players.split(",") if p.strip()] if args.players else []
@@ -233,7 +234,7 @@ def run(args: argparse.Namespace) -> int:
                         return 0
                     picked = setup.picked()
                 table = Table.start(journal, game, MonotonicClock(), camera=camera, box=box,
-                                    devices=devices, on_view=screen.show, rng=random.Random())
+                                    devices=devices, on_view=on_view, rng=random.Random())
                 played(picked)
             if damaged:
                 table.warn(damaged)
