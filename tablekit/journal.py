@@ -17,6 +17,13 @@ it was added and when it last played, one row per name (its key: the name withou
 spaces, case folded, so "Ravi" and " ravi" are one player). :mod:`tablekit.roster` checks the
 names; a journal an older kit wrote gets the table when it is opened for writing.
 
+The ``photos`` table keeps the evidence of rulings made from a camera reading: a JPEG of the
+zone read (:mod:`tablekit.evidence`), keyed by the game and the ``seq`` of the event it was
+read for. A photo is written in its own transaction right after its event, so a photo lost
+to a power cut never loses or damages the event; photos are bounded by a budget in bytes
+(:meth:`Journal.prune_photos`: the oldest photos of finished games go first, the game being
+played keeps all of its own). Events never hold a photo: the engine never sees one.
+
 Every way the file can fail comes out as a :class:`JournalError` (a ``TablekitError``, which the
 command line prints as one ``error:`` line): a folder or a device named as the journal, a
 read-only place, a full disk, a file that is damaged or is no tablekit journal
@@ -84,6 +91,13 @@ TABLES = {
     added_ms INTEGER NOT NULL,
     played_ms INTEGER
 )""",
+    "photos": """CREATE TABLE IF NOT EXISTS photos (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    jpeg BLOB NOT NULL,
+    bytes INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seq)
+)""",
 }
 SCHEMA = ";\n".join(TABLES.values()) + ";\n"
 COLUMNS = {
@@ -91,6 +105,7 @@ COLUMNS = {
     "events": {"game_id", "seq", "t_ms", "type", "body"},
     "deals": {"game_id", "deal", "scores", "totals"},
     "players": {"key", "name", "added_ms", "played_ms"},
+    "photos": {"game_id", "seq", "jpeg", "bytes"},
 }
 
 #: What reading (or replaying) a row can raise when it holds something the kit did not write.
@@ -295,9 +310,9 @@ class Journal:
                 w.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 w.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             return
-        for table in ("games", "events", "deals", "players"):
+        for table in ("games", "events", "deals", "players", "photos"):
             if table not in tables:
-                if table in ("deals", "players") and {"games", "events"} <= tables:
+                if table in ("deals", "players", "photos") and {"games", "events"} <= tables:
                     db.execute(TABLES[table].replace(
                         "CREATE TABLE IF NOT EXISTS", "CREATE TEMP TABLE" if self.read_only else
                         "CREATE TABLE IF NOT EXISTS"))
@@ -620,6 +635,64 @@ class Journal:
                     if record.winner == seat:
                         entry["deals_won"] += 1
         return [PlayerStats(name, **v) for name, v in sorted(stats.items())]
+
+    # --- photos (the evidence of rulings made from a camera reading) ----------------------
+
+    def add_photo(self, game_id: int, seq: int, jpeg: bytes) -> None:
+        """Keep ``jpeg`` as the photo event ``seq`` of the game was read from (its own
+        transaction, after the event's: losing it never loses the event)."""
+        with self._write() as db:
+            db.execute("INSERT OR REPLACE INTO photos (game_id, seq, jpeg, bytes) VALUES (?, ?, ?, ?)",
+                       (game_id, seq, sqlite3.Binary(jpeg), len(jpeg)))
+
+    def photo_seqs(self, game_id: int) -> set[int]:
+        """The events of the game that have a photo kept."""
+        rows = self._rows("SELECT seq FROM photos WHERE game_id=?", (game_id,))
+        try:
+            return {int(seq) for (seq,) in rows}
+        except ROW_FAULTS as exc:
+            raise JournalRowError(f"game {game_id}: its photos cannot be listed ({exc})") from None
+
+    def photo(self, game_id: int, seq: int) -> bytes | None:
+        """The photo kept for event ``seq`` of the game (None: none kept). What the row holds
+        is returned as bytes, unchecked: a damaged photo is the reader's to notice."""
+        rows = self._rows("SELECT jpeg FROM photos WHERE game_id=? AND seq=?", (game_id, seq))
+        if not rows:
+            return None
+        blob = rows[0][0]
+        if isinstance(blob, bytes | bytearray | memoryview):
+            return bytes(blob)
+        return str(blob).encode("utf-8", "replace")  # not a blob at all: unreadable as a photo
+
+    def photo_bytes(self) -> int:
+        """The size of every photo kept, in bytes."""
+        row = self._rows("SELECT COALESCE(SUM(bytes), 0) FROM photos")
+        try:
+            return int(row[0][0])
+        except ROW_FAULTS as exc:
+            raise JournalRowError(f"the photos' sizes in {self.path} cannot be read ({exc})") from None
+
+    def prune_photos(self, budget: int, keep_game: int | None = None) -> int:
+        """Delete the oldest photos until they take at most ``budget`` bytes: finished games'
+        first (oldest game, then earliest event), then other games left unfinished; never a
+        photo of ``keep_game`` (the game being played). Returns how many were deleted."""
+        total = self.photo_bytes()
+        if total <= budget:
+            return 0
+        rows = self._rows(
+            "SELECT p.game_id, p.seq, p.bytes FROM photos p JOIN games g ON g.id = p.game_id "
+            "WHERE p.game_id IS NOT ? ORDER BY g.status = 'playing', p.game_id, p.seq",
+            (keep_game,))
+        doomed: list[tuple[int, int]] = []
+        for game_id, seq, size in rows:
+            if total <= budget:
+                break
+            doomed.append((int(game_id), int(seq)))
+            total -= int(size or 0)
+        if doomed:
+            with self._write() as db:
+                db.executemany("DELETE FROM photos WHERE game_id=? AND seq=?", doomed)
+        return len(doomed)
 
     # --- the roster of players --------------------------------------------------------------
 
