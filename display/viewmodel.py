@@ -223,6 +223,9 @@ class ShowView:
     toast: Toast | None = None
     title: str = ""  # the header; "" gives "<declarer> shows" (e.g. "Ravi's hand" when counting)
     proposed_note: str = ""  # under the proposed card, e.g. "remove this card", "Ravi's button"
+    # the photo the reading was made from (a JPEG; ``tablekit history --replay``), drawn in a
+    # side panel; None: no photo (the panel is not drawn), b"" or damaged: "photo unreadable"
+    photo: bytes | None = None
 
 
 # --- scorepad ------------------------------------------------------------------------------
@@ -247,6 +250,8 @@ class ScorepadView:
     why: str = ""  # why the table asks, e.g. "no camera"
     prompt: str = ""
     toast: Toast | None = None
+    #: while confirming, the seats that may confirm (seat number, name): drawn as buttons to tap
+    confirmers: tuple[tuple[int, str], ...] = ()
 
 
 # --- turn check ----------------------------------------------------------------------------

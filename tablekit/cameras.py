@@ -171,6 +171,9 @@ class FrameCamera:
     the ``centre``; without one, each read takes the next frame and reads all of it (a photo
     folder holding one photo per reading). A live camera (``live``) waits for the table to
     be still (hands out of the way) for at most ``max_wait_frames`` frames.
+
+    The last frame read for each zone is kept with its reading (``seen``): ``zone_photo``
+    makes of it the evidence the table keeps with the ruling (:mod:`tablekit.evidence`).
     """
 
     def __init__(self, source: FrameSource, calibration: Calibration | None = None,
@@ -185,6 +188,9 @@ class FrameCamera:
         self.max_wait_frames = max_wait_frames
         self.absent = False
         self._frames: Iterator[np.ndarray] = iter(source.frames())
+        self._last: tuple[np.ndarray, TableReading] | None = None
+        #: The last frame read for each zone, with its reading (the evidence of a ruling).
+        self.seen: dict[str, tuple[np.ndarray, TableReading]] = {}
 
     @property
     def table_unread(self) -> str:
@@ -211,13 +217,18 @@ class FrameCamera:
             return None
         reader = partial(read_table, deck=self.deck)
         if self.calibration is not None:
-            return self.calibration.read(frame, reader)
-        return reader(frame)
+            reading = self.calibration.read(frame, reader)
+        else:
+            reading = reader(frame)
+        self._last = (frame, reading)
+        return reading
 
     def _groups_in(self, zone: str) -> Groups | None:
         reading = self._reading()
         if reading is None:
             return None
+        if self._last is not None:
+            self.seen[zone] = self._last
         groups = reading.group_cards()
         if self.calibration is not None:
             zones = self.calibration.group_zones(reading)
@@ -226,6 +237,19 @@ class FrameCamera:
 
     def read_zone(self, request: ZoneRequest) -> Groups | None:
         return self._groups_in(seat_zone(request.seat))
+
+    def zone_photo(self, request: ZoneRequest) -> bytes | None:
+        """The JPEG of the last frame read for ``request``'s zone, cropped to the zone when
+        calibrated, with the read boxes drawn (:func:`tablekit.evidence.zone_photo`); None
+        when that zone was never read."""
+        from tablekit.evidence import zone_photo
+
+        zone = seat_zone(request.seat)
+        seen = self.seen.get(zone)
+        if seen is None:
+            return None
+        frame, reading = seen
+        return zone_photo(frame, reading, self.calibration, zone)
 
     def read_table(self, request: TableRequest) -> SeenTable | None:
         """Every seat's zone and the discard pile in the centre, from one frame (only with a

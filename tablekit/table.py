@@ -132,6 +132,9 @@ class Table:
         self.entry: pad.Entry | None = None
         self._entry_why = ""
         self._entry_presses: dict[int, int] = {}  # seat -> when its button went down
+        #: The most bytes the journal's photos may take (None: ``$TABLEKIT_PHOTO_BUDGET_MB``).
+        self.photo_budget: int | None = None
+        self._photos: list[tuple[Event, bytes]] = []  # readings queued with their photo
 
     # --- starting and resuming ----------------------------------------------------------
 
@@ -193,6 +196,8 @@ class Table:
         except BaseException:
             self._queue.clear()
             raise
+        finally:
+            self._photos.clear()
 
     def _apply(self, event: Event) -> None:
         try:  # what the journal could not read back never enters it (a reading of too many seats)
@@ -204,7 +209,8 @@ class Table:
         if new is self.state and not effects:
             return  # nothing happened: not worth a journal line (most Ticks)
         # the event, with the score row of a deal it ends and the end of a game it ends
-        self.journal.append(self.game_id, event, new)
+        seq = self.journal.append(self.game_id, event, new)
+        self._keep_photo(event, seq)
         self.state = new
         for effect in effects:
             self._perform(effect)
@@ -246,7 +252,9 @@ class Table:
                     self._queue.append(CameraLost(self.now()))
                 self._ask_players(effect.seat, "no camera" if absent else "the camera read nothing")
             else:
-                self._queue.append(TableRead(effect.seat, groups, self.now()))
+                read = TableRead(effect.seat, groups, self.now())
+                self._queue.append(read)
+                self._take_photo(read, effect.seat)
         elif isinstance(effect, ReadTable):
             seen = self.camera.read_table(self.table_request())
             if seen is not None:  # no reading: this turn goes unchecked
@@ -259,6 +267,28 @@ class Table:
             self.box.buzz(effect.ms)
         elif isinstance(effect, WriteScores | GameOver):
             pass  # journaled with the event that ended the deal or the game (Journal.append)
+
+    def _take_photo(self, read: TableRead, seat: int) -> None:
+        """The photo ``read`` was made from, kept once it is journaled (:mod:`tablekit.evidence`)."""
+        maker = getattr(self.camera, "zone_photo", None)
+        if maker is None:
+            return
+        try:
+            jpeg = maker(self.zone_request(seat))
+        except Exception as exc:  # evidence never stops the game
+            log.warning("no photo of the reading of seat %d: %s", seat + 1, exc)
+            return
+        if jpeg:
+            self._photos.append((read, jpeg))
+
+    def _keep_photo(self, event: Event, seq: int) -> None:
+        for i, (read, jpeg) in enumerate(self._photos):
+            if read is event:
+                del self._photos[i]
+                from tablekit.evidence import keep_photo
+
+                keep_photo(self.journal, self.game_id, seq, jpeg, self.photo_budget)
+                return
 
     def _cut(self) -> str:
         """The cut card: read from the table, else drawn here (the draw is journaled)."""
@@ -350,6 +380,12 @@ class Table:
         self._entry_why = why
         self._entry_presses = {}
         self.corrections.cursor = None
+
+    def pad_tap(self, step: int) -> None:
+        """A tap on the scorepad's -1, +1 or +10 (or on a verdict, which flips it)."""
+        entry = self.entering()
+        if entry is not None:
+            self.entry = pad.nudge(entry, step)
 
     def entering(self) -> pad.Entry | None:
         """The scorepad entry, while it is the one the show asks for (else it is dropped)."""

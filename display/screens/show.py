@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 
 import pygame
@@ -17,6 +18,9 @@ MAX_CARD_HEIGHT = 0.3  # of the screen: one short group need not fill the screen
 BAND_HEIGHTS = (0.1, 0.14, 0.18)  # the verdict band grows (of the screen) for a long reason
 AREA = (0.015, 0.215, 0.97, 0.66)  # the groups, under a one-line band, above the soft keys
 AREA_GAP = 0.015
+PHOTO_SHARE = 0.34  # of the screen's width: the side panel with the photo a reading was made from
+UNREADABLE_PHOTO = "photo unreadable"
+_decoded: dict[bytes, pygame.Surface | None] = {}  # the last photo decoded (a replay redraws it)
 
 
 def _band_inner(canvas: Canvas, band: pygame.Rect) -> pygame.Rect:
@@ -52,6 +56,11 @@ def draw(canvas: Canvas, view: ShowView, faces: FaceDrawer) -> None:
 
     area = L.rect(AREA)
     area = pygame.Rect(area.x, banner.bottom + L.py(AREA_GAP), area.w, area.bottom - banner.bottom - L.py(AREA_GAP))
+    if view.photo is not None:
+        side = pygame.Rect(0, area.y, round(L.width * PHOTO_SHARE), area.h)
+        side.right = area.right
+        area = pygame.Rect(area.x, area.y, side.x - area.x - L.py(0.02), area.h)
+        _photo(canvas, view.photo, side)
     if view.stage == SHOW_CORRECTING and view.selected is not None:
         side = pygame.Rect(0, area.y, round(L.width * 0.2), area.h)
         side.right = area.right
@@ -202,3 +211,39 @@ def _no_card(canvas: Canvas, rect: pygame.Rect) -> None:
     pygame.draw.line(canvas.surface, theme.INVALID, a, b, width * 2)
     c, d = rect.inflate(-rect.w // 3, -rect.h // 3).topright, rect.inflate(-rect.w // 3, -rect.h // 3).bottomleft
     pygame.draw.line(canvas.surface, theme.INVALID, c, d, width * 2)
+
+
+def _photo_surface(photo: bytes) -> pygame.Surface | None:
+    """The photo's pixels, or None when they cannot be read (a damaged or empty blob)."""
+    if photo in _decoded:
+        return _decoded[photo]
+    surf: pygame.Surface | None
+    try:
+        surf = pygame.image.load(io.BytesIO(photo), "photo.jpg") if photo else None
+    except (pygame.error, ValueError, OSError, MemoryError):
+        surf = None
+    _decoded.clear()
+    _decoded[photo] = surf
+    return surf
+
+
+def _photo(canvas: Canvas, photo: bytes, side: pygame.Rect) -> None:
+    """The photo the reading was made from, scaled to fit the side panel (or why not)."""
+    L = canvas.layout
+    canvas.panel(side, theme.PANEL)
+    canvas.mark("photo", side)
+    inner = inset(side, L.py(0.012))
+    title = pygame.Rect(inner.x, inner.y, inner.w, L.line("small"))
+    canvas.text("Photo of the reading", L.line("small"), title, theme.TEXT_DIM, align="center", bold=False)
+    room = pygame.Rect(inner.x, title.bottom + L.py(0.01), inner.w, inner.bottom - title.bottom - L.py(0.01))
+    surf = _photo_surface(photo)
+    if surf is None or room.w < 4 or room.h < 4:
+        canvas.paragraph(UNREADABLE_PHOTO, L.line("body"), room, theme.WARNING, align="center")
+        return
+    w, h = surf.get_size()
+    scale = min(room.w / w, room.h / h)
+    size = (max(1, int(w * scale)), max(1, int(h * scale)))
+    picture = pygame.transform.smoothscale(surf.convert() if pygame.display.get_surface() else surf, size)
+    rect = picture.get_rect(center=room.center)
+    canvas.surface.blit(picture, rect)
+    canvas.mark("photo:image", rect)
