@@ -15,8 +15,9 @@ import pygame
 
 from display.canvas import Canvas
 
-#: The regions a tap can hit, first match first: the soft keys, the seats, the setup rows.
-TAPPABLE: tuple[str, ...] = ("key:", "seat:", "row:")
+#: The regions a tap can hit, first match first: the soft keys, the seats, the setup rows, the
+#: scorepad's steps.
+TAPPABLE: tuple[str, ...] = ("key:", "seat:", "row:", "pad:")
 POINTER_EVENTS = (pygame.FINGERDOWN, pygame.FINGERUP, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
 
 

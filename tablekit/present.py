@@ -400,9 +400,11 @@ def scorepad(state: GameState, entry: Entry, why: str = "", toast: Toast | None 
         confirm_by, prompt = "", "MENU: read the hand again"
     else:
         confirm_by = "then a different seat's button confirms"
+    confirmers = tuple((s, n) for s, n in enumerate(names) if s != entry.by_seat) if confirming else ()
     return ScorepadView(who, title, question, value if entry.stage != BLOCKED else "", verdict, limit,
                         f"entered by {by}" if by else "", confirm_by, confirming,
-                        entry.typed is not None, players_words(entry.problem), why, prompt, toast)
+                        entry.typed is not None, players_words(entry.problem), why, prompt, toast,
+                        confirmers)
 
 
 def _listed_or(names: list[str]) -> str:

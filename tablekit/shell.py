@@ -129,8 +129,14 @@ def screen_of(table: Table) -> Screen | None:
 def tap_to_table(table: Table, tap: Tap) -> None:
     """A tap on the play screen as the box's button it stands for: a seat's panel is that
     seat's button (a short tap ends the turn, a hold declares a show, timed by the table like
-    a key's), the soft keys are MENU and OK."""
+    a key's), the soft keys are MENU and OK. On the scorepad the steps change the number and
+    each seat's confirm button is that seat's button."""
     control = ButtonLayout.keyboard(table.state.game.players)
+    steps = {"pad:minus": -1, "pad:plus": 1, "pad:plus10": 10, "pad:value": 0}
+    if tap.target in steps:  # the scorepad's steps: nobody's button, as typing is
+        if tap.down:
+            table.pad_tap(steps[tap.target])
+        return
     if tap.target == "key:menu":
         button = control.menu
     elif tap.target == "key:ok":

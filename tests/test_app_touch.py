@@ -201,3 +201,53 @@ def test_a_tap_on_nothing_does_nothing(table: Table, screen: Screen) -> None:
                                          dx=0.0, dy=0.0, pressure=1.0))
     run(table)
     assert table.state.deal is not None and table.state.deal.turn == 1 and not table.state.menu
+
+
+def test_a_whole_game_with_no_camera_is_played_by_touch_alone(tmp_path, screen: Screen) -> None:
+    """No camera, no box, no keyboard: taps on the seats, the soft keys and the scorepad's
+    steps and confirm buttons play an Indian pool game to its end."""
+    from display.viewmodel import GameOverView, ScorepadView
+    from engine.game import HandEntered, replay
+
+    camera = ScriptedCamera(name="no camera and no photo folder", no_tables="no camera")
+    with Journal(tmp_path / "j.sqlite") as journal:
+        t = Table.start(journal, game(), ManualClock(1000), camera=camera, on_view=screen.show)
+        t.draw()
+        for _ in range(8):  # deals: a pool of 101 ends long before
+            if t.over:
+                break
+            finger(screen, "key:ok")  # the deal starts
+            run(t)
+            assert t.state.phase == "play"
+            for _ in range(3):  # a round of short taps, each on the seat whose turn it is
+                finger(screen, f"seat:{t.state.deal.turn}")
+                run(t)
+            declarer = t.state.deal.turn
+            finger(screen, f"seat:{declarer}", up=False)  # held: a show
+            run(t)
+            t.clock.advance(LONG_PRESS_MS + 100)
+            finger(screen, f"seat:{declarer}", down=False)
+            run(t)
+            assert isinstance(t.view(), ScorepadView)  # the verdict, asked for: no camera
+            finger(screen, "key:ok")  # valid, as it stands
+            run(t)
+            finger(screen, f"seat:{(declarer + 1) % 3}")  # another seat's confirm button
+            run(t)
+            while t.state.phase == "show":  # each losing hand's points
+                view = t.view()
+                assert isinstance(view, ScorepadView) and view.verdict is None
+                for target in ("pad:plus10",) * 6 + ("pad:plus",) * 2 + ("pad:minus",):
+                    finger(screen, target)
+                    run(t)
+                assert t.entry is not None and t.entry.points == 61
+                finger(screen, "key:ok")
+                run(t)
+                confirmers = t.view()
+                assert isinstance(confirmers, ScorepadView) and confirmers.confirmers
+                finger(screen, f"seat:{confirmers.confirmers[-1][0]}")
+                run(t)
+            assert t.state.phase in ("deal-over", "game-over")
+        assert t.over and isinstance(t.view(), GameOverView)
+        events = journal.events(t.game_id)
+        assert sum(isinstance(e, HandEntered) for e in events) >= 4
+        assert replay(t.state.game, events) == t.state

@@ -4,7 +4,8 @@ Big and plain, to be read across a table on the Pi's 800x480 and on a 1080p scre
 hand it is, the number (or the verdict) as large as the screen allows, what the game takes,
 who has entered it and who must confirm it, and why an entry was refused. The steps a tap
 could stand for (one down, one up, ten up) and the number itself are marked on the canvas
-(``pad:minus``, ``pad:plus``, ``pad:plus10``, ``pad:value``) for touch to hit-test.
+(``pad:minus``, ``pad:plus``, ``pad:plus10``, ``pad:value``) for touch to hit-test; while the
+entry waits, each seat that may confirm it is a button of its own (``seat:N``).
 """
 
 from __future__ import annotations
@@ -63,7 +64,16 @@ def draw(canvas: Canvas, view: ScorepadView) -> None:
     canvas.mark("entered-by", right)
 
     band = L.rect((0.04, 0.645, 0.92, 0.115))
-    if view.confirming and view.confirm_by:
+    if view.confirming and view.confirmers:
+        # each seat that may confirm as a button to tap (``seat:N``, as its panel in play)
+        cells = split_columns(band, [1.0] * len(view.confirmers), gap=L.py(0.012))
+        for (seat, name), cell in zip(view.confirmers, cells, strict=True):
+            pygame.draw.rect(canvas.surface, theme.HIGHLIGHT, cell, border_radius=L.py(0.01))
+            canvas.text(f"{name}: confirm", L.line("body"), inset(cell, L.py(0.012)),
+                        theme.HIGHLIGHT_TEXT, align="center")
+            canvas.mark(f"seat:{seat}", cell)
+        canvas.mark("pad:confirm", band)
+    elif view.confirming and view.confirm_by:
         pygame.draw.rect(canvas.surface, theme.HIGHLIGHT, band, border_radius=L.py(0.01))
         canvas.paragraph(view.confirm_by, L.line("large"), inset(band, L.py(0.02), L.py(0.005)),
                          theme.HIGHLIGHT_TEXT, align="center")

@@ -195,6 +195,22 @@ def press(entry: Entry, seat: int, held_ms: int) -> Entry:
     return replace(entry, points=entry.points + step, by_seat=seat, problem="", typed=None)
 
 
+def nudge(entry: Entry, step: int) -> Entry:
+    """A tap on the screen's steps (-1, +1, +10; on a verdict, a flip): like a seat's button,
+    but nobody's, as a number typed at the keyboard is."""
+    if entry.stage != ENTERING:
+        return entry
+    if entry.kind == VERDICT:
+        return replace(entry, valid=not entry.valid, by_seat=None, problem="", typed=None)
+    points = entry.points + step
+    if points < 0:
+        return replace(entry, problem="a hand cannot count less than 0 points", typed=None)
+    if points > entry.limit:
+        return replace(entry, points=entry.limit, by_seat=None, typed=None,
+                       problem=f"a hand counts at most {entry.limit} points here")
+    return replace(entry, points=points, by_seat=None, problem="", typed=None)
+
+
 def step_back(entry: Entry) -> Entry:
     """MENU: while entering, a count goes down by one (a verdict flips); while waiting for
     the confirmation, back to entering (the entry is wrong)."""
