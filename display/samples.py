@@ -266,7 +266,7 @@ def every_screen() -> dict[str, ViewModel]:
         "scorepad-count": ScorepadView(
             "Ravi", "Ravi's hand", "How many points does Ravi's hand count?", "45", limit="0 to 80 points",
             entered_by="entered by Asha", confirm_by="Ravi or Meera: your button confirms 45", confirming=True,
-            why="no camera", prompt="MENU: change it"),
+            why="no camera", prompt="MENU: change it", confirmers=((1, "Ravi"), (2, "Meera"))),
         "scorepad-verdict": ScorepadView(
             "Meera", "Meera's show", "Is Meera's show valid?", "wrong show", verdict=False,
             problem="the seat that entered it cannot confirm it", why="the camera read nothing",
