@@ -1,4 +1,12 @@
-"""``tablekit history``: the games played at this table, a game's score sheet, player statistics.
+"""``tablekit history``: the games played at this table, a game's score sheet, player statistics,
+a game's rulings with the photos they were read from, and a game replayed on screen.
+
+``--game N --rulings`` lists the game's deals and each ruling (a show judged valid or wrong
+and why, a hand counted) with whether its photo is kept; ``--photos DIR`` writes those photos
+out as ``game<N>-deal<D>-seat<S>-<player>-<seq>.jpg``. ``--replay N`` plays the game's journal
+step by step on the table's own screens, a verdict's photo beside it: OK (Return, space,
+right arrow) steps forward, MENU (M, Backspace, left arrow) back, Q or Escape ends;
+``--step-ms`` steps on by itself, ``--seconds`` ends it (``--headless`` draws off screen).
 
 The journal is opened read-only: history needs no write access to it or its folder. A damaged
 journal is read as far as it can be (:func:`tablekit.journal_open.read_journal`), and a line on
@@ -12,11 +20,17 @@ import json
 import logging
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tablekit.journal import GameSummary, Journal, JournalError, PlayerStats, default_path
 from tablekit.journal_open import read_journal
 from tablekit.score_sheet import resolve_game, score_sheet
+
+if TYPE_CHECKING:
+    from display.window import Screen
+    from tablekit.evidence import ReplayStep
 
 NAME = "history"
 HELP = "list past games, show a game's score sheet, or per-player statistics"
@@ -28,11 +42,28 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", help="show this game's score sheet (an id, or 'latest')")
     p.add_argument("--players", action="store_true", help="per-player statistics over every game")
     p.add_argument("--json", action="store_true", help="JSON lines instead of a table")
+    p.add_argument("--rulings", action="store_true",
+                   help="with --game: each deal's rulings (shows judged, hands counted) and their photos")
+    p.add_argument("--photos", type=Path, metavar="DIR",
+                   help="with --game: write the game's ruling photos into DIR (one JPEG each)")
+    p.add_argument("--replay", metavar="GAME",
+                   help="play this game's journal step by step on screen (an id, or 'latest')")
+    p.add_argument("--headless", action="store_true", help="--replay without a window")
+    p.add_argument("--size", default="1280x720", help="--replay's screen size, e.g. 800x480")
+    p.add_argument("--step-ms", type=int, default=None,
+                   help="--replay steps on by itself every this many ms (default: 0 headless, "
+                        "by key in a window)")
+    p.add_argument("--seconds", type=float, default=None, help="end --replay after this long")
+    p.add_argument("--screenshots", type=Path, help="--replay: a PNG of each screen into this folder")
 
 
 def run(args: argparse.Namespace) -> int:
     path = args.journal or default_path()
     try:
+        if args.replay:
+            return _replay(path, args)
+        if args.game and (args.rulings or args.photos):
+            return _rulings(path, args.game, args.photos, args.json)
         if args.game:
             game = args.game
 
@@ -52,6 +83,128 @@ def run(args: argparse.Namespace) -> int:
     except JournalError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+
+
+def _rulings(path: Path, game: str, photos: Path | None, as_json: bool) -> int:
+    from tablekit.evidence import RulingLine, decode, rulings
+    from tablekit.values import output_folder
+
+    folder = output_folder(photos, "--photos") if photos is not None else None
+
+    def read(journal: Journal) -> tuple[int, list[RulingLine], list[tuple[RulingLine, bytes | None]]]:
+        game_id = resolve_game(journal, game)
+        lines = rulings(journal, game_id)
+        kept = [(r, journal.photo(game_id, r.seq)) for r in lines if r.photo] if folder else []
+        return game_id, lines, kept
+
+    (game_id, lines, kept), note = read_journal(path, read)
+    _warn(note)
+    deal = None
+    for r in lines:
+        if as_json:
+            print(json.dumps({"game": game_id, **r.to_json()}))
+            continue
+        if r.deal != deal:
+            deal = r.deal
+            print(f"deal {deal}")
+        points = "" if r.points is None else f"{r.points} points"
+        why = f"  ({r.reason})" if r.reason and r.verdict != "counted" else ""
+        how = "entered at the table" if r.entered else ("photo kept" if r.photo else "no photo")
+        print(f"  #{r.seq:<4} {r.player:<12} {r.kind:<5} {r.verdict:<10} {points:<11} {how}{why}")
+    if not lines and not as_json:
+        print(f"game {game_id}: no rulings yet")
+    if folder is not None:
+        written = 0
+        for r, jpeg in kept:
+            name = f"game{game_id}-deal{r.deal}-seat{r.seat + 1}-{_file_word(r.player)}-{r.seq}.jpg"
+            if decode(jpeg) is None:
+                log.warning("%s: photo unreadable (kept as it is)", name)
+            (folder / name).write_bytes(jpeg or b"")
+            written += 1
+        print(f"{written} photo(s) written to {folder}", file=sys.stderr)
+    return 0
+
+
+def _file_word(name: str) -> str:
+    """A player's name as a safe part of a file name."""
+    word = "".join(ch if ch.isalnum() else "-" for ch in name).strip("-")
+    return word[:24] or "player"
+
+
+def _replay(path: Path, args: argparse.Namespace) -> int:
+    from tablekit.evidence import replay_views
+    from tablekit.shell import open_screen
+    from tablekit.values import output_folder, parse_size
+
+    size = parse_size(args.size, example="800x480")
+    shots = output_folder(args.screenshots, "--screenshots") if args.screenshots else None
+
+    def read(journal: Journal) -> list[ReplayStep]:
+        return list(replay_views(journal, resolve_game(journal, args.replay)))
+
+    steps, note = read_journal(path, read)
+    _warn(note)
+    if not steps:
+        print("error: the game has no events to replay", file=sys.stderr)
+        return 2
+    screen = open_screen(size, headless=args.headless, screenshots=shots)
+    try:
+        shown = play_replay(steps, screen, step_ms=args.step_ms, seconds=args.seconds)
+    finally:
+        screen.close()
+    print(f"replayed {shown} of {len(steps)} steps", file=sys.stderr)
+    return 0
+
+
+FORWARD_KEYS = ("return", "space", "right", "enter", "o")
+BACK_KEYS = ("m", "backspace", "left")
+QUIT_KEYS = ("q", "escape")
+
+
+def play_replay(steps: list[ReplayStep], screen: Screen, *, step_ms: int | None = None,
+                seconds: float | None = None, on_step: Callable[[int], None] | None = None) -> int:
+    """Show ``steps`` on ``screen`` one at a time; the number of steps shown (the furthest
+    one reached). Keys step forward and back; ``step_ms`` steps on by itself (headless
+    default: 0, each step once and done); ``seconds`` ends it. A headless replay with no
+    ``step_ms`` given runs through every step once."""
+    import pygame
+
+    if step_ms is None:
+        step_ms = 0 if screen.headless else -1  # -1: by key only
+    start = time.monotonic()
+    index, furthest, shown_at = 0, 0, start
+    screen.show(steps[0].view)
+    if on_step is not None:
+        on_step(0)
+    while True:
+        now = time.monotonic()
+        if seconds is not None and now - start >= seconds:
+            break
+        moved = 0
+        for event in screen.events():
+            if event.type == pygame.QUIT:
+                return furthest + 1
+            if event.type == pygame.KEYDOWN:
+                name = pygame.key.name(event.key)
+                if name in QUIT_KEYS:
+                    return furthest + 1
+                moved += 1 if name in FORWARD_KEYS else -1 if name in BACK_KEYS else 0
+        if step_ms >= 0 and (now - shown_at) * 1000 >= step_ms:
+            if index + 1 >= len(steps):
+                if screen.headless or step_ms == 0:
+                    break
+            else:
+                moved = max(moved, 1)
+        if moved:
+            index = min(len(steps) - 1, max(0, index + moved))
+            furthest = max(furthest, index)
+            screen.show(steps[index].view)
+            shown_at = now
+            if on_step is not None:
+                on_step(index)
+        elif not (step_ms == 0 and screen.headless):
+            time.sleep(0.01)
+    return furthest + 1
 
 
 def _warn(note: str | None) -> None:
