@@ -180,7 +180,7 @@ def play_replay(steps: list[ReplayStep], screen: Screen, *, step_ms: int | None 
         now = time.monotonic()
         if seconds is not None and now - start >= seconds:
             break
-        moved = 0
+        moves: list[int] = []  # each key is a step of its own, shown in turn
         for event in screen.events():
             if event.type == pygame.QUIT:
                 return furthest + 1
@@ -188,21 +188,21 @@ def play_replay(steps: list[ReplayStep], screen: Screen, *, step_ms: int | None 
                 name = pygame.key.name(event.key)
                 if name in QUIT_KEYS:
                     return furthest + 1
-                moved += 1 if name in FORWARD_KEYS else -1 if name in BACK_KEYS else 0
-        if step_ms >= 0 and (now - shown_at) * 1000 >= step_ms:
-            if index + 1 >= len(steps):
-                if screen.headless or step_ms == 0:
-                    break
-            else:
-                moved = max(moved, 1)
-        if moved:
-            index = min(len(steps) - 1, max(0, index + moved))
+                if name in FORWARD_KEYS or name in BACK_KEYS:
+                    moves.append(1 if name in FORWARD_KEYS else -1)
+        if not moves and step_ms >= 0 and (now - shown_at) * 1000 >= step_ms:
+            if index + 1 < len(steps):
+                moves.append(1)
+            elif screen.headless or step_ms == 0:
+                break
+        for move in moves:
+            index = min(len(steps) - 1, max(0, index + move))
             furthest = max(furthest, index)
             screen.show(steps[index].view)
             shown_at = now
             if on_step is not None:
                 on_step(index)
-        elif not (step_ms == 0 and screen.headless):
+        if not moves and not (step_ms == 0 and screen.headless):
             time.sleep(0.01)
     return furthest + 1
 
