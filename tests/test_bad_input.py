@@ -61,6 +61,8 @@ def test_sizes_screens_have_are_read() -> None:
     ["run", "--variant", "indian-pool-101", "--players", "A,B," + "x" * 25],
     ["run", "--variant", "indian-pool-101", "--players", "A, ,B"],
     ["run", "--variant", "indian-pool-101", "--dealer", "0"],
+    ["run", "--variant", "indian-pool-101", "--photo-budget-mb", "-1"],
+    ["run", "--variant", "indian-pool-101", "--photo-budget-mb", "nan"],
     ["demo", "--size", "abc"],
 ])
 def test_run_and_demo_refuse_bad_values_before_opening_anything(
@@ -70,7 +72,8 @@ def test_run_and_demo_refuse_bad_values_before_opening_anything(
                 if argv[0] == "run" else [*argv, "--no-screen", "--box", "keys"])
     assert code == 2
     line = _error(capsys)
-    assert any(word in line for word in ("--size", "house rule", "--option", "--players", "--dealer"))
+    assert any(word in line for word in ("--size", "house rule", "--option", "--players", "--dealer",
+                                         "--photo-budget-mb"))
     assert not journal.exists()  # refused before the journal was opened
 
 

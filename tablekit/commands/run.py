@@ -50,6 +50,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fullscreen", action="store_true", help="kiosk: full screen, no way out by keyboard")
     p.add_argument("--headless", action="store_true", help="no window (SDL's dummy driver)")
     p.add_argument("--seconds", type=float, default=0, help="stop after this many seconds (0: never)")
+    p.add_argument("--photo-budget-mb", type=float, default=None, metavar="MB",
+                   help="the most the journal keeps of the photos behind rulings, oldest finished "
+                        "games pruned first (default: $TABLEKIT_PHOTO_BUDGET_MB or 200)")
     p.add_argument("--mute", action="store_true",
                    help="say nothing aloud (by default, where there is a sound device, the table "
                         "says short phrases with espeak-ng: whose clock is at ten seconds, the verdict, the winner)")
@@ -171,9 +174,11 @@ def run(args: argparse.Namespace) -> int:
         rematch,
     )
     from tablekit.table import Devices, Table, fallback_health
-    from tablekit.values import parse_size
+    from tablekit.values import ValueRefused, parse_size
 
     size = parse_size(args.size)
+    if args.photo_budget_mb is not None and not 0 <= args.photo_budget_mb <= 1_000_000:
+        raise ValueRefused(f"bad --photo-budget-mb {args.photo_budget_mb:g}: 0 (keep none) to 1000000")
     chosen = game_from_args(args) if args.variant and not args.resume else None
     journal, damaged = open_table_journal(args.journal or default_path())
     if damaged:
@@ -236,6 +241,8 @@ def run(args: argparse.Namespace) -> int:
                 table = Table.start(journal, game, MonotonicClock(), camera=camera, box=box,
                                     devices=devices, on_view=on_view, rng=random.Random())
                 played(picked)
+            if args.photo_budget_mb is not None:
+                table.photo_budget = int(args.photo_budget_mb * 1024 * 1024)
             if damaged:
                 table.warn(damaged)
                 damaged = ""
