@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from engine.errors import TablekitError
-from engine.game.setup import OptionValue
+from engine.options import OptionValue
 
 #: The screens the kit is drawn for run from 320×240 (a tiny panel) to 7680×4320 (8K).
 MIN_SIZE = (320, 240)
@@ -21,15 +21,17 @@ class ValueRefused(TablekitError, ValueError):
     """A command-line value that cannot be used."""
 
 
-def parse_size(text: str, option: str = "--size", example: str = "1280x720") -> tuple[int, int]:
-    """``"1280x720"`` as ``(1280, 720)``; anything else, or a size no screen has, is refused."""
+def parse_size(text: str, option: str = "--size", example: str = "1280x720", *,
+               low: tuple[int, int] = MIN_SIZE, high: tuple[int, int] = MAX_SIZE) -> tuple[int, int]:
+    """``"1280x720"`` as ``(1280, 720)``; anything else, or a size outside ``low``..``high``
+    (by default: a size no screen has), is refused."""
     match = _SIZE.fullmatch(text.strip())
     if match is None:
         raise ValueRefused(f"bad {option} {text!r}: expected WIDTHxHEIGHT, e.g. {example}")
     width, height = int(match[1]), int(match[2])
-    (low_w, low_h), (high_w, high_h) = MIN_SIZE, MAX_SIZE
+    (low_w, low_h), (high_w, high_h) = low, high
     if not (low_w <= width <= high_w and low_h <= height <= high_h):
-        raise ValueRefused(f"bad {option} {text!r}: a screen from {low_w}x{low_h} "
+        raise ValueRefused(f"bad {option} {text!r}: from {low_w}x{low_h} "
                            f"to {high_w}x{high_h} pixels, e.g. {example}")
     return width, height
 

@@ -61,7 +61,7 @@ LibreOffice show accented and non-Latin names as they were typed."""
 
 
 class ExportError(TablekitError, ValueError):
-    """A chart size that is no size, a paper there is none of, or a file that cannot be written."""
+    """A paper there is none of, or a file that cannot be written."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -131,14 +131,10 @@ def write_chart(journal: Journal, game_id: int, path: Path, size: tuple[int, int
 
 
 def chart_size(text: str) -> tuple[int, int]:
-    w, _, h = text.lower().partition("x")
-    try:
-        size = int(w), int(h)
-    except ValueError:
-        raise ExportError(f"bad --size {text!r}: expected WIDTHxHEIGHT, e.g. 1280x720") from None
-    if not (16 <= size[0] <= 8192 and 16 <= size[1] <= 8192):
-        raise ExportError(f"bad --size {text!r}: each side must be 16 to 8192 pixels")
-    return size
+    """The chart's ``--size``: 16 to 8192 pixels a side."""
+    from tablekit.values import parse_size
+
+    return parse_size(text, low=(16, 16), high=(8192, 8192))
 
 
 @dataclasses.dataclass(frozen=True)
