@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import GameSetupError
+from engine.options import OptionValue
 from engine.variants import Variant, find
 
 
@@ -31,7 +32,6 @@ class Seat:
     team: str = ""
 
 
-OptionValue = bool | int | str
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.cards import Card
 from engine.errors import DeckError, UnsupportedModeError
 from engine.notation import check_copies, parse_hand, parse_tiles
+from engine.options import OptionKind
 from engine.ruling import Ruling
 from engine.tiles import Tile
 
@@ -66,6 +67,12 @@ class Variant:
     family: ClassVar[str] = ""
     uses_tiles: ClassVar[bool] = False
     modes: ClassVar[tuple[str, ...]] = ()
+    #: The house rules the family reads (its judge's switches and the table's own), by key.
+    house_options: ClassVar[Mapping[str, OptionKind]] = {}
+
+    def table_options(self) -> Mapping[str, OptionKind]:
+        """The house rules a table may set for this game (a family may add per-game ones)."""
+        return self.house_options
 
     # --- input -------------------------------------------------------------------------
 

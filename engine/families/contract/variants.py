@@ -14,7 +14,7 @@ card counting as the card it stands for).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
@@ -31,6 +31,7 @@ from engine.families.contract.contracts import (
     read_meld,
 )
 from engine.families.contract.policy import PartnershipPenaltyPolicy, PenaltyPolicy
+from engine.options import COUNT, SWITCH, OptionKind
 from engine.ruling import GroupRuling, Ruling
 from engine.variants.base import Item, JudgeRequest, Variant
 
@@ -188,6 +189,8 @@ class ContractVariant(Variant):
     short_hands: tuple[tuple[int, int], ...] = ()
     rulings: tuple[str, ...] = ()
     family: ClassVar[str] = "contract"
+    house_options: ClassVar[Mapping[str, OptionKind]] = {
+        "same_suit_runs": SWITCH, "bent_table": SWITCH, "count": COUNT}
     modes: ClassVar[tuple[str, ...]] = ("count", "meld", "contract")
 
     # --- at the table ------------------------------------------------------------------

@@ -32,6 +32,7 @@ from engine.melds import (
     check_sequence,
     to_piece,
 )
+from engine.options import COUNT, SWITCH, OptionKind
 from engine.ruling import GroupRuling, Ruling
 from engine.variants.base import Item, JudgeRequest, Variant
 
@@ -114,6 +115,15 @@ class IndianVariant(Variant):
     middle_drop: int | None = 40
     deal_count: int | None = None
     family: ClassVar[str] = "indian"
+    house_options: ClassVar[Mapping[str, OptionKind]] = {
+        "wrap": SWITCH, "wild_in_place_pure": SWITCH, "joker_only_melds": SWITCH,
+        "min_show_groups": OptionKind("number", 1, 5), "count": COUNT}
+
+    def table_options(self) -> Mapping[str, OptionKind]:
+        """Deals rummy also takes how many deals the game runs to."""
+        if self.deal_count is None:
+            return self.house_options
+        return {**self.house_options, "deals": OptionKind("number", 1, 12)}
     modes: ClassVar[tuple[str, ...]] = ("declare", "count", "best", "meld")
 
     @property

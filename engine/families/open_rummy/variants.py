@@ -28,7 +28,7 @@ the first-turn joker exception; by default a lone joker on the pile marks the fi
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -40,6 +40,7 @@ from engine.families.open_rummy.melds import classify_open
 from engine.families.open_rummy.policy import OpenRummyPolicy
 from engine.families.open_rummy.scoring import SHOW_POINTS, cards_value, check_show, score_meld
 from engine.families.open_rummy.turn_checks import TurnRules, check_turn
+from engine.options import SWITCH, OptionKind
 from engine.ruling import GroupRuling, Ruling, plain_number
 from engine.table import TableState
 from engine.variants.base import Item, JudgeRequest, Variant
@@ -78,6 +79,8 @@ class OpenRummyVariant(Variant):
     pure_for_show: int = 1
     target: int = 1500
     family: ClassVar[str] = "open-rummy"
+    #: ``turn_checks=false``: turns are not checked against the camera's reading of the table
+    house_options: ClassVar[Mapping[str, OptionKind]] = {"turn_checks": SWITCH}
     modes: ClassVar[tuple[str, ...]] = ("declare", "count", "contract", "meld", "turn")
 
     @property

@@ -37,6 +37,7 @@ from engine.families.tile.rules import (
     end_value,
     read_groups,
 )
+from engine.options import SWITCH, OptionKind
 from engine.ruling import GroupRuling, Ruling
 from engine.tiles import Tile, full_tile_set, parse_tile
 from engine.variants.base import Item, JudgeRequest, Variant
@@ -90,6 +91,9 @@ class TileVariant(Variant):
     """Rummy played with 106 numbered tiles and two Jolys."""
 
     family: ClassVar[str] = "tile"
+    #: (the tile turned up at each deal, the judge's ``ace``, is the table's to set, not the house's)
+    house_options: ClassVar[Mapping[str, OptionKind]] = {
+        "ace_dealt": SWITCH, "first_meld": OptionKind("number", 0, 500), "closing_tile": SWITCH}
     uses_tiles: ClassVar[bool] = True
     modes: ClassVar[tuple[str, ...]] = ("meld", "count", "contract", "declare")
 
