@@ -38,6 +38,7 @@ from engine.game.setup import Game
 from engine.game.state import (
     PLAYING,
     DealRecord,
+    DealScores,
     DealState,
     GameState,
     Phase,
@@ -217,7 +218,8 @@ def missed_turn(state: GameState, t_ms: int) -> Result:
         deal = replace(deal, status=with_status(deal.status, seat, "dropped"),
                        outcomes=with_outcome(deal.outcomes, seat, MISSED_TURNS))
     else:
-        text = f"{name_of(state, seat)} missed a turn" + (f" ({missed} of {limit})" if limit else "")
+        count = "" if not limit else f" ({missed} of {limit})" if missed < limit else f" ({missed} in a row)"
+        text = f"{name_of(state, seat)} missed a turn{count}"
     effects.append(Notice(text))
     return pass_turn(replace(state, deal=deal, notice=text), t_ms, effects)
 
@@ -268,9 +270,9 @@ def finish_deal(state: GameState, winner: int | None, t_ms: int, effects: list[E
     if declaration is not None and declaration.ruling is not None:  # a misread counts nothing
         readings[declaration.seat] = declaration.groups
     scores = policy.deal_scores(game, deal, outcomes, readings)
-    past = [{s: sc for s, sc in enumerate(r.scores) if r.outcomes[s] != SITTING_OUT}
+    past = [DealScores({s: sc for s, sc in enumerate(r.scores) if r.outcomes[s] != SITTING_OUT}, r.winner)
             for r in state.history]
-    standings = policy.standings(game, past + [scores])
+    standings = policy.standings(game, past + [DealScores(scores, winner)])
     n = game.players
     record = DealRecord(number=deal.number, dealer=deal.dealer, wild=deal.wild, winner=winner,
                         outcomes=tuple(o.outcome for o in outcomes),

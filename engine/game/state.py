@@ -6,6 +6,7 @@ Per-seat facts are tuples indexed by seat number (clockwise from seat 0).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
@@ -15,6 +16,7 @@ from engine.ruling import Ruling
 from engine.table import TableState
 
 if TYPE_CHECKING:
+    from engine.game.claims import ClaimBook
     from engine.game.setup import Game
 
 Phase = Literal["setup", "play", "turn-check", "show", "deal-over", "game-over"]
@@ -24,6 +26,16 @@ ShowStage = Literal["reading", "verdict", "hand-reading", "hand-check"]
 Number = int | Fraction
 
 PLAYING: SeatStatus = "playing"
+
+
+class DealScores(dict[int, Number]):
+    """One deal's points per seat (the seats that played it), as the flow hands them to a
+    family's standings, with the deal's winner (None: it had none). Scores alone cannot always
+    name the winner: in deals rummy a losing hand may count 0 like the winner's."""
+
+    def __init__(self, points: Mapping[int, Number], winner: int | None = None) -> None:
+        super().__init__(points)
+        self.winner = winner
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +156,7 @@ class GameState:
     pressed_at: tuple[int | None, ...] = ()
     menu: tuple[str, ...] = ()  # open menu items, the selected one first
     notice: str = ""  # last thing the table was told
+    claims: ClaimBook | None = None  # upcards taken out of turn (engine.game.claims); None: none yet
 
     @property
     def paused(self) -> bool:

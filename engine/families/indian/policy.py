@@ -6,6 +6,8 @@ Table rulings where the texts are silent:
 - losing hands are counted by their best arrangement unless the ``count`` option is
   ``arranged`` (the camera's grouping of a hastily laid hand should not cost points);
 - a loser whose hand would itself be a valid show scores as a second valid declarer (2);
+- three missed turns in a row drop the seat in every variant, deals rummy included (where no
+  drop may be chosen): the texts drop such a player "in all variants";
 - a reading of more cards than a player can hold (13 plus a draw: a zone misread, hands run
   together) is not a hand: it is refused like any unreadable hand, to be read again or
   corrected, and nothing is scored from it (the best arrangement is never asked to search it).
@@ -31,6 +33,7 @@ from engine.game.policy import (
     FIRST_DROP,
     LOST,
     MIDDLE_DROP,
+    MISSED_TURNS,
     SECOND_VALID,
     SITTING_OUT,
     WRONG_SHOW,
@@ -39,7 +42,7 @@ from engine.game.policy import (
     Standings,
     parse_groups,
 )
-from engine.game.state import DealState, Number
+from engine.game.state import DealScores, DealState, Number
 from engine.outcomes import Outcome
 from engine.ruling import Ruling
 from engine.variants.base import JudgeRequest
@@ -66,6 +69,8 @@ class IndianPolicy(FamilyPolicy):
         return _variant(game).deal_count is None  # deals rummy counts chips: more is better
 
     def drop_outcome(self, game: Game, deal: DealState, seat: int) -> str | None:
+        if deal.missed_in_row[seat] >= MISSED_TURN_LIMIT:  # the drop the missed turns make
+            return MISSED_TURNS
         if not _variant(game).drops_allowed:
             return None
         return FIRST_DROP if deal.turns_played[seat] == 0 else MIDDLE_DROP
@@ -135,7 +140,8 @@ class IndianPolicy(FamilyPolicy):
             return Standings(totals, out, pool.over, winners)
         if v.deal_count is not None:
             count = self.deals_total(game)
-            chips = deals_standings(v, deals, seats, deal_count=count)
+            named = [d.winner if isinstance(d, DealScores) else None for d in played]
+            chips = deals_standings(v, deals, seats, deal_count=count, winners=named)
             totals = tuple(chips.chips[s] for s in seats)
             return Standings(totals, (False,) * len(seats), chips.over,
                              chips.leaders if chips.over else ())

@@ -6,13 +6,15 @@ into penalty points; :func:`pool_standings` and :func:`deals_standings` fold dea
 Rules encoded (from the Indian rummy texts and the project's rulings):
 - the valid declarer scores 0; a wrong show scores 80;
 - a first drop (before drawing a card) scores 20, a middle drop 40 (pool 201: 25 and 50);
-  three missed turns in a row count as a middle drop; deals rummy allows no drop;
+  three missed turns in a row count as a middle drop; deals rummy allows no drop by choice,
+  but three missed turns drop a seat there too ("in all variants"), for 40 points;
 - a losing hand scores its count (best or as arranged, decided by the caller), at most 80;
 - a player who declares after the winner with a valid hand scores 2;
 - deal show: a loser who had no turn yet before the valid show scores half their count,
   at least 2 and at most 40 (a count of 0 stays 0);
 - pool rummy: scores add up; a player whose total reaches the pool limit is out;
-- deals rummy: a fixed number of deals; each deal the winner takes the losers' points as chips.
+- deals rummy: a fixed number of deals; each deal the winner takes the losers' points as chips
+  (a loser whose hand counts 0 pays nothing, so a deal's winner is named, not guessed from 0s).
 """
 
 from __future__ import annotations
@@ -50,7 +52,10 @@ class ScoringError(TablekitError, ValueError):
     """Deal results that cannot happen under the rules (two winners, a drop where none is allowed)."""
 
 
-DROPS = frozenset({Outcome.FIRST_DROP, Outcome.MIDDLE_DROP, Outcome.MISSED_TURNS})
+DROPS = frozenset({Outcome.FIRST_DROP, Outcome.MIDDLE_DROP})
+#: Three missed turns in a row: a middle drop where drops exist; deals rummy, which has no
+#: drop by choice, still drops the seat and charges the texts' "Consecutive Misses" 40.
+MISSED_TURNS_POINTS = 40
 SECOND_VALID_POINTS = 2
 DEAL_SHOW_MIN = 2
 DEAL_SHOW_MAX = 40
@@ -84,7 +89,9 @@ def seat_points(variant: IndianVariant, result: SeatResult) -> int:
     if o is Outcome.FIRST_DROP:
         assert variant.first_drop is not None
         return variant.first_drop
-    if o in (Outcome.MIDDLE_DROP, Outcome.MISSED_TURNS):
+    if o is Outcome.MISSED_TURNS:
+        return variant.middle_drop if variant.middle_drop is not None else MISSED_TURNS_POINTS
+    if o is Outcome.MIDDLE_DROP:
         assert variant.middle_drop is not None
         return variant.middle_drop
     if o is Outcome.SECOND_VALID:
@@ -151,9 +158,13 @@ class DealsStanding:
 
 def deals_standings(variant: IndianVariant, deals: Sequence[Mapping[int, int]],
                     seats: Sequence[int] | None = None, start_chips: int | None = None,
-                    deal_count: int | None = None) -> DealsStanding:
+                    deal_count: int | None = None,
+                    winners: Sequence[int | None] | None = None) -> DealsStanding:
     """Deals rummy: every seat starts with chips; each deal the winner (0 points) takes the
-    losers' points from them. After the last deal the most chips win (ties share the lead)."""
+    losers' points from them. After the last deal the most chips win (ties share the lead).
+
+    ``winners``: each deal's winner where known (None: the one seat with 0 points). A loser
+    may count 0 too, so a deal with several seats at 0 needs its winner named."""
     n_deals = deal_count or variant.deal_count or 2
     if n_deals not in (2, 3):
         raise ScoringError(f"deals rummy is played over 2 or 3 deals, not {n_deals}")
@@ -161,13 +172,19 @@ def deals_standings(variant: IndianVariant, deals: Sequence[Mapping[int, int]],
     chips = {s: (start_chips if start_chips is not None else FULL_COUNT_CAP * len(all_seats)) for s in all_seats}
     if len(deals) > n_deals:
         raise ScoringError(f"only {n_deals} deals are played, got {len(deals)}")
-    for deal in deals:
-        winners = [s for s, p in deal.items() if p == 0]
-        if len(winners) != 1:
-            raise ScoringError("each deal of deals rummy needs exactly one winner with 0 points")
+    named = list(winners) if winners is not None else []
+    for number, deal in enumerate(deals):
+        winner = named[number] if number < len(named) else None
+        if winner is None:
+            zeros = [s for s, p in deal.items() if p == 0]
+            if len(zeros) != 1:
+                raise ScoringError("each deal of deals rummy needs exactly one winner with 0 points")
+            winner = zeros[0]
+        elif deal.get(winner) != 0:
+            raise ScoringError(f"seat {winner} won a deal, so it scores 0 in it")
         for seat, pts in deal.items():
             chips[seat] -= pts
-        chips[winners[0]] += sum(deal.values())
+        chips[winner] += sum(deal.values())
     over = len(deals) == n_deals
     top = max(chips.values()) if chips else 0
     leaders = tuple(s for s in all_seats if chips[s] == top)
