@@ -52,9 +52,11 @@ from engine.game import (
     HandReading,
     MenuPressed,
     apply,
+    claims,
     has_partnerships,
     policy_for,
 )
+from engine.game.claim_families import claim_rules_for
 from engine.game.flow import MENU_CLOSE, MENU_DROP, MENU_STOCK_OUT
 from engine.game.policy import FamilyPolicy
 from engine.game.scorepad import BLOCKED, CONFIRMING, VERDICT, Entry
@@ -175,8 +177,11 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
     deal = state.deal
     assert deal is not None
     seats = []
+    rules = claim_rules_for(game)
+    claim_notes = claims.seat_notes(state, rules)
     for s, seat in enumerate(game.seats):
         note = OUTCOME_WORDS.get(deal.outcomes[s], "") if deal.outcomes[s] else ""
+        note = " · ".join(n for n in (note, claim_notes[s]) if n)
         team = team_label(game.variant, s, seat.team)
         seats.append(SeatView(seat.name, team, _n(state.totals[s]), deal.missed_in_row[s],
                               _seat_state(state, s), note))
@@ -201,7 +206,8 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
     if state.menu:
         choice = state.menu[0]
         words = {MENU_DROP: f"drop {game.seats[deal.turn].name}",
-                 MENU_STOCK_OUT: policy.stock_out_label}.get(choice, "close the menu")
+                 MENU_STOCK_OUT: policy.stock_out_label,
+                 claims.MENU_CLAIM: claims.menu_words(state, rules)}.get(choice, "close the menu")
         toast = Toast(f"MENU: next choice · OK: {words}", LEVEL_WARNING)
     note = f"turns not checked: {table_unread}" if table_unread and policy.watches_turns(game) else ""
     return PlayView(
@@ -226,15 +232,24 @@ def menu_choices(state: GameState) -> tuple[str, ...]:
 def _choice_words(choice: str, policy: FamilyPolicy) -> str:
     if choice == MENU_STOCK_OUT:  # "ground show: the stock ran out" -> "the stock ran out"
         return policy.stock_out_label.rsplit(": ", 1)[-1]
+    if choice == claims.MENU_CLAIM:
+        return "buy the upcard"
     return choice
 
 
 def play_hint(state: GameState) -> str:
     """What the buttons do in play: a seat's short and long press, and MENU only when it
-    offers something in this family at this moment (a drop, the stock running out)."""
+    offers something in this family at this moment (a drop, the stock running out). In a game
+    with claims a short press out of turn claims the upcard; while a claim waits, the hint is
+    what OK and MENU answer it with."""
     policy = policy_for(state.game)
+    rules = claim_rules_for(state.game)
+    waiting = claims.prompt(state, rules)
+    if waiting:
+        return waiting
+    hint = PLAY_HINT if rules is None else f'{PLAY_HINT} · out of turn: "{rules.say}"'
     words = [_choice_words(c, policy) for c in menu_choices(state)]
-    return f"{PLAY_HINT} · MENU: {' or '.join(words)}" if words else PLAY_HINT
+    return f"{hint} · MENU: {' or '.join(words)}" if words else hint
 
 
 TURN_CHECK_PROMPT = "OK: accept the turn as it lies · MENU: put it right, then read the table again"

@@ -32,6 +32,7 @@ from engine.game import (
     Buzz,
     CameraLost,
     CameraRestored,
+    ClaimMade,
     Confirm,
     DealStarted,
     Effect,
@@ -58,6 +59,7 @@ from engine.game import (
 from engine.game import scorepad as pad
 from engine.game.codec import RecordError
 from engine.game.events import check_event
+from engine.game.flow import is_claim_press
 from firmware_bridge.layout import ButtonLayout
 from tablekit.cameras import Camera, TableRequest, ZoneRequest
 from tablekit.clock import Clock, wall_ms
@@ -325,6 +327,10 @@ class Table:
             reading = self.reading()
             if self.corrections.selecting_card(reading):
                 self.corrections.seat(button, pressed, t, self.state.game.variant.uses_tiles)
+                return
+            if not pressed and is_claim_press(self.state, button, t):
+                # a short press out of turn claims the upcard ("May I", a buy, a call)
+                self.post(ClaimMade(button, t))
                 return
             self.post(ButtonPressed(button, t) if pressed else ButtonReleased(button, t))
 

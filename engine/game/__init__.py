@@ -27,6 +27,7 @@ from engine.game.events import (
     ButtonReleased,
     CameraLost,
     CameraRestored,
+    ClaimMade,
     Confirm,
     Correction,
     DealStarted,
@@ -66,7 +67,7 @@ from engine.game.state import (
 
 __all__ = [
     "EFFECT_TYPES", "EVENT_TYPES", "LONG_PRESS_MS", "TURN_SECONDS",
-    "Buzz", "ButtonPressed", "ButtonReleased", "CameraLost", "CameraRestored", "Confirm",
+    "Buzz", "ButtonPressed", "ButtonReleased", "CameraLost", "CameraRestored", "ClaimMade", "Confirm",
     "Correction", "DealRecord", "DealStarted", "DealState", "Declare", "Drop", "Effect", "Event",
     "FamilyPolicy", "Game", "GameOver", "GameState", "HandEntered", "HandReading", "LinkLost", "LinkRestored",
     "MenuPressed", "Notice", "ReadCut", "ReadTable", "ReadZone", "Seat", "SeatingError", "SetLed",

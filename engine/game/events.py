@@ -137,6 +137,16 @@ class Declare(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ClaimMade(Event):
+    """A seat claims the upcard out of turn ("May I", a buy, a call): its short press while
+    another seat is in turn. The game's claim rules answer it (:mod:`engine.game.claims`)."""
+
+    TYPE: ClassVar[str] = "claim"
+    seat: int = 0
+    t_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Drop(Event):
     """The seat whose turn it is drops out of the deal."""
 
@@ -196,7 +206,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (DealStarted, ButtonPressed, ButtonReleased, MenuPressed, Confirm, Tick,
                 TimerExpired, TableRead, TableSeen, Correction, Declare, Drop, LinkLost, LinkRestored,
-                CameraLost, CameraRestored, HandEntered)
+                CameraLost, CameraRestored, HandEntered, ClaimMade)
 }
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from engine.game import claims
+from engine.game.claim_families import claim_rules_for
 from engine.game.deal_flow import (
     Result,
     clock_effects,
@@ -40,6 +42,7 @@ from engine.game.events import (
     ButtonReleased,
     CameraLost,
     CameraRestored,
+    ClaimMade,
     Confirm,
     Correction,
     DealStarted,
@@ -94,7 +97,11 @@ def apply(state: GameState, event: Event) -> Result:
     handler = _HANDLERS.get(type(event))
     if handler is None:
         return state, []
-    return handler(state, event)
+    new, effects = handler(state, event)
+    if state.claims is not None and state.claims.waiting and new is not state:
+        # claims not answered when the turn passed (or the deal ended) lapse: lights out
+        effects = effects + claims.lapsed_leds(state, new, claim_rules_for(state.game))
+    return new, effects
 
 
 # --- buttons ------------------------------------------------------------------------------
@@ -116,15 +123,56 @@ def _released(state: GameState, event: Event) -> Result:
     state = replace(state, pressed_at=set_at(state.pressed_at, seat, None))  # type: ignore[arg-type]
     if state.phase != "play":
         return state, []
+    rules = claim_rules_for(state.game)
+    blocked = claims.in_turn_blocked(state, rules, seat)
+    if blocked is not None:
+        return refuse(state, blocked)
     if held >= LONG_PRESS_MS:
         return declare(state, seat, event.t_ms)
+    deal = state.deal
+    if rules is not None and deal is not None and seat != deal.turn:
+        return claims.claim(state, rules, seat, event.t_ms)  # out of turn: a claim on the upcard
     return end_turn(state, seat, event.t_ms)
+
+
+def is_claim_press(state: GameState, seat: int, t_ms: int) -> bool:
+    """Would ``seat``'s button coming up now be a claim (a short press out of turn, in play, in
+    a game with claims)? The table then journals it as a :class:`ClaimMade`."""
+    deal = state.deal
+    if state.phase != "play" or deal is None or not 0 <= seat < state.game.players or seat == deal.turn:
+        return False
+    since = state.pressed_at[seat] if seat < len(state.pressed_at) else None
+    if since is None or t_ms - since >= LONG_PRESS_MS:
+        return False
+    return claim_rules_for(state.game) is not None
+
+
+def _claim_event(state: GameState, event: Event) -> Result:
+    """A claim out of turn (a seat's short press while another seat is in turn)."""
+    assert isinstance(event, ClaimMade)
+    seat = event.seat
+    if not 0 <= seat < state.game.players:
+        return state, []
+    if state.pressed_at and state.pressed_at[seat] is not None:
+        state = replace(state, pressed_at=set_at(state.pressed_at, seat, None))  # type: ignore[arg-type]
+    rules = claim_rules_for(state.game)
+    if rules is None:
+        return refuse(state, f"{state.game.variant.name} has no claims out of turn")
+    deal = state.deal
+    if state.phase != "play" or deal is None:
+        return refuse(state, f"no {rules.name} now: only during play")
+    if seat == deal.turn:
+        return refuse(state, f"it is {state.game.seats[seat].name}'s own turn: the upcard is theirs to draw")
+    return claims.claim(state, rules, seat, event.t_ms)
 
 
 def _declare_event(state: GameState, event: Event) -> Result:
     assert isinstance(event, Declare)
     if state.phase != "play":
         return refuse(state, "a show can be declared only during play")
+    blocked = claims.in_turn_blocked(state, claim_rules_for(state.game), event.seat)
+    if blocked is not None:
+        return refuse(state, blocked)
     return declare(state, event.seat, event.t_ms)
 
 
@@ -141,12 +189,18 @@ def _menu(state: GameState, event: Event) -> Result:
         return read_table_again(state)
     if state.phase != "play":
         return state, []
+    rules = claim_rules_for(state.game)
+    if claims.waiting(state, rules):
+        assert rules is not None
+        return claims.keep(state, rules, event.t_ms)  # the player in turn keeps the upcard
     if state.menu:
         return replace(state, menu=state.menu[1:] + state.menu[:1]), []
     policy = policy_for(state.game)
     items = [MENU_DROP] if state.deal is not None and policy.drop_outcome(
         state.game, state.deal, state.deal.turn) is not None else []
     items += [MENU_STOCK_OUT] if policy.stock_out_label else []
+    buy = claims.menu_item(state, rules)
+    items += [buy] if buy is not None else []
     return replace(state, menu=(*items, MENU_CLOSE)), []
 
 
@@ -154,6 +208,10 @@ def _confirm(state: GameState, event: Event) -> Result:
     assert isinstance(event, Confirm)
     if state.phase == "play":
         deal = state.deal
+        rules = claim_rules_for(state.game)
+        if not state.menu and claims.waiting(state, rules):
+            assert rules is not None
+            return claims.grant(state, rules, event.t_ms)  # the claim goes through
         if not state.menu and deal is not None and deal.window_until_ms is not None and not state.paused:
             # OK closes the opening window early: the first turn's clock starts now
             deal = replace(deal, window_until_ms=None, deadline_ms=event.t_ms + turn_ms(state))
@@ -167,6 +225,8 @@ def _confirm(state: GameState, event: Event) -> Result:
             return drop(state, state.deal.turn, event.t_ms)
         if choice == MENU_STOCK_OUT:
             return stock_out(state, event.t_ms)
+        if choice == claims.MENU_CLAIM and rules is not None:
+            return claims.buy_in_turn(state, rules, event.t_ms)
         return state, []
     if state.phase in ("setup", "deal-over"):
         return state, [ReadCut()]
@@ -242,5 +302,6 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Event], Result]] = {
     CameraLost: _devices,
     CameraRestored: _devices,
     HandEntered: hand_entered,
+    ClaimMade: _claim_event,
 }
 
