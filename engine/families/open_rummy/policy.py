@@ -3,9 +3,17 @@
 Table rulings where the texts are silent:
 - at a show the declarer gathers the team's melds into their own zone, so the show is judged
   on that zone alone;
-- after a show (valid or wrong) every other seat's zone is read: groups that are melds count
-  for the seat's team table, anything else is cards left in hand (which score for the other
-  team); the declarer's zone counts as their team's table;
+- after a show (valid or wrong) every other seat's zone is read. Where the camera has watched
+  the table (turn checks), a losing seat's groups count for its team's table only when they
+  are melds it had laid on the table (found again, perhaps grown, among the melds the last
+  accepted reading saw in front of it); every other card in the zone, in a meld or not, is a
+  card left in hand and scores for the other team (the text: each team scores "the unplayed
+  cards in their opponents' hands"). Without that table (turn checks off, or the camera never
+  read the table this deal) the zone is all there is: its melds count as table, the rest as
+  hand. The declarer's zone (the team's melds gathered, judged by the show) counts as table;
+- a suited group earns its bonus only while it lies as it was laid: one the table saw grow
+  (the watched table marks it) earns none, nor does one read at the show with more cards than
+  the table last saw; one first seen at the show was laid in the last turn, whole;
 - a wrong show ends the deal: the showing team scores nothing, the other team as usual;
 - every turn ended with a press is checked against the camera's reading of the whole table
   (the judge's turn check), when the camera can read it.
@@ -14,12 +22,13 @@ Scores are the team's and shown on both partners' seats; they only grow.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, cast
 
 from engine.cards import Card, Groups
-from engine.families.open_rummy.melds import classify_open
+from engine.families.open_rummy.melds import classify_open, is_joker
 from engine.families.open_rummy.scoring import Ending, TeamTable, cards_value, score_deal, team_of
 from engine.families.open_rummy.turn_checks import TurnRules, check_turn
 from engine.game.policy import (
@@ -34,7 +43,7 @@ from engine.game.policy import (
 )
 from engine.game.state import DealState, Number
 from engine.ruling import Ruling
-from engine.table import TableState, TurnVerdict
+from engine.table import TableMeld, TableState, TurnVerdict
 from engine.variants.base import JudgeRequest
 
 if TYPE_CHECKING:
@@ -49,16 +58,56 @@ def _variant(game: Game) -> OpenRummyVariant:
     return cast("OpenRummyVariant", game.variant)
 
 
-def split_zone(game: Game, groups: Groups) -> tuple[list[list[Card]], list[Card]]:
-    """A zone's groups as (melds on the table, cards left in hand)."""
-    melds: list[list[Card]] = []
+#: A meld on a team's table at the end of a deal: its cards and whether it lies as laid.
+TableCards = tuple[tuple[Card, ...], bool]
+
+
+def watched_melds(deal: DealState) -> dict[int, list[TableMeld]] | None:
+    """The melds in front of each seat as the camera's last accepted reading of the table saw
+    them (turn checks), or None when the deal's table was never read."""
+    watch = deal.watch
+    if watch is None or watch.table is None:
+        return None
+    return {seat: list(melds) for seat, melds in watch.table.melds.items()}
+
+
+def _take_laid(cards: Sequence[Card], pools: Sequence[list[TableMeld]]) -> TableMeld | None:
+    """The meld on the table that ``cards`` are (or grew from), taken out of ``pools``.
+
+    The same cards match first; else a meld whose natural cards all lie in ``cards`` (melds
+    only grow, and a replaced joker leaves its natural card behind)."""
+    have = Counter(cards)
+    for exact in (True, False):
+        for pool in pools:
+            for i, meld in enumerate(pool):
+                natural = Counter(c for c in meld.cards if not is_joker(c))
+                if (Counter(meld.cards) == have) if exact else (natural and not natural - have):
+                    return pool.pop(i)
+    return None
+
+
+def split_seen_zone(game: Game, groups: Groups, pools: Sequence[list[TableMeld]] | None,
+                    on_table: bool) -> tuple[list[TableCards], list[Card]]:
+    """A zone read at the end of a deal as (table melds, each with whether it lies as laid;
+    cards left in hand).
+
+    ``pools``: the melds the watched table saw that this zone may hold (taken out as they are
+    found), None when the table was never watched. ``on_table``: the zone is the declarer's,
+    all table (the show judged it); else only melds found in ``pools`` are table and every
+    other card is in hand."""
+    melds: list[TableCards] = []
     loose: list[Card] = []
     for group in parse_groups(game, groups):
-        cards = [c for c in group if isinstance(c, Card)]
-        if classify_open(cards).kind != "invalid":
-            melds.append(cards)
-        else:
+        cards = tuple(c for c in group if isinstance(c, Card))
+        if classify_open(cards).kind == "invalid":
             loose += cards
+            continue
+        laid = None if pools is None else _take_laid(cards, pools)
+        if pools is not None and laid is None and not on_table:
+            loose += cards  # melded in the hand, never laid on the table
+            continue
+        whole = laid is None or (laid.laid_whole and Counter(laid.cards) == Counter(cards))
+        melds.append((cards, whole))
     return melds, loose
 
 
@@ -81,21 +130,30 @@ class OpenRummyPolicy(FamilyPolicy):
 
     def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, Number, Ruling]:
         ruling = game.variant.judge(self._request(game, "meld", groups))
-        _, loose = split_zone(game, groups)
+        seen = watched_melds(deal)
+        pools = None if seen is None else [seen.get(seat, [])]
+        _, loose = split_seen_zone(game, groups, pools, on_table=False)
         return LOST, cards_value(loose), ruling
 
     def deal_scores(self, game: Game, deal: DealState, outcomes: Sequence[SeatOutcome],
                     readings: Mapping[int, Groups]) -> Mapping[int, Number]:
-        melds: list[list[list[Card]]] = [[] for _ in range(TEAMS)]
+        melds: list[list[TableCards]] = [[] for _ in range(TEAMS)]
         hands: list[list[Card]] = [[] for _ in range(TEAMS)]
-        for seat, groups in readings.items():
-            m, loose = split_zone(game, groups)
-            melds[team_of(seat)] += m
-            hands[team_of(seat)] += loose
         ender = next((o.seat for o in outcomes if o.outcome in (WINNER, WRONG_SHOW)), None)
         ending: Ending = ("show" if any(o.outcome == WINNER for o in outcomes)
                           else "wrong-show" if ender is not None else "ground-show")
-        teams = [TeamTable.of(melds[t], hands[t]) for t in range(TEAMS)]
+        seen = watched_melds(deal)
+        # the declarer's zone first: it holds the team's melds, gathered from both partners
+        for seat in sorted(readings, key=lambda s: s != ender):
+            team = team_of(seat)
+            pools = None
+            if seen is not None:
+                mates = [s for s in range(game.players) if team_of(s) == team] if seat == ender else [seat]
+                pools = [seen.setdefault(s, []) for s in mates]
+            m, loose = split_seen_zone(game, readings[seat], pools, on_table=seat == ender)
+            melds[team] += m
+            hands[team] += loose
+        teams = [TeamTable(tuple(melds[t]), tuple(hands[t])) for t in range(TEAMS)]
         v = _variant(game)
         sets_needed, pure_needed = v.show_needs(v.decks)
         points = score_deal(teams, ending, None if ender is None else team_of(ender),
