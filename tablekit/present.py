@@ -203,6 +203,13 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
     held = state.pressed_at[deal.turn]
     if held is not None and now_ms - held >= LONG_PRESS_MS and toast is None:
         toast = Toast(f"{game.seats[deal.turn].name}: release to declare a show", LEVEL_WARNING)
+    asking = claims.prompt(state, rules)
+    if asking and toast is None:  # a claim waits: who asks (or why a claim was refused), OK and MENU
+        said = claims.waiting(state, rules)
+        assert rules is not None
+        who = f'{" and ".join(game.seats[s].name for s in said)}: "{rules.say}"'
+        first = state.notice if state.notice and not state.notice.endswith(f'"{rules.say}"') else who
+        toast = Toast(f"{players_words(first)} · {asking}", LEVEL_WARNING)
     if state.menu:
         choice = state.menu[0]
         words = {MENU_DROP: f"drop {game.seats[deal.turn].name}",

@@ -339,10 +339,13 @@ def buy_in_turn(state: GameState, rules: ClaimRules, t_ms: int) -> Result:
 
 
 def in_turn_blocked(state: GameState, rules: ClaimRules | None, seat: int) -> str | None:
-    """Why the player in turn cannot end the turn (or show) yet: a claim waits for an answer."""
+    """Why the player in turn cannot end the turn (or show) yet: a claim waits for an answer.
+
+    Where claims come after the draw from the stock (``after_stock``) nothing waits: the chance
+    to claim ends when the player in turn discards (Onze), so ending the turn lets it lapse."""
     deal = state.deal
     claimants = waiting(state, rules)
-    if rules is None or deal is None or seat != deal.turn or not claimants:
+    if rules is None or deal is None or seat != deal.turn or not claimants or rules.after_stock:
         return None
     names = " and ".join(_name(state, s) for s in claimants)
     return f"answer {names}'s {rules.name} first · {prompt(state, rules)}"
