@@ -177,3 +177,161 @@ def test_long_seeded_playouts_reach_game_ends_and_replay_exactly():
             ends += d.state.phase == "game-over"
             deals += len(d.state.history)
     assert ends >= 4 and deals >= 12
+
+
+# --- legal play only: whole games of deals rummy and Open Rummy, replayed at every step -------
+
+# Losing hands for deals rummy (cut 5D): 58 with credit, the full count capped at 80, a hand in
+# two groups that counts 0 when counted as arranged (yet is no valid show), a second valid show.
+DEALS_LOSERS = (LOSER_58, FULL_COUNT, "4H 5H 6H 7H 8H 9H 10H | 3C 4C 5C 6C 7C 8C",
+                "3S 4S 5S | 6D 7D 8D 9D | JC JD JH | 2H 2C 2S")
+
+
+class Shadow:
+    """Every event the driver applies, sent through its JSON form and folded into a second
+    state from a new game: the journal's replay, kept step by step."""
+
+    def __init__(self, d: Driver) -> None:
+        from engine.game import apply, event_from_json, new_game
+
+        self.d, self.apply, self.load = d, apply, event_from_json
+        self.state = new_game(d.state.game)
+        self.seen = 0
+
+    def check(self) -> None:
+        for event in self.d.log[self.seen:]:
+            self.state, _ = self.apply(self.state, self.load(event.to_json()))
+        self.seen = len(self.d.log)
+        assert self.state == self.d.state
+
+
+def legal_deals_rummy(seed: int) -> Driver:
+    import random
+
+    rng = random.Random(seed)
+    options = {"count": "arranged"} if seed % 2 == 0 else {}
+    d = Driver(game("indian-deals", [f"P{i}" for i in range(rng.randint(2, 4))], options=options))
+    shadow = Shadow(d)
+    sleeper = None  # a seat that lets its clock run out every turn of a deal: dropped after 3
+    for _ in range(2000):
+        s = d.state
+        if s.phase == "game-over":
+            break
+        if s.phase in ("setup", "deal-over"):
+            effects = d.deal("5D")
+            sleeper = rng.randrange(d.state.game.players) if rng.random() < 0.5 else None
+        elif s.phase == "play":
+            assert s.deal is not None
+            roll = rng.random()
+            if roll < 0.08 or s.deal.turn == sleeper:
+                effects = d.time_out()
+            elif roll < 0.16 and s.deal.turn_count > len(s.deal.status):
+                d.declare(s.deal.turn)
+                effects = d.read(s.deal.turn, VALID_SHOW)
+            else:
+                effects = d.end_turn()
+        else:
+            assert s.phase == "show" and s.show is not None
+            if s.show.stage == "hand-reading":
+                effects = d.read(s.show.pending[0], rng.choice(DEALS_LOSERS))
+            else:
+                effects = d.ok()
+        check_sound(d, effects)
+        shadow.check()
+    assert d.state.phase == "game-over"
+    assert d.replayed() == d.state
+    return d
+
+
+def _zone(cards: list[list[str]]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(g) for g in cards if g)
+
+
+def legal_open_rummy(seed: int, max_deals: int) -> Driver:
+    import random
+
+    from engine.families.open_rummy.play import new_deal, play_turn
+    from engine.game import MenuPressed
+
+    rng = random.Random(seed)
+    d = Driver(game("open-rummy-2deck", ["Ann", "Bo", "Cy", "Di"]))
+    shadow = Shadow(d)
+
+    def seen(table) -> TableSeen:  # type: ignore[no-untyped-def]
+        state = table.state()
+        melds = tuple(tuple(tuple(str(c) for c in m.cards) for m in state.seat_melds(s)) for s in range(4))
+        return TableSeen(melds, tuple(str(c) for c in state.discard), state.stock, d.at(200))
+
+    def step(event: Event) -> None:
+        check_sound(d, d(event))
+        shadow.check()
+
+    while d.state.phase != "game-over" and len(d.state.history) < max_deals:
+        step(DealStarted("", d.at(1000)))
+        table = new_deal(rng, players=4, decks=2, dealt=21)
+        table.seat = d.state.deal.turn
+        step(seen(table))  # the table as dealt
+        zones: dict[int, tuple[tuple[str, ...], ...]] = {}
+        while d.state.phase == "play":
+            seat = table.seat
+            assert d.state.deal.turn == seat
+            if not table.stock:  # the stock ran out: a ground show from the menu
+                step(MenuPressed(d.at(500)))
+                step(Confirm(d.at(500)))
+                break
+            if rng.random() < 0.05:  # the seat's clock runs out: nothing moves on the table
+                step(Tick(d.state.deal.deadline_ms))
+                d.t = max(d.t, d.state.deal.deadline_ms)
+                table.seat = (seat + 1) % 4
+                step(seen(table))  # read afresh after a missed turn
+                continue
+            play_turn(table, rng)
+            if not table.hands[seat]:  # out of cards: a show with the team's melds gathered
+                team = [s for s in range(4) if s % 2 == seat % 2]
+                zones[seat] = _zone([[str(c) for c in m] for s in team for m in table.melds[s]])
+                for s in team:
+                    table.melds[s] = []
+                step(ButtonPressed(seat, d.at(500)))
+                step(ButtonReleased(seat, d.at(LONG_PRESS_MS)))
+                step(TableRead(seat, zones[seat], d.at(500)))
+                break
+            step(ButtonPressed(seat, d.at(500)))
+            step(ButtonReleased(seat, d.at(100)))
+            step(seen(table))
+            assert d.state.phase == "play", d.state.notice  # every generated turn is legal
+        for s in range(4):
+            melds = [[str(c) for c in m] for m in table.melds[s]]
+            zones.setdefault(s, _zone(melds + [[str(c) for c in table.hands[s]]]))
+        for _ in range(40):
+            s = d.state
+            if s.phase != "show":
+                break
+            assert s.show is not None
+            if s.show.stage == "hand-reading":
+                step(TableRead(s.show.pending[0], zones[s.show.pending[0]], d.at(500)))
+            else:
+                step(Confirm(d.at(500)))
+        assert d.state.phase in ("deal-over", "game-over"), d.state.notice
+    assert d.replayed() == d.state
+    return d
+
+
+def test_seeded_legal_games_of_deals_rummy_and_open_rummy_replay_exactly_at_every_step():
+    """Whole games played with legal events only, through the live flow: deals rummy (missed
+    turns, shows, losing hands counting 0 among them) and Open Rummy (generated legal turns,
+    each checked against the camera's reading, shows and ground shows); the journal's events
+    replayed give the same state after every one."""
+    zero_losers = drops = 0
+    for seed in range(4):
+        d = legal_deals_rummy(seed)
+        zero_losers += sum(1 for r in d.state.history for s, o in enumerate(r.outcomes)
+                           if o == "lost" and r.scores[s] == 0)
+        drops += sum(r.outcomes.count("missed-turns") for r in d.state.history)
+        assert len(d.state.history) == 2 and d.state.winners
+    assert zero_losers >= 1 and drops >= 1
+    ends = 0
+    for seed in range(2):
+        d = legal_open_rummy(seed, max_deals=12)
+        ends += d.state.phase == "game-over"
+        assert len(d.state.history) >= 1
+    assert ends >= 1
