@@ -180,6 +180,7 @@ class PlayView:
     hint: str = ""  # e.g. "short press: end turn · long press: show"
     toast: Toast | None = None
     note: str = ""  # a standing note in small print under the header, e.g. "turns not checked: …"
+    claim: str = ""  # a claim out of turn waiting for OK or MENU, in words ("" when none): a scene of its own
 
 
 # --- show verdict --------------------------------------------------------------------------

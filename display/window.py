@@ -204,11 +204,12 @@ def screen_key(view: ViewModel) -> tuple[object, ...]:
 
 def scene_key(view: ViewModel) -> tuple[object, ...]:
     """What makes a screen a different scene for the players: the screen, and on the play
-    screen the deal, a pause and the seats' states; not toasts, held buttons or the countdown.
-    (The table's screenshots and the demo's report take one picture per scene.)"""
+    screen the deal, a pause, the seats' states and a claim waiting for its answer; not toasts,
+    held buttons or the countdown. (The table's screenshots and the demo's report take one
+    picture per scene.)"""
     name = type(view).__name__
     if isinstance(view, PlayView):
-        return (name, view.deal_number, view.paused_reason, tuple(s.state for s in view.seats))
+        return (name, view.deal_number, view.paused_reason, tuple(s.state for s in view.seats), view.claim)
     if isinstance(view, ShowView):
         return (name, view.declarer, view.stage, view.verdict)
     if isinstance(view, TurnCheckView):

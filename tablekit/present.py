@@ -204,12 +204,14 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
     if held is not None and now_ms - held >= LONG_PRESS_MS and toast is None:
         toast = Toast(f"{game.seats[deal.turn].name}: release to declare a show", LEVEL_WARNING)
     asking = claims.prompt(state, rules)
-    if asking and toast is None:  # a claim waits: who asks (or why a claim was refused), OK and MENU
+    claim = ""
+    if asking:  # a claim waits: who asks (or why a claim was refused), then what OK and MENU do
         said = claims.waiting(state, rules)
         assert rules is not None
-        who = f'{" and ".join(game.seats[s].name for s in said)}: "{rules.say}"'
-        first = state.notice if state.notice and not state.notice.endswith(f'"{rules.say}"') else who
-        toast = Toast(f"{players_words(first)} · {asking}", LEVEL_WARNING)
+        claim = f'{" and ".join(game.seats[s].name for s in said)}: "{rules.say}" · {asking}'
+        if toast is None:
+            refused = state.notice and not state.notice.endswith(f'"{rules.say}"')
+            toast = Toast(f"{players_words(state.notice)} · {asking}" if refused else claim, LEVEL_WARNING)
     if state.menu:
         choice = state.menu[0]
         words = {MENU_DROP: f"drop {game.seats[deal.turn].name}",
@@ -224,7 +226,7 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
         deals_total=policy.deals_total(game),
         target=policy.deal_label(game, deal.number) or (label if target is None else _target_words(game, target)),
         link=link, camera=camera, paused_reason=state.pause_reason(), hint=play_hint(state),
-        note=note, toast=_toast(state, toast))
+        note=note, toast=_toast(state, toast), claim=claim)
 
 
 def menu_choices(state: GameState) -> tuple[str, ...]:

@@ -190,8 +190,10 @@ def expand(steps: list[Any], seats: int = 8) -> Iterator[Action]:
             continue
         t += _number(step.get("after", 1000), f"step {n}'s \"after\" (ms)")
         found: list[Action] = []
-        if "press" in step:
-            seat = _number(step["press"], f"step {n}'s \"press\" (a seat)")
+        if "press" in step or "claim" in step:
+            # a claim is a short press out of turn ("May I", a buy, a call): the same button
+            kind = "press" if "press" in step else "claim"
+            seat = _number(step[kind], f"step {n}'s \"{kind}\" (a seat)")
             if seat >= seats:
                 raise ScriptError(f"step {n} presses seat {seat}, but the game has seats 0 to {seats - 1}")
             hold = _number(step.get("hold", 200), f"step {n}'s \"hold\" (ms)", low=1)
