@@ -256,7 +256,9 @@ def play_hint(state: GameState) -> str:
     waiting = claims.prompt(state, rules)
     if waiting:
         return waiting
-    hint = PLAY_HINT if rules is None else f'{PLAY_HINT} · out of turn: "{rules.say}"'
+    hint = PLAY_HINT
+    if rules is not None:  # a short press out of turn claims the upcard
+        hint += f' · out of turn: "{rules.say}"' + (" (before melding)" if rules.before_melding else "")
     words = [_choice_words(c, policy) for c in menu_choices(state)]
     return f"{hint} · MENU: {' or '.join(words)}" if words else hint
 

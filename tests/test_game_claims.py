@@ -440,3 +440,12 @@ def test_replay_reaches_the_same_claims():
     state = d.replayed()
     assert state == d.state
     assert state.claims is not None and state.claims.granted == 1 and state.claims.refused == 1
+
+
+def test_the_play_hint_says_how_to_claim_and_when():
+    """Telefunken: 'A player may only "buy" a card during a hand if he has not yet melded during
+    this same hand.' (the table cannot see melds: the hint says it)."""
+    assert play_hint(dealt("telefunken").state).startswith(
+        'short press: end turn · hold 1.5 s: show · out of turn: "Buy it" (before melding)')
+    assert 'out of turn: "May I?"' in play_hint(dealt("contract-rummy").state)
+    assert "out of turn" not in play_hint(dealt("loba").state)
