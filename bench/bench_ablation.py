@@ -13,7 +13,8 @@ Sources (each scored apart; none is enough alone):
 - ``tables-4c``: the same with every card printed with four corner indices;
 - ``tables-dark``: the same in light-on-dark designs.
 
-Printed per variant and source: F1 and the change from the recognizer as shipped. A rule
+Printed per variant and source: F1, the change from the recognizer as shipped and the median
+ms per image (times move with the machine's load; compare within one run). A rule
 pays where switching it off lowers F1 (``no …``); a rule shipped off is measured switched on
 (``with …``), and would pay where that raises F1.
 """
@@ -22,7 +23,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
@@ -72,6 +75,11 @@ def variants() -> dict[str, dict[str, Any]]:
     out["with look denoise"] = {"rescan": RESCAN_LOOKS + (Look(denoise=True),)}
     out["fixed size 384"] = {"size": INPUT_SIZE}
     out["no negative peaks"] = {"negative_score": 1.0}
+    # how each index is read: zoomed boxes for every index (as before ZOOM_UNSURE), for
+    # none, or with the zoomed boxes read one way round only
+    out["zoom every index"] = {"zoom_unsure": 1.01}
+    out["no zooms"] = {"zoom_unsure": 0.0}
+    out["zooms one way"] = {"zoom_both_ways": False}
     return out
 
 
@@ -87,25 +95,34 @@ def photo_source(data: Path, folder: str, session: str = "") -> list[tuple[np.nd
     return out
 
 
-def photo_f1(items: list[tuple[np.ndarray, str, set[str]]], kwargs: dict[str, Any]) -> float:
+def _timed(image: np.ndarray, kwargs: dict[str, Any], times: list[float]) -> Any:
+    start = time.perf_counter()
+    reading = read_table(image, pieces="cards", **kwargs)
+    times.append((time.perf_counter() - start) * 1000)
+    return reading
+
+
+def photo_f1(items: list[tuple[np.ndarray, str, set[str]]], kwargs: dict[str, Any]) -> tuple[float, float]:
     tp = fp = fn = 0
+    times: list[float] = []
     for image, kind, want in items:
         seen = set()
-        for c in read_table(image, pieces="cards", **kwargs).cards:
+        for c in _timed(image, kwargs, times).cards:
             if c.readable:
                 card = norm(c.card)
                 seen.add(("PJ" if card == "PJ" else card[:-1]) if kind == "rank" else card)
         tp, fp, fn = tp + len(seen & want), fp + len(seen - want), fn + len(want - seen)
-    return prf(tp, fp, fn)[2]
+    return prf(tp, fp, fn)[2], statistics.median(times)
 
 
-def table_f1(items: list[tuple[np.ndarray, Counter[str]]], kwargs: dict[str, Any]) -> float:
+def table_f1(items: list[tuple[np.ndarray, Counter[str]]], kwargs: dict[str, Any]) -> tuple[float, float]:
     tp = fp = fn = 0
+    times: list[float] = []
     for image, want in items:
-        got = Counter(c.card for c in read_table(image, pieces="cards", **kwargs).cards if c.readable)
+        got = Counter(c.card for c in _timed(image, kwargs, times).cards if c.readable)
         right, wrong, missed = compare(want, got)
         tp, fp, fn = tp + right, fp + wrong, fn + missed
-    return prf(tp, fp, fn)[2]
+    return prf(tp, fp, fn)[2], statistics.median(times)
 
 
 def main() -> int:
@@ -115,7 +132,7 @@ def main() -> int:
     ap.add_argument("--only", default="", help="comma-separated variant names (default: all)")
     args = ap.parse_args()
     warm_up()
-    sources: dict[str, Callable[[dict[str, Any]], float]] = {}
+    sources: dict[str, Callable[[dict[str, Any]], tuple[float, float]]] = {}
     for folder, session, name in (("cards-corners", "IMG_", "phone-held"), ("cards-corners", "!IMG_", "webcam-held"),
                                   ("cards-ranks", "", "ranks-held")):
         if not (args.data / folder).is_dir():
@@ -134,17 +151,17 @@ def main() -> int:
     chosen = variants()
     if args.only:
         chosen = {k: v for k, v in chosen.items() if k == "full" or k in args.only.split(",")}
-    print(f"{'variant':22s} " + " ".join(f"{s:>20s}" for s in sources), flush=True)
+    print(f"{'variant':22s} " + " ".join(f"{s:>24s}" for s in sources), flush=True)
     base: dict[str, float] = {}
     for variant, kwargs in chosen.items():
         cells = []
         for source, f1_of in sources.items():
-            f1 = f1_of(kwargs)
+            f1, ms = f1_of(kwargs)
             if variant == "full":
                 base[source] = f1
-                cells.append(f"{f1:20.4f}")
+                cells.append(f"{f1:.4f} {ms:5.0f}ms".rjust(24))
             else:
-                cells.append(f"{f1:.4f} ({f1 - base[source]:+.4f})".rjust(20))
+                cells.append(f"{f1:.4f} ({f1 - base[source]:+.4f}) {ms:4.0f}ms".rjust(24))
         print(f"{variant:22s} " + " ".join(cells), flush=True)
     return 0
 

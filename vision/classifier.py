@@ -31,6 +31,11 @@ N_OUT: Final = len(INDEX_CLASSES) + 1
 ZOOMS: Final = (0.6, 0.8, 1.25)
 #: The detector score from which an index is read at every zoom.
 ZOOM_SCORE: Final = 0.15
+#: ... and only those whose first read names no class this surely: averaging a sure read
+#: with zoomed boxes that cut into the next card or frame a scrap of the index only blurs
+#: it (``bench/bench_ablation.py``: reading every index zoomed cost F1 on all six held-out
+#: sources, 0.003 to 0.036, and a fifth of the time on wide shots).
+ZOOM_UNSURE: Final = 0.7
 
 
 def crop_index(image: np.ndarray, box: Box, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
@@ -92,7 +97,8 @@ def refine_indices(image: np.ndarray, detections: list[Detection], weights: Path
                    max_background: float = 0.5, detector_weight: float = 0.0,
                    background_power: float = 2.0, both_ways: bool = True,
                    zooms: tuple[float, ...] = ZOOMS, zoom_score: float = ZOOM_SCORE,
-                   sharpest: bool = False) -> list[Detection]:
+                   sharpest: bool = False, zoom_unsure: float = ZOOM_UNSURE,
+                   zoom_both_ways: bool = True) -> list[Detection]:
     """Index detections re-read by the classifier: dropped when it says "not an index",
     otherwise their class distribution combined with the detector's, and their score scaled
     by how sure the classifier is that the crop is an index (``(1 - p_background) **
@@ -112,10 +118,12 @@ def refine_indices(image: np.ndarray, detections: list[Detection], weights: Path
     size = crop_size(weights)
     crops = [crop_index(image, d.box, size) for d in indices]
     probs = read_crops(crops, weights, N_OUT, both_ways)
-    sure = [i for i, d in enumerate(indices) if d.score >= zoom_score]
+    sure = [i for i, d in enumerate(indices)
+            if d.score >= zoom_score and probs[i, :-1].max() < zoom_unsure]
     if zooms and sure:
         zoomed = [crop_index(image, _zoom(indices[i].box, z), size) for z in zooms for i in sure]
-        more = read_crops(zoomed, weights, N_OUT, both_ways).reshape(len(zooms), len(sure), N_OUT)
+        more = read_crops(zoomed, weights, N_OUT, both_ways and zoom_both_ways
+                          ).reshape(len(zooms), len(sure), N_OUT)
         views = np.concatenate([probs[sure][None], more])
         probs[sure] = sharpest_reads(views) if sharpest else views.mean(axis=0)
     return _reread(detections, "index", probs, max_background, detector_weight, background_power)

@@ -49,23 +49,26 @@ class Detection:
         return float(np.max(self.probs))
 
 
-def letterbox(image: np.ndarray, size: int = INPUT_SIZE) -> tuple[np.ndarray, float]:
-    """The image scaled so its longer side is ``size``, padded to a square; and the scale."""
+def letterbox(image: np.ndarray, size: int = INPUT_SIZE, square: bool = False) -> tuple[np.ndarray, float]:
+    """The image scaled so its longer side is ``size``, padded on the right and bottom to
+    multiples of 32 (the net's stride; to a ``size`` square with ``square``); and the scale.
+    The net is fully convolutional, so a 4:3 photo costs three quarters of a square's work."""
     if image.ndim != 3 or image.shape[2] != 3:
         raise VisionError(f"expected a BGR image, got shape {image.shape}")
     h, w = image.shape[:2]
     scale = size / max(h, w)
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
     small = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
-    canvas = np.full((size, size, 3), 114, np.uint8)
+    ch, cw = (size, size) if square else (-(-nh // 32) * 32, -(-nw // 32) * 32)
+    canvas = np.full((ch, cw, 3), 114, np.uint8)
     canvas[:nh, :nw] = small
     return canvas, scale
 
 
 def run_maps(image: np.ndarray, weights: Path = DEFAULT_WEIGHTS,
              size: int = INPUT_SIZE) -> tuple[np.ndarray, float]:
-    """The raw output maps (C, size/4, size/4) for a BGR image letterboxed to ``size``
-    (the net is fully convolutional; a multiple of 32), and the letterbox scale."""
+    """The raw output maps (C, H/4, W/4) for a BGR image letterboxed to ``size`` on its
+    longer side (the net is fully convolutional; a multiple of 32), and the letterbox scale."""
     if size % 32:
         raise VisionError(f"detector input size {size} is not a multiple of 32")
     canvas, scale = letterbox(image, size)

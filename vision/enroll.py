@@ -1,15 +1,22 @@
-"""Deck enrolment: templates of a club's own corner indices, used as an extra classifier stage.
+"""Deck enrolment: what a club's own deck looks like to the recognizer, learnt from photos.
 
-Each enrolled photo shows one known card; its clearest corner indices are cut out, scaled to
-a fixed patch and stored with the card's name. When reading, every detected index patch is
-compared (normalised correlation, four quarter turns) with the templates and a close match
-sharpens the detector's class distribution towards that card.
+Each enrolled photo shows one known card. Two things are learnt from them:
+
+- a **head**, fitted to this deck: the index classifier's reads of the photos' indices (as
+  found and read at the table, and again darkened, blurred and noisy) are the inputs of a
+  softmax layer over the classifier's log-probabilities, started from the identity (the
+  classifier's own read) and fitted by gradient descent with a pull back towards it. A deck
+  whose clubs the classifier reads as half spades gets that corrected; a class no photo
+  showed keeps the classifier's read. Seconds on the CPU, no training libraries;
+- **templates**: the clearest corner indices cut out and scaled to a fixed patch; when
+  reading, every index patch is compared (normalised correlation, four quarter turns) with
+  them and a close match sharpens the class distribution towards that card.
 """
 
 from __future__ import annotations
 
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -43,15 +50,65 @@ def index_patch(image: np.ndarray, box: Box) -> np.ndarray | None:
     return patch / norm if norm > 1e-6 else None
 
 
+#: Index classes the head maps between (every card and the printed joker).
+N_CLASSES = len(INDEX_CLASSES)
+#: Reads of a class are floored at this before their logarithm is taken.
+_FLOOR = 1e-4
+
+
+def _log_reads(probs: np.ndarray) -> np.ndarray:
+    """The reads as logits: their logarithms less each read's mean (a read naming no class
+    at all is all zeros, which no head can turn into a card)."""
+    logs = np.log(np.clip(probs, _FLOOR, 1.0))
+    out: np.ndarray = (logs - logs.mean(axis=-1, keepdims=True)).astype(np.float32)
+    return out
+
+
+def apply_head(head: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """Reads (N, classes) through the fitted head (weights, classes × classes)."""
+    logits = _log_reads(probs) @ head.T
+    e = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    out: np.ndarray = e / e.sum(axis=-1, keepdims=True)
+    return out
+
+
+def fit_head(reads: np.ndarray, labels: np.ndarray, pull: float = 0.05, steps: int = 300,
+             rate: float = 0.5) -> np.ndarray:
+    """A softmax layer over the log ``reads`` (N, classes) fitted to ``labels`` (N class
+    numbers), started at the identity and pulled back towards it by ``pull`` (an L2 penalty
+    on its distance from the identity): where the photos agree with the classifier, nothing
+    changes. It has no bias: which cards were photographed, and how often, says nothing of
+    which lie on the table. Plain full-batch gradient descent: deterministic, seconds."""
+    n, k = reads.shape
+    x = _log_reads(reads)
+    target = np.zeros((n, k), np.float32)
+    target[np.arange(n), labels] = 1.0
+    eye = np.eye(k, dtype=np.float32)
+    w = eye.copy()
+    for _ in range(steps):
+        logits = x @ w.T
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        p = e / e.sum(axis=1, keepdims=True)
+        g = (p - target) / n
+        w -= rate * (g.T @ x / max(1.0, float(np.abs(x).max())) + pull * (w - eye))
+    return w.astype(np.float32)
+
+
 @dataclass(frozen=True)
 class DeckTemplates:
-    """Enrolled index patches (N, PATCH, PATCH) and the card each shows."""
+    """Enrolled index patches (N, PATCH, PATCH) and the card each shows, and the head fitted
+    to the deck (``head``: weights, classes × classes; None when the file was written before
+    heads, or no index could be read)."""
 
     cards: tuple[str, ...]
     patches: np.ndarray
+    head: np.ndarray | None = None
 
     def save(self, path: Path) -> None:
-        np.savez_compressed(path, cards=np.array(self.cards), patches=self.patches)
+        if self.head is None:
+            np.savez_compressed(path, cards=np.array(self.cards), patches=self.patches)
+        else:
+            np.savez_compressed(path, cards=np.array(self.cards), patches=self.patches, head=self.head)
 
     @classmethod
     def load(cls, path: Path) -> DeckTemplates:
@@ -71,6 +128,7 @@ class DeckTemplates:
                                      f"(one per card), not {'x'.join(map(str, patches.shape))} {patches.dtype}")
                 names = tuple(str(c) for c in cards)
                 patches = patches.astype(np.float32)
+                head = _load_head(data)
         except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise VisionError(f"cannot load deck templates {path}: {exc}") from None
         unknown = sorted({c for c in names if c not in INDEX_CLASSES})
@@ -78,7 +136,7 @@ class DeckTemplates:
             raise VisionError(f"cannot load deck templates {path}: unknown card(s) {', '.join(unknown[:5])}")
         if not np.isfinite(patches).all():
             raise VisionError(f"cannot load deck templates {path}: patches hold values that are not numbers")
-        return cls(names, patches)
+        return cls(names, patches, head)
 
     def similarity(self, patch: np.ndarray) -> np.ndarray:
         """Best correlation with each template over four quarter turns."""
@@ -88,9 +146,12 @@ class DeckTemplates:
         return best
 
     def refine(self, image: np.ndarray, detections: list[Detection],
-               sharpness: float = 12.0, floor: float = 0.6) -> list[Detection]:
-        """Detections with index class distributions sharpened by template matches."""
-        if not self.cards:
+               sharpness: float = 12.0, floor: float = 0.6, templates: bool = True) -> list[Detection]:
+        """Detections with index class distributions read through the deck's head, then
+        sharpened by template matches (``templates``)."""
+        if self.head is not None:
+            detections = self._through_head(detections)
+        if not self.cards or not templates:
             return detections
         out = []
         class_of = np.array([INDEX_CLASSES.index(c) for c in self.cards])
@@ -108,14 +169,56 @@ class DeckTemplates:
         return out
 
 
-def enroll(photos: list[tuple[str, np.ndarray]], detect_fn: object = None) -> DeckTemplates:
-    """Templates from photos of known single cards: ``[(card, image), …]``."""
+    def _through_head(self, detections: list[Detection]) -> list[Detection]:
+        assert self.head is not None
+        mine = [i for i, d in enumerate(detections) if d.kind == "index"]
+        if not mine:
+            return detections
+        probs = apply_head(self.head, np.stack([detections[i].probs for i in mine]))
+        out = list(detections)
+        for row, i in enumerate(mine):
+            out[i] = replace(detections[i], probs=probs[row])
+        return out
+
+
+def _load_head(data: NpzFile) -> np.ndarray | None:
+    """The head stored beside the templates, checked (None in a file without one)."""
+    if "head" not in data.files:
+        return None
+    w = data["head"]
+    if w.shape != (N_CLASSES, N_CLASSES) or w.dtype.kind != "f":
+        raise ValueError(f"the head must be {N_CLASSES}x{N_CLASSES} numbers, "
+                         f"not {'x'.join(map(str, w.shape))} {w.dtype}")
+    if not np.isfinite(w).all():
+        raise ValueError("the head holds values that are not numbers")
+    out: np.ndarray = w.astype(np.float32)
+    return out
+
+
+def _views(image: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
+    """The photo as taken and as a table might show it: dimmer and noisy, blurred, smaller."""
+    h, w = image.shape[:2]
+    dim = np.clip(image.astype(np.float32) * rng.uniform(0.35, 0.6) + rng.normal(0, 6, image.shape), 0, 255)
+    small = cv2.resize(image, (max(8, w * 3 // 5), max(8, h * 3 // 5)), interpolation=cv2.INTER_AREA)
+    return [image, dim.astype(np.uint8), cv2.GaussianBlur(image, (5, 5), 1.2), small]
+
+
+def enroll(photos: list[tuple[str, np.ndarray]], detect_fn: object = None,
+           head: bool = True, seed: int = 0) -> DeckTemplates:
+    """Templates and a fitted head from photos of known single cards: ``[(card, image), …]``.
+    ``detect_fn`` (an image to detections) replaces the detector for the templates; the head
+    reads the photos as the table does (the detector, the photo's negative, the index
+    classifier) and is left out with ``head=False``."""
     from engine.cards import parse_card
-    from vision.detector import detect
+    from vision.classifier import refine_indices
+    from vision.detector import detect, detect_both
 
     detector = detect if detect_fn is None else detect_fn
+    rng = np.random.default_rng(seed)
     cards: list[str] = []
     patches: list[np.ndarray] = []
+    reads: list[np.ndarray] = []
+    labels: list[int] = []
     for card, image in photos:
         name = str(parse_card(card))
         found = [d for d in detector(image) if d.kind == "index"]  # type: ignore[operator]
@@ -125,6 +228,15 @@ def enroll(photos: list[tuple[str, np.ndarray]], detect_fn: object = None) -> De
             if patch is not None:
                 cards.append(name)
                 patches.append(patch)
+        if not head or name not in INDEX_CLASSES:
+            continue
+        for view in _views(image, rng):
+            indices = [d for d in refine_indices(view, detect_both(view)) if d.kind == "index"]
+            indices.sort(key=lambda d: -d.score)
+            for d in indices[:2]:
+                reads.append(d.probs)
+                labels.append(INDEX_CLASSES.index(name))
     if not cards:
         raise VisionError("no corner index was found on any enrolment photo")
-    return DeckTemplates(tuple(cards), np.stack(patches).astype(np.float32))
+    fitted = fit_head(np.stack(reads), np.array(labels)) if reads else None
+    return DeckTemplates(tuple(cards), np.stack(patches).astype(np.float32), fitted)

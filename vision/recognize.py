@@ -13,6 +13,7 @@ from vision.classifier import (
     DEFAULT_CARD_CLASSIFIER,
     DEFAULT_CLASSIFIER,
     N_CARD_OUT,
+    ZOOM_UNSURE,
     classify_crops,
     crop_card,
     crop_size,
@@ -44,7 +45,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                card_weights: Path = DEFAULT_CARD_CLASSIFIER,
                rescan: tuple[Look, ...] = RESCAN_LOOKS,
                px_per_mm: float | None = None, size: int | None = None,
-               negative_score: float = NEGATIVE_SCORE) -> TableReading:
+               negative_score: float = NEGATIVE_SCORE,
+               zoom_unsure: float = ZOOM_UNSURE, zoom_both_ways: bool = True) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto`` (tiles are reported instead of cards when at
@@ -54,7 +56,9 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     at the size it learnt (``vision.scale``): from ``px_per_mm`` (a calibrated top-down view)
     when given, else from a first look at the default size; ``size`` fixes it instead. The
     firm index peaks of the photo's negative join its own (``vision.detector.detect_both``:
-    light ink on dark card); ``negative_score`` 1 turns that off.
+    light ink on dark card); ``negative_score`` 1 turns that off. ``zoom_unsure`` and
+    ``zoom_both_ways`` say which indices are read again in zoomed boxes, and how
+    (``vision.classifier.refine_indices``).
     """
     if pieces == "tiles":
         return _tiles_reading(read_tiles(image), card_regions(image))
@@ -81,7 +85,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     def read_cards(look: Look) -> list[DetectedCard]:
         seen = seen_by(look)
         detections = refine_indices(seen, found_by(look, seen), index_weights,
-                                    zoom_score=look.zoom_score, sharpest=look.sharpest)
+                                    zoom_score=look.zoom_score, sharpest=look.sharpest,
+                                    zoom_unsure=zoom_unsure, zoom_both_ways=zoom_both_ways)
         detections = refine_cards(seen, detections, card_weights)
         if deck is not None:
             detections = deck.refine(seen, detections)

@@ -1,6 +1,6 @@
 """Choosing the detector's input size so that corner indices reach it at the size it learnt.
 
-The detector is fully convolutional and sees the photo letterboxed to a square of some size.
+The detector is fully convolutional and sees the photo scaled to some size on its longer side.
 It learnt indices whose long side spans about ``TARGET_INDEX`` pixels of its input (the
 training crops' zoom spreads them over roughly 12–100). A fixed input size would shrink the
 indices of a wide table shot (a 1280×960 photo of a whole table, where an index is a few
