@@ -34,6 +34,7 @@ from engine.game.policy import (
     SeatOutcome,
     policy_for,
 )
+from engine.game.seats import next_seat as seats_next_seat
 from engine.game.setup import Game
 from engine.game.state import (
     PLAYING,
@@ -69,12 +70,10 @@ def policy_of(state: GameState) -> FamilyPolicy:
     return policy_for(state.game)
 
 
-def next_seat(after: int, allowed: Callable[[int], bool], n: int) -> int | None:
-    for step in range(1, n + 1):
-        seat = (after + step) % n
-        if allowed(seat):
-            return seat
-    return None
+def next_seat(after: int, allowed: Callable[[int], bool], n: int, step: int = 1) -> int | None:
+    """The next seat ``allowed`` takes going ``step`` round the table (see
+    :func:`engine.game.seats.next_seat`)."""
+    return seats_next_seat(after, allowed, n, step)
 
 
 def refuse(state: GameState, text: str) -> Result:
@@ -102,13 +101,20 @@ def deal_started(state: GameState, event: Event) -> Result:
         wild = ""
     game = state.game
     n = game.players
+    policy = policy_of(state)
     alive = [not out for out in state.eliminated]
+
+    def in_game(seat: int) -> bool:
+        return alive[seat]
+
+    # the deal passes (and turns go) the way the game's policy says; after a void deal
+    # (phase "setup" again) the same dealer deals once more
     if state.phase == "setup":
-        dealer = state.dealer if alive[state.dealer] else next_seat(state.dealer, lambda s: alive[s], n)
+        dealer = state.dealer if alive[state.dealer] else policy.next_dealer(game, state.dealer, in_game)
     else:
-        dealer = next_seat(state.dealer, lambda s: alive[s], n)
+        dealer = policy.next_dealer(game, state.dealer, in_game)
     assert dealer is not None
-    first = next_seat(dealer, lambda s: alive[s], n)
+    first = policy.first_player(game, dealer, in_game)
     assert first is not None
     status: tuple[SeatStatus, ...] = tuple(PLAYING if a else "out" for a in alive)
     zeros = (0,) * n
@@ -170,7 +176,8 @@ def pass_turn(state: GameState, t_ms: int, effects: list[Effect], ended_by: int 
     if len(playing) <= 1:
         return finish_deal(state, playing[0] if playing else None, t_ms, effects)
     status = deal.status
-    nxt = next_seat(deal.turn, lambda s: status[s] == PLAYING, len(status))
+    step = policy_of(state).turn_step(state.game)
+    nxt = next_seat(deal.turn, lambda s: status[s] == PLAYING, len(status), step)
     assert nxt is not None
     watch = None if deal.watch is None else after_turn(deal.watch, ended_by, deal.turn_count == 1)
     deal = replace(deal, turn=nxt, turn_count=deal.turn_count + 1, window_until_ms=None,
@@ -299,3 +306,18 @@ def finish_deal(state: GameState, winner: int | None, t_ms: int, effects: list[E
     return new, out
 
 
+
+
+def void_deal(state: GameState, t_ms: int) -> Result:
+    """The deal is void (Kalooki: the stock ran out a second time): nothing is read or
+    scored, and the same dealer deals the same deal (the same contract) again. The game goes
+    back to waiting for the deal, as before the first one, so the next DealStarted keeps the
+    dealer; the void deal leaves no record, so its number comes round again."""
+    deal = state.deal
+    assert deal is not None
+    n = state.game.players
+    text = (f"deal {deal.number} is void ({policy_of(state).stock_out_label}): no scores; "
+            f"{name_of(state, deal.dealer)} deals it again")
+    new = replace(state, phase="setup", dealer=deal.dealer, deal=None, show=None, menu=(),
+                  notice=text)
+    return new, [StopTimer()] + [SetLed(s, "off") for s in range(n)] + [Notice(text)]

@@ -9,13 +9,13 @@ show is judged, what a losing hand costs, drops, eliminations, when the game end
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.cards import Groups
 from engine.errors import TablekitError
-from engine.game.seats import TURN_SECONDS
+from engine.game.seats import TURN_SECONDS, next_seat
 from engine.game.state import PLAYING, DealState, Number
 from engine.notation import split_groups
 from engine.outcomes import Outcome
@@ -86,6 +86,9 @@ class FamilyPolicy:
     #: How the table says the stock (or pool) ran out and the deal ends without a show;
     #: "" when that never ends a deal (the discards are shuffled into a new stock).
     stock_out_label = ""
+    #: The stock running out voids the deal instead: nothing is read or scored and the same
+    #: dealer deals the same deal again (see :meth:`stock_out_voids`).
+    stock_out_void = False
     #: A window before the first turn's clock starts (tile rummy's doubles), and its label.
     opening_window_ms = 0
     opening_window_label = ""
@@ -98,6 +101,29 @@ class FamilyPolicy:
 
     def lower_wins(self, game: Game) -> bool:
         return True
+
+    # --- who plays and deals next (seats are numbered clockwise) ------------------------
+
+    def turn_step(self, game: Game) -> int:
+        """+1 when turns go clockwise (to the left), -1 when they go counter-clockwise."""
+        return 1
+
+    def deal_step(self, game: Game) -> int:
+        """The way the deal passes after each deal; by default the way turns go."""
+        return self.turn_step(game)
+
+    def first_player(self, game: Game, dealer: int, alive: Callable[[int], bool]) -> int | None:
+        """Who plays first in a deal: by default the next seat from the dealer in turn order."""
+        return next_seat(dealer, alive, game.players, self.turn_step(game))
+
+    def next_dealer(self, game: Game, dealer: int, alive: Callable[[int], bool]) -> int | None:
+        """Who deals after ``dealer``: the next seat still in the game the way the deal passes."""
+        return next_seat(dealer, alive, game.players, self.deal_step(game))
+
+    def stock_out_voids(self, game: Game) -> bool:
+        """Does the stock-out item void the deal (no scores, the same dealer deals it again)
+        rather than end it with every hand read and counted?"""
+        return self.stock_out_void
 
     def drop_outcome(self, game: Game, deal: DealState, seat: int) -> str | None:
         """The outcome a drop by ``seat`` now gives, or None when drops are not allowed."""

@@ -20,6 +20,7 @@ from engine.game.deal_flow import (
     policy_of,
     refuse,
     start_clock,
+    void_deal,
     with_outcome,
     with_status,
 )
@@ -184,6 +185,8 @@ def stock_out(state: GameState, t_ms: int) -> Result:
     """The stock (or pool) ran out: nobody showed, and every seat still playing is read."""
     deal = state.deal
     assert deal is not None
+    if policy_of(state).stock_out_voids(state.game):
+        return void_deal(state, t_ms)
     n = len(deal.status)
     seats = tuple(s for s in ((deal.turn + k) % n for k in range(n)) if deal.status[s] == PLAYING)
     text = f"{policy_of(state).stock_out_label}: every hand is read"

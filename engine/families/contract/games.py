@@ -191,9 +191,13 @@ LOBA_DEALS = (
     (11, "2G3 S4"),
     (11, "G3 2S4"),
 )
+# Loba's text: dealt counter-clockwise from the dealer's right, "the player to the dealer's
+# immediate left has the first turn and the turns proceed in a counter-clockwise direction"
+# (so the dealer plays second). Ruling: the text does not say which way the deal passes; it
+# goes the way turns do. An exhausted draw pile is reshuffled (the discards, less the top card).
 LOBA_TABLE = TableRules(
     swap=JokerSwap(when="never", run_wild="ends"), lay_off="next-turn", new_melds="contract-only",
-    going_out="discard-required",
+    going_out="discard-required", direction="counter-clockwise", first_turn="left",
     notes=("on the last deal the contract itself lets a player go out after a discard",))
 
 LOBA = game(
@@ -205,6 +209,8 @@ LOBA = game(
     rulings=(
         "trios and escaleras go down at their exact size; only later lay-offs make them longer",
         "a player goes out by discarding the last card (the text's only way out)",
+        "turns go counter-clockwise from the dealer's left neighbour, as the text says; "
+        "the deal passes counter-clockwise too",
     ))
 
 CARIOCA = game(
@@ -213,7 +219,8 @@ CARIOCA = game(
     players=(2, 5), packs=(Packs((2, 3, 4, 5), 2, 4),), default_players=4, style=LOBA_STYLE,
     values=CardValues(joker=50, ace=20), deal_rows=deals(*LOBA_DEALS, (12, "3S4")),
     table=replace(LOBA_TABLE, swap=JokerSwap(when="never", run_wild="anywhere")),
-    rulings=("players and decks follow Loba, which the text says Carioca copies",))
+    rulings=("players and decks follow Loba, which the text says Carioca copies",
+             "turns go counter-clockwise from the dealer's left neighbour, as in Loba"))
 
 # --- South African Kaluki -----------------------------------------------------------------
 
@@ -268,6 +275,9 @@ KALOOKI_TABLE = TableRules(
     claim=Claim("call", penalty_cards=1, limit=3, ties="first", before_melding_only=True, refusable=True),
     swap=JokerSwap(when="never", run_wild="ends"), draw_after_contract="stock-only",
     discard_wild=False,
+    # "If the stock pile runs out twice during the same hand, the hand is dead ... no scores
+    # are accumulated. The same dealer deals for the same hand again"
+    stock_out="void-second",
     notes=("a four grows upward only, and downward once its top card is an ace",
            "the card under an accepted call cannot be called"))
 KALOOKI_RULINGS = (
@@ -313,14 +323,22 @@ KALOOKI_40 = game(
     opening=contract("*", min_points=40),
     table=TableRules(
         swap=JokerSwap(when="after-contract", set_cards=2, replay=True), going_out="discard-required",
+        # "if the stock pile runs out a second time, the game immediately ends with no scores
+        # calculated, and the same dealer deals again"
+        stock_out="void-second",
         notes=("a card taken from the discard pile must go straight into a meld with two or more from hand",
                "the first meld is new melds only, no building on others",
                "a player left with 3, 2 or 1 cards must say so or may not win next turn",
                "a second exhausted stock voids the deal")),
+    # "If any player finds his accumulated score has reached or exceeded 150 points, he must
+    # immediately drop from the game"; a Hunt lets the player "subtract 40 points from his
+    # current ongoing score".
     scoring=Scoring(one_turn_bonus=-40, eliminate_at=150),
     rulings=(
         "a joker in a run stands for the card its place on the table shows; in a set, for the set's rank",
         "a joker in a full set of four needs the very card; in a set of three, two cards of the rank",
+        "a total of 150 or more puts a player out; the last player left wins",
+        "a Hunt takes 40 off the winner's total, which may go below zero (the text sets no floor)",
     ))
 
 NA_VALUES = CardValues(joker=25, ace=15)
@@ -333,6 +351,7 @@ NA_KALOOKI = game(
     deal_count="until one player is left", opening=contract("*", min_points=51),
     table=TableRules(
         swap=JokerSwap(when="after-contract", replay=True), new_melds="one-per-turn",
+        stock_out="void-second",
         notes=("only the first player's first turn may take the upcard freely; otherwise the discard "
                "is taken only after one's first meld or to use it in that meld",
                "the first meld may build on others' melds but must hold one new meld")),
@@ -384,6 +403,10 @@ TELEFUNKEN = game(
     table=TableRules(
         claim=Claim("buy", penalty_cards=1, tokens=7, before_melding_only=True, ties="nearest"),
         swap=JokerSwap(when="after-contract", set_cards=2, run_wild="ends-once"), lay_off="next-turn",
+        # "The player to the immediate right of he dealer has the first turn and play rotates
+        # ... in a counter-clockwise direction"; "the role of dealer rotates around the table
+        # in a counter-clockwise direction"
+        direction="counter-clockwise",
         notes=("the cutter keeps jokers among the three cards under his cut",
                "deal 6: each player may swap any cards for fresh ones once before play",
                "the first player may take the upcard without buying")),
@@ -410,9 +433,13 @@ FARMERS_RUMMY = game(
     table=TableRules(
         claim=Claim("buy", penalty_cards=2, tokens=10, before_melding_only=True, ties="nearest"),
         swap=JokerSwap(when="after-contract", set_cards=2), lay_off="next-turn", going_out="discard-required",
+        # "In all other aspects Farmer's Rummy is played identically to Telefunken": its
+        # counter-clockwise turns and deal included
+        direction="counter-clockwise",
         notes=("a wild card may never be added to a meld already on the table",)),
     rulings=(
         "cards dealt follow Telefunken (11), which the text says Farmer's copies",
+        "turns and the deal go counter-clockwise, as in Telefunken",
         "twos standing as themselves in a set of twos count as natural cards",
     ))
 
@@ -431,7 +458,7 @@ PUSH = game(
         (9, contract("3G3", extra_melds=True)),
         (10, contract("2S5", extra_melds=True)),
     ),
-    table=TableRules(pushing=True, swap=JokerSwap(when="after-contract"),
+    table=TableRules(pushing=True, swap=JokerSwap(when="after-contract"), stock_out="ends-deal",
                      notes=("a two standing as itself cannot be rescued",
                             "a wild upcard at the deal is buried and the next card turned",
                             "an empty stock ends the deal")),
@@ -548,6 +575,9 @@ DUMMY_RUMMY = game(
     table=TableRules(
         claim=Claim("cut-in", penalty_cards=3, limit=2, refusable=True), new_melds="contract-only",
         going_out="discard-required", draw_after_contract="stock-only",
+        # "If the stock is exhausted ... each player must add to his ongoing score a number of
+        # points based on the cards remaining in their hand."
+        stock_out="ends-deal",
         notes=("house options: cut-ins (three penalty cards, two a deal), floating discards, a dummy hand, "
                "same-suit runs (judge option same_suit_runs=true)",
                "an exhausted stock ends the deal and everyone counts")),

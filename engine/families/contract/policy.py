@@ -1,11 +1,18 @@
-"""Contract rummy at the table: losers pay for the cards left in hand and the lowest total wins.
+"""Contract rummy at the table: losers pay for the cards left in hand and the lowest total wins
+(or, in Jo, the winner collects them and the highest total wins).
 
 The show is the declarer going out: every group in their zone must be a valid meld, and in a
 contract game the deal's contract must be among them (the zone holds the contract melds and
 whatever else went down later; any set of groups that meets the contract will do). A wrong
 show costs nothing here; the declarer simply plays on (the texts give no penalty for it).
 Losing hands are counted as laid out (``count``) where the variant answers that, otherwise by
-their best arrangement. The game lasts one deal per contract, or the variant's fixed number.
+their best arrangement. The game lasts one deal per contract, or the variant's fixed number,
+or (Kalooki 40, North American Kalooki) until all but one player reached the elimination total.
+
+Each game's own data (:class:`~engine.families.contract.variants.TableRules` and
+:class:`~engine.families.contract.variants.Scoring`) says which way turns and the deal go, who
+plays first, what an empty stock does, who wins and what a one-turn win is worth; this policy
+only reads it, so no game is named here.
 
 :class:`PartnershipPenaltyPolicy` is the same game played by two teams of partners (Push): a
 team scores as one, see its docstring.
@@ -13,9 +20,9 @@ team scores as one, see its docstring.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, cast
 
 from engine.cards import Groups, parse_card
 from engine.errors import TablekitError
@@ -28,17 +35,72 @@ from engine.game.policy import (
     Standings,
     parse_groups,
 )
-from engine.game.seats import team_of
+from engine.game.seats import next_seat, team_of
 from engine.game.state import DealState, Number
 from engine.ruling import Ruling
 from engine.variants.base import JudgeRequest
 
 if TYPE_CHECKING:
+    from engine.families.contract.variants import ContractVariant
     from engine.game.setup import Game
+
+#: What an empty stock does to a deal (``TableRules.stock_out``): see :class:`PenaltyPolicy`.
+StockOut = Literal["reshuffle", "ends-deal", "void-second"]
+STOCK_OUTS: tuple[StockOut, ...] = ("reshuffle", "ends-deal", "void-second")
+#: The table menu's item for each (none where the players just shuffle a new stock).
+STOCK_OUT_LABELS: dict[StockOut, str] = {
+    "reshuffle": "",
+    "ends-deal": "the stock ran out",
+    "void-second": "the stock ran out a second time",
+}
+
+
+def _variant(game: Game) -> ContractVariant:
+    # Only contract variants name this policy (ContractVariant.policy).
+    return cast("ContractVariant", game.variant)
 
 
 class PenaltyPolicy(FamilyPolicy):
+    """One instance per way an empty stock is handled (the menu item is per game):
+
+    - ``reshuffle``: the discards become a new stock and play goes on; the table has nothing
+      to do (Loba, Carioca, South African Kaluki, Telefunken, Farmer's Rummy; and the games
+      whose texts say nothing, as players shuffle the discards at a real table);
+    - ``ends-deal``: MENU offers "the stock ran out": nobody went out, every hand is read and
+      counts (Dummy Rummy; Push, scored by teams);
+    - ``void-second``: the players reshuffle the first time; MENU offers "the stock ran out a
+      second time", which voids the deal: no hand is read, nothing is scored and the same
+      dealer deals the same deal again (the Caribbean Kalooki games, Kalooki 40, North
+      American Kalooki).
+    """
+
     family = "penalty"
+
+    def __init__(self, stock_out: StockOut = "reshuffle") -> None:
+        self.stock_out = stock_out
+        self.stock_out_label = STOCK_OUT_LABELS[stock_out]
+        self.stock_out_void = stock_out == "void-second"
+
+    # --- which way round the table ------------------------------------------------------
+
+    def turn_step(self, game: Game) -> int:
+        return _variant(game).turn_step()
+
+    def deal_step(self, game: Game) -> int:
+        return _variant(game).deal_step()
+
+    def first_player(self, game: Game, dealer: int, alive: Callable[[int], bool]) -> int | None:
+        side = _variant(game).table.first_turn
+        if side == "next":
+            return super().first_player(game, dealer, alive)
+        return next_seat(dealer, alive, game.players, 1 if side == "left" else -1)
+
+    def lower_wins(self, game: Game) -> bool:
+        return _variant(game).scoring.lower_wins
+
+    def target(self, game: Game) -> tuple[int | None, str]:
+        limit = _variant(game).scoring.eliminate_at
+        return (limit, f"{limit}: out") if limit is not None else (None, "")
 
     def _request(self, game: Game, deal: DealState, mode: str, groups: Groups) -> JudgeRequest:
         wild = parse_card(deal.wild) if deal.wild and not game.variant.uses_tiles else None
@@ -96,8 +158,17 @@ class PenaltyPolicy(FamilyPolicy):
 
     def deal_scores(self, game: Game, deal: DealState, outcomes: Sequence[SeatOutcome],
                     readings: Mapping[int, Groups]) -> Mapping[int, Number]:
-        return {o.seat: (0 if o.outcome == WINNER else o.count)
-                for o in outcomes if o.outcome != SITTING_OUT}
+        """The game's :meth:`Scoring.deal_points` of the seats that played.
+
+        A one-turn win (Kalooki 40's Hunt) is the declarer going out on their first turn of
+        the deal: everything they melded went down in that turn. (A whole hand melded on a
+        later turn looks the same to the camera as one melded over several; the table has no
+        way yet to say so, so only the first-turn case is scored.)"""
+        playing = [o for o in outcomes if o.outcome != SITTING_OUT]
+        winner = next((o.seat for o in playing if o.outcome == WINNER), None)
+        counts = {o.seat: (0 if o.outcome == WINNER else o.count) for o in playing}
+        one_turn = winner is not None and deal.turns_begun[winner] == 1
+        return _variant(game).scoring.deal_points(winner, counts, one_turn)
 
     def deals_total(self, game: Game) -> int | None:
         variant = game.variant
@@ -109,15 +180,32 @@ class PenaltyPolicy(FamilyPolicy):
         return None
 
     def standings(self, game: Game, deals: Sequence[Mapping[int, Number]]) -> Standings:
+        """Totals after ``deals``. With an elimination total (Kalooki 40: 150) a player whose
+        total reaches it is out at once and the game ends when one player is left, who wins;
+        otherwise it ends after the last deal and the lowest (Jo: highest) total wins."""
+        scoring = _variant(game).scoring
         seats = range(game.players)
-        totals = tuple(sum(d.get(s, 0) for d in deals) for s in seats)
-        total = self.deals_total(game)
-        over = total is not None and len(deals) >= total
+        running: list[list[Number]] = [[] for _ in seats]
+        for d in deals:
+            for s in seats:
+                running[s].append((running[s][-1] if running[s] else 0) + d.get(s, 0))
+        totals = tuple(r[-1] if r else 0 for r in running)
+        eliminated = tuple(scoring.eliminated(running[s]) for s in seats)
+        alive = [s for s in seats if not eliminated[s]]
+        if scoring.eliminate_at is not None:
+            over = bool(deals) and len(alive) <= 1
+        else:
+            total = self.deals_total(game)
+            over = total is not None and len(deals) >= total
         winners: tuple[int, ...] = ()
         if over:
-            best = min(totals)
-            winners = tuple(s for s in seats if totals[s] == best)
-        return Standings(totals, (False,) * game.players, over, winners)
+            if scoring.eliminate_at is not None and alive:
+                winners = tuple(alive)
+            else:
+                pool = alive or list(seats)
+                best = (min if scoring.lower_wins else max)(totals[s] for s in pool)
+                winners = tuple(s for s in pool if totals[s] == best)
+        return Standings(totals, eliminated, over, winners)
 
 
 class PartnershipPenaltyPolicy(PenaltyPolicy):
@@ -135,7 +223,9 @@ class PartnershipPenaltyPolicy(PenaltyPolicy):
     """
 
     family = "partnership-penalty"
-    stock_out_label = "the stock ran out"
+
+    def __init__(self, stock_out: StockOut = "ends-deal") -> None:
+        super().__init__(stock_out)
 
     def deal_scores(self, game: Game, deal: DealState, outcomes: Sequence[SeatOutcome],
                     readings: Mapping[int, Groups]) -> Mapping[int, Number]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any, ClassVar, Literal
 
 from engine.cards import Card
@@ -30,14 +31,24 @@ from engine.families.contract.contracts import (
     pieces_of,
     read_meld,
 )
-from engine.families.contract.policy import PartnershipPenaltyPolicy, PenaltyPolicy
+from engine.families.contract.policy import (
+    STOCK_OUTS,
+    PartnershipPenaltyPolicy,
+    PenaltyPolicy,
+    StockOut,
+)
+from engine.game.seats import CLOCKWISE, Direction, step_of
 from engine.options import COUNT, SWITCH, OptionKind
 from engine.ruling import GroupRuling, Ruling
 from engine.variants.base import Item, JudgeRequest, Variant
 
-#: How contract games are played out at the table, alone or by two teams.
-PENALTY_POLICY = PenaltyPolicy()
-PARTNERSHIP_PENALTY_POLICY = PartnershipPenaltyPolicy()
+#: How contract games are played out at the table, alone or by two teams, one policy for
+#: each way an empty stock is handled (what the table's menu offers differs).
+PENALTY_POLICIES: dict[StockOut, PenaltyPolicy] = {way: PenaltyPolicy(way) for way in STOCK_OUTS}
+PARTNERSHIP_PENALTY_POLICIES: dict[StockOut, PenaltyPolicy] = {
+    way: PartnershipPenaltyPolicy(way) for way in STOCK_OUTS}
+PENALTY_POLICY = PENALTY_POLICIES["reshuffle"]
+PARTNERSHIP_PENALTY_POLICY = PARTNERSHIP_PENALTY_POLICIES["ends-deal"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +159,17 @@ class JokerSwap:
 
 @dataclass(frozen=True, slots=True)
 class TableRules:
-    """Table actions a game flow enforces. ``going_out`` is the default for every deal."""
+    """Table actions a game flow enforces. ``going_out`` is the default for every deal.
+
+    ``direction``: the way turns go round the table; ``first_turn``: who plays first, the next
+    seat from the dealer that way (``next``) or the dealer's ``left`` or ``right`` neighbour
+    whatever the direction (Loba's text: the dealer's left starts, then play goes
+    counter-clockwise); ``deal_passes``: the way the deal moves after each deal (None: as turns).
+    ``stock_out``: what an empty stock does to the deal: the discards are shuffled into a new
+    stock (``reshuffle``: nothing for the table to do), the deal ends and every hand counts
+    (``ends-deal``), or the second time in a deal the deal is void and dealt again by the same
+    dealer (``void-second``).
+    """
 
     claim: Claim | None = None
     swap: JokerSwap = field(default_factory=JokerSwap)
@@ -159,18 +180,53 @@ class TableRules:
     discard_wild: bool = True
     pushing: bool = False
     floating: bool = False
+    direction: Direction = CLOCKWISE
+    first_turn: Literal["next", "left", "right"] = "next"
+    deal_passes: Direction | None = None
+    stock_out: StockOut = "reshuffle"
     notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Scoring:
-    """How a deal's penalties add up to a game."""
+    """How a deal's penalties add up to a game.
+
+    ``winner``: ``lowest`` (the losers pay what they hold, the lowest total wins) or
+    ``highest`` (Jo: the deal's winner collects what the others hold, the highest total wins).
+    ``one_turn_bonus``: added to the deal winner's total when the whole hand went down in one
+    turn (Kalooki 40's Hunt: -40). ``eliminate_at``: a total that puts a player out of the
+    game (reached or passed); the last player left wins.
+    """
 
     winner: Literal["lowest", "highest"] = "lowest"
     bent_table_doubles: bool = False
     one_turn_bonus: int = 0
     eliminate_at: int | None = None
     partnerships: bool = False
+
+    @property
+    def lower_wins(self) -> bool:
+        return self.winner == "lowest"
+
+    def deal_points(self, winner: int | None, counts: Mapping[int, int | Fraction],
+                    one_turn: bool) -> dict[int, int | Fraction]:
+        """Each seat's points for a deal from what the others hold (``counts``: seat -> cards
+        left, every seat that played). The winner pays nothing (or takes the one-turn bonus
+        when ``one_turn``); where the highest total wins, the winner collects the others' cards
+        and they score nothing."""
+        if self.lower_wins:
+            points = {s: (0 if s == winner else c) for s, c in counts.items()}
+        else:
+            collected = sum(c for s, c in counts.items() if s != winner)
+            points = {s: (collected if s == winner else 0) for s in counts}
+        if winner is not None and one_turn and self.one_turn_bonus:
+            points[winner] = points[winner] + self.one_turn_bonus
+        return points
+
+    def eliminated(self, running: Sequence[int | Fraction]) -> bool:
+        """Is a player whose total went through ``running`` (after each deal) out of the game?"""
+        limit = self.eliminate_at
+        return limit is not None and any(t >= limit for t in running)
 
 
 @dataclass(frozen=True)
@@ -197,8 +253,16 @@ class ContractVariant(Variant):
 
     @property
     def policy(self) -> PenaltyPolicy:
-        """Losers pay what they hold; in a partnership game (Push) partners pay as one team."""
-        return PARTNERSHIP_PENALTY_POLICY if self.partnerships else PENALTY_POLICY
+        """Losers pay what they hold; in a partnership game (Push) partners pay as one team.
+        The policy also carries what an empty stock does (``table.stock_out``)."""
+        policies = PARTNERSHIP_PENALTY_POLICIES if self.partnerships else PENALTY_POLICIES
+        return policies[self.table.stock_out]
+
+    def turn_step(self) -> int:
+        return step_of(self.table.direction)
+
+    def deal_step(self) -> int:
+        return step_of(self.table.deal_passes or self.table.direction)
 
     @property
     def partnerships(self) -> bool:
