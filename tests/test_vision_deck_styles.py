@@ -118,3 +118,16 @@ def test_a_table_photo_fills_the_background() -> None:
     image, cards = scene(np.random.default_rng(1), (320, 240), [["AS"]], background=photo, scale=0.3)
     assert image.shape == (240, 320, 3)
     assert image[0, :, 1].std() > 20 and image[:, :, 0].max() >= 200  # the photo, and the card
+
+
+def test_fonts_for_other_scripts_never_draw_a_deck() -> None:
+    # the kit installs Noto for the screen's names; most of its files hold another script and
+    # draw the same missing-glyph box for every rank, which must never become a training face
+    from vision.deck_styles import draws_ranks, font_files
+
+    noto = Path("/usr/share/fonts/truetype/noto")
+    assert draws_ranks(Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"))
+    assert not draws_ranks(noto / "NotoSansDevanagari-Regular.ttf")
+    assert not draws_ranks(Path("/nonexistent/font.ttf"))
+    files = font_files()
+    assert files and noto / "NotoSansDevanagari-Regular.ttf" not in files

@@ -75,7 +75,32 @@ def font_files() -> tuple[Path, ...]:
     extra = os.environ.get("TABLEKIT_FONT_DIR")
     dirs = ((Path(extra),) if extra else ()) + FONT_DIRS
     found = {p for d in dirs if d.is_dir() for ext in ("*.ttf", "*.otf") for p in d.rglob(ext)}
-    return tuple(sorted(p for p in found if font_family(p) not in _NOT_LETTERING))
+    return tuple(sorted(p for p in found if font_family(p) not in _NOT_LETTERING and draws_ranks(p)))
+
+
+#: What a deck's indices print: a typeface must have a glyph of its own for each.
+RANK_GLYPHS: Final = "AKQJ1023456789"
+
+
+def draws_ranks(path: Path) -> bool:
+    """Whether the font has every glyph of :data:`RANK_GLYPHS` (a font for another script,
+    such as most of Noto's, draws the same "missing glyph" box for each, which would teach
+    the networks that a box is an ace)."""
+    import pygame
+
+    if not pygame.font.get_init():
+        pygame.font.init()
+    try:
+        face = pygame.font.Font(str(path), 20)
+    except (OSError, pygame.error):
+        return False
+
+    def ink(text: str) -> np.ndarray:
+        out: np.ndarray = pygame.surfarray.array3d(face.render(text, True, (255, 255, 255), (0, 0, 0)))[..., 0]
+        return out
+
+    missing = ink("\ue000")  # a private-use code point: no lettering font draws it
+    return not any(np.array_equal(ink(c), missing) for c in RANK_GLYPHS)
 
 
 def fonts_for(held_out: bool | None) -> tuple[Path, ...]:

@@ -1,5 +1,8 @@
 """``tablekit enroll``: photograph each card of a club's deck once to improve recognition.
 
+The kit reads each photo as it reads the table and fits a small head over its index
+classifier to that deck (``vision.enroll``), and keeps the clearest indices as templates.
+
 From photos: each file's name starts with the card it shows (``QH.jpg``, ``10C-2.png``,
 ``PJ.jpg``). From a camera: ``--source 0 --cards all`` asks for each card in turn and takes
 the first still frame.
@@ -18,7 +21,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 NAME = "enroll"
-HELP = "enrol a deck: photos of each card once, saved as templates for recognition"
+HELP = "enrol a deck: photos of each card once, from which the kit learns to read that deck"
 log = logging.getLogger(__name__)
 
 
@@ -82,5 +85,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"enroll: {exc}", file=sys.stderr)
         return 1
     deck.save(Path(args.deck))
-    print(f"wrote {args.deck}: {len(deck.cards)} index templates of {len(set(deck.cards))} cards")
+    learnt = "a head fitted to its reads and " if deck.head is not None else ""
+    print(f"wrote {args.deck}: {learnt}{len(deck.cards)} index templates of {len(set(deck.cards))} cards")
     return 0
