@@ -56,7 +56,6 @@ from engine.game import (
     has_partnerships,
     policy_for,
 )
-from engine.game.claim_families import claim_rules_for
 from engine.game.flow import MENU_CLOSE, MENU_DROP, MENU_STOCK_OUT
 from engine.game.policy import FamilyPolicy
 from engine.game.scorepad import BLOCKED, CONFIRMING, VERDICT, Entry
@@ -177,7 +176,7 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
     deal = state.deal
     assert deal is not None
     seats = []
-    rules = claim_rules_for(game)
+    rules = game.variant.claim_rules
     claim_notes = claims.seat_notes(state, rules)
     for s, seat in enumerate(game.seats):
         note = OUTCOME_WORDS.get(deal.outcomes[s], "") if deal.outcomes[s] else ""
@@ -252,7 +251,7 @@ def play_hint(state: GameState) -> str:
     with claims a short press out of turn claims the upcard; while a claim waits, the hint is
     what OK and MENU answer it with."""
     policy = policy_for(state.game)
-    rules = claim_rules_for(state.game)
+    rules = state.game.variant.claim_rules
     waiting = claims.prompt(state, rules)
     if waiting:
         return waiting

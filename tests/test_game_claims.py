@@ -19,7 +19,6 @@ from engine.game import (
     apply,
     event_from_json,
 )
-from engine.game.claim_families import claim_rules_for
 from engine.game.claims import MENU_CLAIM, book_of
 from engine.game.events import check_event
 from tablekit.present import play_hint
@@ -57,14 +56,14 @@ def second_turn(variant: str, players: int = 4) -> tuple[Driver, int, list[int]]
 
 
 def claimed(d: Driver) -> tuple[int, ...]:
-    rules = claim_rules_for(d.state.game)
+    rules = d.state.game.variant.claim_rules
     assert rules is not None
     return book_of(d.state, rules).used
 
 
 def rest(state: GameState) -> GameState:
     """The state without what a refusal may change: the notice and the count of refusals."""
-    rules = claim_rules_for(state.game)
+    rules = state.game.variant.claim_rules
     assert rules is not None
     return replace(state, notice="", claims=replace(book_of(state, rules), refused=0))
 
@@ -183,7 +182,7 @@ def test_sa_kaluki_four_buys_a_hand_nearest_first():
     d.press(a)
     d.ok()
     assert d.state.notice.startswith(f"{NAMES[a]} takes the upcard") and "(buy 1 of 4 this deal)" in d.state.notice
-    rules = claim_rules_for(d.state.game)
+    rules = d.state.game.variant.claim_rules
     assert rules is not None and rules.limit_for(1) == 4 and rules.limit_for(7) == 4
 
 
@@ -262,7 +261,7 @@ def test_onze_nearest_takes_it_and_the_chance_ends_with_the_turn():
     d.end_turn()
     d.press(order(d.state)[1])
     effects = d.end_turn()  # the claim was not answered: it lapses with the turn
-    assert book_of(d.state, claim_rules_for(d.state.game)).waiting == ()
+    assert book_of(d.state, d.state.game.variant.claim_rules).waiting == ()
     assert any(isinstance(e, SetLed) and e.mode == "off" for e in effects)
 
 
@@ -351,10 +350,10 @@ def test_claims_count_afresh_each_deal():
     d, _, (a, _b) = second_turn("shanghai")
     d.press(a)
     d.ok()
-    book = book_of(d.state, claim_rules_for(d.state.game))
+    book = book_of(d.state, d.state.game.variant.claim_rules)
     assert book.used[a] == 1
     later = replace(d.state, deal=replace(d.state.deal, number=2))
-    assert book_of(later, claim_rules_for(d.state.game)).used == (0, 0, 0, 0)
+    assert book_of(later, d.state.game.variant.claim_rules).used == (0, 0, 0, 0)
 
 
 # --- refusals: nothing changes but the words on screen -------------------------------------
@@ -413,7 +412,7 @@ def test_claiming_twice_is_refused():
     d.press(a)
     d.press(a)
     assert d.state.notice.startswith(f"{NAMES[a]} has claimed it already")
-    assert book_of(d.state, claim_rules_for(d.state.game)).waiting == (a,)
+    assert book_of(d.state, d.state.game.variant.claim_rules).waiting == (a,)
 
 
 # --- the event, the journal and replay ------------------------------------------------------

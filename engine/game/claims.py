@@ -17,7 +17,7 @@ does not allow now is refused with the reason in players' words and changes noth
 (the event is journaled like any refused press, so a replay refuses it again).
 
 What each game allows is its :class:`ClaimRules`, which the family declares beside the game's
-data (:mod:`engine.families.contract.claims`) and :mod:`engine.game.claim_families` finds.
+data (:mod:`engine.families.contract.claims`) and its variants answer (``Variant.claim_rules``).
 The book of claims (:class:`ClaimBook`) lives in the game state: chips last the whole game,
 claim counts one deal, the waiting claims one turn.
 """

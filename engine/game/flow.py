@@ -19,7 +19,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from engine.game import claims
-from engine.game.claim_families import claim_rules_for
 from engine.game.deal_flow import (
     Result,
     clock_effects,
@@ -100,7 +99,7 @@ def apply(state: GameState, event: Event) -> Result:
     new, effects = handler(state, event)
     if state.claims is not None and state.claims.waiting and new is not state:
         # claims not answered when the turn passed (or the deal ended) lapse: lights out
-        effects = effects + claims.lapsed_leds(state, new, claim_rules_for(state.game))
+        effects = effects + claims.lapsed_leds(state, new, state.game.variant.claim_rules)
     return new, effects
 
 
@@ -123,7 +122,7 @@ def _released(state: GameState, event: Event) -> Result:
     state = replace(state, pressed_at=set_at(state.pressed_at, seat, None))  # type: ignore[arg-type]
     if state.phase != "play":
         return state, []
-    rules = claim_rules_for(state.game)
+    rules = state.game.variant.claim_rules
     blocked = claims.in_turn_blocked(state, rules, seat)
     if blocked is not None:
         return refuse(state, blocked)
@@ -144,7 +143,7 @@ def is_claim_press(state: GameState, seat: int, t_ms: int) -> bool:
     since = state.pressed_at[seat] if seat < len(state.pressed_at) else None
     if since is None or t_ms - since >= LONG_PRESS_MS:
         return False
-    return claim_rules_for(state.game) is not None
+    return state.game.variant.claim_rules is not None
 
 
 def _claim_event(state: GameState, event: Event) -> Result:
@@ -155,7 +154,7 @@ def _claim_event(state: GameState, event: Event) -> Result:
         return state, []
     if state.pressed_at and state.pressed_at[seat] is not None:
         state = replace(state, pressed_at=set_at(state.pressed_at, seat, None))  # type: ignore[arg-type]
-    rules = claim_rules_for(state.game)
+    rules = state.game.variant.claim_rules
     if rules is None:
         return refuse(state, f"{state.game.variant.name} has no claims out of turn")
     deal = state.deal
@@ -170,7 +169,7 @@ def _declare_event(state: GameState, event: Event) -> Result:
     assert isinstance(event, Declare)
     if state.phase != "play":
         return refuse(state, "a show can be declared only during play")
-    blocked = claims.in_turn_blocked(state, claim_rules_for(state.game), event.seat)
+    blocked = claims.in_turn_blocked(state, state.game.variant.claim_rules, event.seat)
     if blocked is not None:
         return refuse(state, blocked)
     return declare(state, event.seat, event.t_ms)
@@ -189,7 +188,7 @@ def _menu(state: GameState, event: Event) -> Result:
         return read_table_again(state)
     if state.phase != "play":
         return state, []
-    rules = claim_rules_for(state.game)
+    rules = state.game.variant.claim_rules
     if claims.waiting(state, rules):
         assert rules is not None
         return claims.keep(state, rules, event.t_ms)  # the player in turn keeps the upcard
@@ -208,7 +207,7 @@ def _confirm(state: GameState, event: Event) -> Result:
     assert isinstance(event, Confirm)
     if state.phase == "play":
         deal = state.deal
-        rules = claim_rules_for(state.game)
+        rules = state.game.variant.claim_rules
         if not state.menu and claims.waiting(state, rules):
             assert rules is not None
             return claims.grant(state, rules, event.t_ms)  # the claim goes through

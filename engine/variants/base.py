@@ -22,6 +22,7 @@ from engine.ruling import Ruling
 from engine.tiles import Tile
 
 if TYPE_CHECKING:
+    from engine.game.claims import ClaimRules
     from engine.game.policy import FamilyPolicy
 
 Item = Card | Tile
@@ -120,6 +121,12 @@ class Variant:
     def partnerships(self) -> bool:
         """Is the game played by two teams of partners sitting alternately?"""
         return False
+
+    @property
+    def claim_rules(self) -> ClaimRules | None:
+        """The claims of the upcard out of turn the game allows at the table ("May I",
+        buying, calling...); None: a press out of turn is no claim."""
+        return None
 
     # --- answers -----------------------------------------------------------------------
 

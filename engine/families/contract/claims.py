@@ -3,7 +3,7 @@
 Every contract game that lets a player take the discard out of turn declares it beside its
 other data in :mod:`engine.families.contract.games` as a :class:`~engine.families.contract.variants.Claim`:
 its name, penalty cards, limit per deal, priority, chips, whether it is only for a player who
-has not melded. :func:`rules_for` turns that into the table's
+has not melded. :func:`from_claim` turns that into the table's
 :class:`~engine.game.claims.ClaimRules`; nothing here looks at a game's id.
 
 What each kind of claim means at the table (the words said, and when it comes) follows the
@@ -32,9 +32,12 @@ on the first turn of a deal, where the text lets the first player take the upcar
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from engine.families.contract.variants import Claim, ContractVariant
 from engine.game.claims import ClaimRules
+
+if TYPE_CHECKING:
+    from engine.families.contract.variants import Claim
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +74,3 @@ def from_claim(claim: Claim) -> ClaimRules:
         name=claim.name, say=kind.say, penalty_cards=claim.penalty_cards, limits=claim.limit,
         ties=claim.ties, tokens=claim.tokens, in_turn_pays=claim.tokens is not None,
         after_stock=kind.after_stock, before_melding=claim.before_melding_only)
-
-
-def rules_for(variant: object) -> ClaimRules | None:
-    """A contract game's claims (None for any other game, or one without claims)."""
-    if not isinstance(variant, ContractVariant) or variant.table.claim is None:
-        return None
-    return from_claim(variant.table.claim)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from engine.cards import Card
 from engine.errors import DeckError, GameSetupError, UnsupportedModeError
@@ -41,6 +41,9 @@ from engine.game.seats import CLOCKWISE, Direction, step_of
 from engine.options import COUNT, SWITCH, OptionKind
 from engine.ruling import GroupRuling, Ruling
 from engine.variants.base import Item, JudgeRequest, Variant
+
+if TYPE_CHECKING:
+    from engine.game.claims import ClaimRules
 
 #: How contract games are played out at the table, alone or by two teams, one policy for
 #: each way an empty stock is handled (what the table's menu offers differs).
@@ -257,6 +260,13 @@ class ContractVariant(Variant):
         The policy also carries what an empty stock does (``table.stock_out``)."""
         policies = PARTNERSHIP_PENALTY_POLICIES if self.partnerships else PENALTY_POLICIES
         return policies[self.table.stock_out]
+
+    @property
+    def claim_rules(self) -> ClaimRules | None:
+        """The claims of the game's data (``table.claim``), as the table enforces them."""
+        from engine.families.contract.claims import from_claim
+
+        return None if self.table.claim is None else from_claim(self.table.claim)
 
     def turn_step(self) -> int:
         return step_of(self.table.direction)
