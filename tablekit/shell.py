@@ -149,8 +149,12 @@ def tap_to_table(table: Table, tap: Tap) -> None:
 
 
 def rematch(game: Game) -> Game:
-    """The same players, game and rules again, the deal passing to the next seat."""
-    return dataclasses.replace(game, first_dealer=(game.first_dealer + 1) % game.players)
+    """The same players, game and rules again, the deal passing to the next seat the way the
+    game passes it (counter-clockwise in Loba, Telefunken and the games played like them)."""
+    from engine.game.policy import policy_for
+
+    dealer = policy_for(game).next_dealer(game, game.first_dealer, lambda seat: True)
+    return dataclasses.replace(game, first_dealer=dealer if dealer is not None else game.first_dealer)
 
 
 def when(ms: int) -> str:

@@ -559,3 +559,14 @@ def test_a_box_adds_a_name_on_the_setup_screen(tmp_path: Path, frames: Frames, s
         texts = [e.text for e in wheel]
         assert texts[0] == "" and texts.index("D") < texts.index("Di") and texts[-1] == "Di"
         assert any(e.text == "D" and e.wheel[e.wheel_index] == "i" for e in wheel)  # after a capital: small
+
+
+def test_a_rematch_passes_the_deal_the_way_the_game_passes_it() -> None:
+    # Telefunken: "the role of dealer rotates ... counter-clockwise"; Indian rummy passes
+    # it clockwise, to the next seat
+    from tablekit.shell import rematch
+
+    four = ("Asha", "Ravi", "Meera", "Dev")
+    assert rematch(game("indian-pool-101", four, first_dealer=0)).first_dealer == 1
+    assert rematch(game("telefunken", four, first_dealer=0)).first_dealer == 3
+    assert rematch(game("telefunken", four, first_dealer=2)).first_dealer == 1
