@@ -6,7 +6,6 @@ events to them and :mod:`engine.game.show` builds on them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 from engine.cards import parse_card
@@ -34,12 +33,11 @@ from engine.game.policy import (
     SeatOutcome,
     policy_for,
 )
-from engine.game.seats import next_seat as seats_next_seat
+from engine.game.seats import next_seat
 from engine.game.setup import Game
 from engine.game.state import (
     PLAYING,
     DealRecord,
-    DealScores,
     DealState,
     GameState,
     Phase,
@@ -68,12 +66,6 @@ def name_of(state: GameState, seat: int) -> str:
 
 def policy_of(state: GameState) -> FamilyPolicy:
     return policy_for(state.game)
-
-
-def next_seat(after: int, allowed: Callable[[int], bool], n: int, step: int = 1) -> int | None:
-    """The next seat ``allowed`` takes going ``step`` round the table (see
-    :func:`engine.game.seats.next_seat`)."""
-    return seats_next_seat(after, allowed, n, step)
 
 
 def refuse(state: GameState, text: str) -> Result:
@@ -277,9 +269,9 @@ def finish_deal(state: GameState, winner: int | None, t_ms: int, effects: list[E
     if declaration is not None and declaration.ruling is not None:  # a misread counts nothing
         readings[declaration.seat] = declaration.groups
     scores = policy.deal_scores(game, deal, outcomes, readings)
-    past = [DealScores({s: sc for s, sc in enumerate(r.scores) if r.outcomes[s] != SITTING_OUT}, r.winner)
+    past = [{s: sc for s, sc in enumerate(r.scores) if r.outcomes[s] != SITTING_OUT}
             for r in state.history]
-    standings = policy.standings(game, past + [DealScores(scores, winner)])
+    standings = policy.standings(game, past + [scores], [r.winner for r in state.history] + [winner])
     n = game.players
     record = DealRecord(number=deal.number, dealer=deal.dealer, wild=deal.wild, winner=winner,
                         outcomes=tuple(o.outcome for o in outcomes),
@@ -304,8 +296,6 @@ def finish_deal(state: GameState, winner: int | None, t_ms: int, effects: list[E
     if over:
         out.append(GameOver(winners))
     return new, out
-
-
 
 
 def void_deal(state: GameState, t_ms: int) -> Result:

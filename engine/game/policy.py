@@ -141,8 +141,11 @@ class FamilyPolicy:
         """Points per seat for one deal; ``readings`` are the zones read at the show."""
         raise NotImplementedError
 
-    def standings(self, game: Game, deals: Sequence[Mapping[int, Number]]) -> Standings:
-        """Fold the deals' scores (seat -> points, seats that played only) into standings."""
+    def standings(self, game: Game, deals: Sequence[Mapping[int, Number]],
+                  deal_winners: Sequence[int | None] = ()) -> Standings:
+        """Fold the deals' scores (seat -> points, seats that played only) into standings;
+        ``deal_winners`` names each deal's winner where the flow knows it (None: it had none):
+        scores alone cannot always say (in deals rummy a losing hand may count 0 too)."""
         raise NotImplementedError
 
     def deals_total(self, game: Game) -> int | None:

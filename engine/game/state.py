@@ -6,7 +6,6 @@ Per-seat facts are tuples indexed by seat number (clockwise from seat 0).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
@@ -26,16 +25,6 @@ ShowStage = Literal["reading", "verdict", "hand-reading", "hand-check"]
 Number = int | Fraction
 
 PLAYING: SeatStatus = "playing"
-
-
-class DealScores(dict[int, Number]):
-    """One deal's points per seat (the seats that played it), as the flow hands them to a
-    family's standings, with the deal's winner (None: it had none). Scores alone cannot always
-    name the winner: in deals rummy a losing hand may count 0 like the winner's."""
-
-    def __init__(self, points: Mapping[int, Number], winner: int | None = None) -> None:
-        super().__init__(points)
-        self.winner = winner
 
 
 @dataclass(frozen=True, slots=True)

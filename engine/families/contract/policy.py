@@ -179,7 +179,8 @@ class PenaltyPolicy(FamilyPolicy):
             return variant.deals
         return None
 
-    def standings(self, game: Game, deals: Sequence[Mapping[int, Number]]) -> Standings:
+    def standings(self, game: Game, deals: Sequence[Mapping[int, Number]],
+                  deal_winners: Sequence[int | None] = ()) -> Standings:
         """Totals after ``deals``. With an elimination total (Kalooki 40: 150) a player whose
         total reaches it is out at once and the game ends when one player is left, who wins;
         otherwise it ends after the last deal and the lowest (Jo: highest) total wins."""

@@ -42,7 +42,7 @@ from engine.game.policy import (
     Standings,
     parse_groups,
 )
-from engine.game.state import DealScores, DealState, Number
+from engine.game.state import DealState, Number
 from engine.outcomes import Outcome
 from engine.ruling import Ruling
 from engine.variants.base import JudgeRequest
@@ -124,7 +124,8 @@ class IndianPolicy(FamilyPolicy):
             return v.pool_limit, f"{v.pool_limit}: out"
         return None, ""
 
-    def standings(self, game: Game, played: Sequence[Mapping[int, Number]]) -> Standings:
+    def standings(self, game: Game, played: Sequence[Mapping[int, Number]],
+                  deal_winners: Sequence[int | None] = ()) -> Standings:
         v = _variant(game)
         deals = [{s: int(p) for s, p in d.items()} for d in played]
         seats = list(range(game.players))
@@ -132,15 +133,12 @@ class IndianPolicy(FamilyPolicy):
             pool = pool_standings(v, deals, seats)
             totals = tuple(pool.totals[s] for s in seats)
             out = tuple(s in pool.eliminated for s in seats)
-            winners: tuple[int, ...] = ()
-            if pool.over:
-                alive = [s for s in seats if not out[s]]
-                pool_winners = alive or _lowest(totals, seats)
-                winners = tuple(pool_winners)
-            return Standings(totals, out, pool.over, winners)
+            alive = [s for s in seats if not out[s]]
+            over_winners = tuple(alive or _lowest(totals, seats)) if pool.over else ()
+            return Standings(totals, out, pool.over, over_winners)
         if v.deal_count is not None:
             count = self.deals_total(game)
-            named = [d.winner if isinstance(d, DealScores) else None for d in played]
+            named = [*deal_winners, *[None] * (len(played) - len(deal_winners))]
             chips = deals_standings(v, deals, seats, deal_count=count, winners=named)
             totals = tuple(chips.chips[s] for s in seats)
             return Standings(totals, (False,) * len(seats), chips.over,

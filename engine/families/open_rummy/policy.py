@@ -160,7 +160,8 @@ class OpenRummyPolicy(FamilyPolicy):
                             sets_needed, pure_needed)
         return {o.seat: _whole(points[team_of(o.seat)]) for o in outcomes if o.outcome != SITTING_OUT}
 
-    def standings(self, game: Game, deals: Sequence[Mapping[int, Number]]) -> Standings:
+    def standings(self, game: Game, deals: Sequence[Mapping[int, Number]],
+                  deal_winners: Sequence[int | None] = ()) -> Standings:
         seats = range(game.players)
         totals = tuple(_whole(sum((Fraction(d.get(s, 0)) for d in deals), Fraction(0))) for s in seats)
         target = _variant(game).target

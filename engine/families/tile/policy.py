@@ -84,7 +84,8 @@ class TilePolicy(FamilyPolicy):
     def deals_total(self, game: Game) -> int | None:
         return 1
 
-    def standings(self, game: Game, deals: Sequence[Mapping[int, Number]]) -> Standings:
+    def standings(self, game: Game, deals: Sequence[Mapping[int, Number]],
+                  deal_winners: Sequence[int | None] = ()) -> Standings:
         seats = range(game.players)
         totals = tuple(sum((d.get(s, 0) for d in deals), 0) for s in seats)
         over = len(deals) >= 1
