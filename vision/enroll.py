@@ -85,12 +85,13 @@ def fit_head(reads: np.ndarray, labels: np.ndarray, pull: float = 0.05, steps: i
     target[np.arange(n), labels] = 1.0
     eye = np.eye(k, dtype=np.float32)
     w = eye.copy()
+    spread = max(1.0, float(np.abs(x).max()))  # keeps the step steady whatever the floor
     for _ in range(steps):
         logits = x @ w.T
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         p = e / e.sum(axis=1, keepdims=True)
         g = (p - target) / n
-        w -= rate * (g.T @ x / max(1.0, float(np.abs(x).max())) + pull * (w - eye))
+        w -= rate * (g.T @ x / spread + pull * (w - eye))
     return w.astype(np.float32)
 
 
