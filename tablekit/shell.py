@@ -9,8 +9,9 @@ correction of a misread card.
 A table never dead-ends: once a game is over MENU steps through what comes next (a rematch,
 new players, the history of the last games, the scores) and OK takes it (:func:`play_game`
 says which). Leaving a game in play asks first ("Leave this game? OK: leave · MENU: stay"):
-Escape in a window, MENU held for :data:`LEAVE_HOLD_S` anywhere (the kiosk's way); a game
-left stays in the journal, unfinished, to be resumed.
+Escape in a window, MENU held for :data:`LEAVE_HOLD_S` anywhere (the kiosk's way); the turn
+clock stands still while it asks (``Table.hold_time``); a game left stays in the journal,
+unfinished, to be resumed.
 """
 
 from __future__ import annotations
@@ -295,6 +296,12 @@ def play_game(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, secon
             outcome.append(what)
         loop.stop()
 
+    def ask(on: bool) -> None:
+        """Put "Leave this game?" up (the table's time, the turn clock, stands still while
+        it is) or take it down (the time runs on from where it stood)."""
+        asking[0] = on
+        table.hold_time(on)
+
     def control(what: str | None, down: bool) -> bool:
         """MENU or OK where the shell, not the table, takes them (the question, after the
         game); True when taken. In play a MENU's hold is timed here."""
@@ -302,7 +309,7 @@ def play_game(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, secon
             if down and what == "ok":
                 finish(LEFT)
             elif down and what == "menu":
-                asking[0] = False
+                ask(False)
             return True
         if table.over:
             if down and what is not None and (chosen := after.press(what)) is not None:
@@ -328,9 +335,9 @@ def play_game(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, secon
         held = None if menu_down[0] is None or table.over else clock() - menu_down[0]
         if held is not None and held >= LEAVE_HOLD_S:
             menu_down[0] = None
-            asking[0] = True
             if menu_opened[0]:
                 close_menu(table)
+            ask(True)
         if asking[0]:
             return LEAVE_VIEW
         view = table.view()
@@ -371,7 +378,7 @@ def play_game(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, secon
                 if table.over:
                     finish(CLOSED)
                 else:
-                    asking[0] = not asking[0]  # Escape again: stay
+                    ask(not asking[0])  # Escape again: stay
             return
         t = table.now()
         got = keys.key_down(name, t) if down else keys.key_up(name, t)

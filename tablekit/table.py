@@ -137,6 +137,8 @@ class Table:
         #: The most bytes the journal's photos may take (None: ``$TABLEKIT_PHOTO_BUDGET_MB``).
         self.photo_budget: int | None = None
         self._photos: list[tuple[Event, bytes]] = []  # readings queued with their photo
+        self._held_at: int | None = None  # the table's time, standing still (see hold_time)
+        self._held_ms = 0  # how long the table's time has stood still in all
 
     # --- starting and resuming ----------------------------------------------------------
 
@@ -218,7 +220,19 @@ class Table:
             self._perform(effect)
 
     def now(self) -> int:
-        return self.clock.now_ms()
+        """The table's time: its clock's, less the time it stood still (:meth:`hold_time`)."""
+        if self._held_at is not None:
+            return self._held_at
+        return self.clock.now_ms() - self._held_ms
+
+    def hold_time(self, held: bool) -> None:
+        """Stop the table's time (a question over the game, "Leave this game?": the turn
+        clock stands still) or, with ``held`` False, let it run on from where it stood."""
+        if held and self._held_at is None:
+            self._held_at = self.now()
+        elif not held and self._held_at is not None:
+            self._held_ms = self.clock.now_ms() - self._held_at
+            self._held_at = None
 
     # --- what the camera is asked -----------------------------------------------------------
 

@@ -296,6 +296,39 @@ def test_the_kiosk_leaves_only_on_a_held_menu_and_escape_does_nothing(
         assert j.resumable() == t.game_id
 
 
+
+def test_the_turn_clock_stands_still_while_leave_is_asked_and_runs_on_where_it_was(
+        tmp_path: Path, frames: Frames, shown: list[ViewModel], screen: Screen) -> None:
+    frames.screen = screen
+    table_clock = ManualClock(1000)
+
+    def wait(ms: int) -> list[pygame.event.Event]:
+        table_clock.advance(ms)
+        return []
+
+    with Journal(tmp_path / "j.sqlite") as j:
+        t = Table.start(j, game(), table_clock, camera=ScriptedCamera(), on_view=screen.show)
+        frames.then(keys("return"), lambda _: wait(5_000), [],  # dealt; five seconds of the turn
+                    keys("escape"), [], lambda _: wait(120_000), [],  # the question, for two minutes
+                    keys("m"), [], lambda _: wait(1_000), [],  # stay: a second more of the turn
+                    keys("escape"), [], keys("return"), [])
+        outcome = play_game(t, None, KeyboardButtons(default_keymap(3)), seconds=BOUND)
+        assert outcome == LEFT
+        first = next(i for i, v in enumerate(shown) if isinstance(v, MessageView))
+        clocks = [(i, v.countdown) for i, v in enumerate(shown)
+                  if isinstance(v, PlayView) and v.countdown is not None]
+        before = [c.seconds_left for i, c in clocks if i < first]
+        after = [c.seconds_left for i, c in clocks if i > first]
+        total = clocks[0][1].total_seconds
+        assert before and after and before[0] == total
+        assert min(before) == pytest.approx(total - 5, abs=0.1)
+        # two minutes under the question took nothing off the turn: one second more did
+        assert min(after) == pytest.approx(total - 6, abs=0.1)
+        deal = t.state.deal
+        assert deal is not None and deal.turn_count == 1 and not any(deal.missed_in_row)
+        assert deal.deadline_ms is not None and deal.deadline_ms - t.now() == round((total - 6) * 1000)
+
+
 def finished(tmp_path: Path, screen: Screen) -> tuple[Journal, Table]:
     j = Journal(tmp_path / "j.sqlite")
     t = Table.start(j, game("indian-points", ["Asha", "Ravi"]), ManualClock(1000), camera=ScriptedCamera(),
