@@ -270,13 +270,19 @@ class Table:
             else:
                 read = TableRead(effect.seat, groups, self.now())
                 self._queue.append(read)
-                self._take_photo(read, effect.seat)
+                self._take_photo(read, "zone_photo", self.zone_request(effect.seat))
         elif isinstance(effect, ReadTable):
-            seen = self.camera.read_table(self.table_request())
+            request = self.table_request()
+            seen = self.camera.read_table(request)
             if seen is not None:  # no reading: this turn goes unchecked
-                self._queue.append(TableSeen(seen.melds, seen.discard, seen.stock, self.now()))
+                looked = TableSeen(seen.melds, seen.discard, seen.stock, self.now())
+                self._queue.append(looked)
+                self._take_photo(looked, "table_photo", request)
         elif isinstance(effect, ReadCut):
-            self._queue.append(DealStarted(self._cut(), self.now()))
+            deal = self.deal_number(upcoming=True)
+            started = DealStarted(self._cut(), self.now())
+            self._queue.append(started)
+            self._take_photo(started, "cut_photo", deal)  # None from a camera that read no cut
         elif isinstance(effect, SetLed):
             self.box.led(effect.seat, effect.mode)
         elif isinstance(effect, Buzz):
@@ -284,15 +290,16 @@ class Table:
         elif isinstance(effect, WriteScores | GameOver):
             pass  # journaled with the event that ended the deal or the game (Journal.append)
 
-    def _take_photo(self, read: TableRead, seat: int) -> None:
-        """The photo ``read`` was made from, kept once it is journaled (:mod:`tablekit.evidence`)."""
-        maker = getattr(self.camera, "zone_photo", None)
+    def _take_photo(self, read: Event, maker_name: str, request: object) -> None:
+        """The photo ``read`` was made from (the camera's ``zone_photo``, ``table_photo`` or
+        ``cut_photo`` of ``request``), kept once it is journaled (:mod:`tablekit.evidence`)."""
+        maker = getattr(self.camera, maker_name, None)
         if maker is None:
             return
         try:
-            jpeg = maker(self.zone_request(seat))
+            jpeg = maker(request)
         except Exception as exc:  # evidence never stops the game
-            log.warning("no photo of the reading of seat %d: %s", seat + 1, exc)
+            log.warning("no photo of the reading %s: %s", read.TYPE, exc)
             return
         if jpeg:
             self._photos.append((read, jpeg))
