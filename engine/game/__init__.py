@@ -25,6 +25,7 @@ from engine.game.events import (
     EVENT_TYPES,
     ButtonPressed,
     ButtonReleased,
+    Called,
     CameraLost,
     CameraRestored,
     ClaimMade,
@@ -58,6 +59,7 @@ from engine.game.setup import (
 from engine.game.state import (
     DealRecord,
     DealState,
+    FamilyDeal,
     GameState,
     HandReading,
     ShowState,
@@ -67,9 +69,9 @@ from engine.game.state import (
 
 __all__ = [
     "EFFECT_TYPES", "EVENT_TYPES", "LONG_PRESS_MS", "TURN_SECONDS",
-    "Buzz", "ButtonPressed", "ButtonReleased", "CameraLost", "CameraRestored", "ClaimMade", "Confirm",
+    "Buzz", "ButtonPressed", "ButtonReleased", "Called", "CameraLost", "CameraRestored", "ClaimMade", "Confirm",
     "Correction", "DealRecord", "DealStarted", "DealState", "Declare", "Drop", "Effect", "Event",
-    "FamilyPolicy", "Game", "GameOver", "GameState", "HandEntered", "HandReading", "LinkLost", "LinkRestored",
+    "FamilyDeal", "FamilyPolicy", "Game", "GameOver", "GameState", "HandEntered", "HandReading", "LinkLost", "LinkRestored",
     "MenuPressed", "Notice", "ReadCut", "ReadTable", "ReadZone", "Seat", "SeatingError", "SetLed",
     "SetupError", "ShowState", "ShowVerdict", "Standings", "StartTimer", "StopTimer", "TableRead",
     "TableSeen", "TableWatch", "Tick", "TimerExpired", "TurnCheck", "WriteScores", "apply",

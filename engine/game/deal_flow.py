@@ -162,6 +162,8 @@ def pass_turn(state: GameState, t_ms: int, effects: list[Effect], ended_by: int 
     reading checks (families that check turns); any other passing of the turn (a missed
     turn, a drop) only has the table read afresh.
     """
+    state, said = end_window(state)
+    effects = effects + said
     deal = state.deal
     assert deal is not None
     playing = deal.playing()
@@ -183,6 +185,19 @@ def pass_turn(state: GameState, t_ms: int, effects: list[Effect], ended_by: int 
     return new, effects + leds + [SetLed(nxt, "on")] + clock_effects(new) + read
 
 
+def end_window(state: GameState) -> Result:
+    """Close the opening window (tile rummy's doubles) if it is open: the family answers what
+    was called in it (doubles exchanged); the table is told what came of it."""
+    deal = state.deal
+    if deal is None or deal.window_until_ms is None:
+        return state, []
+    deal, text = policy_of(state).window_closed(state.game, replace(deal, window_until_ms=None))
+    state = replace(state, deal=deal)
+    if not text:
+        return state, []
+    return state.with_notice(text), [Notice(text)]
+
+
 def after_turn(watch: TableWatch, ended_by: int | None, first_turn: bool) -> TableWatch:
     """The watch once a turn passes: the next reading checks ``ended_by``'s turn when the
     table before it is known; else (no press, no reading before, or the reading after the
@@ -201,7 +216,9 @@ def end_turn(state: GameState, seat: int, t_ms: int) -> Result:
         return refuse(state, f"play is paused: {state.pause_reason()}")
     deal = replace(deal, turns_played=set_int(deal.turns_played, seat, deal.turns_played[seat] + 1),
                    missed_in_row=set_int(deal.missed_in_row, seat, 0))
-    return pass_turn(replace(state, deal=deal, notice=""), t_ms, [], ended_by=seat)
+    deal, text = policy_of(state).turn_ended(state.game, deal, seat, in_time=True)
+    said: list[Effect] = [Notice(text)] if text else []
+    return pass_turn(replace(state, deal=deal, notice=text), t_ms, said, ended_by=seat)
 
 
 def missed_turn(state: GameState, t_ms: int) -> Result:
@@ -210,6 +227,7 @@ def missed_turn(state: GameState, t_ms: int) -> Result:
     seat = deal.turn
     missed = deal.missed_in_row[seat] + 1
     deal = replace(deal, missed_in_row=set_int(deal.missed_in_row, seat, missed))
+    deal, lapsed = policy_of(state).turn_ended(state.game, deal, seat, in_time=False)
     limit = policy_of(state).missed_turn_limit
     effects: list[Effect] = [Buzz(MISSED_BUZZ_MS)]
     if limit is not None and missed >= limit and policy_of(state).drop_outcome(state.game, deal, seat):
@@ -219,6 +237,8 @@ def missed_turn(state: GameState, t_ms: int) -> Result:
     else:
         count = "" if not limit else f" ({missed} of {limit})" if missed < limit else f" ({missed} in a row)"
         text = f"{name_of(state, seat)} missed a turn{count}"
+    if lapsed:
+        text += f"; {lapsed}"
     effects.append(Notice(text))
     return pass_turn(replace(state, deal=deal, notice=text), t_ms, effects)
 

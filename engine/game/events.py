@@ -147,6 +147,20 @@ class ClaimMade(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Called(Event):
+    """A seat calls something its family's rules answer (``FamilyPolicy.answer_call``): in
+    tile rummy a double declared in the opening window (``cards`` the pair), the ace's twin
+    shown, or tiles laid on the table (``cards`` the groups). A call the rules do not allow
+    now is refused with the reason, and journaled like any refused press."""
+
+    TYPE: ClassVar[str] = "call"
+    seat: int = 0
+    call: str = ""
+    cards: Groups = ()
+    t_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Drop(Event):
     """The seat whose turn it is drops out of the deal."""
 
@@ -206,7 +220,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (DealStarted, ButtonPressed, ButtonReleased, MenuPressed, Confirm, Tick,
                 TimerExpired, TableRead, TableSeen, Correction, Declare, Drop, LinkLost, LinkRestored,
-                CameraLost, CameraRestored, HandEntered, ClaimMade)
+                CameraLost, CameraRestored, HandEntered, ClaimMade, Called)
 }
 
 

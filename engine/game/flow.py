@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from engine.cards import Groups
 from engine.game import claims
 from engine.game.deal_flow import (
     Result,
@@ -25,6 +26,7 @@ from engine.game.deal_flow import (
     deal_started,
     drop,
     end_turn,
+    end_window,
     missed_turn,
     refuse,
     set_at,
@@ -39,6 +41,7 @@ from engine.game.effects import (
 from engine.game.events import (
     ButtonPressed,
     ButtonReleased,
+    Called,
     CameraLost,
     CameraRestored,
     ClaimMade,
@@ -64,6 +67,7 @@ from engine.game.scorepad import hand_entered
 from engine.game.setup import Game
 from engine.game.show import confirm_show, correction, declare, read_again, stock_out, table_read
 from engine.game.state import (
+    PLAYING,
     GameState,
 )
 from engine.game.table_checks import accept_turn, read_table_again, table_seen
@@ -127,6 +131,9 @@ def _released(state: GameState, event: Event) -> Result:
     if blocked is not None:
         return refuse(state, blocked)
     if held >= LONG_PRESS_MS:
+        call = window_call(state, seat, held, event.t_ms)
+        if call:  # a long press in the opening window is the family's call (tile rummy: the ace)
+            return answer_call(state, seat, call, (), event.t_ms)
         return declare(state, seat, event.t_ms)
     deal = state.deal
     if rules is not None and deal is not None and seat != deal.turn:
@@ -144,6 +151,63 @@ def is_claim_press(state: GameState, seat: int, t_ms: int) -> bool:
     if since is None or t_ms - since >= LONG_PRESS_MS:
         return False
     return state.game.variant.claim_rules is not None
+
+
+def window_call(state: GameState, seat: int, held: int, t_ms: int) -> str:
+    """The call a press held ``held`` ms and let go at ``t_ms`` makes: the family's window
+    call (:attr:`FamilyPolicy.window_press_call`) for a long press while the opening window
+    is open, else ""."""
+    deal = state.deal
+    if state.phase != "play" or deal is None or held < LONG_PRESS_MS:
+        return ""
+    if deal.window_until_ms is None or t_ms > deal.window_until_ms:
+        return ""
+    return policy_for(state.game).window_press_call
+
+
+def is_window_call_press(state: GameState, seat: int, t_ms: int) -> str:
+    """Would ``seat``'s button coming up now be the family's window call? The table then
+    journals it as a :class:`Called` ("" when it would not)."""
+    if not 0 <= seat < state.game.players or seat >= len(state.pressed_at):
+        return ""
+    since = state.pressed_at[seat]
+    if since is None:
+        return ""
+    return window_call(state, seat, t_ms - since, t_ms)
+
+
+def answer_call(state: GameState, seat: int, call: str, cards: Groups, t_ms: int) -> Result:
+    """``seat``'s call, answered by the family's rules; refused with the reason when the
+    game does not allow it now."""
+    deal = state.deal
+    name = state.game.seats[seat].name
+    if state.phase != "play" or deal is None:
+        return refuse(state, f"{name} cannot call {call[:20]!r} now: only during play")
+    if state.paused:
+        return refuse(state, f"play is paused: {state.pause_reason()}")
+    if deal.status[seat] != PLAYING:
+        return refuse(state, f"{name} is out of this deal")
+    said: list[Effect] = []
+    if deal.window_until_ms is not None and t_ms > deal.window_until_ms:
+        state, said = end_window(state)  # the window ran out before this call came
+        deal = state.deal
+        assert deal is not None
+    new_deal, text = policy_for(state.game).answer_call(state.game, deal, seat, call, cards, t_ms)
+    if new_deal is None:
+        refused, buzz = refuse(state, text)
+        return refused, said + buzz
+    return replace(state, deal=new_deal, notice=text), said + [Notice(text)]
+
+
+def _call_event(state: GameState, event: Event) -> Result:
+    """A seat's call (:class:`Called`): a double, the ace, tiles laid."""
+    assert isinstance(event, Called)
+    seat = event.seat
+    if not 0 <= seat < state.game.players:
+        return state, []
+    if state.pressed_at and state.pressed_at[seat] is not None:
+        state = replace(state, pressed_at=set_at(state.pressed_at, seat, None))  # type: ignore[arg-type]
+    return answer_call(state, seat, event.call, event.cards, event.t_ms)
 
 
 def _claim_event(state: GameState, event: Event) -> Result:
@@ -213,9 +277,10 @@ def _confirm(state: GameState, event: Event) -> Result:
             return claims.grant(state, rules, event.t_ms)  # the claim goes through
         if not state.menu and deal is not None and deal.window_until_ms is not None and not state.paused:
             # OK closes the opening window early: the first turn's clock starts now
-            deal = replace(deal, window_until_ms=None, deadline_ms=event.t_ms + turn_ms(state))
-            state = replace(state, deal=deal)
-            return state, clock_effects(state)
+            state, said = end_window(state)
+            assert state.deal is not None
+            state = replace(state, deal=replace(state.deal, deadline_ms=event.t_ms + turn_ms(state)))
+            return state, said + clock_effects(state)
         if not state.menu:
             return state, []
         choice = state.menu[0]
@@ -244,6 +309,8 @@ def _tick(state: GameState, event: Event) -> Result:
     deal = state.deal
     if state.phase != "play" or deal is None or deal.deadline_ms is None:
         return state, []
+    if isinstance(event, Tick) and deal.window_until_ms is not None and event.t_ms >= deal.window_until_ms:
+        return end_window(state)  # the opening window's time is up
     if isinstance(event, TimerExpired):
         if event.seat != deal.turn:
             return state, []
@@ -269,9 +336,10 @@ def _devices(state: GameState, event: Event) -> Result:
         effects.append(Notice(text))
         if state.phase == "play" and deal is not None and deal.deadline_ms is not None:
             left = max(0, deal.deadline_ms - t_ms)
-            state = replace(state, deal=replace(deal, deadline_ms=None, paused_left_ms=left,
-                                                window_until_ms=None))
-            effects.append(StopTimer())
+            state, said = end_window(state)  # a pause ends the opening window
+            assert state.deal is not None
+            state = replace(state, deal=replace(state.deal, deadline_ms=None, paused_left_ms=left))
+            effects += said + [StopTimer()]
     elif was_paused and not state.paused:
         text = "play resumes"
         state = state.with_notice(text)
@@ -302,5 +370,6 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Event], Result]] = {
     CameraRestored: _devices,
     HandEntered: hand_entered,
     ClaimMade: _claim_event,
+    Called: _call_event,
 }
 

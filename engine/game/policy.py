@@ -95,6 +95,9 @@ class FamilyPolicy:
     #: Each ended turn is checked against the camera's reading of the whole table (the
     #: family's ``check_turn``); the house option ``turn_checks=false`` turns it off.
     checks_turns = False
+    #: The call a long press makes while the opening window is open ("" none): tile rummy's
+    #: showing of the ace, which needs no tile named (the table knows the ace).
+    window_press_call = ""
 
     def turn_seconds(self, game: Game) -> int:
         return game.turn_seconds or TURN_SECONDS
@@ -217,6 +220,29 @@ class FamilyPolicy:
                    first_turn: bool) -> TurnVerdict:
         """Was the change from ``before`` to ``after`` a legal turn by ``seat``?"""
         raise NotImplementedError
+
+    # --- calls and the family's own record of a deal (tile rummy's doubles, ace, melds) -----
+
+    def answer_call(self, game: Game, deal: DealState, seat: int, call: str, cards: Groups,
+                    t_ms: int) -> tuple[DealState | None, str]:
+        """``seat`` calls ``call`` (with ``cards``, in notation) at ``t_ms``: the deal after it
+        and what the table is told, or (None, why it is refused, in players' words)."""
+        return None, f"{game.variant.name} has no call {call[:20]!r}"
+
+    def window_closed(self, game: Game, deal: DealState) -> tuple[DealState, str]:
+        """The opening window is over (time, OK, the first turn ended, a pause): what follows
+        from what was called in it, and the words for the table ("" nothing)."""
+        return deal, ""
+
+    def turn_ended(self, game: Game, deal: DealState, seat: int, in_time: bool) -> tuple[DealState, str]:
+        """``seat``'s turn ended with its press (``in_time``) or ran out of time: the deal
+        after it, and the words for the table ("" nothing)."""
+        return deal, ""
+
+    def stock_out_goes_on(self, game: Game, deal: DealState) -> tuple[DealState, str] | None:
+        """The stock (pool) ran out: (the deal, the words) when the family renews it and play
+        goes on; None when the deal ends (or is void) as :meth:`stock_out_voids` says."""
+        return None
 
     def deal_label(self, game: Game, number: int) -> str:
         """What the screen should say about deal ``number`` (a contract game's contract)."""

@@ -185,6 +185,10 @@ def stock_out(state: GameState, t_ms: int) -> Result:
     """The stock (or pool) ran out: nobody showed, and every seat still playing is read."""
     deal = state.deal
     assert deal is not None
+    goes_on = policy_of(state).stock_out_goes_on(state.game, deal)
+    if goes_on is not None:  # the family renews the stock (tile rummy's one rebuilt pool)
+        deal, text = goes_on
+        return replace(state, deal=deal, menu=(), notice=text), [Notice(text)]
     if policy_of(state).stock_out_voids(state.game):
         return void_deal(state, t_ms)
     n = len(deal.status)

@@ -89,6 +89,13 @@ class TableWatch:
 
 
 @dataclass(frozen=True, slots=True)
+class FamilyDeal:
+    """What a family keeps about a deal beyond the common facts (tile rummy: doubles declared,
+    the ace shown, who has melded). Each family subclasses it beside its rules; the flow only
+    carries it and hands it to the family's policy."""
+
+
+@dataclass(frozen=True, slots=True)
 class DealState:
     """One deal: whose turn, the turn clock, and how each seat stands in it."""
 
@@ -106,6 +113,7 @@ class DealState:
     paused_left_ms: int | None = None  # turn clock stopped with this much left
     window_until_ms: int | None = None  # an opening window (tile doubles) runs until then
     watch: TableWatch | None = None  # the table the camera saw, when turns are checked
+    family: FamilyDeal | None = None  # the family's own record of the deal (its policy's)
 
     def playing(self) -> list[int]:
         return [s for s, st in enumerate(self.status) if st == PLAYING]

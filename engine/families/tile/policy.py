@@ -7,16 +7,21 @@ Table rulings where the texts are silent:
 - at the close each seat's zone is read: groups that are melds are what the seat laid, and
   every other tile is still on its board (counted against it at its end value); the closer's
   zone is all laid, and the closer earns the closing bonus;
-- a close that is not valid lets the closer play on (the text sets no penalty).
+- a close that is not valid lets the closer play on (the text sets no penalty);
+- what the players call during the game (doubles, the ace, melds) and the pool's one rebuild
+  are refereed by :mod:`engine.families.tile.live`; the seat that showed the ace earns the
+  ace bonus, and the ace's twin left on a board counts 50 only against that seat.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engine.cards import Groups
-from engine.families.tile.game_rules import CLOSING_BONUS, DOUBLES_WINDOW_SECONDS
+from engine.families.tile import live
+from engine.families.tile.game_rules import ACE_BONUS, CLOSING_BONUS, DOUBLES_WINDOW_SECONDS
 from engine.families.tile.rules import end_value
 from engine.game.policy import (
     LOST,
@@ -42,6 +47,7 @@ class TilePolicy(FamilyPolicy):
     opening_window_ms = DOUBLES_WINDOW_SECONDS * 1000
     opening_window_label = "doubles window"
     stock_out_label = "the pool ran out"
+    window_press_call = live.CALL_ACE
 
     def lower_wins(self, game: Game) -> bool:
         return False
@@ -55,31 +61,69 @@ class TilePolicy(FamilyPolicy):
     def judge_show(self, game: Game, deal: DealState, groups: Groups) -> Ruling:
         return game.variant.judge(self._request(game, deal, "declare", groups))
 
-    def _laid_and_left(self, game: Game, deal: DealState, groups: Groups) -> tuple[int, int, Ruling]:
+    def _laid_and_left(self, game: Game, deal: DealState, groups: Groups, ace_dealt: bool = False
+                       ) -> tuple[int, int, Ruling]:
         ruling = game.variant.judge(self._request(game, deal, "meld", groups))
         ace = parse_tile(deal.wild) if deal.wild else None
         laid = sum(int(g.points) for g in ruling.groups if g.valid)
-        left = sum(end_value(t, ace) for g in ruling.groups if not g.valid
+        left = sum(end_value(t, ace, ace_dealt) for g in ruling.groups if not g.valid
                    for t in g.cards if isinstance(t, Tile))
         return laid, left, ruling
 
     def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, Number, Ruling]:
-        _, left, ruling = self._laid_and_left(game, deal, groups)
+        dealt = live.of(deal).ace_shown_by == seat
+        _, left, ruling = self._laid_and_left(game, deal, groups, dealt)
         return LOST, left, ruling
 
     def deal_scores(self, game: Game, deal: DealState, outcomes: Sequence[SeatOutcome],
                     readings: Mapping[int, Groups]) -> Mapping[int, Number]:
         out: dict[int, Number] = {}
+        shown_by = live.of(deal).ace_shown_by
         for o in outcomes:
             if o.outcome == SITTING_OUT:
                 continue
             groups = readings.get(o.seat, ())
-            laid, left, _ = self._laid_and_left(game, deal, groups) if groups else (0, 0, None)
-            bonus = 0
+            dealt = shown_by == o.seat
+            laid, left, _ = self._laid_and_left(game, deal, groups, dealt) if groups else (0, 0, None)
+            bonus = ACE_BONUS if dealt else 0
             if o.outcome == WINNER:  # the closer's one loose tile was thrown to close
-                bonus, left = CLOSING_BONUS, 0
+                bonus, left = bonus + CLOSING_BONUS, 0
             out[o.seat] = laid + bonus - left
         return out
+
+    # --- what the players call during the game (engine.families.tile.live) ----------------
+
+    def answer_call(self, game: Game, deal: DealState, seat: int, call: str, cards: Groups,
+                    t_ms: int) -> tuple[DealState | None, str]:
+        record = live.of(deal)
+        names = tuple(s.name for s in game.seats)
+        if call == live.CALL_DOUBLE:
+            new, text = live.declare_double(record, deal, seat, names, cards, self.opening_window_ms, t_ms)
+        elif call == live.CALL_ACE:
+            new, text = live.show_ace(record, deal, seat, names, cards, t_ms)
+        elif call == live.CALL_MELD:
+            new, text = live.lay(record, deal, seat, names[seat], cards, t_ms)
+        else:
+            return None, f"tile rummy has no call {call[:20]!r}: a double, the ace or a meld"
+        return (None if new is None else replace(deal, family=new)), text
+
+    def window_closed(self, game: Game, deal: DealState) -> tuple[DealState, str]:
+        record, text = live.close_window(live.of(deal), tuple(s.name for s in game.seats))
+        return replace(deal, family=record), text
+
+    def turn_ended(self, game: Game, deal: DealState, seat: int, in_time: bool) -> tuple[DealState, str]:
+        record = live.of(deal)
+        if record.laying_seat is None:
+            return deal, ""
+        record, text = live.turn_ended(record, seat, game.seats[seat].name, in_time)
+        return replace(deal, family=record), text
+
+    def stock_out_goes_on(self, game: Game, deal: DealState) -> tuple[DealState, str] | None:
+        rebuilt = live.pool_out(live.of(deal))
+        if rebuilt is None:
+            return None
+        record, text = rebuilt
+        return replace(deal, family=record), text
 
     def deals_total(self, game: Game) -> int | None:
         return 1
