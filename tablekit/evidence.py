@@ -26,7 +26,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from display.viewmodel import SHOW_CONFIRM, ShowView, ViewModel
-from engine.game import Event, GameState, HandEntered, TableRead, apply, new_game
+from engine.game import (
+    DealStarted,
+    Event,
+    GameState,
+    HandEntered,
+    TableRead,
+    TableSeen,
+    apply,
+    new_game,
+)
 from engine.ruling import plain_number
 from tablekit.journal import Journal, JournalError
 from tablekit.present import present
@@ -157,9 +166,9 @@ class RulingLine:
 
     seq: int
     deal: int
-    seat: int
+    seat: int  # -1: the cut card (no seat's)
     player: str
-    kind: str  # "show" or "hand"
+    kind: str  # "show", "hand", "cut" (the cut card read) or "turn" (the table read after a turn)
     valid: bool | None  # None: the reading could not be judged
     reason: str
     points: int | float | None
@@ -168,6 +177,10 @@ class RulingLine:
 
     @property
     def verdict(self) -> str:
+        if self.kind == "cut":
+            return "read"
+        if self.kind == "turn":
+            return "seen" if self.valid is None else "legal" if self.valid else "illegal"
         if self.valid is None:
             return "not judged"
         if self.kind == "hand":
@@ -187,7 +200,9 @@ def _deal_number(state: GameState) -> int:
 
 def rulings(journal: Journal, game_id: int) -> list[RulingLine]:
     """Every reading the game judged (a ``TableRead``, or a hand the players entered), in
-    order, with its verdict as the engine gave it then."""
+    order, with its verdict as the engine gave it then; and, where the camera read them (their
+    photo is kept), the cut cards and the table read after a turn (``TableSeen``: the turn
+    found legal, illegal, or the table only seen as the turn began)."""
     game = journal.game(game_id)
     events = journal.events(game_id)
     photos = journal.photo_seqs(game_id)
@@ -196,7 +211,16 @@ def rulings(journal: Journal, game_id: int) -> list[RulingLine]:
     out: list[RulingLine] = []
     for seq, event in enumerate(events, 1):
         deal = _deal_number(state)
+        due = _turn_due(state)
         state, _ = apply(state, event)
+        if isinstance(event, DealStarted) and event.wild and seq in photos:
+            out.append(RulingLine(seq, _deal_number(state), -1, "", "cut", None,
+                                  f"cut card {event.wild}", None, False, True))
+            continue
+        if isinstance(event, TableSeen):
+            if seq in photos:
+                out.append(_turn_line(seq, deal, due, state, names))
+            continue
         if not isinstance(event, TableRead | HandEntered):
             continue
         seat = getattr(event, "zone", getattr(event, "seat", -1))
@@ -227,6 +251,25 @@ def rulings(journal: Journal, game_id: int) -> list[RulingLine]:
                               kind, valid, reason, None if points is None else plain_number(points),
                               reading.entered or isinstance(event, HandEntered), seq in photos))
     return out
+
+
+def _turn_due(state: GameState) -> int | None:
+    """The seat whose ended turn the next whole-table reading checks (None: none)."""
+    deal = state.deal
+    watch = deal.watch if deal is not None else None
+    return watch.due if watch is not None else None
+
+
+def _turn_line(seq: int, deal: int, due: int | None, state: GameState, names: list[str]) -> RulingLine:
+    """The ruling a whole-table reading made: the turn of ``due`` legal or not."""
+    if due is None or not 0 <= due < len(names):
+        return RulingLine(seq, deal, -1, "", "turn", None, "the table as the turn began", None,
+                          False, True)
+    watch = state.deal.watch if state.deal is not None else None
+    check = watch.check if watch is not None else None
+    broke = check is not None and check.seat == due
+    return RulingLine(seq, deal, due, names[due], "turn", not broke,
+                      check.reason if check is not None and broke else "", None, False, True)
 
 
 # --- a game told again, step by step --------------------------------------------------------

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from _game_fixtures import game
 
-from engine.game import Declare, TableRead
-from tablekit.cameras import FrameCamera, ZoneRequest
+from engine.game import DealStarted, Declare, TableRead, TableSeen
+from tablekit.cameras import FrameCamera, ScriptedCamera, TableRequest, ZoneRequest
 from tablekit.cli import main
 from tablekit.clock import ManualClock
 from tablekit.evidence import decode, keep_photo, photo_budget, replay_views, rulings, zone_photo
@@ -214,3 +214,80 @@ def test_a_damaged_photo_is_survived_by_history_and_the_replay(played, tmp_path,
 def test_a_camera_with_nothing_read_for_a_zone_gives_no_photo(tmp_path):
     camera = FrameCamera(FolderSource(tmp_path))
     assert camera.zone_photo(ZoneRequest(0, 1)) is None
+
+
+# --- the cut card and the whole table keep their photos too --------------------------------
+
+
+def test_a_cut_card_read_keeps_its_photo_and_history_lists_it(tmp_path, capsys):
+    from tablekit.commands.run import EvidenceCamera
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for i, path in enumerate(sorted(PHOTOS.iterdir())[:3]):
+        shutil.copy(path, frames / f"{i}{path.suffix.lower()}")
+    camera = EvidenceCamera(FolderSource(frames))
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as j:
+        t = Table.start(j, game(), ManualClock(), camera=camera)
+        t.button(4, True)  # OK deals: the cut card is read from the first photo
+        t.post(Declare(1, t.now()))
+        game_id = t.game_id
+        events = j.events(game_id)
+        cut_seq = next(seq for seq, e in enumerate(events, 1) if isinstance(e, DealStarted))
+        read_seq = next(seq for seq, e in enumerate(events, 1) if isinstance(e, TableRead))
+        assert j.photo_seqs(game_id) == {cut_seq, read_seq}
+        photo = decode(j.photo(game_id, cut_seq))
+    wild = events[cut_seq - 1].wild
+    assert wild and photo is not None
+    frame, reading = camera.seen["centre"]
+    assert photo.shape == frame.shape and reading.cards
+    assert wild == reading.group_cards()[0][0]  # the photo is the one the cut was read from
+    with Journal(path, read_only=True) as j:
+        lines = rulings(j, game_id)
+    assert [(r.kind, r.verdict, r.seq) for r in lines][:1] == [("cut", "read", cut_seq)]
+    assert lines[0].reason == f"cut card {wild}" and lines[0].photo
+    dest = tmp_path / "photos"
+    assert main(["history", "--journal", str(path), "--game", str(game_id), "--photos", str(dest)]) == 0
+    assert f"game{game_id}-deal1-table-cut-{cut_seq}.jpg" in {f.name for f in dest.iterdir()}
+    assert "cut card" in capsys.readouterr().out
+
+
+def test_a_cut_drawn_by_the_table_keeps_no_photo(tmp_path):
+    from tablekit.commands.run import EvidenceCamera
+
+    camera = EvidenceCamera(FolderSource(tmp_path))  # no frames: the cut is not read
+    with Journal(tmp_path / "j.sqlite") as j:
+        t = Table.start(j, game(), ManualClock(), camera=camera)
+        t.button(4, True)
+        assert t.state.deal is not None and t.state.deal.wild  # the table drew one
+        assert j.photo_seqs(t.game_id) == set()
+    assert camera.cut_photo(1) is None and camera.table_photo(TableRequest(3, 1)) is None
+
+
+def test_each_whole_table_reading_keeps_its_photo_and_the_turn_ruling_is_listed(tmp_path):
+    from test_app_turn_checks import NAMES, OK, TABLES, press
+
+    class Photographed(ScriptedCamera):
+        """Scripted tables, each with a photo naming the turn it was read after."""
+
+        def table_photo(self, request: TableRequest) -> bytes:
+            image = np.full((40, 60, 3), 30 * request.turns, np.uint8)
+            return bytes(cv2.imencode(".jpg", image)[1].tobytes())
+
+    with Journal(tmp_path / "j.sqlite") as j:
+        t = Table.start(j, game("open-rummy-2deck", NAMES), ManualClock(1000),
+                        camera=Photographed(tables=dict(TABLES)))
+        press(t, OK)
+        for seat in (1, 2, 3):
+            press(t, seat)
+        events = j.events(t.game_id)
+        seen = [seq for seq, e in enumerate(events, 1) if isinstance(e, TableSeen)]
+        assert len(seen) == 4 and j.photo_seqs(t.game_id) == set(seen)
+        shades = [int(decode(j.photo(t.game_id, seq)).mean()) for seq in seen]
+        assert shades == sorted(shades) and shades[0] < shades[-1]  # each its own turn's photo
+        lines = [r for r in rulings(j, t.game_id) if r.kind == "turn"]
+    assert [(r.seq, r.player, r.verdict) for r in lines] == [
+        (seen[0], "", "seen"), (seen[1], "Bo", "legal"), (seen[2], "Cy", "legal"),
+        (seen[3], "Di", "illegal")]
+    assert "taken off the table" in lines[3].reason and all(r.photo for r in lines)

@@ -116,7 +116,9 @@ def _rulings(path: Path, game: str, photos: Path | None, as_json: bool) -> int:
     if folder is not None:
         written = 0
         for r, jpeg in kept:
-            name = f"game{game_id}-deal{r.deal}-seat{r.seat + 1}-{_file_word(r.player)}-{r.seq}.jpg"
+            whose = f"seat{r.seat + 1}-{_file_word(r.player)}" if r.seat >= 0 else "table"
+            what = f"-{r.kind}" if r.kind in ("cut", "turn") else ""
+            name = f"game{game_id}-deal{r.deal}-{whose}{what}-{r.seq}.jpg"
             if decode(jpeg) is None:
                 log.warning("%s: photo unreadable (kept as it is)", name)
             (folder / name).write_bytes(jpeg or b"")

@@ -13,15 +13,19 @@ import logging
 import random
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import TablekitError
 from engine.game import Game, Seat
+from tablekit.cameras import CENTRE, FrameCamera, SeenTable, TableRequest
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from display.viewmodel import ViewModel
     from tablekit.box_input import BoxLink
     from tablekit.cameras import Camera
+    from vision.reading import TableReading
 
 NAME = "run"
 HELP = "run the table: camera, button box and screen (keyboard and photo-folder fallbacks)"
@@ -119,9 +123,54 @@ def open_box(args: argparse.Namespace) -> BoxLink | None:
         return None
 
 
+class EvidenceCamera(FrameCamera):
+    """A :class:`~tablekit.cameras.FrameCamera` that also gives the photos of its whole-table
+    readings (``table_photo``: the frame, every read box drawn) and of the cut cards it read
+    (``cut_photo``: the mat's centre), which the table keeps with the events they made
+    (:mod:`tablekit.evidence`): every ruling made from a camera reading keeps its photo."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._table_seen: tuple[np.ndarray, TableReading] | None = None
+        self._cuts_read: set[int] = set()  # the deals whose cut card was read, not drawn
+
+    def read_table(self, request: TableRequest) -> SeenTable | None:
+        seen = super().read_table(request)
+        self._table_seen = self._last if seen is not None else None
+        return seen
+
+    def table_photo(self, request: TableRequest) -> bytes | None:
+        """The JPEG of the frame the last whole table was read from (None: none was)."""
+        from tablekit.evidence import zone_photo
+
+        if self._table_seen is None:
+            return None
+        frame, reading = self._table_seen
+        return zone_photo(frame, reading)
+
+    def read_cut(self, deal: int) -> str | None:
+        card = super().read_cut(deal)
+        if card is None:
+            self._cuts_read.discard(deal)
+        else:
+            self._cuts_read.add(deal)
+        return card
+
+    def cut_photo(self, deal: int) -> bytes | None:
+        """The JPEG of the centre the cut card of ``deal`` was read from (None: it was not
+        read, the table drew it)."""
+        from tablekit.evidence import zone_photo
+
+        seen = self.seen.get(CENTRE)
+        if deal not in self._cuts_read or seen is None:
+            return None
+        frame, reading = seen
+        return zone_photo(frame, reading, self.calibration, CENTRE)
+
 def open_camera(args: argparse.Namespace) -> Camera:
-    """A frame camera, else the photo folder, else a camera that reads nothing."""
-    from tablekit.cameras import FrameCamera, ScriptedCamera
+    """A frame camera, else the photo folder, else a camera that reads nothing. A frame
+    camera keeps the photo of every reading a ruling is made from (:class:`EvidenceCamera`)."""
+    from tablekit.cameras import ScriptedCamera
 
     calibration = deck = None
     if args.calibration:
@@ -138,13 +187,13 @@ def open_camera(args: argparse.Namespace) -> Camera:
     try:
         from vision.sources import open_source
 
-        return FrameCamera(open_source(args.camera), calibration, live=True, deck=deck)
+        return EvidenceCamera(open_source(args.camera), calibration, live=True, deck=deck)
     except (TablekitError, OSError, ImportError) as exc:
         log.warning("no camera (%s)", exc)
     if args.photos:
         from vision.sources import FolderSource
 
-        return FrameCamera(FolderSource(args.photos), calibration, fallback=True, deck=deck)
+        return EvidenceCamera(FolderSource(args.photos), calibration, fallback=True, deck=deck)
     return ScriptedCamera(name="no camera and no photo folder", no_tables="no camera")
 
 
