@@ -26,10 +26,12 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from display.viewmodel import HEALTH_FALLBACK, LEVEL_WARNING, DeviceHealth, Toast, ViewModel
+from engine.cards import Groups
 from engine.game import (
     ButtonPressed,
     ButtonReleased,
     Buzz,
+    Called,
     CameraLost,
     CameraRestored,
     ClaimMade,
@@ -59,7 +61,7 @@ from engine.game import (
 from engine.game import scorepad as pad
 from engine.game.codec import RecordError
 from engine.game.events import check_event
-from engine.game.flow import is_claim_press
+from engine.game.flow import is_claim_press, is_window_call_press
 from firmware_bridge.layout import ButtonLayout
 from tablekit.cameras import Camera, TableRequest, ZoneRequest
 from tablekit.clock import Clock, wall_ms
@@ -349,11 +351,23 @@ class Table:
             if self.corrections.selecting_card(reading):
                 self.corrections.seat(button, pressed, t, self.state.game.variant.uses_tiles)
                 return
+            call = "" if pressed else is_window_call_press(self.state, button, t)
+            if call:
+                # a long press in the opening window is the family's call (tile rummy: the ace)
+                self.post(Called(button, call, (), t))
+                return
             if not pressed and is_claim_press(self.state, button, t):
                 # a short press out of turn claims the upcard ("May I", a buy, a call)
                 self.post(ClaimMade(button, t))
                 return
             self.post(ButtonPressed(button, t) if pressed else ButtonReleased(button, t))
+
+    def call(self, seat: int, call: str, cards: Groups = (), t_ms: int | None = None) -> None:
+        """``seat`` calls something its family's rules answer (tile rummy: ``double`` with
+        the pair, ``ace``, ``meld`` with the groups laid), typed or touched at the table; the
+        engine answers it or refuses it with the reason, and either way it is journaled."""
+        if 0 <= seat < self.state.game.players:
+            self.post(Called(seat, call, cards, self.now() if t_ms is None else t_ms))
 
     def menu_pressed(self, t_ms: int) -> None:
         """MENU: on a verdict it moves the selection (read again, then each card); in play,

@@ -72,9 +72,10 @@ class Action:
     """One thing the table does at table time ``t`` (strictly increasing through a script)."""
 
     t: int
-    kind: str  # down, up, ok, menu, wait, link, camera, correct
+    kind: str  # down, up, call, ok, menu, wait, link, camera, correct
     seat: int = -1
-    data: Any = None  # link/camera: up (bool); correct: the correction (a JSON object)
+    data: Any = None  # link/camera: up (bool); correct: the correction (a JSON object);
+    # call: (what, the tiles or cards as groups)
     note: str = ""
 
 
@@ -198,6 +199,15 @@ def expand(steps: list[Any], seats: int = 8) -> Iterator[Action]:
                 raise ScriptError(f"step {n} presses seat {seat}, but the game has seats 0 to {seats - 1}")
             hold = _number(step.get("hold", 200), f"step {n}'s \"hold\" (ms)", low=1)
             found = [Action(t, "down", seat, note=note), Action(t + hold, "up", seat)]
+        elif "call" in step:
+            # a seat's call its family's rules answer (tile rummy: a double, the ace, a meld)
+            seat = _number(step["call"], f"step {n}'s \"call\" (a seat)")
+            if seat >= seats:
+                raise ScriptError(f"step {n} is a call by seat {seat}, but the game has seats 0 to {seats - 1}")
+            what = step.get("what")
+            if not isinstance(what, str) or not what:
+                raise ScriptError(f"step {n}'s call needs \"what\" (double, ace, meld), not {json.dumps(what)}")
+            found = [Action(t, "call", seat, data=(what, _groups(str(step.get("tiles", ""))),), note=note)]
         elif step.get("ok"):
             found = [Action(t, "ok", note=note)]
         elif step.get("menu"):
@@ -275,6 +285,9 @@ class Player:
             self.presses.seat(action.seat, action.kind == "down", action.t)
         elif action.kind in ("ok", "menu"):
             self.presses.control(action.kind, action.t)
+        elif action.kind == "call":
+            what, tiles = action.data
+            table.call(action.seat, what, tiles, action.t)
         elif action.kind == "link":
             self.presses.link(bool(action.data), action.t)
         elif action.kind == "camera":
