@@ -724,6 +724,21 @@ class Journal:
                                (player_key(name), name.strip(), played_ms))
                 db.execute("UPDATE players SET played_ms=? WHERE key=?", (played_ms, player_key(name)))
 
+    def import_player(self, name: str, added_ms: int, played_ms: int | None) -> bool:
+        """Put ``name`` on the roster as it stood elsewhere (salvage copies the roster of a
+        damaged journal); False when it is not a name or the roster has it already."""
+        from engine.game import Seat
+        from engine.game.setup import SetupError, check_names
+
+        try:  # the rules of a seat's name (tablekit.roster checks them the same way)
+            check_names((Seat(name),))
+        except SetupError:
+            return False
+        with self._write() as db:
+            cur = db.execute("INSERT OR IGNORE INTO players (key, name, added_ms, played_ms) "
+                             "VALUES (?, ?, ?, ?)", (player_key(name), name.strip(), added_ms, played_ms))
+        return cur.rowcount == 1
+
     def remove_player(self, name: str) -> bool:
         """Take ``name`` off the roster (its games stay); False when it was not on it."""
         with self._write() as db:

@@ -9,7 +9,8 @@ a device, a read-only place, a full disk) is a :class:`~tablekit.journal.Journal
 Commands that only read (``tablekit history``, ``tablekit export``) go through
 :func:`read_journal`: the journal opened read-only (no write access needed) and, when it turns
 out damaged, :func:`salvage` instead: every game and event whose row can still be read, copied
-into a journal in memory, with a sentence saying how many could not be.
+into a journal in memory with the roster's names and the photos of the events kept, and a
+sentence saying how many could not be.
 """
 
 from __future__ import annotations
@@ -118,6 +119,8 @@ class Salvage:
     events: int = 0
     games_lost: int = 0
     events_lost: int = 0
+    players: int = 0  # the roster's names copied
+    photos: int = 0  # the evidence photos copied (of the games and events kept)
     at_least: bool = False  # rows were lost at the end of a table: how many is not known
 
     def sentence(self) -> str:
@@ -148,7 +151,8 @@ def read_journal(path: str | Path, read: Callable[[Journal], T]) -> tuple[T, str
 def salvage(path: str | Path) -> tuple[Journal, Salvage]:
     """A journal in memory holding every game of the file at ``path`` whose setup can be read,
     each with its events up to the first one that cannot be (a game that lost events is
-    marked 'damaged'), and the counts of what was lost."""
+    marked 'damaged'), the roster's readable names and the readable photos of the events
+    kept; and the counts of what was copied and lost."""
     path = Path(path)
     check_place(path, read_only=True)
     report = Salvage(path)
@@ -159,6 +163,8 @@ def salvage(path: str | Path) -> tuple[Journal, Salvage]:
         events, lost, events_cut = _scan(db, "events", "game_id, seq, body")
         report.events_lost += lost
         report.at_least = end or events_cut
+        players = _scan_extra(db, "players", "name, added_ms, played_ms")
+        photos = _scan_extra(db, "photos", "game_id, seq, jpeg")
     finally:
         db.close()
     by_game: dict[int, dict[int, Any]] = {}
@@ -168,6 +174,7 @@ def salvage(path: str | Path) -> tuple[Journal, Salvage]:
         else:
             report.events_lost += 1
     out = Journal(":memory:")
+    kept_events: dict[int, int] = {}  # game -> how many of its events were kept
     for _, game_id, created_ms, setup, status, winners in games:
         bodies = by_game.pop(game_id, {}) if isinstance(game_id, int) else {}
         try:
@@ -195,8 +202,36 @@ def salvage(path: str | Path) -> tuple[Journal, Salvage]:
             continue
         report.games += 1
         report.events += len(kept)
+        kept_events[game_id] = len(kept)
     report.events_lost += sum(len(b) for b in by_game.values())  # events of no readable game
+    for _, name, added_ms, played_ms in players:
+        try:
+            if out.import_player(str(name), int(added_ms), None if played_ms is None else int(played_ms)):
+                report.players += 1
+        except ROW_FAULTS:
+            continue
+    for _, game_id, seq, jpeg in photos:
+        if isinstance(game_id, int) and isinstance(seq, int) and 1 <= seq <= kept_events.get(game_id, 0) \
+                and isinstance(jpeg, bytes) and jpeg:
+            out.add_photo(game_id, seq, jpeg)
+            report.photos += 1
     return out, report
+
+
+def _scan_extra(db: sqlite3.Connection, table: str, columns: str) -> list[Any]:
+    """The readable rows of a table a journal may lack (the roster, the photos: an older kit
+    wrote neither) or have lost to the damage: none then."""
+    try:
+        have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+    except sqlite3.DatabaseError:
+        return []
+    if not {c.strip() for c in columns.split(",")} <= have:
+        return []
+    try:
+        rows, _, _ = _scan(db, table, columns)
+    except sqlite3.DatabaseError:
+        return []
+    return rows
 
 
 def _readable_prefix(bodies: dict[int, Any], players: int) -> list[Event]:

@@ -443,3 +443,31 @@ def test_every_journal_error_is_a_tablekit_error():
     for cls in (JournalError, JournalFileError, JournalReadOnlyError, JournalFullError,
                 JournalDamagedError, JournalRowError, RecordError):
         assert issubclass(cls, TablekitError)
+
+
+def test_salvage_copies_the_roster_and_the_photos_of_the_events_it_kept(healthy, tmp_path):
+    path = _copy(healthy, tmp_path, "kept.sqlite")
+    with Journal(path) as j:
+        assert j.add_player("Ravi", 1000) and j.add_player("रवि शर्मा", 2000) and j.add_player("李娜", 3000)
+        j.player_played(["Ravi"], 5000)
+        for game_id, seq in ((1, 3), (2, 3), (2, 7), (3, 2)):
+            j.add_photo(game_id, seq, b"\xff\xd8photo-%d-%d" % (game_id, seq))
+        roster = j.roster()
+    _spoil(path, "UPDATE events SET body=? WHERE game_id=2 AND seq=5", "garbage")  # game 2 ends at 4
+    journal, report = salvage(path)
+    with journal:
+        assert journal.roster() == roster  # every name, with when it was added and last played
+        assert report.players == 3 and report.photos == 3
+        assert journal.photo_seqs(1) == {3} and journal.photo_seqs(2) == {3}  # 7: its event is lost
+        assert journal.photo_seqs(3) == {2}
+        assert journal.photo(2, 3) == b"\xff\xd8photo-2-3"
+        assert journal.resumable() in (None, 3)
+
+
+def test_salvage_of_a_journal_an_older_kit_wrote_has_no_roster_and_no_photos(healthy, tmp_path):
+    path = _copy(healthy, tmp_path, "old.sqlite")
+    _spoil(path, "DROP TABLE players")
+    _spoil(path, "DROP TABLE photos")
+    journal, report = salvage(path)
+    with journal:
+        assert report.games == 3 and journal.roster() == [] and report.players == report.photos == 0
