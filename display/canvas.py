@@ -18,6 +18,7 @@ from display.theme import Colour
 
 ELLIPSIS = "…"
 MIN_PARAGRAPH_PX = 14  # a wrapped reason is never shrunk below this line height
+FIGURE_PROBE_PX = 100  # the line height the digits' ink is measured at
 # What to write when the font has no glyph: the judge notation's letters for the suits.
 _STAND_INS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C", "…": "...", "·": "-", "—": "-", "→": "->"}
 
@@ -52,6 +53,7 @@ class TextCache:
         self.fonts = fonts
         self.capacity = capacity
         self._store: OrderedDict[tuple[str, int, bool, Colour], pygame.Surface] = OrderedDict()
+        self._figure_ink: dict[bool, float] = {}
 
     def render(self, text: str, line_px: int, colour: Colour, bold: bool = True) -> pygame.Surface:
         key = (text, line_px, bold, colour)
@@ -73,6 +75,15 @@ class TextCache:
 
     def width(self, text: str, line_px: int, bold: bool = True) -> int:
         return self.fonts.get(line_px, bold).size(text)[0]
+
+    def figure_ink(self, bold: bool = True) -> float:
+        """How tall the digits' ink is, as a share of the line height they are set in."""
+        ratio = self._figure_ink.get(bold)
+        if ratio is None:
+            surf = self.fonts.get(FIGURE_PROBE_PX, bold).render("0123456789", True, (255, 255, 255))
+            ratio = max(0.3, min(1.0, surf.get_bounding_rect().h / FIGURE_PROBE_PX))
+            self._figure_ink[bold] = ratio
+        return ratio
 
 
 class Canvas:
@@ -150,6 +161,38 @@ class Canvas:
         # a glyph reaching below the face's descent (an underscore) is cropped at the box
         shown_rect = rect.clip(box)
         self.surface.blit(surf, shown_rect, area=pygame.Rect(shown_rect.x - rect.x, shown_rect.y - rect.y, shown_rect.w, shown_rect.h))
+        self.texts.append(TextPlacement(shown, shown_rect, box))
+        return shown_rect
+
+    def figures(self, text: str, box: pygame.Rect, colour: Colour, *, min_scale: float = 0.6,
+                align: str = "center") -> pygame.Rect:
+        """A number drawn so that its digits' ink, not the font's line, is ``box``'s height
+        (digits have no descenders or accents to keep room for): a score read across the
+        table. A number too wide shrinks down to ``min_scale`` of that, then is cut. Returns
+        where the ink landed (what ``texts`` records)."""
+        text = printable(text)
+        box = box.clip(self.layout.full)
+        if not text or box.h <= 0:
+            return pygame.Rect(box.x, box.y, 0, 0)
+        line_px = max(1, int(box.h / self.cache.figure_ink(True)))
+        shown, size = self.fit(text, line_px, box.w, True, min_scale)
+        if not shown:
+            return pygame.Rect(box.x, box.y, 0, 0)
+        surf = self.cache.render(shown, size, colour, True)
+        ink = surf.get_bounding_rect()
+        area = pygame.Rect(0, ink.y, surf.get_width(), min(ink.h, box.h)) if ink.h else surf.get_rect()
+        rect = pygame.Rect(0, 0, area.w, area.h)
+        rect.centery = box.centery
+        if align == "center":
+            rect.centerx = box.centerx
+        elif align == "right":
+            rect.right = box.right
+        else:
+            rect.left = box.left
+        rect.clamp_ip(box)
+        shown_rect = rect.clip(box)
+        self.surface.blit(surf, shown_rect, area=pygame.Rect(area.x + shown_rect.x - rect.x, area.y + shown_rect.y - rect.y,
+                                                              shown_rect.w, shown_rect.h))
         self.texts.append(TextPlacement(shown, shown_rect, box))
         return shown_rect
 

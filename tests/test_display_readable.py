@@ -17,7 +17,8 @@ from display.samples import NAMES, deal_view, play_view, scoreboard_view
 from display.viewmodel import DealLine, ScoreSeries
 
 PI, TABLE = SIZES["pi"], SIZES["table"]
-MIN_SCORE_PX = 32  # a seat's score, as drawn on the 800×480 screen
+MIN_SCORE_PX = 32  # a seat's score, as drawn on the 800×480 screen: its digits' ink
+WIDE_SCORE_SHARE = 0.8  # a score too wide for its seat (-1234.5) keeps this much of it
 MIN_NAME_PX = 20
 
 
@@ -47,7 +48,8 @@ def _scores(size: tuple[int, int], seats: int) -> list[tuple[int, int, int]]:
         assert canvas.regions[f"score:{i}"] == score.rect
         name = _placed(canvas, seat.name, panel)
         assert not name.text.endswith("…"), "a sample name is cut"
-        out.append((score.rect.h, ink_height(surface, score.rect), name.rect.h))
+        # the fill is read off the panel just left of the digits (the rect hugs their ink)
+        out.append((score.rect.h, ink_height(surface, score.rect.inflate(4, 0)), name.rect.h))
     return out
 
 
@@ -56,9 +58,10 @@ def test_seat_scores_are_drawn_large_at_800x480_and_grow_at_1080p(seats: int) ->
     small = _scores(PI, seats)
     large = _scores(TABLE, seats)
     for (line, ink, name), (big_line, big_ink, big_name) in zip(small, large, strict=True):
-        assert line >= MIN_SCORE_PX, f"{seats} seats: a score {line} px tall at 800x480"
-        assert ink >= 0.6 * line  # the digits fill their line: no tiny glyph in a tall box
-        assert line > name, "the score is the seat's big element"
+        # measured on the frame: the rows of the score's box the digits' pixels reach
+        assert ink >= MIN_SCORE_PX, f"{seats} seats: a score's digits {ink} px tall at 800x480"
+        assert ink >= 0.9 * line  # the digits fill their box: no tiny glyph in a tall box
+        assert ink > 1.4 * name, "the score is the seat's big element"
         assert name >= MIN_NAME_PX
         assert big_line >= 2 * line and big_ink >= 2 * ink, "scores scale up at 1080p"
         assert big_name >= 2 * name
@@ -68,10 +71,10 @@ def test_seat_scores_are_drawn_large_at_800x480_and_grow_at_1080p(seats: int) ->
 def test_a_wide_score_shrinks_a_little_but_stays_whole(size: tuple[int, int]) -> None:
     view = play_view(8)
     seats = tuple(dataclasses.replace(s, score=-1234.5) for s in view.seats)
-    _, canvas = render(dataclasses.replace(view, seats=seats), size)
+    surface, canvas = render(dataclasses.replace(view, seats=seats), size)
     for i in range(8):
         placed = _placed(canvas, "-1234.5", canvas.regions[f"seat:{i}"])
-        assert placed.rect.h >= MIN_SCORE_PX * size[1] / PI[1]
+        assert ink_height(surface, placed.rect.inflate(4, 0)) >= WIDE_SCORE_SHARE * MIN_SCORE_PX * size[1] / PI[1]
 
 
 @BOTH

@@ -29,7 +29,8 @@ SEAT_HEIGHT_CROWDED = 0.18  # seven and eight seats: clear of the standing note
 # A seat panel's rows, as shares of its inner height: the name, the score (the rest), the note.
 NAME_SHARE = 0.28
 NOTE_SHARE = 0.19
-MIN_SCORE_SCALE = 0.8  # a wide score shrinks this far before it is cut
+MIN_SCORE_SCALE = 0.6  # a wide score shrinks this far before it is cut
+SCORE_AIR = 0.08  # of the score's row, kept clear above and below its digits
 
 
 def team_colours(view: PlayView) -> dict[str, theme.Colour]:
@@ -182,7 +183,9 @@ def _seat(
 
     note_row = pygame.Rect(inner.x, inner.bottom - note_h, inner.w, note_h)
     score_box = pygame.Rect(inner.x, name_box.bottom, inner.w, note_row.y - name_box.bottom)
-    score = canvas.text(number_text(seat.score), score_box.h, score_box, ink, min_scale=MIN_SCORE_SCALE)
+    # the digits' ink, not a line of type, fills the row (less a little air above and below)
+    digits = inset(score_box, 0, round(score_box.h * SCORE_AIR))
+    score = canvas.figures(number_text(seat.score), digits, ink, min_scale=MIN_SCORE_SCALE, align="left")
     canvas.mark(f"score:{index}", score)
 
     marks_w = _missed_marks(canvas, index, seat.missed_turns, missed_limit, note_row)
