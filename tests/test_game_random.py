@@ -335,3 +335,77 @@ def test_seeded_legal_games_of_deals_rummy_and_open_rummy_replay_exactly_at_ever
         ends += d.state.phase == "game-over"
         assert len(d.state.history) >= 1
     assert ends >= 1
+
+
+# --- tile rummy with the players' calls: doubles, the ace, melds ------------------------------
+
+TILE_CALLS = (("double", "B7 B7"), ("double", "Y3"), ("double", "K12 K12"), ("double", "R7 R7"),
+              ("double", "JY JY"), ("ace", ""), ("ace", "R8"), ("meld", "R10 R11 R12 | K9 B9 Y9"),
+              ("meld", "K9 B9 Y9"), ("meld", "Y4 K4 B4"), ("meld", "B1 B2 B3 B4 B5 B6 B7 B8 B9"),
+              ("meld", "R1 R2"), ("pass", ""))
+TILE_HANDS = ("R1 R2 R3 | B5 Y5 K5 | R10 R11 R12 R13 | K7 K8 K9 | Y2", "B7 B8 B9 | Y11 K4 R7",
+              "Y1 Y2 Y3 Y4 | K13", "JY K4", "R7")
+# mostly turns and calls; a show, the pool running out, a lost box or camera now and then
+TILE_ACTIONS = ("short",) * 5 + ("call",) * 8 + ("expire", "menu", "ok", "ok", "read", "tick", "other",
+                                                  "link", "camera")
+
+
+def tile_playout(seed: int, steps: int) -> tuple[Driver, int, int]:
+    """A seeded game of tile rummy through the live flow, the random table inputs mixed with
+    the players' calls; returns the driver and how many calls were answered and refused."""
+    import random
+
+    from engine.game import Called
+
+    rng = random.Random(seed)
+    d = Driver(game("tile-rummy", ["P0", "P1", "P2"]))
+    answered = refused = 0
+    for step in range(steps):
+        if d.state.phase == "game-over":
+            break
+        action = rng.choice(TILE_ACTIONS + (("long",) if step > steps // 2 else ()))
+        if d.state.phase in ("setup", "deal-over"):
+            action = "deal"
+        elif d.state.phase == "show":  # the show read through, as a table would
+            action = rng.choice(("read", "read", "ok", "ok", "correct", "menu"))
+        if d.state.paused and rng.random() < 0.5:  # the box or camera comes back
+            action = "link" if not d.state.link_ok else "camera"
+        window = d.state.deal is not None and d.state.deal.window_until_ms is not None
+        if window and d.state.phase == "play" and rng.random() < 0.7:
+            action = "call"  # the opening window: doubles and the ace, mostly
+        if action == "call":
+            what, tiles = rng.choice(TILE_CALLS[:7] if window else TILE_CALLS)
+            deal = d.state.deal
+            seat = deal.turn if deal is not None and rng.random() < 0.7 else rng.randrange(3)
+            event: Event = Called(seat, what, groups(tiles) if tiles else (), d.at(300))
+        elif action == "read" and d.state.show is not None:  # tiles, a valid close among them
+            show = d.state.show
+            zone = show.pending[0] if show.stage.startswith("hand") and show.pending else show.declarer
+            event = TableRead(zone, groups(rng.choice(TILE_HANDS)), d.at(300))
+        else:
+            event = _cut_for("tile-rummy", event_for(d, action, rng.randrange(50)))
+        effects = d(event)
+        check_sound(d, effects)
+        if action == "call":
+            said = [e for e in effects if e.TYPE == "notice"]
+            if any(e.TYPE == "buzz" for e in effects):
+                refused += 1
+            elif said:
+                answered += 1
+        if len(d.log) % 7 == 0:
+            assert d.replayed() == d.state
+    assert d.replayed() == d.state
+    return d, answered, refused
+
+
+def test_seeded_tile_playouts_with_calls_stay_sound_and_replay_exactly():
+    answered = refused = ends = 0
+    for seed in range(4):
+        d, yes, no = tile_playout(seed, 160)
+        answered += yes
+        refused += no
+        ends += d.state.phase == "game-over"
+        for record in d.state.history:
+            assert sum(o == "winner" for o in record.outcomes) <= 1
+    # the calls reached the tile rules: some were answered, some refused, and games ended
+    assert answered >= 5 and refused >= 5 and ends >= 3

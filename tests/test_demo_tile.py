@@ -1,0 +1,72 @@
+"""``tablekit demo --game tile-rummy``: a game of tile rummy with doubles exchanged and the ace
+shown, through the real table, journal and screen, headless on scripted keys."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.game import apply, new_game
+from tablekit.cli import main
+from tablekit.commands.demo import DEMO_DIR, demo_games, expand, load_script
+from tablekit.journal import Journal
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tile")
+    code = main(["demo", "--game", "tile-rummy", "--headless", "--box", "keys", "--report", str(out / "r.json"),
+                 "--screenshots", str(out / "shots"), "--journal", str(out / "j.sqlite")])
+    return code, json.loads((out / "r.json").read_text()), out
+
+
+def notices(path) -> list[tuple[str, str]]:
+    """(event type, the notice it left) for every event that changed the notice."""
+    with Journal(path) as journal:
+        gid = journal.latest()
+        state = new_game(journal.game(gid))
+        seen = []
+        for event in journal.events(gid):
+            before = state.notice
+            state, _ = apply(state, event)
+            if state.notice != before:
+                seen.append((event.TYPE, state.notice))
+        final = state
+    return seen, final
+
+
+def test_the_tile_demo_plays_one_game_to_a_winner(demo):
+    code, report, _ = demo
+    assert code == 0 and report["over"] and len(report["deals"]) == 1
+    assert report["input"] == "scripted keys"
+    # Cy: 75 laid, the closing bonus and the ace bonus; Ann and Bo: what is left on their boards
+    assert [(s["name"], s["total"]) for s in report["standings"]] == [("Cy", 175), ("Ann", -55), ("Bo", -65)]
+    assert report["winners"] == ["Cy"]
+
+
+def test_doubles_are_exchanged_and_the_ace_is_shown_as_journaled_calls(demo):
+    _, _, out = demo
+    seen, final = notices(out / "j.sqlite")
+    calls = [text for kind, text in seen if kind == "call"]
+    assert "Bo declares a low double: B7 B7" in calls and "Cy declares a low double: Y3 Y3" in calls
+    assert "R7 cannot be a double: the other R7 is the ace turned up at the deal" in calls
+    assert "Cy shows the ace R7: 50 points" in calls  # the long press in the window, journaled as a call
+    assert any(text.startswith("Cy has shown the ace's twin already") for text in calls)
+    assert any(kind == "confirm" and "Bo gives B7 to Cy, Cy gives Y3 to Bo" in text for kind, text in seen)
+    assert any(text.startswith("Cy's first meld is refused") for text in calls)
+    assert any("go back to the board" in text for _, text in seen)
+    assert any("mixed into a new pool" in text for _, text in seen)
+    record = final.deal.family
+    assert record.swaps == ((1, "B7", 2, "Y3"),) and record.ace_shown_by == 2
+    assert record.melded == (2,) and record.lapsed == 1 and record.rebuilds == 1
+
+
+def test_the_tile_script_is_listed_and_its_call_steps_are_checked():
+    assert "tile-rummy" in demo_games()
+    script = load_script(DEMO_DIR / "tile-rummy.json")
+    assert any(a.kind == "call" for a in script.actions)
+    with pytest.raises(ValueError, match="needs \"what\""):
+        list(expand([{"call": 1, "tiles": "B7 B7"}], seats=3))
+    with pytest.raises(ValueError, match="seats 0 to 2"):
+        list(expand([{"call": 3, "what": "ace"}], seats=3))

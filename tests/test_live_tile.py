@@ -1,0 +1,262 @@
+"""Tile rummy refereed live, through the game flow: each test quotes the line of the rule text
+(shared rules, ``tile-rummy-romanian.txt``) it checks."""
+
+from __future__ import annotations
+
+from _game_fixtures import Driver, game, groups
+
+from engine.game import (
+    LONG_PRESS_MS,
+    ButtonPressed,
+    ButtonReleased,
+    Called,
+    DealStarted,
+    Notice,
+    Tick,
+    event_from_json,
+    replay,
+)
+from engine.game.effects import Buzz
+
+NAMES = ["Ann", "Bo", "Cy"]
+WINDOW_MS = 45_000
+
+
+def dealt(ace: str = "R7") -> Driver:
+    """Ann deals, Bo plays first (15 tiles); the doubles window is open."""
+    d = Driver(game("tile-rummy", NAMES))
+    d(DealStarted(ace, d.at(1000)))
+    return d
+
+
+def call(d: Driver, seat: int, what: str, tiles: str = "", after: int = 500) -> list:
+    return d(Called(seat, what, groups(tiles) if tiles else (), d.at(after)))
+
+
+def refused(effects: list) -> bool:
+    return any(isinstance(e, Buzz) for e in effects)
+
+
+def record(d: Driver):
+    assert d.state.deal is not None
+    return d.state.deal.family
+
+
+def play_past_opening(d: Driver) -> None:
+    """OK closes the window; Bo's opening throw; Cy is in turn."""
+    d.ok()
+    d.press(1)
+    assert d.state.deal.turn == 2
+
+
+# --- doubles --------------------------------------------------------------------------------
+
+
+def test_doubles_declared_in_the_window_are_exchanged_low_for_low_when_it_closes():
+    """"Any other player who has a double can exchange with the other. You can only change the
+    double of the same value ("high double" to "high double" and " low double" to "low double")." """
+    d = dealt()
+    call(d, 1, "double", "B7 B7")
+    call(d, 0, "double", "K12")
+    call(d, 2, "double", "Y3 Y3")
+    assert record(d).swaps == ()  # nothing is exchanged while the window is open
+    effects = d.ok()
+    assert record(d).swaps == ((1, "B7", 2, "Y3"),)
+    said = [e.text for e in effects if isinstance(e, Notice)]
+    assert any("Bo gives B7 to Cy, Cy gives Y3 to Bo" in t and "Ann's K12" in t for t in said)
+
+
+def test_a_1_is_a_high_double_and_swaps_with_a_13():
+    """"Tiles from 2 to 9 are low and from 10 to 13 they are high. Tile number 1 is considered
+    a high double." """
+    d = dealt()
+    call(d, 0, "double", "Y1 Y1")
+    call(d, 2, "double", "B5 B5")
+    call(d, 1, "double", "K13 K13")
+    d.ok()
+    assert record(d).swaps == ((0, "Y1", 1, "K13"),)
+
+
+def test_doubles_after_the_45_seconds_are_refused_and_the_window_closes_on_its_own():
+    """"At first you have 45 seconds to declare doubles and to place your tiles on the board." """
+    d = dealt()
+    call(d, 1, "double", "B7 B7", after=10_000)
+    call(d, 2, "double", "Y3 Y3", after=10_000)
+    effects = d(Tick(d.at(WINDOW_MS)))  # past the window: the exchange happens on its own
+    assert record(d).window_over and record(d).swaps == ((1, "B7", 2, "Y3"),)
+    assert any(isinstance(e, Notice) and "doubles exchanged" in e.text for e in effects)
+    late = call(d, 0, "double", "K12 K12")
+    assert refused(late) and "first 45 seconds" in d.state.notice
+    assert all(seat != 0 for seat, _ in record(d).doubles)
+
+
+def test_a_double_is_a_pair_of_identical_tiles_and_never_of_jolys_or_the_ace():
+    """"if a player has a pair of identical tiles (same number and same color), he may declare
+    doubles" """
+    d = dealt("R7")
+    assert refused(call(d, 0, "double", "B7 Y7"))
+    assert "identical" in d.state.notice
+    assert refused(call(d, 0, "double", "JY JY"))
+    assert "Jolys" in d.state.notice
+    assert refused(call(d, 0, "double", "R7 R7"))  # the other R7 is the turned-up ace
+    assert "ace" in d.state.notice
+    call(d, 1, "double", "B4 B4")
+    assert refused(call(d, 2, "double", "B4 B4"))  # only two B4s exist, and Bo holds both
+    assert "Bo declared that pair" in d.state.notice
+    assert [t for _, t in record(d).doubles] == ["B4"]
+
+
+# --- the ace --------------------------------------------------------------------------------
+
+
+def test_the_ace_shown_in_the_window_earns_50_and_counts_50_against_its_holder_only():
+    """"Ace (if you have it from the beginning) = 50 points" """
+    d = dealt("R7")
+    d(ButtonPressed(2, d.at(500)))
+    d(ButtonReleased(2, d.at(LONG_PRESS_MS + 100)))  # a long press in the window: Cy shows the ace
+    assert record(d).ace_shown_by == 2 and d.state.phase == "play"
+    assert "Cy shows the ace R7" in d.state.notice
+    assert refused(call(d, 0, "ace", "R7"))  # there is one twin in play
+    play_past_opening(d)
+    # Cy closes; the twin R7 is on Ann's board at the end: drawn later, it is only a 7 there
+    d.show(2, "K9 B9 Y9 | R10 R11 R12 | Y1",
+           {0: "R7 K4", 1: "B2 B3"})
+    scores = d.state.history[-1].scores
+    assert scores[2] == 15 + 30 + 50 + 50  # laid, the closing bonus, the ace bonus
+    assert scores[0] == -(5 + 5)  # R7 drawn later counts 5, not 50
+    assert scores[1] == -(5 + 5)
+
+
+def test_the_ace_kept_on_the_board_of_the_seat_that_showed_it_costs_50():
+    """"Ace (if you have it from the beginning) = 50 points" """
+    d = dealt("R7")
+    call(d, 0, "ace")
+    play_past_opening(d)
+    d.show(2, "K9 B9 Y9 | R10 R11 R12 | Y1", {0: "R7 K4", 1: "B2 B3"})
+    assert d.state.history[-1].scores[0] == 50 - (50 + 5)
+
+
+def test_the_ace_is_shown_only_early_and_only_as_the_turned_up_tile():
+    """"A single tile will remain ungrouped – it will be turned and will become the ace in the
+    game." """
+    d = dealt("R7")
+    assert refused(call(d, 0, "ace", "R8"))
+    assert "not the ace" in d.state.notice
+    play_past_opening(d)
+    assert refused(call(d, 0, "ace"))  # Ann's first turn has not come yet, the window is over
+    d.press(2)
+    call(d, 0, "ace")  # now it is Ann's first turn
+    assert record(d).ace_shown_by == 0
+
+
+# --- the first meld and its timer -----------------------------------------------------------
+
+
+def test_a_first_meld_needs_a_run_and_45_points():
+    """"For the first put down you must have at least one suite and 45 points." """
+    d = dealt()
+    play_past_opening(d)
+    assert refused(call(d, 2, "meld", "K9 B9 Y9 | K10 B10 Y10"))  # 45 points, formations only
+    assert "at least one run" in d.state.notice
+    assert refused(call(d, 2, "meld", "R2 R3 R4 | K9 B9 Y9"))  # a run, but 30 points
+    assert "only 30 points" in d.state.notice
+    call(d, 2, "meld", "R10 R11 R12 | K9 B9 Y9")
+    assert record(d).laying_points == 45
+    d.press(2)
+    assert record(d).melded == (2,) and "Cy has melded (45 points)" in d.state.notice
+
+
+def test_the_opening_throw_lays_nothing_and_only_the_seat_in_turn_lays():
+    """"The first player (who has 15 tiles) will start the game by putting down a tile they
+    don't use." """
+    d = dealt()
+    d.ok()
+    assert refused(call(d, 1, "meld", "R10 R11 R12 | K9 B9 Y9"))
+    assert "throwing one tile" in d.state.notice
+    d.press(1)
+    assert refused(call(d, 0, "meld", "R10 R11 R12 | K9 B9 Y9"))
+    assert "own turn" in d.state.notice
+
+
+def test_a_meld_not_finished_by_a_throw_in_time_goes_back_to_the_board():
+    """"if time runs out, the tiles will be back on the board and you will have to put down the
+    last drawn tile." """
+    d = dealt()
+    play_past_opening(d)
+    call(d, 2, "meld", "B1 B2 B3 B4 B5 B6 B7 B8 B9")
+    effects = d.time_out()
+    assert record(d).melded == () and record(d).lapsed == 1 and record(d).laying == ()
+    assert any(isinstance(e, Notice) and "go back to the board" in e.text for e in effects)
+    d.press(0)
+    d.press(1)
+    # still not melded: Cy's next meld must be a first meld again
+    assert refused(call(d, 2, "meld", "K4 K5 K6"))
+    assert "first meld" in d.state.notice
+
+
+def test_after_the_first_meld_any_valid_meld_may_be_laid():
+    """"Can put down other suites / formations without having to meet the scale of 45 points." """
+    d = dealt()
+    play_past_opening(d)
+    call(d, 2, "meld", "R10 R11 R12 | K9 B9 Y9")
+    d.press(2)
+    d.press(0)
+    d.press(1)
+    call(d, 2, "meld", "Y4 K4 B4")
+    assert record(d).laying_points == 15 and not d.state.notice.startswith("Cy's")
+    assert refused(call(d, 2, "meld", "Y4 Y5 K6"))
+    assert "not a meld" in d.state.notice
+    d.press(2)
+    assert record(d).points_laid(2) == 45 + 15
+
+
+# --- the pool -------------------------------------------------------------------------------
+
+
+def test_the_pool_is_rebuilt_once_then_the_game_ends_without_a_closing_bonus():
+    """"If the drawing tiles are over, the put down tiles (except the first tile) are mixed and
+    the game is resumed." """
+    d = dealt()
+    play_past_opening(d)
+    d.menu()
+    d.ok()
+    assert d.state.phase == "play" and record(d).rebuilds == 1
+    assert "mixed into a new pool" in d.state.notice
+    d.menu()
+    d.ok()  # "If all tiled are finished, the game ends without anyone getting the closing bonus."
+    assert d.state.phase == "show"
+    for seat, hand in ((2, "R10 R11 R12"), (0, "K4"), (1, "B2 B3")):
+        assert d.state.show.pending[0] == seat
+        d.read(seat, hand)
+        d.ok()
+    record_ = d.state.history[-1]
+    assert record_.winner is None and record_.scores == (-5, -10, 30)
+
+
+# --- the journal ----------------------------------------------------------------------------
+
+
+def test_calls_refused_or_answered_replay_from_the_journal():
+    """"Doubles are distributed and changed automatically after declaring them and if there is
+    double availability from other players." """
+    d = dealt()
+    call(d, 1, "double", "B7 B7")
+    call(d, 2, "double", "B7")  # refused
+    call(d, 2, "double", "Y3")
+    call(d, 0, "ace")
+    d.ok()
+    d.press(1)
+    call(d, 2, "meld", "R10 R11 R12 | K9 B9 Y9")
+    d.press(2)
+    again = replay(d.state.game, [event_from_json(e.to_json()) for e in d.log])
+    assert again == d.state
+    assert again.deal.family.swaps == ((1, "B7", 2, "Y3"),) and again.deal.family.melded == (2,)
+
+
+def test_a_family_without_calls_refuses_them_in_words():
+    """No rule line: the policy hook's neutral default, so a call reaching another family's game
+    is refused with a reason instead of being ignored."""
+    d = Driver(game("indian-pool-101"))
+    d.deal()
+    effects = d(Called(0, "double", groups("5H 5H"), d.at(500)))
+    assert refused(effects) and "has no call" in d.state.notice
