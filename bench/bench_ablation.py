@@ -80,6 +80,9 @@ def variants() -> dict[str, dict[str, Any]]:
     out["zoom every index"] = {"zoom_unsure": 1.01}
     out["no zooms"] = {"zoom_unsure": 0.0}
     out["zooms one way"] = {"zoom_both_ways": False}
+    # which index crops are also read turned half round: every one, or only unsure reads
+    for unsure in (0.95, 0.9, 0.8):
+        out[f"turned reads below {unsure}"] = {"turn_unsure": unsure}
     return out
 
 

@@ -84,7 +84,7 @@ def test_whole_card_boxes_come_from_a_card_s_two_labelled_corners() -> None:
     assert cards_from_corner_pairs([(100.0, 100.0, 20.0, 40.0, q), (130.0, 100.0, 20.0, 40.0, q)]) is None
 
 
-def test_an_index_is_read_both_ways_and_the_reads_averaged(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unsure_index_is_read_both_ways_and_the_reads_averaged(monkeypatch: pytest.MonkeyPatch) -> None:
     import vision.classifier as C
     from vision.detector import Detection
     from vision.labels import INDEX_CLASSES
@@ -93,17 +93,60 @@ def test_an_index_is_read_both_ways_and_the_reads_averaged(monkeypatch: pytest.M
     image = np.zeros((100, 100, 3), np.uint8)
     image[:50] = 255  # the upper half light: the crop's first row tells which way it was read
     d = Detection("index", 50, 50, (40, 35, 60, 65), 0.8, np.full(n, 1 / n))
+    sureness = {"value": 0.6}
+    calls: list[int] = []
 
     def fake(crops: list[np.ndarray], weights: Path, n_out: int = n + 1) -> np.ndarray:
+        calls.append(len(crops))
         out = np.zeros((len(crops), n + 1))
         for row, crop in zip(out, crops, strict=True):
-            row[INDEX_CLASSES.index("6H" if crop[0].mean() > 128 else "9H")] = 1.0
+            row[INDEX_CLASSES.index("6H" if crop[0].mean() > 128 else "9H")] = sureness["value"]
+            row[-1] = 1.0 - sureness["value"]
         return out
 
     monkeypatch.setattr(C, "classify_crops", fake)
     weights = Path(C.__file__).with_name("weights") / "indexnet.onnx"
-    one = C.refine_indices(image, [d], weights, both_ways=False)[0]
-    both = C.refine_indices(image, [d], weights)[0]
+    one = C.refine_indices(image, [d], weights, both_ways=False, zooms=())[0]
+    both = C.refine_indices(image, [d], weights, zooms=())[0]
     assert one.probs[INDEX_CLASSES.index("6H")] == pytest.approx(1.0)
     assert both.probs[INDEX_CLASSES.index("6H")] == pytest.approx(0.5)
     assert both.probs[INDEX_CLASSES.index("9H")] == pytest.approx(0.5)
+    # a first read sure enough is not read turned: one crop, not two
+    sureness["value"] = 0.95
+    calls.clear()
+    sure = C.refine_indices(image, [d], weights, zooms=())[0]
+    assert calls == [1] and sure.probs[INDEX_CLASSES.index("6H")] == pytest.approx(1.0)
+    calls.clear()
+    every = C.refine_indices(image, [d], weights, zooms=(), turn_unsure=1.01)[0]
+    assert calls == [1, 1] and every.probs[INDEX_CLASSES.index("6H")] == pytest.approx(0.5)
+
+
+def test_reads_kept_in_a_cache_are_not_made_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.classifier as C
+    from vision.detector import Detection
+    from vision.labels import INDEX_CLASSES
+
+    n = len(INDEX_CLASSES)
+    image = np.full((100, 100, 3), 200, np.uint8)
+    found = [Detection("index", 50, 50, (40, 35, 60, 65), 0.8, np.full(n, 1 / n)),
+             Detection("index", 20, 20, (10, 5, 30, 35), 0.8, np.full(n, 1 / n))]
+    calls: list[int] = []
+
+    def fake(crops: list[np.ndarray], weights: Path, n_out: int = n + 1) -> np.ndarray:
+        calls.append(len(crops))
+        out = np.zeros((len(crops), n + 1))
+        out[:, INDEX_CLASSES.index("QS")] = 0.5
+        out[:, -1] = 0.5
+        return out
+
+    monkeypatch.setattr(C, "classify_crops", fake)
+    weights = Path(C.__file__).with_name("weights") / "indexnet.onnx"
+    cache: C.Reads = {}
+    first = C.refine_indices(image, found, weights, cache=cache)
+    made = sum(calls)
+    assert made == 2 * 2 * (1 + len(C.ZOOMS))  # two indices, both ways, each box and its zooms
+    again = C.refine_indices(image, found, weights, cache=cache, sharpest=True)
+    assert sum(calls) == made  # the second look at the same peaks made no new read
+    assert [d.label for d in again] == [d.label for d in first] == ["QS", "QS"]
+    C.refine_indices(image, found[:1], weights, cache=cache, turn_unsure=0.4)
+    assert sum(calls) > made  # read another way: not taken from the cache

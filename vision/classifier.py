@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -36,6 +37,11 @@ ZOOM_SCORE: Final = 0.15
 #: it (``bench/bench_ablation.py``: reading every index zoomed cost F1 on all six held-out
 #: sources, 0.003 to 0.036, and a fifth of the time on wide shots).
 ZOOM_UNSURE: Final = 0.7
+#: Each index crop is also read turned half round, and the two reads averaged, unless its
+#: first read names a class (or "not an index") at least this surely; above 1, every crop
+#: (``bench/bench_ablation.py``: turning every crop took a tenth more reads and scored no
+#: better on any of six held-out sources, 0.006 and 0.002 F1 less on two of them).
+TURN_UNSURE: Final = 0.9
 
 
 def crop_index(image: np.ndarray, box: Box, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
@@ -98,7 +104,8 @@ def refine_indices(image: np.ndarray, detections: list[Detection], weights: Path
                    background_power: float = 2.0, both_ways: bool = True,
                    zooms: tuple[float, ...] = ZOOMS, zoom_score: float = ZOOM_SCORE,
                    sharpest: bool = False, zoom_unsure: float = ZOOM_UNSURE,
-                   zoom_both_ways: bool = True) -> list[Detection]:
+                   zoom_both_ways: bool = True, turn_unsure: float = TURN_UNSURE,
+                   cache: Reads | None = None) -> list[Detection]:
     """Index detections re-read by the classifier: dropped when it says "not an index",
     otherwise their class distribution combined with the detector's, and their score scaled
     by how sure the classifier is that the crop is an index (``(1 - p_background) **
@@ -111,19 +118,23 @@ def refine_indices(image: np.ndarray, detections: list[Detection], weights: Path
     centre), and all the reads averaged, which mends boxes of the wrong size. With ``sharpest``
     the read of the one box the classifier is surest of is taken instead of the average, when
     it names the same class (see ``sharpest_reads``): in a fan the detector's box often cuts
-    into the next card, and only one of the zoomed boxes frames the index cleanly."""
+    into the next card, and only one of the zoomed boxes frames the index cleanly. Reads kept
+    in ``cache`` (one per image) are not made again."""
     if not weights.is_file():
         return detections
     indices = [d for d in detections if d.kind == "index"]
     size = crop_size(weights)
-    crops = [crop_index(image, d.box, size) for d in indices]
-    probs = read_crops(crops, weights, N_OUT, both_ways)
+
+    def crop(box: Box) -> np.ndarray:
+        return crop_index(image, box, size)
+
+    probs = read_boxes(crop, [d.box for d in indices], weights, N_OUT, both_ways, turn_unsure, cache)
     sure = [i for i, d in enumerate(indices)
             if d.score >= zoom_score and probs[i, :-1].max() < zoom_unsure]
     if zooms and sure:
-        zoomed = [crop_index(image, _zoom(indices[i].box, z), size) for z in zooms for i in sure]
-        more = read_crops(zoomed, weights, N_OUT, both_ways and zoom_both_ways
-                          ).reshape(len(zooms), len(sure), N_OUT)
+        zoomed = [_zoom(indices[i].box, z) for z in zooms for i in sure]
+        more = read_boxes(crop, zoomed, weights, N_OUT, both_ways and zoom_both_ways, turn_unsure,
+                          cache).reshape(len(zooms), len(sure), N_OUT)
         views = np.concatenate([probs[sure][None], more])
         probs[sure] = sharpest_reads(views) if sharpest else views.mean(axis=0)
     return _reread(detections, "index", probs, max_background, detector_weight, background_power)
@@ -149,14 +160,37 @@ def _zoom(box: Box, factor: float) -> Box:
     return (cx - hw, cy - hh, cx + hw, cy + hh)
 
 
-def read_crops(crops: list[np.ndarray], weights: Path, n_out: int, both_ways: bool = True) -> np.ndarray:
+def read_crops(crops: list[np.ndarray], weights: Path, n_out: int, both_ways: bool = True,
+               turn_unsure: float = TURN_UNSURE) -> np.ndarray:
     """Class probabilities of the crops, averaged with those of the crops turned half round
-    when ``both_ways``."""
+    when ``both_ways``: of every crop, or, with ``turn_unsure`` at most 1, of the crops whose
+    first read names no class (background included) at least that surely."""
     probs = classify_crops(crops, weights, n_out)
     if both_ways and crops:
-        turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
-        probs = (probs + classify_crops(turned, weights, n_out)) / 2
+        again = [i for i in range(len(crops)) if probs[i].max() < turn_unsure]
+        turned = [np.ascontiguousarray(crops[i][::-1, ::-1]) for i in again]
+        if again:
+            probs[again] = (probs[again] + classify_crops(turned, weights, n_out)) / 2
     return probs
+
+
+#: Reads of crops of one image already made, by box and way of reading (``read_boxes``).
+Reads = dict[tuple[object, ...], np.ndarray]
+
+
+def read_boxes(crop: Callable[[Box], np.ndarray], boxes: list[Box], weights: Path, n_out: int,
+               both_ways: bool, turn_unsure: float, cache: Reads | None) -> np.ndarray:
+    """``read_crops`` of ``crop(box)`` for each box, taking the reads ``cache`` holds (a
+    second look at the same image often boxes the same peaks) and keeping the new ones
+    there."""
+    if cache is None:
+        return read_crops([crop(b) for b in boxes], weights, n_out, both_ways, turn_unsure)
+    keys = [(str(weights), b, both_ways, turn_unsure) for b in boxes]
+    fresh = {k: b for k, b in zip(keys, boxes, strict=True) if k not in cache}
+    if fresh:
+        got = read_crops([crop(b) for b in fresh.values()], weights, n_out, both_ways, turn_unsure)
+        cache.update(zip(fresh, got, strict=True))
+    return np.array([cache[k] for k in keys], np.float32).reshape(len(boxes), n_out)
 
 
 def _reread(detections: list[Detection], kind: str, probs: np.ndarray, max_background: float,
@@ -190,11 +224,14 @@ def crop_card(image: np.ndarray, box: Box) -> np.ndarray:
 
 def refine_cards(image: np.ndarray, detections: list[Detection],
                  weights: Path = DEFAULT_CARD_CLASSIFIER, max_background: float = 0.5,
-                 detector_weight: float = 0.0, both_ways: bool = True) -> list[Detection]:
+                 detector_weight: float = 0.0, both_ways: bool = True,
+                 cache: Reads | None = None) -> list[Detection]:
     """Whole-card detections re-read by the card classifier (dropped when "not a card"); with
-    ``both_ways`` each card is also read turned half round, as for indices."""
+    ``both_ways`` each card is also read turned half round, as for indices. Reads kept in
+    ``cache`` (one per image) are not made again."""
     if not weights.is_file():
         return detections
     cards = [d for d in detections if d.kind == "card"]
-    probs = read_crops([crop_card(image, d.box) for d in cards], weights, N_CARD_OUT, both_ways)
+    probs = read_boxes(lambda box: crop_card(image, box), [d.box for d in cards], weights,
+                       N_CARD_OUT, both_ways, 1.01, cache)
     return _reread(detections, "card", probs, max_background, detector_weight)

@@ -13,7 +13,9 @@ from vision.classifier import (
     DEFAULT_CARD_CLASSIFIER,
     DEFAULT_CLASSIFIER,
     N_CARD_OUT,
+    TURN_UNSURE,
     ZOOM_UNSURE,
+    Reads,
     classify_crops,
     crop_card,
     crop_size,
@@ -46,7 +48,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                rescan: tuple[Look, ...] = RESCAN_LOOKS,
                px_per_mm: float | None = None, size: int | None = None,
                negative_score: float = NEGATIVE_SCORE,
-               zoom_unsure: float = ZOOM_UNSURE, zoom_both_ways: bool = True) -> TableReading:
+               zoom_unsure: float = ZOOM_UNSURE, zoom_both_ways: bool = True,
+               turn_unsure: float = TURN_UNSURE) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto`` (tiles are reported instead of cards when at
@@ -57,7 +60,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     when given, else from a first look at the default size; ``size`` fixes it instead. The
     firm index peaks of the photo's negative join its own (``vision.detector.detect_both``:
     light ink on dark card); ``negative_score`` 1 turns that off. ``zoom_unsure`` and
-    ``zoom_both_ways`` say which indices are read again in zoomed boxes, and how
+    ``zoom_both_ways`` say which indices are read again in zoomed boxes, and how, and
+    ``turn_unsure`` which index crops are also read turned half round
     (``vision.classifier.refine_indices``).
     """
     if pieces == "tiles":
@@ -66,6 +70,9 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     # the detector's peaks for each (image, size, threshold): a look that differs from an
     # earlier one only in how the index crops are read reuses them
     peaks: dict[tuple[bool, int, float, int], list[Detection]] = {}
+    # the classifiers' reads of crops of each image looked at (by denoise and turn): a later
+    # look at the same peaks boxes the same crops
+    reads: dict[tuple[bool, int], Reads] = {}
     # the table between cards keeps them apart
     regions = card_regions(image)
 
@@ -84,10 +91,12 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
 
     def read_cards(look: Look) -> list[DetectedCard]:
         seen = seen_by(look)
+        cache = reads.setdefault((look.denoise, look.turn), {})
         detections = refine_indices(seen, found_by(look, seen), index_weights,
                                     zoom_score=look.zoom_score, sharpest=look.sharpest,
-                                    zoom_unsure=zoom_unsure, zoom_both_ways=zoom_both_ways)
-        detections = refine_cards(seen, detections, card_weights)
+                                    zoom_unsure=zoom_unsure, zoom_both_ways=zoom_both_ways,
+                                    turn_unsure=turn_unsure, cache=cache)
+        detections = refine_cards(seen, detections, card_weights, cache=cache)
         if deck is not None:
             detections = deck.refine(seen, detections)
         if not look.turn % 4:
