@@ -322,6 +322,7 @@ def test_an_unread_card_is_said_only_on_its_group() -> None:
 def test_unread_cards_are_counted_and_tiles_named_as_tiles() -> None:
     d = dealt("tile-rummy")
     assert d.state.deal is not None
+    d.ok()  # the doubles window closes (a long press in it shows the ace instead)
     d.declare(d.state.deal.turn)
     assert d.state.show is not None
     d(TableRead(d.state.show.declarer, (("R1", "R2", "R3"), ("B5", "?", "??")), d.at(500)))
