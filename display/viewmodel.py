@@ -134,6 +134,7 @@ class SetupView:
     # indexes it, "add" is its "add a name" row
     roster: tuple[RosterName, ...] | None = None
     entry: NameEntry | None = None  # a name being added (drawn over the roster and options)
+    resume: str = ""  # the game left unfinished, offered on a "Resume" row (cursor "resume")
 
 
 # --- play ----------------------------------------------------------------------------------

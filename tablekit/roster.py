@@ -70,6 +70,14 @@ class Roster:
             raise RosterError(f"{name} is on the list already")
         return name
 
+    def remove(self, name: str) -> str:
+        """Take ``name`` off the roster (its games stay in the journal as they were); its
+        spelling as it was listed. :class:`RosterError` when it is not on the roster."""
+        known = self.find(name)
+        if known is None or not self.journal.remove_player(known):
+            raise RosterError(f"{name.strip() or 'that name'} is not on the list")
+        return known
+
     def played(self, names: Sequence[str], *, add: bool = True) -> None:
         """``names`` sat down to a game now (with ``add``, names not on the roster join it;
         names that break the rules never do)."""

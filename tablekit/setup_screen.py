@@ -8,22 +8,37 @@ the box on a letter wheel: a seat button steps the wheel (a tap: the next letter
 one letter and then one every quarter second), OK takes the letter under the wheel, a hold of
 OK finishes the name, MENU erases the last letter (and, with nothing left, closes the editor).
 A tap on a letter of the wheel takes that letter.
+
+A name comes off the roster after a question ("Take Ravi off the list?", OK: take it off,
+MENU: keep it): OK held on the name (:data:`REMOVE_HOLD_S`; OK on a name acts when it is let
+go), Delete or Backspace on it, or a tap on the "remove" beside the name under the cursor.
+The games that name played stay in the journal as they were.
+
+A game left unfinished in the journal (:func:`left_game`) is offered on a "Resume" row: OK
+on it (or a second tap) ends the setup screen with a :class:`Resume` of that game, which the
+table picks up exactly where its journal left it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from display.viewmodel import (
+    LEVEL_WARNING,
+    MessageView,
     NameEntry,
     RosterName,
     SetupCursor,
     SetupOption,
     SetupPlayer,
     SetupView,
+    ViewModel,
 )
 from engine.errors import TablekitError
 from engine.game import Game, Seat
 from engine.game.setup import MAX_NAME, check_names
 from engine.variants import Variant, find
+from tablekit.journal import Journal
 from tablekit.present import team_label
 from tablekit.roster import Roster, RosterError
 
@@ -34,13 +49,52 @@ WHEEL_SHOWN = 4  # letters shown either side of the one under the wheel
 HOLD_S = 0.5  # a seat button held this long steps the wheel back…
 REPEAT_S = 0.25  # …and again every this long while it is held
 FINISH_S = 1.0  # OK held this long finishes the name
+REMOVE_HOLD_S = 1.0  # OK held this long on a roster name asks to take it off the list
 TYPED_LIMIT = MAX_NAME + 8  # typing stops here (a name over MAX_NAME is refused, with why)
 ENTRY_HINT = ("Seat button: next letter (hold it: back) · OK: take the letter · hold OK: done · "
               "MENU: erase · a keyboard types, Return: done, Esc: cancel")
 ROW_HINTS = {
-    "pick": "OK: sit down or stand up (seats in the order picked) · MENU: next row",
+    "pick": "OK: sit down or stand up (seats in the order picked) · hold OK or Delete: "
+            "take off the list · MENU: next row",
     "add": "OK: add a name to the list · MENU: next row",
+    "resume": "OK: go on with the game left unfinished · MENU: next row",
 }
+REMOVE_PROMPT = "OK: take it off · MENU: keep it"
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """What the setup screen ends with when the players resume the game left unfinished."""
+
+    game_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeftGame:
+    """A game left unfinished in the journal, as its "Resume" row describes it."""
+
+    game_id: int
+    text: str  # e.g. "Asha, Ravi · deal 2 · Indian rummy, points"
+
+
+def left_game(journal: Journal) -> LeftGame | None:
+    """The most recent game left unfinished in ``journal`` (None: none, or the journal
+    cannot say), described for the setup screen."""
+    try:
+        game_id = journal.resumable()
+        if game_id is None:
+            return None
+        state = journal.restore(game_id)
+    except TablekitError:
+        return None
+    game = state.game
+    try:
+        name = find(game.variant_id).name
+    except TablekitError:
+        name = game.variant_id
+    deal = state.deal.number if state.deal is not None else len(state.history) + 1
+    names = ", ".join(s.name for s in game.seats)
+    return LeftGame(game_id, f"{names} · deal {deal} · {name}")  # who first: the row is short
 HINT = "MENU or a tap: another row · OK: change · OK on Start: play"
 
 
@@ -147,7 +201,7 @@ class TableSetup:
 
     def __init__(self, variant_ids: list[str], names: list[str] | None = None,
                  variant: str = "indian-pool-101", players: int = 3,
-                 roster: Roster | None = None) -> None:
+                 roster: Roster | None = None, left: LeftGame | None = None) -> None:
         self.variant_ids = variant_ids
         self.variant = variant_ids.index(variant) if variant in variant_ids else 0
         self.names = list(names or [])  # the players picked, in seat order
@@ -159,6 +213,9 @@ class TableSetup:
         self.roster = roster
         self.listed: list[str] = []  # the roster's names, as last read
         self.editor: NameEditor | None = None
+        self.left = left  # the game left unfinished, offered on the "Resume" row
+        self.removing: str | None = None  # the roster name the question asks to take off
+        self._ok_down: float | None = None  # when OK went down on a roster name
         self._reread()
 
     def _reread(self) -> None:
@@ -172,7 +229,8 @@ class TableSetup:
     @property
     def ROWS(self) -> tuple[str, ...]:  # noqa: N802  (read like the constant it once was)
         picks = (*(f"pick:{i}" for i in range(len(self.listed))), "add") if self.roster is not None else ()
-        return ("variant", *picks, "players", "turn_seconds", "count", "start")
+        resume = ("resume",) if self.left is not None else ()
+        return ("variant", *picks, "players", "turn_seconds", "count", *resume, "start")
 
     @property
     def row(self) -> int:
@@ -197,34 +255,44 @@ class TableSetup:
         self.at = rows[(self.row + 1) % len(rows)]
         self.problem = ""
 
-    def tap(self, region: str) -> None:
+    def tap(self, region: str) -> Game | Resume | None:
         """A tap on one of the setup screen's rows (its region: "row:variant",
         "row:option:1", "row:roster:2", "row:start"…) moves the cursor there (a seat's row is
-        the number of players); a second tap on a roster name picks it as OK would. A tap on
-        the letter wheel ("row:wheel:K") takes that letter. Anything else is ignored."""
+        the number of players); a second tap on a roster name picks it as OK would, on
+        "Resume" resumes (what OK would return). A tap on "row:remove:K" asks to take roster
+        name K off the list; on the letter wheel ("row:wheel:K") takes that letter. Anything
+        else is ignored."""
         parts = region.split(":")
-        if parts[0] != "row" or len(parts) < 2:
-            return
+        if parts[0] != "row" or len(parts) < 2 or self.removing is not None:
+            return None
         if self.editor is not None:
             if parts[1] == "wheel" and len(parts) == 3 and parts[2].lstrip("-").isdigit():
                 self.editor.tap_wheel(int(parts[2]) - WHEEL_SHOWN)
-            return
-        row = {"variant": "variant", "start": "start", "player": "players", "add": "add"}.get(parts[1])
+            return None
+        if parts[1] == "remove" and len(parts) == 3 and parts[2].isdigit():
+            if int(parts[2]) < len(self.listed):
+                self.at = f"pick:{parts[2]}"
+                self.ask_remove()
+            return None
+        row = {"variant": "variant", "start": "start", "player": "players", "add": "add",
+               "resume": "resume"}.get(parts[1])
         if parts[1] == "option" and len(parts) == 3 and parts[2].isdigit():
-            options = self.view().options
+            options = self._options()
             index = int(parts[2])
             row = options[index].key if index < len(options) else None
         if parts[1] == "roster" and len(parts) == 3 and parts[2].isdigit():
             row = f"pick:{parts[2]}"
         if row in self.ROWS:
-            if row == self.at and row.startswith(("pick:", "add")):
-                self.ok()
-                return
+            if row == self.at and row.startswith(("pick:", "add", "resume")):
+                chosen = self.ok()
+                return chosen if isinstance(chosen, Resume) else None
             self.at = row
             self.problem = ""
+        return None
 
-    def ok(self) -> Game | None:
-        """Change the row under the cursor; on Start, the game (or None and a problem)."""
+    def ok(self) -> Game | Resume | None:
+        """Change the row under the cursor; on Start, the game (or None and a problem); on
+        "Resume", the game left unfinished."""
         row = self.at if self.at in self.ROWS else "variant"
         self.problem = ""
         v = self._variant()
@@ -244,9 +312,39 @@ class TableSetup:
             self._pick(self.listed[int(row.split(":")[1])])
         elif row == "add":
             self.editor = NameEditor()
+        elif row == "resume" and self.left is not None:
+            return Resume(self.left.game_id)
         else:
             return self.game()
         return None
+
+    # --- taking a name off the roster -----------------------------------------------------
+
+    def ask_remove(self) -> None:
+        """Ask whether to take the roster name under the cursor off the list."""
+        if self.at.startswith("pick:") and self.roster is not None:
+            index = int(self.at.split(":")[1])
+            if index < len(self.listed):
+                self.removing = self.listed[index]
+                self.problem = ""
+
+    def answer_remove(self, yes: bool) -> None:
+        """The answer to "Take NAME off the list?": with ``yes`` the name is taken off (and
+        stood up, if it was picked); its games stay in the journal as they were."""
+        name, self.removing = self.removing, None
+        if not yes or name is None or self.roster is None:
+            return
+        try:
+            self.roster.remove(name)
+        except TablekitError as exc:  # gone already, or the journal could not take it
+            self.problem = str(exc)
+            self._reread()
+            return
+        if name in self.names:
+            self._pick(name)  # stands them up
+        self._reread()
+        if self.at.startswith("pick:") and int(self.at.split(":")[1]) >= len(self.listed):
+            self.at = f"pick:{len(self.listed) - 1}" if self.listed else "add"
 
     def _pick(self, name: str) -> None:
         """Seat ``name`` after the players picked so far, or stand them up (the seats after
@@ -263,13 +361,27 @@ class TableSetup:
 
     # --- the name editor ------------------------------------------------------------------
 
-    def button(self, control: str, down: bool, now: float) -> Game | None:
+    def button(self, control: str, down: bool, now: float) -> Game | Resume | None:
         """A button's edge ("menu", "ok", or "seat": any seat button) at ``now`` seconds: in
         the name editor the wheel's controls, else MENU and OK on their press."""
         editor = self.editor
         if editor is None:
+            if self.removing is not None:
+                if down and control in ("ok", "menu"):
+                    self.answer_remove(control == "ok")
+                return None
+            if control == "ok" and self.at.startswith("pick:"):
+                # on a roster name OK acts when let go: held, it asks to take the name off
+                if down:
+                    self._ok_down = now
+                    return None
+                if self._ok_down is None:
+                    return None  # its hold asked already
+                self._ok_down = None
+                return self.ok()
             if not down:
                 return None
+            self._ok_down = None
             if control == "menu":
                 self.menu()
             elif control == "ok":
@@ -287,12 +399,23 @@ class TableSetup:
         """Let the time of held buttons pass (the wheel stepping back, OK finishing)."""
         if self.editor is not None:
             self._editor_said(self.editor.tick(now))
+        elif self._ok_down is not None and now - self._ok_down >= REMOVE_HOLD_S:
+            self._ok_down = None
+            self.ask_remove()
 
     def key(self, name: str) -> bool:
         """A key in the name editor (pygame's name: "return", "backspace", "escape"); True
         when the editor took it."""
         editor = self.editor
         if editor is None:
+            if self.removing is not None:  # the question: Return takes the name off, Escape keeps it
+                if name in ("return", "enter", "keypad enter", "escape"):
+                    self.answer_remove(name != "escape")
+                    return True
+                return False  # M is MENU: keep it
+            if name in ("delete", "backspace") and self.at.startswith("pick:"):
+                self.ask_remove()
+                return True
             return False
         if name in ("return", "enter", "keypad enter"):
             self._editor_said("finish")
@@ -352,15 +475,26 @@ class TableSetup:
             self.problem = str(exc)
             return None
 
+    def _options(self) -> tuple[SetupOption, ...]:
+        turn = TURN_CHOICES[self.turn]
+        return (SetupOption("players", "Players", str(self.players)),
+                SetupOption("turn_seconds", "Turn timer", f"{turn} s" if turn else "the game's own"),
+                SetupOption("count", "Losing hands", "best arrangement" if self.count == "best"
+                            else "as laid out"))
+
+    def screen(self) -> ViewModel:
+        """What the screen shows: the question while one is asked, else :meth:`view`."""
+        if self.removing is not None:
+            return MessageView(f"Take {self.removing} off the list?",
+                               "The games they played stay in the journal as they were.",
+                               LEVEL_WARNING, REMOVE_PROMPT)
+        return self.view()
+
     def view(self) -> SetupView:
         v = self._variant()
-        turn = TURN_CHOICES[self.turn]
-        options = (SetupOption("players", "Players", str(self.players)),
-                   SetupOption("turn_seconds", "Turn timer", f"{turn} s" if turn else "the game's own"),
-                   SetupOption("count", "Losing hands", "best arrangement" if self.count == "best"
-                               else "as laid out"))
+        options = self._options()
         row = self.at if self.at in self.ROWS else "variant"
-        if row in ("variant", "start", "add"):
+        if row in ("variant", "start", "add", "resume"):
             cursor = SetupCursor(row)
         elif row.startswith("pick:"):
             cursor = SetupCursor("roster", int(row.split(":")[1]))
@@ -377,4 +511,5 @@ class TableSetup:
             hint = ROW_HINTS.get(row.split(":")[0], HINT)
         return SetupView(v.id, v.name, players, options, cursor, editing=self.editor is not None,
                          hint=hint, problem=self.problem, roster=roster,
-                         entry=None if self.editor is None else self.editor.view())
+                         entry=None if self.editor is None else self.editor.view(),
+                         resume="" if self.left is None else self.left.text)

@@ -41,7 +41,7 @@ from firmware_bridge import ButtonEvent, KeyboardButtons, default_keymap
 from firmware_bridge.layout import ButtonLayout
 from tablekit.box_input import BoxLink, hand_to_table, key_to_table
 from tablekit.journal import Journal
-from tablekit.setup_screen import TableSetup
+from tablekit.setup_screen import Resume, TableSetup
 from tablekit.table import Table
 
 if TYPE_CHECKING:
@@ -396,9 +396,10 @@ def play_game(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, secon
 
 
 def choose_game(setup: TableSetup, screen: Screen, box: BoxLink | None, *, seconds: float = 0,
-                fullscreen: bool = False, clock: Callable[[], float] = time.monotonic) -> Game | None:
-    """The setup screen until OK on Start (None: the window was closed, Escape in a window,
-    or ``seconds`` ran out). MENU and OK come from the box, the keyboard (M and Return) or the
+                fullscreen: bool = False,
+                clock: Callable[[], float] = time.monotonic) -> Game | Resume | None:
+    """The setup screen until OK on Start, or on "Resume" (a :class:`Resume`: the game left
+    unfinished) (None: the window was closed, Escape in a window, or ``seconds`` ran out). MENU and OK come from the box, the keyboard (M and Return) or the
     screen's soft keys, and a tap on a row moves to it. While a name is being added the box's
     seat buttons turn the letter wheel and OK's hold finishes the name (both edges count,
     timed on ``clock``), and the keyboard types it (Return: done, Escape: cancel)."""
@@ -409,17 +410,18 @@ def choose_game(setup: TableSetup, screen: Screen, box: BoxLink | None, *, secon
 
     keys = KeyboardButtons(default_keymap(SETUP_SEATS))  # digits, then M and Return
     on_keys = ButtonLayout.keyboard(SETUP_SEATS)
-    chosen: list[Game] = []
+    chosen: list[Game | Resume] = []
     if pygame.display.get_init():
         pygame.key.start_text_input()  # names in any script come as TEXTINPUT
 
-    def button(what: str, down: bool) -> None:
-        if chosen:
-            return
-        game = setup.button(what, down, clock())
-        if game is not None:
+    def take(game: Game | Resume | None) -> None:
+        if game is not None and not chosen:
             chosen.append(game)
             loop.stop()
+
+    def button(what: str, down: bool) -> None:
+        if not chosen:
+            take(setup.button(what, down, clock()))
 
     def frame(now: float) -> ViewModel:
         if box is not None:
@@ -430,7 +432,7 @@ def choose_game(setup: TableSetup, screen: Screen, box: BoxLink | None, *, secon
                     if what is not None or event.button < layout.menu:
                         button(what or "seat", event.event == "press")
         setup.tick(clock())
-        return setup.view()
+        return setup.screen()
 
     def key(ev: pygame.event.Event) -> None:
         if ev.type in POINTER_EVENTS:
@@ -439,8 +441,8 @@ def choose_game(setup: TableSetup, screen: Screen, box: BoxLink | None, *, secon
                 return
             if tap.target in ("key:menu", "key:ok"):
                 button(tap.target.split(":", 1)[1], tap.down)
-            elif tap.down:
-                setup.tap(tap.target)
+            elif tap.down and not chosen:
+                take(setup.tap(tap.target))
         elif ev.type == pygame.TEXTINPUT:
             setup.typed(getattr(ev, "text", ""))
         elif ev.type == pygame.KEYDOWN:

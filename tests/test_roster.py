@@ -50,3 +50,19 @@ def test_an_older_journal_gets_a_roster_and_a_read_only_one_reads_none(tmp_path)
         assert Roster(j).add("Asha") == "Asha"
     with Journal(path, read_only=True) as j:
         assert [r.name for r in j.roster()] == ["Asha"]
+
+
+def test_a_name_is_taken_off_ignoring_case_and_its_games_keep_it(tmp_path) -> None:
+    from _game_fixtures import game
+
+    with Journal(tmp_path / "j.sqlite") as j:
+        roster = Roster(j)
+        roster.add("Ravi")
+        roster.add("José")
+        j.new_game(game("indian-points", ["Ravi", "José"]), 1000)
+        assert roster.remove(" ravi ") == "Ravi"
+        assert roster.names() == ["José"]
+        with pytest.raises(RosterError, match="Ravi is not on the list"):
+            roster.remove("Ravi")
+        assert j.games()[0].players == ("Ravi", "José")
+        assert roster.add("ravi") == "ravi"  # the name may come back

@@ -12,6 +12,7 @@ from display.layout import inset, split_columns, split_rows
 from display.viewmodel import NameEntry, RosterName, SetupView
 
 MIN_ROWS = 6  # rows never grow taller than a sixth of the column: a short list stays compact
+REMOVE_KEY_ASPECT = 2.2  # the "remove" key beside the roster name under the cursor: width / height
 
 Row = tuple[str, str, str, int]  # label, value, section, index
 
@@ -31,6 +32,8 @@ def draw(canvas: Canvas, view: SetupView) -> None:
         value = player.name + (f"  ({player.team})" if player.team else "")
         left_rows.append((label, value, "player", i))
     right_rows: list[Row] = [(o.label, o.value, "option", i) for i, o in enumerate(view.options)]
+    if view.resume:  # the game left unfinished
+        right_rows.append(("Resume", view.resume, "resume", 0))
     right_rows.append(("", "Start", "start", 0))
 
     count = max(len(left_rows), len(right_rows), MIN_ROWS)
@@ -69,7 +72,7 @@ def _roster_rows(roster: tuple[RosterName, ...], view: SetupView, count: int) ->
 
 def _row(canvas: Canvas, rect: pygame.Rect, label: str, value: str, section: str, index: int, view: SetupView) -> None:
     L = canvas.layout
-    single = section in ("variant", "start", "add")
+    single = section in ("variant", "start", "add", "resume")
     here = view.cursor.section == section and (single or view.cursor.index == index)
     if section == "start":
         fill = theme.HIGHLIGHT if here else theme.VALID
@@ -83,9 +86,16 @@ def _row(canvas: Canvas, rect: pygame.Rect, label: str, value: str, section: str
         canvas.panel(rect, fill, edge, width=L.py(0.006 if wide else 0.002))
         ink = theme.HIGHLIGHT_TEXT if here and not view.editing else theme.TEXT
         inner = inset(rect, L.py(0.02), L.py(0.006))
-        share = 0.3 if section in ("roster", "add") else 0.36
+        share = 0.3 if section in ("roster", "add", "resume") else 0.36
         label_box = pygame.Rect(inner.x, inner.y, int(inner.w * share), inner.h)
         value_box = pygame.Rect(label_box.right + L.py(0.01), inner.y, inner.right - label_box.right - L.py(0.01), inner.h)
+        if section == "roster" and here and not view.editing:  # a finger takes the name off here
+            key = pygame.Rect(0, 0, min(value_box.w // 2, round(rect.h * REMOVE_KEY_ASPECT)), rect.h - 2 * L.py(0.006))
+            key.midright = (rect.right - L.py(0.006), rect.centery)
+            canvas.panel(key, theme.KEY, theme.KEY_EDGE, width=L.py(0.002))
+            canvas.text("remove", L.line("small"), inset(key, L.py(0.006)), theme.TEXT, align="center", bold=False)
+            canvas.mark(f"row:remove:{index}", key)
+            value_box.w = max(1, key.x - L.py(0.01) - value_box.x)
         label_ink = ink if here else theme.VALID if seated else theme.TEXT_DIM
         canvas.text(label, L.line("small"), label_box, label_ink, bold=False)
         canvas.text(value, L.line("body"), value_box, ink if here or seated or section != "roster" else theme.TEXT_DIM)

@@ -212,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
     from tablekit.journal import JournalError, default_path
     from tablekit.journal_open import open_table_journal
     from tablekit.roster import Roster
-    from tablekit.setup_screen import TableSetup
+    from tablekit.setup_screen import Resume, TableSetup, left_game
     from tablekit.shell import (
         LEFT,
         NEW_PLAYERS,
@@ -255,17 +255,22 @@ def run(args: argparse.Namespace) -> int:
         except JournalError as exc:  # the roster is a convenience: the game goes on
             log.warning("the roster was not updated: %s", exc)
 
+    def resumed(game_id: int) -> Table:
+        """The game ``game_id`` exactly where its journal left it."""
+        log.info("resuming game %d", game_id)
+        table = Table.resume(journal, game_id, MonotonicClock(journal.last_time(game_id)),
+                             camera=camera, box=box, devices=devices, on_view=on_view,
+                             rng=random.Random())
+        table.catch_up()
+        return table
+
     try:
         table: Table | None = None
         if args.resume:
             game_id = journal.resumable()
             if game_id is None:
                 raise JournalError("no unfinished game to resume")
-            log.info("resuming game %d", game_id)
-            table = Table.resume(journal, game_id, MonotonicClock(journal.last_time(game_id)),
-                                 camera=camera, box=box, devices=devices, on_view=on_view,
-                                 rng=random.Random())
-            table.catch_up()
+            table = resumed(game_id)
         names = [p.partition("/")[0].strip() for p in args.players.split(",") if p.strip()] if args.players else []
         try:  # "ravi" on the command line is the roster's "Ravi"
             names = [roster.find(n) or n for n in names]
@@ -281,15 +286,22 @@ def run(args: argparse.Namespace) -> int:
                     if remaining is not None and remaining <= 0:
                         return 0
                     setup = TableSetup([v.id for v in all_variants()], names, variant=variant,
-                                       players=max(len(names), 3), roster=roster)
-                    game = choose_game(setup, screen, box, seconds=remaining or 0,
-                                       fullscreen=args.fullscreen)
-                    if game is None:
+                                       players=max(len(names), 3), roster=roster,
+                                       left=left_game(journal))
+                    choice = choose_game(setup, screen, box, seconds=remaining or 0,
+                                         fullscreen=args.fullscreen)
+                    if choice is None:
                         return 0
-                    picked = setup.picked()
-                table = Table.start(journal, game, MonotonicClock(), camera=camera, box=box,
-                                    devices=devices, on_view=on_view, rng=random.Random())
-                played(picked)
+                    if isinstance(choice, Resume):  # the game left unfinished, picked up again
+                        table, picked = resumed(choice.game_id), []
+                    else:
+                        game, picked = choice, setup.picked()
+                if table is None and game is not None:
+                    table = Table.start(journal, game, MonotonicClock(), camera=camera, box=box,
+                                        devices=devices, on_view=on_view, rng=random.Random())
+                    played(picked)
+                if table is None:
+                    return 0
             if args.photo_budget_mb is not None:
                 table.photo_budget = int(args.photo_budget_mb * 1024 * 1024)
             if damaged:
