@@ -97,3 +97,27 @@ def test_a_missed_turn_notice_never_counts_past_the_limit(monkeypatch):
         assert "dropped" not in text, text
     assert notices[3] == "Ravi missed a turn (4 in a row)"
     assert d.state.deal.status[1] == "playing"
+
+
+def test_three_missed_turns_cost_pool_201_the_40_of_consecutive_misses_not_its_50_middle_drop():
+    """indian-rummy-howto.txt: "Consecutive Misses | 40 Points" — "It will be considered a
+    middle drop i.e 40 Points." (pool 201's own middle drop, chosen by a player, costs 50:
+    "Pool 201 Rummy ... 25 ... 50")."""
+    d = Driver(game("indian-pool-201", ("Asha", "Ravi")))
+    d.deal()
+    for _ in range(2):  # Ravi (seat 1) plays first and lets his clock run out three times
+        d.time_out()
+        d.press(0)
+    effects = d.time_out()
+    assert Notice("Ravi missed 3 turns in a row and is dropped") in effects
+    record = d.state.history[-1]
+    assert record.outcomes == ("winner", "missed-turns")
+    assert record.scores == (0, 40)
+    # a middle drop chosen by the player still costs pool 201's 50
+    d.deal()
+    d.end_turn()
+    d.end_turn()  # each seat has played a turn: a drop now is a middle drop
+    d.drop(d.state.deal.turn)
+    last = d.state.history[-1]
+    assert last.scores[last.outcomes.index("middle-drop")] == 50
+    assert d.replayed() == d.state

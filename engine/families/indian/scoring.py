@@ -6,8 +6,9 @@ into penalty points; :func:`pool_standings` and :func:`deals_standings` fold dea
 Rules encoded (from the Indian rummy texts and the project's rulings):
 - the valid declarer scores 0; a wrong show scores 80;
 - a first drop (before drawing a card) scores 20, a middle drop 40 (pool 201: 25 and 50);
-  three missed turns in a row count as a middle drop; deals rummy allows no drop by choice,
-  but three missed turns drop a seat there too ("in all variants"), for 40 points;
+  three missed turns in a row drop the seat for the texts' "Consecutive Misses" 40 in every
+  variant (pool 201 too, whose middle drop costs 50; deals rummy too, which allows no drop by
+  choice: three missed turns drop a seat "in all variants");
 - a losing hand scores its count (best or as arranged, decided by the caller), at most 80;
 - a player who declares after the winner with a valid hand scores 2;
 - deal show: a loser who had no turn yet before the valid show scores half their count,
@@ -53,8 +54,8 @@ class ScoringError(TablekitError, ValueError):
 
 
 DROPS = frozenset({Outcome.FIRST_DROP, Outcome.MIDDLE_DROP})
-#: Three missed turns in a row: a middle drop where drops exist; deals rummy, which has no
-#: drop by choice, still drops the seat and charges the texts' "Consecutive Misses" 40.
+#: Three missed turns in a row: the texts' "Consecutive Misses" 40, in every variant (the
+#: variant's ``missed_turns``; pool 201's dearer middle drop is not charged for them).
 MISSED_TURNS_POINTS = 40
 SECOND_VALID_POINTS = 2
 DEAL_SHOW_MIN = 2
@@ -90,7 +91,7 @@ def seat_points(variant: IndianVariant, result: SeatResult) -> int:
         assert variant.first_drop is not None
         return variant.first_drop
     if o is Outcome.MISSED_TURNS:
-        return variant.middle_drop if variant.middle_drop is not None else MISSED_TURNS_POINTS
+        return variant.missed_turns
     if o is Outcome.MIDDLE_DROP:
         assert variant.middle_drop is not None
         return variant.middle_drop

@@ -21,7 +21,13 @@ from engine.arrange import Credit, best_arrangement
 from engine.cards import Card
 from engine.errors import DeckError, UnsupportedModeError
 from engine.families.indian.policy import IndianPolicy
-from engine.families.indian.scoring import FULL_COUNT_CAP, HAND_SIZE, WRONG_SHOW, check_hand_size
+from engine.families.indian.scoring import (
+    FULL_COUNT_CAP,
+    HAND_SIZE,
+    MISSED_TURNS_POINTS,
+    WRONG_SHOW,
+    check_hand_size,
+)
 from engine.melds import (
     GroupRule,
     MeldCheck,
@@ -113,6 +119,8 @@ class IndianVariant(Variant):
     pool_limit: int | None = None
     first_drop: int | None = 20
     middle_drop: int | None = 40
+    #: What three missed turns in a row cost (a drop the table makes, not the player's).
+    missed_turns: int = MISSED_TURNS_POINTS
     deal_count: int | None = None
     family: ClassVar[str] = "indian"
     house_options: ClassVar[Mapping[str, OptionKind]] = {
