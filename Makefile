@@ -8,8 +8,10 @@ RUN_STAMP := $(VENV)/.installed-run
 # development tools.
 STAMP  := $(VENV)/.installed
 # Debian packages the firmware, the simulator, the tests and the screen need (the Noto faces
-# draw names in Indic scripts, Chinese, Japanese, Korean, Arabic and Hebrew).
-DEB_PACKAGES := gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev pkg-config fonts-dejavu-core fonts-noto-core fonts-noto-cjk espeak-ng shellcheck
+# draw names in Indic scripts, Chinese, Japanese, Korean, Arabic and Hebrew; the club's tests
+# start a real Mosquitto and PostgreSQL and look at the page in headless Chromium).
+DEB_PACKAGES := gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev pkg-config fonts-dejavu-core fonts-noto-core fonts-noto-cjk espeak-ng shellcheck \
+	mosquitto postgresql chromium chromium-driver
 export PYTHON
 
 .PHONY: test demo lint typecheck imports pytest deb venv run-venv firmware sim bench clean

@@ -1,0 +1,140 @@
+"""What travels between a table and the club: MQTT topics, broker addresses, and the JSON of
+one journaled event (or of a game's header, sequence number 0).
+
+A message is ``{"v": 1, "table": ID, "game": N, "seq": S, ...}``: ``seq`` 0 carries the game's
+setup (``setup``, ``created_ms``), every other ``seq`` one journaled event exactly as the journal
+holds it (``t_ms``, ``type``, ``body``: the event's JSON text, byte for byte). The club answers on
+the table's ack topic with ``{"games": {"N": S}}``: every sequence number up to S of game N is
+stored in the club's database.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from engine.errors import TablekitError
+
+VERSION = 1
+PREFIX = "tablekit"
+#: A table's id: letters, digits, ``-`` and ``_``, at most 40 (it is a topic level and a URL part).
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+DEFAULT_PORT = 1883
+
+
+class ClubError(TablekitError):
+    """A club address, table id or setting that cannot be used (one ``error:`` line)."""
+
+
+class MessageError(ValueError):
+    """A message that is not one a table sends (the club keeps it aside)."""
+
+
+def check_table_id(table: str) -> str:
+    if not TABLE_ID.match(table):
+        raise ClubError(f"table id {table!r} is not usable: use 1-40 letters, digits, '-' or '_'")
+    return table
+
+
+@dataclass(frozen=True, slots=True)
+class Broker:
+    host: str
+    port: int
+
+    def __str__(self) -> str:
+        return f"mqtt://{self.host}:{self.port}"
+
+
+def parse_broker(url: str) -> Broker:
+    """``mqtt://host:port`` (or ``host:port``, or ``host``) as a :class:`Broker`."""
+    text = url.strip()
+    if "://" not in text:
+        text = "mqtt://" + text
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError as exc:
+        raise ClubError(f"broker address {url!r} is not usable ({exc})") from None
+    if parts.scheme != "mqtt":
+        raise ClubError(f"broker address {url!r}: only mqtt://host:port is understood")
+    if not parts.hostname:
+        raise ClubError(f"broker address {url!r} names no host (e.g. mqtt://club.local:1883)")
+    return Broker(parts.hostname, port or DEFAULT_PORT)
+
+
+def event_topic(table: str, game: int) -> str:
+    return f"{PREFIX}/table/{table}/game/{game}"
+
+
+def ack_topic(table: str) -> str:
+    return f"{PREFIX}/ack/{table}"
+
+
+EVENTS_FILTER = f"{PREFIX}/table/#"
+
+
+def header_message(table: str, game: int, created_ms: int, setup: dict[str, Any]) -> bytes:
+    return json.dumps({"v": VERSION, "table": table, "game": game, "seq": 0,
+                       "created_ms": created_ms, "setup": setup},
+                      separators=(",", ":")).encode()
+
+
+def event_message(table: str, game: int, seq: int, t_ms: int, type_: str, body: str,
+                  sent_ms: int = 0) -> bytes:
+    data: dict[str, Any] = {"v": VERSION, "table": table, "game": game, "seq": seq,
+                            "t_ms": t_ms, "type": type_, "body": body}
+    if sent_ms:
+        data["sent_ms"] = sent_ms  # when the table first saw it journaled (for latency)
+    return json.dumps(data, separators=(",", ":")).encode()
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message as the club reads it (fields checked, the event body not yet)."""
+
+    table: str
+    game: int
+    seq: int
+    t_ms: int = 0
+    type: str = ""
+    body: str = ""
+    setup: dict[str, Any] | None = None
+    created_ms: int = 0
+    sent_ms: int = 0
+
+
+def _int(data: dict[str, Any], key: str, low: int) -> int:
+    value = data.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        raise MessageError(f"{key} must be a whole number of at least {low}, not {value!r}")
+    return value
+
+
+def read_message(payload: bytes) -> Message:
+    """The message in ``payload``, or :class:`MessageError` saying what is wrong with it."""
+    try:
+        data = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise MessageError(f"not JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise MessageError("not a JSON object")
+    if data.get("v") != VERSION:
+        raise MessageError(f"version {data.get('v')!r} is not {VERSION}")
+    table = data.get("table")
+    if not isinstance(table, str) or not TABLE_ID.match(table):
+        raise MessageError(f"table {table!r} is not a table id")
+    game, seq = _int(data, "game", 1), _int(data, "seq", 0)
+    sent = data.get("sent_ms", 0)
+    sent_ms = sent if isinstance(sent, int) and not isinstance(sent, bool) else 0
+    if seq == 0:
+        setup = data.get("setup")
+        if not isinstance(setup, dict):
+            raise MessageError("a game header needs its setup (a JSON object)")
+        return Message(table, game, 0, setup=setup, created_ms=_int(data, "created_ms", 0))
+    type_, body = data.get("type"), data.get("body")
+    if not isinstance(type_, str) or not isinstance(body, str):
+        raise MessageError("an event needs its type and body (strings)")
+    return Message(table, game, seq, _int(data, "t_ms", 0), type_, body, sent_ms=sent_ms)
