@@ -56,6 +56,7 @@ from engine.game import (
     has_partnerships,
     policy_for,
 )
+from engine.game.deal_flow import next_deal_dealer
 from engine.game.flow import MENU_CLOSE, MENU_DROP, MENU_STOCK_OUT
 from engine.game.policy import FamilyPolicy
 from engine.game.scorepad import BLOCKED, CONFIRMING, VERDICT, Entry
@@ -149,8 +150,17 @@ def _setup(state: GameState, toast: Toast | None) -> SetupView:
                      tuple(SetupPlayer(s.name, team_label(game.variant, i, s.team))
                            for i, s in enumerate(game.seats)), tuple(options),
                      cursor=SetupCursor("start"),
-                     hint=f"{game.seats[state.dealer].name} deals first · OK: start the deal",
+                     hint=f"{_who_deals(state)} · OK: start the deal",
                      toast=_toast(state, toast))
+
+
+def _who_deals(state: GameState) -> str:
+    """Who deals the coming deal, in words: the first dealer, or after a void deal the same
+    dealer dealing that deal again."""
+    name = state.game.seats[next_deal_dealer(state)].name
+    if state.redeal is not None:
+        return f"{name} deals deal {state.redeal} again"
+    return f"{name} deals first"
 
 
 def team_label(variant: Variant, seat: int, team: str = "") -> str:

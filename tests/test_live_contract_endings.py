@@ -224,6 +224,25 @@ def test_kalooki_40_a_second_empty_stock_voids_the_deal_and_the_same_dealer_deal
     assert d.replayed() == d.state
 
 
+def test_after_a_void_deal_the_setup_screen_names_the_dealer_dealing_it_again():
+    """Kalooki 40: "the game immediately ends with no scores calculated, and the same dealer
+    deals again." — the screen before the next deal names that dealer and that deal, where
+    it said "deals first" before."""
+    d = start("kalooki-40", NAMES3, first_dealer=1)
+    assert present(Driver(d.state.game).state, 0).hint == "Bo deals first · OK: start the deal"
+    play_k40_deal(d, {0: HAND_10, 1: HAND_10, 2: HAND_10})
+    next_deal(d)
+    dealer = d.state.deal.dealer
+    assert dealer != 1
+    d.end_turn()
+    stock_out(d)
+    name = NAMES3[dealer]
+    assert present(d.state, d.t).hint == f"{name} deals deal 2 again · OK: start the deal"
+    next_deal(d)
+    assert (d.state.deal.number, d.state.deal.dealer, d.state.redeal) == (2, dealer, None)
+    assert d.replayed() == d.state
+
+
 def test_caribbean_kalooki_a_dead_hand_is_dealt_again_with_the_same_contract():
     """Caribbean Kalooki: "If the stock pile runs out twice during the same hand, the hand is
     dead and all the cards are thrown in and no scores are accumulated. The same dealer deals

@@ -99,13 +99,7 @@ def deal_started(state: GameState, event: Event) -> Result:
     def in_game(seat: int) -> bool:
         return alive[seat]
 
-    # the deal passes (and turns go) the way the game's policy says; after a void deal
-    # (phase "setup" again) the same dealer deals once more
-    if state.phase == "setup":
-        dealer = state.dealer if alive[state.dealer] else policy.next_dealer(game, state.dealer, in_game)
-    else:
-        dealer = policy.next_dealer(game, state.dealer, in_game)
-    assert dealer is not None
+    dealer = next_deal_dealer(state)
     first = policy.first_player(game, dealer, in_game)
     assert first is not None
     status: tuple[SeatStatus, ...] = tuple(PLAYING if a else "out" for a in alive)
@@ -123,13 +117,30 @@ def deal_started(state: GameState, event: Event) -> Result:
     text = f"deal {deal.number}: {name_of(state, dealer)} deals, {name_of(state, first)} plays first"
     if wild:
         text += f"; {wild} is the cut card"
-    new = replace(state, phase="play", dealer=dealer, deal=deal, show=None, menu=(), notice=text)
+    new = replace(state, phase="play", dealer=dealer, deal=deal, show=None, menu=(), notice=text,
+                  redeal=None)
     effects: list[Effect] = [SetLed(s, "on" if s == first else "off") for s in range(n)]
     effects += clock_effects(new)
     effects.append(Notice(text))
     if watching:
         effects.append(ReadTable())  # the table as dealt: what the first turn is checked against
     return new, effects
+
+
+def next_deal_dealer(state: GameState) -> int:
+    """Who deals the coming deal: the deal passes the way the game's policy says; before the
+    first deal, and after a void deal (phase "setup" again), the dealer in place deals."""
+    alive = [not out for out in state.eliminated]
+
+    def in_game(seat: int) -> bool:
+        return alive[seat]
+
+    policy = policy_of(state)
+    if state.phase == "setup" and alive[state.dealer]:
+        return state.dealer
+    dealer = policy.next_dealer(state.game, state.dealer, in_game)
+    assert dealer is not None
+    return dealer
 
 
 def cut_text(game: Game, text: str) -> str:
@@ -329,5 +340,5 @@ def void_deal(state: GameState, t_ms: int) -> Result:
     text = (f"deal {deal.number} is void ({policy_of(state).stock_out_label}): no scores; "
             f"{name_of(state, deal.dealer)} deals it again")
     new = replace(state, phase="setup", dealer=deal.dealer, deal=None, show=None, menu=(),
-                  notice=text)
+                  notice=text, redeal=deal.number)
     return new, [StopTimer()] + [SetLed(s, "off") for s in range(n)] + [Notice(text)]

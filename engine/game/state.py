@@ -154,6 +154,8 @@ class GameState:
     menu: tuple[str, ...] = ()  # open menu items, the selected one first
     notice: str = ""  # last thing the table was told
     claims: ClaimBook | None = None  # upcards taken out of turn (engine.game.claims); None: none yet
+    #: The deal a void ended, to be dealt again by the same dealer (None: no deal is void).
+    redeal: int | None = None
 
     @property
     def paused(self) -> bool:
