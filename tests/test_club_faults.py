@@ -1,0 +1,150 @@
+"""Faults on the way from the tables to the club: the broker restarted in the middle of a game,
+the club service killed and started again, a table offline for a whole game; and bad input
+(an unknown table, malformed or replayed-but-different events, a sequence that jumps). Every
+event is stored exactly once and every result is the journals' own."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+from _club_fixtures import broker, club_db, free_port, postgres, wait_until  # noqa: F401
+from _club_helpers import count, journal_facts, play, same
+from paho.mqtt.enums import CallbackAPIVersion
+
+from tablekit.club.publish import Publisher
+from tablekit.club.service import Club
+from tablekit.club.wire import event_message, parse_broker
+from tablekit.journal import Journal
+
+
+def start_club(broker_url: str, dsn: str, log: Path, *tables: str) -> subprocess.Popen[bytes]:
+    cmd = [sys.executable, "-m", "tablekit", "-v", "club", "--broker", broker_url, "--db", dsn,
+           "--listen", f"127.0.0.1:{free_port()}"]
+    for t in tables:
+        cmd += ["--table", t]
+    with log.open("ab") as out:
+        return subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+
+
+def kill(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+
+
+def test_broker_restart_club_killed_and_a_table_offline_a_whole_game(broker, club_db, tmp_path):  # noqa: F811
+    log = tmp_path / "club.log"
+    club = start_club(broker.url, club_db, log, "a", "b")
+    paths = {t: tmp_path / f"{t}.sqlite" for t in ("a", "b")}
+    for p in paths.values():
+        Journal(p).close()
+    pub_a = Publisher(paths["a"], "a", broker.url, poll_s=0.05, resend_s=1.0).start()
+    try:
+        wait_until(lambda: b"tables known" in log.read_bytes(), 20, "the club started")
+        # table a: half a game, then the broker goes down and comes back mid-game
+        gid = play(paths["a"], 21, upto=20)
+        wait_until(lambda: count(club_db, "SELECT COUNT(*) FROM club_events") == 20, 20,
+                   "the first half stored")
+        broker.stop()
+        play(paths["a"], 21, upto=35, game_id=gid)
+        broker.start()
+        # ... then the club is killed in the middle of the rest of the game and started again
+        play(paths["a"], 21, upto=45, game_id=gid)
+        kill(club)
+        play(paths["a"], 21, game_id=gid)
+        club = start_club(broker.url, club_db, log, "a", "b")
+        # table b plays a whole game while its publisher is off, then joins
+        play(paths["b"], 22)
+        pub_b = Publisher(paths["b"], "b", broker.url, poll_s=0.05, resend_s=1.0).start()
+        try:
+            for t, p in paths.items():
+                wait_until(lambda t=t, p=p: same(club_db, t, p), 40, f"table {t} stored")
+            wait_until(lambda: pub_a.backlog() == 0 and pub_b.backlog() == 0, 20, "all acknowledged")
+        finally:
+            pub_b.stop()
+        total = sum(len(g["events"]) for p in paths.values() for g in journal_facts(p).values())
+        assert count(club_db, "SELECT COUNT(*) FROM club_events") == total
+        assert count(club_db, "SELECT COUNT(*) FROM club_quarantine") == 0
+        assert count(club_db, "SELECT COUNT(*) FROM club_held") == 0
+        assert count(club_db, "SELECT COUNT(*) FROM club_games WHERE status='over'") == 2
+    finally:
+        pub_a.stop()
+        kill(club)
+    assert b"Traceback" not in log.read_bytes()
+
+
+def test_bad_input_is_kept_aside_and_never_touches_the_results(broker, club_db, tmp_path):  # noqa: F811
+    path = tmp_path / "k.sqlite"
+    play(path, 31)
+    facts = journal_facts(path)[1]
+    events = facts["events"]
+    club = Club(parse_broker(broker.url), club_db, ["k"]).start()
+    raw = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="raw-bad")
+    raw.connect("127.0.0.1", broker.port)
+    raw.loop_start()
+
+    def send(payload: bytes, topic: str = "tablekit/table/k/game/1") -> None:
+        raw.publish(topic, payload, qos=1).wait_for_publish(5)
+
+    pub = Publisher(path, "k", broker.url)
+    header = pub._messages(1, 0, 0)[0][1]
+    pub._close_db()
+    try:
+        wait_until(lambda: club.connected, 10, "the club subscribed")
+        seq, t_ms, type_, body = events[0]
+        send(b"{not json")
+        send(json.dumps({"v": 1, "table": "k", "game": 1}).encode())  # no seq
+        send(json.dumps({"v": 1, "table": "k", "game": 1, "seq": -4, "type": "x",
+                         "body": "{}"}).encode())
+        send(header.replace(b'"table":"k"', b'"table":"stranger"'))  # an unknown table
+        send(header)
+        # the sequence jumps: events 3.. arrive before 1 and 2 (held aside, then taken in order)
+        for s, t, ty, b in events[2:10]:
+            send(event_message("k", 1, s, t, ty, b))
+        wait_until(lambda: count(club_db, "SELECT COUNT(*) FROM club_held") == 8, 10, "held")
+        assert count(club_db, "SELECT COUNT(*) FROM club_events") == 0
+        # an event no table could journal (a seat that does not exist), in the gap's place
+        send(event_message("k", 1, 1, t_ms, "button-pressed", '{"type":"button-pressed","seat":9,"t_ms":5}'))
+        for s, t, ty, b in events:
+            send(event_message("k", 1, s, t, ty, b))
+        wait_until(lambda: same(club_db, "k", path), 20, "the game stored as journaled")
+        # replayed but different: a stored sequence number with another event
+        send(event_message("k", 1, 2, 99, "confirm", '{"type":"confirm","t_ms":99}'))
+        send(header.replace(b'"created_ms":', b'"created_ms":1'))
+        wait_until(lambda: count(club_db, "SELECT COUNT(*) FROM club_quarantine") == 7, 10,
+                   "seven messages kept aside")
+        assert same(club_db, "k", path)
+        reasons = [r for (r,) in __import__("psycopg").connect(club_db).execute(
+            "SELECT reason FROM club_quarantine ORDER BY id")]
+        assert any(r.startswith("malformed message: not JSON") for r in reasons)
+        assert any("seq must be" in r for r in reasons)
+        assert "unknown table" in reasons
+        assert any("seat 9 does not exist" in r for r in reasons)
+        assert sum(r.startswith("replayed but different") for r in reasons) == 2
+        assert count(club_db, "SELECT COUNT(*) FROM club_events") == len(events)
+    finally:
+        raw.loop_stop()
+        raw.disconnect()
+        club.stop()
+
+
+def test_the_club_command_says_what_is_wrong_in_one_line(postgres, tmp_path):  # noqa: F811
+    env = {**os.environ, "TABLEKIT_CLUB_DB": ""}
+    cases = [
+        (["--broker", "http://x"], "only mqtt://host:port"),
+        (["--table", "no spaces please"], "table id"),
+        (["--db", f"host=127.0.0.1 port={free_port()} user=club dbname=x connect_timeout=2"],
+         "cannot reach the club database"),
+    ]
+    for extra, words in cases:
+        done = subprocess.run([sys.executable, "-m", "tablekit", "club", *extra], env=env,
+                              capture_output=True, text=True, timeout=30)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith("error:") and words in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
