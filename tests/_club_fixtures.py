@@ -103,8 +103,9 @@ def _as_pg(cmd: list[str]) -> list[str]:
     return cmd
 
 
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[Postgres]:
+def start_postgres(durable: bool = False) -> tuple[Postgres, Path]:
+    """A PostgreSQL server in a new temporary folder (user ``club``, no password); fsync off
+    unless ``durable`` (the tests' data is thrown away)."""
     initdb = need(PG_BIN / "initdb", "postgresql")
     pg_ctl = need(PG_BIN / "pg_ctl", "postgresql")
     folder = Path(tempfile.mkdtemp(prefix="club-pg-"))
@@ -114,15 +115,28 @@ def postgres() -> Iterator[Postgres]:
     port = free_port()
     subprocess.run(_as_pg([initdb, "-D", str(data), "-U", "club", "-A", "trust", "-E", "UTF8",
                            "--no-sync"]), check=True, capture_output=True, timeout=60)
-    opts = f"-h 127.0.0.1 -p {port} -k {folder} -c fsync=off -c full_page_writes=off"
+    opts = f"-h 127.0.0.1 -p {port} -k {folder}"
+    if not durable:
+        opts += " -c fsync=off -c full_page_writes=off"
     subprocess.run(_as_pg([pg_ctl, "-D", str(data), "-o", opts, "-l", str(folder / "log"), "-w",
                            "-t", "30", "start"]), check=True, capture_output=True, timeout=40)
+    return Postgres(folder, port), data
+
+
+def stop_postgres(pg: Postgres, data: Path) -> None:
+    pg_ctl = need(PG_BIN / "pg_ctl", "postgresql")
+    subprocess.run(_as_pg([pg_ctl, "-D", str(data), "-m", "immediate", "-w", "-t", "20", "stop"]),
+                   capture_output=True, timeout=30)
+    shutil.rmtree(pg.folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    pg, data = start_postgres()
     try:
-        yield Postgres(folder, port)
+        yield pg
     finally:
-        subprocess.run(_as_pg([pg_ctl, "-D", str(data), "-m", "immediate", "-w", "-t", "20",
-                               "stop"]), capture_output=True, timeout=30)
-        shutil.rmtree(folder, ignore_errors=True)
+        stop_postgres(pg, data)
 
 
 @pytest.fixture
