@@ -57,6 +57,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--photo-budget-mb", type=float, default=None, metavar="MB",
                    help="the most the journal keeps of the photos behind rulings, oldest finished "
                         "games pruned first (default: $TABLEKIT_PHOTO_BUDGET_MB or 200)")
+    p.add_argument("--club", metavar="mqtt://HOST:PORT",
+                   help="publish every journaled event to the club's broker (see docs/club.md)")
+    p.add_argument("--table-id", help="this table's id at the club (default: the machine's name)")
     p.add_argument("--mute", action="store_true",
                    help="say nothing aloud (by default, where there is a sound device, the table "
                         "says short phrases with espeak-ng: whose clock is at ten seconds, the verdict, the winner)")
@@ -232,6 +235,8 @@ def run(args: argparse.Namespace) -> int:
     journal, damaged = open_table_journal(args.journal or default_path())
     if damaged:
         log.warning("%s", damaged)
+    from tablekit.club.join import start_publisher
+    publisher = start_publisher(args.club, args.table_id, journal.path)
     box = open_box(args)
     camera = open_camera(args)
     log.info("camera: %s", camera.name)
@@ -323,6 +328,8 @@ def run(args: argparse.Namespace) -> int:
             else:
                 return 0
     finally:
+        if publisher is not None:
+            publisher.stop()
         if box is not None:
             box.close()
         screen.close()
