@@ -100,3 +100,25 @@ def test_a_table_without_the_broker_keeps_playing_and_sends_its_backlog_later(
             club.stop()
     finally:
         pub.stop()
+
+
+def test_tablekit_run_with_club_publishes_the_game_it_starts(broker, club_db, tmp_path):  # noqa: F811
+    import os
+    import subprocess
+    import sys
+
+    club = Club(parse_broker(broker.url), club_db, ["pi-7"]).start()
+    journal = tmp_path / "table.sqlite"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "tablekit", "run", "--headless", "--seconds", "4", "--no-box",
+             "--variant", "indian-pool-101", "--players", "Asha,Ravi,Meera", "--mute",
+             "--journal", str(journal), "--club", broker.url, "--table-id", "pi-7"],
+            env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+            capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        wait_until(lambda: count(club_db, "SELECT COUNT(*) FROM club_games WHERE table_id='pi-7'") == 1,
+                   10, "the table's game reached the club")
+        assert same(club_db, "pi-7", journal)
+    finally:
+        club.stop()
