@@ -312,6 +312,25 @@ def test_telefunken_the_player_in_turn_buys_the_discard_too_but_not_the_first_up
     assert d.state.notice == f"{NAMES[turn]} takes the upcard and 1 card from the stock (6 chips left)"
 
 
+def test_telefunken_the_menu_offers_no_buy_to_a_player_in_turn_without_chips():
+    """Telefunken: 'Once a player uses his last chip he is not provided any more' — the play
+    menu offers the player in turn no buy once their chips are spent (found by the playouts:
+    the item was offered, then refused)."""
+    d, _, _ = second_turn("telefunken")
+    turn = d.state.deal.turn
+    d.menu()
+    assert MENU_CLAIM in d.state.menu
+    d.menu()
+    while d.state.menu[0] != "close":
+        d.menu()
+    d.ok()
+    book = book_of(d.state, d.state.game.variant.claim_rules)
+    tokens = tuple(0 if s == turn else t for s, t in enumerate(book.tokens))
+    d.state = replace(d.state, claims=replace(book, tokens=tokens))
+    d.menu()
+    assert MENU_CLAIM not in d.state.menu
+
+
 def test_farmers_rummy_ten_chips_and_two_cards_a_buy():
     """Farmer's Rummy: 'each player is provided with 10 tokens' ... 'To buy a card a player
     must give one token and draw two additional cards from the top of the stock pile'."""

@@ -247,19 +247,22 @@ def _zone(cards: list[list[str]]) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(g) for g in cards if g)
 
 
-def legal_open_rummy(seed: int, max_deals: int) -> Driver:
+def legal_open_rummy(seed: int, max_deals: int, variant: str = "open-rummy-2deck") -> Driver:
     import random
 
     from engine.families.open_rummy.play import new_deal, play_turn
     from engine.game import MenuPressed
+    from engine.variants import find
 
     rng = random.Random(seed)
-    d = Driver(game("open-rummy-2deck", ["Ann", "Bo", "Cy", "Di"]))
+    v = find(variant)
+    n = v.min_players
+    d = Driver(game(variant, ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"][:n]))
     shadow = Shadow(d)
 
     def seen(table) -> TableSeen:  # type: ignore[no-untyped-def]
         state = table.state()
-        melds = tuple(tuple(tuple(str(c) for c in m.cards) for m in state.seat_melds(s)) for s in range(4))
+        melds = tuple(tuple(tuple(str(c) for c in m.cards) for m in state.seat_melds(s)) for s in range(n))
         return TableSeen(melds, tuple(str(c) for c in state.discard), state.stock, d.at(200))
 
     def step(event: Event) -> None:
@@ -268,7 +271,7 @@ def legal_open_rummy(seed: int, max_deals: int) -> Driver:
 
     while d.state.phase != "game-over" and len(d.state.history) < max_deals:
         step(DealStarted("", d.at(1000)))
-        table = new_deal(rng, players=4, decks=2, dealt=21)
+        table = new_deal(rng, players=n, decks=v.decks, dealt=int(str(v.cards_dealt)))
         table.seat = d.state.deal.turn
         step(seen(table))  # the table as dealt
         zones: dict[int, tuple[tuple[str, ...], ...]] = {}
@@ -282,12 +285,12 @@ def legal_open_rummy(seed: int, max_deals: int) -> Driver:
             if rng.random() < 0.05:  # the seat's clock runs out: nothing moves on the table
                 step(Tick(d.state.deal.deadline_ms))
                 d.t = max(d.t, d.state.deal.deadline_ms)
-                table.seat = (seat + 1) % 4
+                table.seat = (seat + 1) % n
                 step(seen(table))  # read afresh after a missed turn
                 continue
             play_turn(table, rng)
             if not table.hands[seat]:  # out of cards: a show with the team's melds gathered
-                team = [s for s in range(4) if s % 2 == seat % 2]
+                team = [s for s in range(n) if s % 2 == seat % 2]
                 zones[seat] = _zone([[str(c) for c in m] for s in team for m in table.melds[s]])
                 for s in team:
                     table.melds[s] = []
@@ -299,7 +302,7 @@ def legal_open_rummy(seed: int, max_deals: int) -> Driver:
             step(ButtonReleased(seat, d.at(100)))
             step(seen(table))
             assert d.state.phase == "play", d.state.notice  # every generated turn is legal
-        for s in range(4):
+        for s in range(n):
             melds = [[str(c) for c in m] for m in table.melds[s]]
             zones.setdefault(s, _zone(melds + [[str(c) for c in table.hands[s]]]))
         for _ in range(40):

@@ -322,6 +322,11 @@ def menu_item(state: GameState, rules: ClaimRules | None) -> str | None:
     book = book_of(state, rules)
     if book.taken or book.waiting:
         return None
+    limit = rules.limit_for(deal.number)
+    if limit is not None and book.used[deal.turn] >= limit:
+        return None  # the player in turn has had the deal's buys: nothing to offer
+    if book.tokens is not None and book.tokens[deal.turn] <= 0:
+        return None  # no chips left to buy with
     return MENU_CLAIM
 
 

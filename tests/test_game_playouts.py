@@ -1,0 +1,407 @@
+"""Seeded playouts of every game the kit referees, end to end through the live flow.
+
+Each of the 34 game ids is played from its first deal to the game's end with legal table
+actions only: turns ended with a press, turns timed out, the box and the camera lost and
+found again, shows (valid ones, wrong ones, a misread card corrected) with every other hand
+read, and where the game has them claims out of turn answered both ways, the upcard bought
+in turn, drops, the stock running out, the family's calls (tile rummy's doubles, the ace and
+melds) and Open Rummy's turns checked against the camera's reading of the whole table.
+
+A table action is legal when the referee takes it: each one is first tried on the state
+aside and only played when it is not refused, so the playout never relies on a refusal.
+After every step the journal's events, sent through their JSON form, are folded into a new
+game and must give the very same state; and every action kind the game supports must have
+been played. A few seeds per game and bounded steps keep the whole file short.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+import pytest
+from _game_fixtures import FULL_COUNT, LOSER_58, VALID_SHOW, Driver, game, groups
+from test_game_random import Shadow, check_sound, legal_open_rummy
+
+from engine.families.contract.variants import ContractVariant
+from engine.game import (
+    LONG_PRESS_MS,
+    ButtonPressed,
+    ButtonReleased,
+    Buzz,
+    Called,
+    CameraLost,
+    CameraRestored,
+    ClaimMade,
+    Confirm,
+    Correction,
+    DealStarted,
+    Drop,
+    Effect,
+    Event,
+    GameState,
+    LinkLost,
+    LinkRestored,
+    MenuPressed,
+    TableRead,
+    Tick,
+    apply,
+    policy_for,
+)
+from engine.game.claims import MENU_CLAIM
+from engine.game.deal_flow import REFUSE_BUZZ_MS
+from engine.game.flow import MENU_DROP, MENU_STOCK_OUT
+from engine.variants import KNOWN_IDS, all_variants, find
+
+SUITS = "HSDC"
+#: What a contract game's losers hold when their hands are read: small and large counts.
+CONTRACT_LOSERS = ("3C 4D", "KC QC JD KD", "9S | 5H 6H", "AH AS KH KS QH QS JH JS")
+TILE_CLOSE = "K9 B9 Y9 | R10 R11 R12 | Y1"
+TILE_LOSERS = ("R7 K4", "B2 B3", "K13 Y13 R12")
+TILE_CALLS = (("double", "B7 B7"), ("double", "Y3"), ("double", "K12 K12"), ("ace", ""))
+TILE_MELDS = ("R10 R11 R12 | K9 B9 Y9", "Y4 K4 B4", "B1 B2 B3")
+
+
+@dataclass
+class Played:
+    """One playout: the driver and the action kinds played (and how often)."""
+
+    d: Driver
+    kinds: Counter[str] = field(default_factory=Counter)
+
+
+def refused(effects: list[Effect]) -> bool:
+    return any(isinstance(e, Buzz) and e.ms == REFUSE_BUZZ_MS for e in effects)
+
+
+class Table:
+    """A seeded table playing one game with legal actions only."""
+
+    def __init__(self, variant: str, seed: int, wanted: set[str] | None = None) -> None:
+        self.rng = random.Random(f"{variant}/{seed}")
+        v = find(variant)
+        self.variant = v
+        players = self.rng.randint(v.min_players, min(v.max_players, 5))
+        self.d = Driver(game(variant, [f"P{i}" for i in range(players)],
+                             first_dealer=self.rng.randrange(players)))
+        self.shadow = Shadow(self.d)
+        self.played = Played(self.d)
+        self.rules = v.claim_rules
+        self.policy = policy_for(self.d.state.game)
+        self.turns_left = 0
+        self.paused_by: str | None = None
+        #: action kinds not played yet by this game's playouts: chosen now and then
+        self.wanted = wanted if wanted is not None else set()
+
+    # --- stepping ------------------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        return self.d.state
+
+    def would_refuse(self, *events: Event) -> bool:
+        s = self.state
+        for e in events:
+            s, effects = apply(s, e)
+            if refused(effects):
+                return True
+        return False
+
+    def play(self, kind: str, *events: Event, may_refuse: bool = False) -> list[Effect]:
+        said: list[Effect] = []
+        for e in events:
+            effects = self.d(e)
+            check_sound(self.d, effects)
+            self.shadow.check()  # the journal replayed gives the same state, step by step
+            if not may_refuse:
+                assert not refused(effects), (kind, e, self.state.notice)
+            said += effects
+        self.played.kinds[kind] += 1
+        self.wanted.discard(kind)
+        return said
+
+    def at(self, ms: int) -> int:
+        return self.d.at(ms)
+
+    # --- the table's actions ---------------------------------------------------------------
+
+    def cut(self) -> str:
+        family = self.variant.family
+        if family == "indian":
+            return "5D"
+        if family == "tile":
+            return "R7"
+        return ""
+
+    def deal(self) -> None:
+        self.play("deal", DealStarted(self.cut(), self.at(1000)))
+        deal = self.state.deal
+        assert deal is not None
+        n = len(deal.playing())
+        self.turns_left = self.rng.randint(n + 1, 3 * n + 2)
+
+    def press(self, seat: int, hold: int = 200) -> tuple[Event, Event]:
+        return ButtonPressed(seat, self.at(300)), ButtonReleased(seat, self.at(hold))
+
+    def pick_play_action(self) -> str:
+        deal = self.state.deal
+        assert deal is not None
+        options = ["turn"] * 8 + ["timeout", "pause"]
+        if self.rules is not None and deal.turn_count > 1:
+            options += ["claim"] * 3
+            if self.rules.in_turn_pays:
+                options += ["buy"]
+        if self.policy.drop_outcome(self.state.game, deal, deal.turn) is not None:
+            options += ["drop"]
+        if self.policy.stock_out_label and self.rng.random() < 0.15:
+            options += ["stock-out"]
+        if deal.turn_count > 1:
+            options += ["wrong-show"]
+        if self.variant.family == "tile":
+            options += ["call"] * 3
+            if deal.window_until_ms is not None:  # the opening window: doubles and the ace
+                options = ["call"] * 12 + ["window-ok", "turn"]
+        if self.turns_left <= 0:
+            options = ["show"] * 6 + ["wrong-show"]
+        wanted = sorted(self.wanted & {*options, "claim-grant", "claim-keep"})
+        if wanted and self.rng.random() < 0.25:
+            kind = self.rng.choice(wanted)
+            return {"claim-grant": "claim", "claim-keep": "claim"}.get(kind, kind)
+        return self.rng.choice(options)
+
+    def play_step(self) -> None:
+        deal = self.state.deal
+        assert deal is not None
+        if self.paused_by is not None:  # the box or the camera comes back
+            back = LinkRestored if self.paused_by == "link" else CameraRestored
+            self.paused_by = None
+            self.play("resume", back(self.at(2000)))
+            return
+        action = self.pick_play_action()
+        turn = deal.turn
+        if action == "turn":
+            self.turns_left -= 1
+            self.play("turn", *self.press(turn))
+        elif action == "timeout":
+            self.turns_left -= 1
+            assert deal.deadline_ms is not None
+            self.d.t = max(self.d.t, deal.deadline_ms)
+            self.play("timeout", Tick(self.d.t))
+        elif action == "pause":
+            self.paused_by = self.rng.choice(("link", "camera"))
+            self.play("pause", (LinkLost if self.paused_by == "link" else CameraLost)(self.at(500)))
+        elif action == "claim":
+            self.claim()
+        elif action == "buy":
+            self.menu_item("buy", MENU_CLAIM)
+        elif action == "drop":
+            if self.rng.random() < 0.5:
+                self.play("drop", Drop(turn, self.at(500)))
+            else:
+                self.menu_item("drop", MENU_DROP)
+        elif action == "stock-out":
+            self.menu_item("stock-out", MENU_STOCK_OUT)
+        elif action == "call":
+            self.call()
+        elif action == "window-ok":
+            self.play("window-ok", Confirm(self.at(500)))
+        else:
+            self.show(valid=action == "show")
+
+    def menu_item(self, kind: str, item: str) -> None:
+        events: list[Event] = [MenuPressed(self.at(300))]
+        s, _ = apply(self.state, events[0])
+        if item not in s.menu:
+            self.play("menu-closed", *events, Confirm(self.at(300)) if not s.menu else MenuPressed(self.at(1)))
+            if self.state.menu:  # walk to "close" and take it
+                while self.state.menu and self.state.menu[0] != "close":
+                    self.play("menu-closed", MenuPressed(self.at(100)))
+                self.play("menu-closed", Confirm(self.at(100)))
+            return
+        for _ in range(s.menu.index(item)):
+            events.append(MenuPressed(self.at(100)))
+        events.append(Confirm(self.at(300)))
+        self.play(kind, *events)
+
+    def claim(self) -> None:
+        deal = self.state.deal
+        assert deal is not None and self.rules is not None
+        others = [s for s in deal.playing() if s != deal.turn]
+        self.rng.shuffle(others)
+        claimed = 0
+        for seat in others[:self.rng.randint(1, 2)]:
+            event = ClaimMade(seat, self.at(200))
+            if not self.would_refuse(event):
+                self.play("claim", event)
+                claimed += 1
+        if claimed:
+            answer = self.rng.choice(("grant", "grant", "keep"))
+            if f"claim-{answer}" not in self.wanted and self.wanted & {"claim-grant", "claim-keep"}:
+                answer = "keep" if "claim-keep" in self.wanted else "grant"
+            event = Confirm(self.at(500)) if answer == "grant" else MenuPressed(self.at(500))
+            if not self.would_refuse(event):
+                self.play(f"claim-{answer}", event)
+
+    def call(self) -> None:
+        deal = self.state.deal
+        assert deal is not None
+        seat = deal.turn if self.rng.random() < 0.7 else self.rng.randrange(self.state.game.players)
+        if deal.window_until_ms is not None:
+            calls = [c for c in TILE_CALLS if f"call-{c[0]}" in self.wanted] or TILE_CALLS
+            what, tiles = self.rng.choice(calls)
+            hold = self.rng.random() < 0.3 and what == "ace"
+            events: tuple[Event, ...] = (self.press(seat, LONG_PRESS_MS + 100) if hold else
+                                         (Called(seat, what, groups(tiles) if tiles else (), self.at(300)),))
+        else:
+            what, tiles = "meld", self.rng.choice(TILE_MELDS)
+            events = (Called(deal.turn, what, groups(tiles), self.at(300)),)
+        if not self.would_refuse(*events):
+            self.play(f"call-{what}", *events)
+
+    def losing_hand(self) -> str:
+        family = self.variant.family
+        if family == "indian":
+            return self.rng.choice((LOSER_58, FULL_COUNT))
+        if family == "tile":
+            return self.rng.choice(TILE_LOSERS)
+        return self.rng.choice(CONTRACT_LOSERS)
+
+    def valid_show(self) -> str:
+        family = self.variant.family
+        if family == "indian":
+            return VALID_SHOW
+        if family == "tile":
+            return TILE_CLOSE
+        deal = self.state.deal
+        assert deal is not None and isinstance(self.variant, ContractVariant)
+        return contract_show(self.variant, deal.number)
+
+    def show(self, valid: bool) -> None:
+        deal = self.state.deal
+        assert deal is not None
+        seat = deal.turn
+        self.play("declare", *self.press(seat, LONG_PRESS_MS + 100))
+        assert self.state.phase == "show", self.state.notice
+        if not valid:
+            self.play("wrong-show", TableRead(seat, groups("3C 8D KH"), self.at(500)), Confirm(self.at(500)))
+            self.turns_left = 2
+            return
+        text = self.valid_show()
+        if self.rng.random() < 0.3 or "correct" in self.wanted:  # a card misread, then put right
+            misread = groups(text)
+            first = ("??",) + misread[0][1:]
+            self.play("show-read", TableRead(seat, (first, *misread[1:]), self.at(500)))
+            self.play("correct", Correction(seat, 0, 0, misread[0][0], self.at(500)))
+        else:
+            self.play("show-read", TableRead(seat, groups(text), self.at(500)))
+        self.play("show-confirm", Confirm(self.at(500)))
+        self.read_hands()
+
+    def read_hands(self) -> None:
+        """Every other hand read and confirmed (after a show, or when the stock ran out)."""
+        for _ in range(4 * self.state.game.players + 4):
+            show = self.state.show
+            if self.state.phase != "show" or show is None:
+                break
+            if show.stage == "hand-reading":
+                self.play("hand-read", TableRead(show.pending[0], groups(self.losing_hand()), self.at(500)))
+            else:
+                self.play("hand-confirm", Confirm(self.at(500)))
+        assert self.state.phase in ("deal-over", "game-over"), self.state.notice
+
+    def run(self, max_steps: int) -> Played:
+        for _ in range(max_steps):
+            phase = self.state.phase
+            if phase == "game-over":
+                break
+            if phase in ("setup", "deal-over"):
+                self.deal()
+            elif phase == "play":
+                self.play_step()
+            elif phase == "show":  # the stock ran out: every hand is read
+                self.read_hands()
+            else:
+                raise AssertionError(f"a legal playout left the game in {phase}: {self.state.notice}")
+        assert self.state.phase == "game-over", (self.variant.id, self.state.phase, len(self.state.history))
+        assert self.state.winners
+        assert self.d.replayed() == self.state
+        return self.played
+
+
+def _group(rank: str, size: int) -> tuple[str, ...]:
+    return tuple(f"{rank}{SUITS[i % 4]}" for i in range(size))
+
+
+def _run(suit: str, size: int) -> tuple[str, ...]:
+    names = {11: "J", 12: "Q", 13: "K"}
+    return tuple(f"{names.get(r, r)}{suit}" for r in range(2, 2 + size))
+
+
+def contract_show(variant: ContractVariant, number: int) -> str:
+    """A going-out zone meeting deal ``number``'s contract: each group the contract asks for
+    (sets of court cards, high enough for a points threshold; runs from the two up, a suit
+    each), or for a whole-hand deal sets holding the cards it asks for."""
+    terms = variant.contract_for(number)
+    ranks = iter(("K", "Q", "J", "10", "9", "8"))
+    suits = iter(SUITS)
+    melds = []
+    for need in terms.needs:
+        melds.append(_group(next(ranks), need.size) if need.kind == "group" else _run(next(suits), need.size))
+    if not melds:
+        cards = terms.exact_cards or terms.min_cards or 9
+        sizes = [3] * (cards // 3)
+        for k in range(cards % 3):
+            sizes[k] += 1
+        melds = [_group(next(ranks), size) for size in sizes]
+    return " | ".join(" ".join(m) for m in melds)
+
+
+# --- the games -----------------------------------------------------------------------------
+
+CARD_GAMES = sorted(v.id for v in all_variants() if v.family != "open-rummy")
+OPEN_GAMES = sorted(v.id for v in all_variants() if v.family == "open-rummy")
+
+
+def test_every_game_id_is_played_out_here():
+    assert sorted(CARD_GAMES + OPEN_GAMES) == sorted(KNOWN_IDS) and len(KNOWN_IDS) == 34
+
+
+def expected_kinds(variant: str) -> set[str]:
+    """The action kinds a legal playout of ``variant`` must have played."""
+    v = find(variant)
+    kinds = {"deal", "turn", "timeout", "pause", "resume", "declare", "show-read", "show-confirm",
+             "hand-read", "hand-confirm", "correct", "wrong-show"}
+    rules = v.claim_rules
+    if rules is not None:
+        kinds |= {"claim", "claim-grant", "claim-keep"}
+        if rules.in_turn_pays:
+            kinds.add("buy")
+    policy = v.policy
+    if v.family == "indian" and getattr(v, "drops_allowed", False):
+        kinds.add("drop")
+    if policy.stock_out_label:
+        kinds.add("stock-out")
+    if v.family == "tile":
+        kinds |= {"call-double", "call-ace", "call-meld", "window-ok"}
+    return kinds
+
+
+@pytest.mark.parametrize("variant", CARD_GAMES)
+def test_a_seeded_legal_playout_reaches_the_game_s_end_replaying_exactly(variant):
+    """Three seeds per game, each played to the game's end; between them every action kind
+    the game supports is played."""
+    kinds: Counter[str] = Counter()
+    wanted = expected_kinds(variant)
+    for seed in range(3):
+        kinds += Table(variant, seed, wanted).run(max_steps=1500).kinds
+    missing = expected_kinds(variant) - set(kinds)
+    assert not missing, f"{variant} never played: {sorted(missing)}"
+
+
+@pytest.mark.parametrize("variant", OPEN_GAMES)
+def test_a_seeded_legal_open_rummy_game_reaches_its_end_replaying_exactly(variant):
+    """Open Rummy's turns are generated legal on a simulated table and each is checked against
+    the camera's reading of the whole table; shows, ground shows and timed-out turns among them."""
+    d = legal_open_rummy(0, max_deals=60, variant=variant)
+    assert d.state.phase == "game-over" and d.state.winners
