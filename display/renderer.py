@@ -107,7 +107,7 @@ class Renderer:
             case MessageView():
                 message.draw(canvas, view)
             case ScorepadView():
-                scorepad.draw(canvas, view)
+                scorepad.draw(canvas, view, self.faces)
             case HistoryView():
                 history.draw(canvas, view)
             case _:

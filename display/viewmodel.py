@@ -234,6 +234,28 @@ class ShowView:
 
 
 @dataclass(frozen=True, slots=True)
+class HandPadView:
+    """Cards (or tiles) entered by hand: the scorepad's cards of a hand, a call's tiles.
+
+    ``groups`` in the notation; ``cursor`` the slot the keys change (group, position: a
+    position past a group's last card is "add a card to it", a group past the last "a new
+    group"; None: nothing is being changed); ``typed`` the text typed at the keyboard (None:
+    nothing typed); ``ruling`` the engine's word on the cards as they stand ("valid show",
+    "wrong show: …", "Bo's hand: 23 points"), ``valid`` its colour (None: neither);
+    ``editable`` whether the keys are drawn (the screen's rank, suit, remove and new-group
+    keys, marked ``pad:rank:N``, ``pad:suit:S``, ``pad:remove``, ``pad:group``, each card
+    and "add" slot ``pad:slot:G:I``)."""
+
+    groups: tuple[tuple[str, ...], ...] = ()
+    cursor: tuple[int, int] | None = None
+    tiles: bool = False
+    typed: str | None = None
+    ruling: str = ""
+    valid: bool | None = None
+    editable: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class ScorepadView:
     """The scorepad: the players enter a hand (or a show's verdict) the camera did not read,
     and a different seat confirms it."""
@@ -254,6 +276,8 @@ class ScorepadView:
     toast: Toast | None = None
     #: while confirming, the seats that may confirm (seat number, name): drawn as buttons to tap
     confirmers: tuple[tuple[int, str], ...] = ()
+    #: the cards entered, for a game that scores from the cards (None: a count or a verdict)
+    hand: HandPadView | None = None
 
 
 # --- turn check ----------------------------------------------------------------------------

@@ -99,6 +99,11 @@ def open_screen(size: tuple[int, int], *, headless: bool = False, fullscreen: bo
     return Screen(size, plan=plan, screenshots=screenshots, key=scene_key)
 
 
+#: Besides letters and digits, what a hand's cards are typed with: a space between cards, a
+#: bar or a slash between groups.
+TYPED_MARKS = " ,|/"
+
+
 def correction_key(table: Table, name: str, text: str) -> bool:
     """Keys of the on-screen correction of a misread card (C starts it on a show screen);
     True when the key was the correction's."""
@@ -114,7 +119,7 @@ def correction_key(table: Table, name: str, text: str) -> bool:
         table.finish_correction(True)
     elif name == "escape":
         table.finish_correction(False)
-    elif text and text.isalnum():
+    elif text and (text.isalnum() or text in TYPED_MARKS):
         table.type_card(text)
     return True
 
@@ -137,6 +142,10 @@ def tap_to_table(table: Table, tap: Tap) -> None:
     if tap.target in steps:  # the scorepad's steps: nobody's button, as typing is
         if tap.down:
             table.pad_tap(steps[tap.target])
+        return
+    if tap.target.startswith("pad:"):  # the keys of a hand's cards (ranks, suits, slots)
+        if tap.down:
+            table.pad_key(tap.target)
         return
     if tap.target == "key:menu":
         button = control.menu

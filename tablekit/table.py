@@ -66,6 +66,7 @@ from firmware_bridge.layout import ButtonLayout
 from tablekit.cameras import Camera, TableRequest, ZoneRequest
 from tablekit.clock import Clock, wall_ms
 from tablekit.corrections import Corrections, Picking
+from tablekit.handpad import cards_view, hand_key
 from tablekit.journal import Journal
 from tablekit.present import SCOREBOARD, present
 
@@ -428,10 +429,22 @@ class Table:
         if entry is not None:
             self.entry = pad.nudge(entry, step)
 
+    def pad_key(self, target: str) -> bool:
+        """A tap on a key of the scorepad's cards (``pad:rank:N``, ``pad:suit:S``,
+        ``pad:remove``, ``pad:group``, a card or an "add" slot ``pad:slot:G:I``): nobody's
+        change, as typing is. True when the tap was one of these."""
+        entry = self.entering()
+        change = hand_key(target)
+        if change is None:
+            return False
+        if entry is not None:
+            self.entry = pad.edit(entry, change)
+        return True
+
     def entering(self) -> pad.Entry | None:
         """The scorepad entry, while it is the one the show asks for (else it is dropped)."""
         entry = self.entry
-        if entry is not None and pad.wanted(self.state) != (entry.seat, entry.kind):
+        if entry is not None and not pad.still_asked(self.state, entry):
             self.entry = entry = None
         return entry
 
@@ -453,6 +466,9 @@ class Table:
                 self.entry = refused
                 return True
             self.entry = None
+            if entry.kind == pad.CARDS:
+                self._post_cards(entry, t_ms)
+                return True
             self.post(entry.event(seat, t_ms))
             if self.entering() is None and pad.wanted(self.state) == (entry.seat, entry.kind):
                 # the engine refused it after all: the entry stays, saying why
@@ -460,6 +476,22 @@ class Table:
             return True
         self.entry = pad.press(entry, seat, t_ms - since)
         return True
+
+    def _post_cards(self, entry: pad.Entry, t_ms: int) -> None:
+        """Confirmed cards: posted as the camera's reading of the zone would be, then the OK
+        that takes it, so the engine judges and scores them as it would a reading."""
+        self.post(entry.reading(t_ms))
+        reading = self.reading()
+        if reading is None or reading.seat != entry.seat or entry.hand is None \
+                or reading.groups != entry.hand.groups:
+            return  # the engine did not take it as the hand asked for
+        if reading.problem:  # cannot happen after the draft's own check; said, never lost
+            self.entry = dataclasses.replace(entry, stage=pad.ENTERING,
+                                             problem=f"this hand cannot be counted: {reading.problem}")
+            return
+        if not self.state.camera_ok:
+            self.post(CameraRestored(t_ms))  # as OK says on a hand after a lost camera
+        self.post(Confirm(t_ms))
 
     def _ok_entry(self, entry: pad.Entry) -> None:
         if entry.stage == pad.CONFIRMING:
@@ -516,7 +548,9 @@ class Table:
     def move_selection(self, step: int) -> None:
         entry = self.entering()
         if entry is not None:
-            if entry.kind == pad.VERDICT:
+            if entry.kind == pad.CARDS:
+                self.entry = pad.edit(entry, lambda d: pad.draft_move(d, step))
+            elif entry.kind == pad.VERDICT:
                 self.entry = pad.step_back(entry)  # the arrows flip a verdict
             return
         self.corrections.move(self.reading(), step)
@@ -526,7 +560,8 @@ class Table:
         if entry is not None:
             self.entry = pad.type_key(entry, text)
             return
-        self.corrections.type(text)
+        if text.isalnum():
+            self.corrections.type(text)
 
     def erase_card(self) -> None:
         entry = self.entering()
@@ -565,6 +600,8 @@ class Table:
         if self.state.phase not in ("deal-over", "game-over"):
             self.screen = ""
         entry = self.entering()
+        if entry is not None and entry.kind == pad.CARDS:
+            return cards_view(self.state, entry, self._entry_why)
         if entry is not None:
             return present(self.state, self.now(), link=self.devices.link, camera=self.devices.camera,
                            entry=entry, entry_why=self._entry_why)

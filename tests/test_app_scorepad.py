@@ -12,8 +12,9 @@ import pytest  # noqa: E402
 from _game_fixtures import VALID_SHOW, game, groups  # noqa: E402
 
 from display.viewmodel import DealResultView, GameOverView, ScorepadView  # noqa: E402
-from engine.game import LONG_PRESS_MS, CameraLost, HandEntered, replay  # noqa: E402
-from engine.game.scorepad import CONFIRMING, ENTERING, HOLD_MS, POINTS, VERDICT  # noqa: E402
+from engine.game import LONG_PRESS_MS, CameraLost, HandEntered, TableRead, replay  # noqa: E402
+from engine.game.scorepad import CARDS, CONFIRMING, ENTERING, HOLD_MS, POINTS  # noqa: E402
+from engine.game.show import judge_declaration  # noqa: E402
 from firmware_bridge import KeyboardButtons, default_keymap  # noqa: E402
 from tablekit.box_input import key_to_table  # noqa: E402
 from tablekit.cameras import ScriptedCamera  # noqa: E402
@@ -252,22 +253,76 @@ def test_ok_on_a_hand_that_cannot_be_counted_opens_the_scorepad(tmp_path):
         assert t.state.show.hands[-1].points == 9 and t.state.show.hands[-1].entered
 
 
-def test_the_scorepad_says_when_the_game_cannot_take_an_entered_count(tmp_path):
+def box(table: Table, seat: int, hold: int = 150) -> None:
+    """A seat's button on the box: down, held ``hold`` ms, up."""
+    table.button(seat, True)
+    table.clock.advance(hold)
+    table.button(seat, False)
+    table.clock.advance(250)
+
+
+def test_tile_rummy_with_no_camera_is_played_to_the_end_with_the_tiles_entered(tmp_path):
+    """The declarer's tiles typed, a loser's stepped on the box, one typed wrong and mended; each
+    confirmed by another seat and journaled as the camera's reading of the zone, replayed alike."""
     with Journal(tmp_path / "j.sqlite") as j:
-        g = game("tile-rummy", ("Ann", "Bo", "Cy", "Di"))
+        g = game("tile-rummy", ("Ann", "Bo", "Cy"))
         t = Table.start(j, g, ManualClock(1000), camera=ScriptedCamera(cuts={1: "R7"}, absent=True))
         keys = Keyboard(t, t.clock)
         keys.tap("return")
         keys.tap("return")  # tile rummy's opening window: OK starts the first turn's clock
         seat = declare(t, keys)
-        assert t.entry.kind == VERDICT and t.entry.seat == seat
-        keys.tap("return")
-        keys.seat((seat + 1) % 4)
+        assert t.entry.kind == CARDS and t.entry.declared and t.entry.seat == seat
         view = t.view()
-        assert isinstance(view, ScorepadView) and "read, not entered" in view.problem
-        assert view.prompt == "MENU: read the hand again"
-        keys.tap("return")  # OK cannot take it
-        assert t.entry is not None
-        t.camera.readings[(1, (seat + 1) % 4)] = (("R1", "R2", "R3"),)
-        keys.tap("m")  # MENU: the camera (back now) reads the hand
-        assert t.entry is None and t.state.show.stage == "hand-check"
+        assert isinstance(view, ScorepadView) and view.hand is not None and view.hand.tiles
+        keys.type("r10 r11 r12 / k9 b9 y9 / r1 r2 r3 / b4 b5 b6 b7")
+        keys.tap("return")
+        assert t.entry.stage == CONFIRMING and t.view().hand.ruling == "a valid show"
+        keys.seat((seat + 1) % 3)
+        assert t.state.show.declaration.groups[0] == ("R10", "R11", "R12")
+        nxt = t.entry.seat
+        assert nxt == (seat + 1) % 3 and not t.entry.declared
+        keys.type("y3 y3 q8")  # not a tile: refused, the text kept to mend
+        keys.tap("return")
+        assert t.entry.stage == ENTERING and "not a tile" in t.view().problem
+        for _ in range(2):
+            keys.tap("backspace")
+        keys.type("k8")
+        keys.tap("return")
+        assert t.view().hand.ruling.startswith(f"{g.seats[nxt].name}'s hand:")
+        keys.seat(nxt)  # the keyboard typed it: any seat confirms
+        last = t.entry.seat
+        for _ in range(5):  # the box: R1 … R5, a short press each, then a held one: Y5
+            box(t, seat)
+        box(t, seat, HOLD_MS + 100)
+        assert t.entry.hand.groups == (("Y5",),) and t.entry.by_seat == seat
+        t.button(4, True)  # the box's OK (MENU and OK follow the seats)
+        box(t, seat)  # the seat that entered it cannot confirm
+        assert t.entry is not None and "cannot confirm" in t.view().problem
+        box(t, (seat + 1) % 3)
+        assert t.over
+        record = t.state.history[-1]
+        assert record.winner == seat and record.scores[last] < 0 and record.scores[seat] > 0
+        reads = [e for e in j.events(t.game_id) if isinstance(e, TableRead)]
+        assert [r.zone for r in reads] == [seat, nxt, last]
+        assert replay(j.game(t.game_id), list(j.events(t.game_id))) == t.state
+
+
+def test_open_rummy_hands_are_entered_as_cards_and_a_wrong_show_is_ruled_as_read(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as j:
+        g = game("open-rummy", ("Ann", "Bo", "Cy", "Di"))
+        t = Table.start(j, g, ManualClock(1000), camera=ScriptedCamera(absent=True), rng=random.Random(3))
+        keys = Keyboard(t, t.clock)
+        keys.tap("return")
+        for _ in range(4):
+            keys.seat(t.state.deal.turn)
+        seat = declare(t, keys)
+        assert t.entry.kind == CARDS and not t.entry.hand.tiles
+        keys.type("4h 5h 7s | kd")
+        keys.tap("return")
+        view = t.view()
+        assert t.entry.stage == CONFIRMING and view.hand.valid is False
+        assert view.hand.ruling.startswith("wrong show")
+        ruling = judge_declaration(t.state, t.entry.hand.groups)
+        keys.seat((seat + 1) % 4)
+        assert t.state.notice.startswith(g.seats[seat].name + " made a wrong show")
+        assert t.state.show is None or t.state.show.declaration.ruling == ruling.ruling

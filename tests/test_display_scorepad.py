@@ -9,7 +9,7 @@ import pytest
 
 from display import theme
 from display.screens.scorepad import MIN_VALUE_PX
-from display.viewmodel import ScorepadView, Toast
+from display.viewmodel import HandPadView, ScorepadView, Toast
 
 
 def count_view(**changes: object) -> ScorepadView:
@@ -78,3 +78,50 @@ def test_typing_and_a_toast_fit_too(size: tuple[int, int]) -> None:
     _, canvas = render(view, size)
     assert_texts_inside(canvas)
     assert "7_" in texts(canvas) and "toast" in canvas.regions
+
+
+def cards_view(confirming: bool = False, typed: str | None = None, tiles: bool = False) -> ScorepadView:
+    groups = (("R10", "R11", "R12"), ("K9", "B9", "Y9")) if tiles else (("10H", "JH", "QH"), ("KS", "KD"))
+    hand = HandPadView(groups, None if confirming else (1, 2), tiles, typed, "wrong show: KS KD is not a set",
+                       False, editable=not confirming)
+    return ScorepadView("Meera", "Meera's show", "Which cards does Meera show?", "5 cards", False,
+                        entered_by="entered by Asha",
+                        confirm_by=("Ravi, Meera: press your button to confirm these cards" if confirming
+                                    else "then a different seat's button confirms"),
+                        confirming=confirming, why="no camera",
+                        prompt="a seat's button: next rank · hold it: next suit · MENU: next card · OK: done",
+                        confirmers=((1, "Ravi"), (2, "Meera")) if confirming else (), hand=hand)
+
+
+@BOTH
+@pytest.mark.parametrize("tiles", [False, True], ids=["cards", "tiles"])
+def test_the_cards_of_a_hand_are_drawn_with_the_keys_that_enter_them(size: tuple[int, int], tiles: bool) -> None:
+    surface, canvas = render(cards_view(tiles=tiles), size)
+    assert_texts_inside(canvas)
+    for name in ("pad:slot:0:0", "pad:slot:1:2", "pad:slot:2:0", "pad:cursor", "pad:remove", "pad:group",
+                 "pad:rank:0", "pad:rank:13", "pad:suit:" + ("K" if tiles else "C")):
+        assert name in canvas.regions, name
+    assert canvas.regions["pad:cursor"] == canvas.regions["pad:slot:1:2"]
+    # the card faces are drawn (a card's face is light), the ruling in the colour of a wrong show
+    assert share(surface, canvas.regions["pad:slot:0:0"], theme.TILE_FACE if tiles else theme.CARD_FACE) > 0.3
+    ruling = next(t for t in canvas.texts if t.text.startswith("wrong show"))
+    assert ruling.rect.colliderect(canvas.regions["ruling"])
+    keys = [canvas.regions[f"pad:rank:{n}"] for n in range(14)]
+    assert min(k.h for k in keys) >= (30 if size[1] < 600 else 60)  # a fingertip at 800x480
+    assert all(not a.colliderect(b) for a, b in zip(keys, keys[1:], strict=False))
+    shown = " ".join(texts(canvas))
+    assert ("Joly" if tiles else "Joker") in shown and "new group" in shown
+
+
+@BOTH
+def test_cards_waiting_for_a_second_seat_show_its_buttons_not_the_keys(size: tuple[int, int]) -> None:
+    surface, canvas = render(cards_view(confirming=True), size)
+    assert_texts_inside(canvas)
+    assert "pad:rank:1" not in canvas.regions and "pad:cursor" not in canvas.regions
+    assert share(surface, canvas.regions["seat:1"], theme.HIGHLIGHT) > 0.3 and "seat:2" in canvas.regions
+
+
+@BOTH
+def test_typed_cards_show_as_text_with_a_caret(size: tuple[int, int]) -> None:
+    _, canvas = render(cards_view(typed="10H JH QH / KS K"), size)
+    assert "10H JH QH / KS K_" in texts(canvas) and "pad:typed" in canvas.regions

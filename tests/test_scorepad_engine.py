@@ -2,30 +2,41 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from _game_fixtures import LOSER_58, Driver, game
 
-from engine.game import HandEntered, ReadZone, event_from_json, policy_for
+from engine.game import HandEntered, ReadZone, TableRead, event_from_json, policy_for
 from engine.game.codec import RecordError
 from engine.game.events import check_event
 from engine.game.policy import ENTRY_LIMIT, LOST
 from engine.game.scorepad import (
-    BLOCKED,
+    CARDS,
     CONFIRMING,
     ENTERING,
     HOLD_MS,
     POINTS,
     VERDICT,
     confirm,
+    count_problem,
+    draft_goto,
+    draft_new_group,
+    draft_rank,
+    draft_remove,
+    draft_suit,
     erase,
     finish,
     finish_typing,
+    judge,
+    new_draft,
     open_entry,
     press,
     step_back,
     type_key,
     wanted,
 )
+from engine.game.show import judge_declaration
 
 
 def declared(variant: str = "indian-pool-101", seat: int = 1, *, first_round: bool = False) -> Driver:
@@ -160,15 +171,120 @@ def test_each_family_says_the_most_a_hand_may_count(variant, cap):
     assert policy_for(g).max_hand_points(g) == cap
 
 
-def test_a_family_scoring_from_the_cards_cannot_take_an_entered_count():
+def tile_show(seat_cards: str = "") -> tuple[Driver, int]:
     d = Driver(game("tile-rummy", ("Ann", "Bo", "Cy", "Di")))
     d.deal("R7")
     d.ok()  # the doubles window closes (a long press in it shows the ace instead)
     seat = d.state.deal.turn
     d.declare(seat)
-    enter(d, seat, valid=True, by=(seat + 1) % 4, confirmed_by=(seat + 2) % 4)
+    return d, seat
+
+
+def test_a_family_scoring_from_the_cards_takes_the_cards_the_declarers_and_every_hand():
+    d, seat = tile_show()
     entry = open_entry(d.state)
-    assert entry is not None and entry.stage == BLOCKED and "read, not entered" in entry.problem
+    assert entry is not None and entry.kind == CARDS and entry.declared and entry.seat == seat
+    assert entry.hand is not None and entry.hand.tiles and entry.hand.groups == ()
+    assert "read, not entered" in count_problem(d.state, 5)  # a count alone still cannot score it
+    assert finish(entry, d.state).problem == "enter the tiles of Bo's show"
+
+
+def test_cards_entered_are_judged_as_a_reading_of_them_would_be():
+    d, seat = tile_show()
+    entry = open_entry(d.state)
+    for key in "r10 r11 r12 / k9 b9 y9 / r1 r2 r3 / b4 b5 b6 b7":
+        entry = type_key(entry, key)
+    entry = finish(entry, d.state)
+    assert entry.stage == CONFIRMING and entry.hand.groups[0] == ("R10", "R11", "R12")
+    assert judge(d.state, entry).ruling == judge_declaration(d.state, entry.hand.groups).ruling
+    assert judge(d.state, entry).ruling.valid
+    bad = open_entry(d.state)
+    for key in "r10 r11 b5 | k9 b9":
+        bad = type_key(bad, key)
+    bad = finish(bad, d.state)
+    ruled = judge(d.state, bad)
+    assert bad.stage == CONFIRMING and not ruled.ruling.valid  # a wrong show is a verdict too
+    assert ruled.ruling == judge_declaration(d.state, bad.hand.groups).ruling
+    # confirmed, they are the camera's reading of the zone: the same event
+    assert entry.reading(77) == TableRead(seat, entry.hand.groups, 77)
+
+
+def open_show() -> Driver:
+    """Open Rummy (four players): Bo declares after a round of turns."""
+    d = Driver(game("open-rummy", ("Ann", "Bo", "Cy", "Di")))
+    d.deal()
+    for _ in range(4):
+        d.end_turn()
+    while d.state.deal.turn != 1:
+        d.end_turn()
+    d.declare(1)
+    return d
+
+
+def test_a_word_that_is_not_a_card_is_refused_and_kept_to_mend():
+    d = open_show()
+    entry = open_entry(d.state)
+    assert entry.kind == CARDS and not entry.hand.tiles
+    for key in "4h 5h 6x":
+        entry = type_key(entry, key)
+    entry = finish(entry, d.state)
+    assert entry.stage == ENTERING and "not a card" in entry.problem and "6X" in entry.problem
+    assert entry.hand.typed == "4H 5H 6X"
+    entry = erase(erase(entry))
+    entry = finish_typing(type_key(type_key(entry, "6"), "h"), True)
+    assert entry.hand.groups == (("4H", "5H", "6H"),) and entry.hand.typed is None
+
+
+def test_the_box_steps_a_card_rank_by_rank_and_suit_by_suit_and_menu_moves_on():
+    d = open_show()
+    entry = open_entry(d.state)
+    entry = press(entry, 0, 100)  # the first card: the ace of spades
+    assert entry.hand.groups == (("AS",),) and entry.by_seat == 0
+    entry = press(press(entry, 0, 100), 0, 100)
+    assert entry.hand.groups == (("3S",),)
+    entry = press(entry, 2, HOLD_MS)  # held: the next suit
+    assert entry.hand.groups == (("3H",),) and entry.by_seat == 2
+    entry = step_back(entry)  # MENU: the next slot, "add a card to this group"
+    assert entry.hand.cursor == (0, 1)
+    entry = press(entry, 0, 100)
+    assert entry.hand.groups == (("3H", "AS"),) and entry.hand.cursor == (0, 1)
+    for _ in range(13):  # A … K, then the joker
+        entry = press(entry, 0, 100)
+    assert entry.hand.groups == (("3H", "PJ"),)
+    entry = press(entry, 0, 100)  # past the joker: the card goes
+    assert entry.hand.groups == (("3H",),) and entry.hand.cursor == (0, 1)
+    entry = step_back(entry)  # from "add a card" on to "a new group"
+    assert entry.hand.cursor == (1, 0)
+    entry = press(entry, 0, 100)
+    assert entry.hand.groups == (("3H",), ("AS",))
+
+
+def test_the_screen_keys_enter_a_run_with_its_suit_carried_and_a_new_group():
+    d = open_show()
+    draft = open_entry(d.state).hand
+    draft = draft_suit(draft_rank(draft, 10), "H")
+    draft = draft_rank(draft_rank(draft, 11), 12)
+    assert draft.groups == (("10H", "JH", "QH"),) and draft.cursor == (0, 3)
+    draft = draft_suit(draft_rank(draft_new_group(draft), 13), "S")
+    draft = draft_suit(draft_rank(draft, 13), "D")
+    assert draft.groups == (("10H", "JH", "QH"), ("KS", "KD"))
+    draft = draft_remove(draft)
+    assert draft.groups == (("10H", "JH", "QH"), ("KS",))
+    draft = draft_rank(draft_goto(draft, (0, 0)), 9)
+    assert draft.groups[0] == ("9H", "JH", "QH") and draft.cursor == (0, 0)
+    assert "not there" in draft_goto(draft, (5, 5)).problem
+    assert "rank first" in draft_suit(new_draft(), "S").problem
+    joly = draft_rank(new_draft((), True), 0)
+    assert joly.groups == (("JY",),) and "no colour" in draft_suit(joly, "R").problem
+
+
+def test_a_cards_entry_is_still_confirmed_by_another_seat():
+    d = open_show()
+    entry = press(open_entry(d.state), 1, 100)
+    entry = replace(entry, hand=replace(entry.hand, groups=(("4H", "5H", "6H"),)))
+    entry = finish(entry, d.state)
+    assert entry.stage == CONFIRMING
+    assert "cannot confirm" in confirm(entry, 1).problem and confirm(entry, 0) is None
 
 
 # --- the draft ------------------------------------------------------------------------------

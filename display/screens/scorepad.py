@@ -6,6 +6,10 @@ who has entered it and who must confirm it, and why an entry was refused. The st
 could stand for (one down, one up, ten up) and the number itself are marked on the canvas
 (``pad:minus``, ``pad:plus``, ``pad:plus10``, ``pad:value``) for touch to hit-test; while the
 entry waits, each seat that may confirm it is a button of its own (``seat:N``).
+
+A game that scores a deal from the cards themselves asks for the cards instead (``view.hand``):
+the groups entered so far with the slot being changed, the engine's ruling on them as they
+stand, and the keys a finger enters them with (:mod:`display.screens.handpad`).
 """
 
 from __future__ import annotations
@@ -14,8 +18,10 @@ import pygame
 
 from display import chrome, theme
 from display.canvas import Canvas
+from display.cardface import FaceDrawer
 from display.layout import inset, split_columns
-from display.viewmodel import ScorepadView
+from display.screens.handpad import draw_hand, draw_keys
+from display.viewmodel import HandPadView, ScorepadView
 
 #: The number's line height, of the screen height: 0.2 is 96 px at 800x480.
 VALUE_LINE = 0.2
@@ -23,9 +29,12 @@ VALUE_LINE = 0.2
 MIN_VALUE_PX = 32
 
 
-def draw(canvas: Canvas, view: ScorepadView) -> None:
+def draw(canvas: Canvas, view: ScorepadView, faces: FaceDrawer) -> None:
     L = canvas.layout
     chrome.header(canvas, view.title or f"{view.player}'s hand", view.why)
+    if view.hand is not None:
+        _draw_cards(canvas, view, view.hand, faces)
+        return
 
     ask = L.rect((0.04, 0.11, 0.92, 0.09))
     canvas.text(view.question, L.line("large"), ask, theme.TEXT, align="center")
@@ -85,6 +94,49 @@ def draw(canvas: Canvas, view: ScorepadView) -> None:
 
     if view.problem:
         why = L.rect((0.04, 0.77, 0.92, 0.11))
+        pygame.draw.rect(canvas.surface, theme.INVALID, why, border_radius=L.py(0.01))
+        canvas.paragraph(view.problem, L.line("body"), inset(why, L.py(0.02), L.py(0.005)), theme.TEXT,
+                         align="center")
+        canvas.mark("problem", why)
+    chrome.footer(canvas, view.prompt)
+
+
+def _draw_cards(canvas: Canvas, view: ScorepadView, hand: HandPadView, faces: FaceDrawer) -> None:
+    """The scorepad taking a hand's cards: the question, the groups, the engine's ruling and
+    who entered them, the keys (while entering) or the seats that may confirm, a refusal."""
+    L = canvas.layout
+    ask = L.rect((0.04, 0.105, 0.92, 0.07))
+    canvas.text(view.question, L.line("large"), ask, theme.TEXT, align="center")
+    canvas.mark("question", ask)
+    draw_hand(canvas, hand, L.rect((0.04, 0.185, 0.92, 0.24)), faces)
+
+    facts = L.rect((0.04, 0.435, 0.92, 0.065))
+    left, right = split_columns(facts, [2.4, 1.0], gap=L.py(0.02))
+    colour = theme.TEXT if hand.valid is None else (theme.VALID if hand.valid else theme.INVALID)
+    canvas.text(hand.ruling or view.value, L.line("body"), left, colour, min_scale=0.5)
+    canvas.text(view.entered_by or view.value, L.line("body"), right, theme.TEXT_DIM, align="right", bold=False)
+    canvas.mark("ruling", left)
+    canvas.mark("entered-by", right)
+
+    if hand.editable:
+        draw_keys(canvas, hand, L.rect((0.04, 0.51, 0.92, 0.17)))
+        band = L.rect((0.04, 0.69, 0.92, 0.07))
+        canvas.text(view.confirm_by, L.line("body"), band, theme.TEXT_DIM, align="center", bold=False)
+        canvas.mark("pad:confirm", band)
+    else:
+        band = L.rect((0.04, 0.52, 0.92, 0.1))
+        canvas.paragraph(view.confirm_by, L.line("body"), band, theme.HIGHLIGHT, align="center")
+        cells = split_columns(L.rect((0.04, 0.63, 0.92, 0.13)), [1.0] * max(1, len(view.confirmers)),
+                              gap=L.py(0.012))
+        for (seat, name), cell in zip(view.confirmers, cells, strict=False):
+            pygame.draw.rect(canvas.surface, theme.HIGHLIGHT, cell, border_radius=L.py(0.01))
+            canvas.text(f"{name}: confirm", L.line("body"), inset(cell, L.py(0.012)),
+                        theme.HIGHLIGHT_TEXT, align="center")
+            canvas.mark(f"seat:{seat}", cell)
+        canvas.mark("pad:confirm", band)
+
+    if view.problem:
+        why = L.rect((0.04, 0.77, 0.92, 0.1))
         pygame.draw.rect(canvas.surface, theme.INVALID, why, border_radius=L.py(0.01))
         canvas.paragraph(view.problem, L.line("body"), inset(why, L.py(0.02), L.py(0.005)), theme.TEXT,
                          align="center")
