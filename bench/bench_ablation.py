@@ -76,14 +76,15 @@ def variants() -> dict[str, dict[str, Any]]:
     out["fixed size 384"] = {"size": INPUT_SIZE}
     out["no negative peaks"] = {"negative_score": 1.0}
     out["negative peaks from 0.5"] = {"negative_score": 0.5}
-    out["negative peaks from 0.35"] = {"negative_score": 0.35}
+    out["negative peaks from 0.4"] = {"negative_score": 0.4}
     # how each index is read: zoomed boxes for every index (as before ZOOM_UNSURE), for
     # none, or with the zoomed boxes read one way round only
     out["zoom every index"] = {"zoom_unsure": 1.01}
     out["no zooms"] = {"zoom_unsure": 0.0}
     out["zooms one way"] = {"zoom_both_ways": False}
     # which index crops are also read turned half round: every one, or only unsure reads
-    for unsure in (0.95, 0.9, 0.8):
+    out["turned reads of every crop"] = {"turn_unsure": 1.01}
+    for unsure in (0.9, 0.8):
         out[f"turned reads below {unsure}"] = {"turn_unsure": unsure}
     return out
 

@@ -39,9 +39,10 @@ ZOOM_SCORE: Final = 0.15
 ZOOM_UNSURE: Final = 0.7
 #: Each index crop is also read turned half round, and the two reads averaged, unless its
 #: first read names a class (or "not an index") at least this surely; above 1, every crop
-#: (``bench/bench_ablation.py``: turning every crop took a tenth more reads and scored no
-#: better on any of six held-out sources, 0.006 and 0.002 F1 less on two of them).
-TURN_UNSURE: Final = 0.9
+#: (``bench/bench_ablation.py``: turning every crop took more reads and scored no better on
+#: any of six held-out sources, 0.010 and 0.003 F1 less on two rendered ones; 0.9 and 0.8
+#: gained less there, and 0.9 lost two cards of the in-training corner photos, 0.95 one).
+TURN_UNSURE: Final = 0.95
 
 
 def crop_index(image: np.ndarray, box: Box, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
