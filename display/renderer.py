@@ -19,6 +19,7 @@ from display.cardface import FaceDrawer
 from display.errors import UnknownViewError
 from display.fonts import Fonts
 from display.screens import (
+    calls,
     deal,
     gameover,
     history,
@@ -31,6 +32,7 @@ from display.screens import (
     turncheck,
 )
 from display.viewmodel import (
+    CallsView,
     DealResultView,
     GameOverView,
     HistoryView,
@@ -50,10 +52,10 @@ _StaticKey = tuple[tuple[int, int], PlayView]
 # The screens drawn in one go (the play screen is drawn in layers).
 _WholeView: TypeAlias = (
     SetupView | ShowView | TurnCheckView | DealResultView | ScoreboardView | GameOverView | MessageView
-    | HistoryView | ScorepadView
+    | HistoryView | ScorepadView | CallsView
 )
 _WHOLE_VIEWS = (SetupView, ShowView, TurnCheckView, DealResultView, ScoreboardView, GameOverView, MessageView,
-                HistoryView, ScorepadView)
+                HistoryView, ScorepadView, CallsView)
 
 
 class Renderer:
@@ -110,6 +112,8 @@ class Renderer:
                 scorepad.draw(canvas, view, self.faces)
             case HistoryView():
                 history.draw(canvas, view)
+            case CallsView():
+                calls.draw(canvas, view, self.faces)
             case _:
                 assert_never(view)
 

@@ -11,6 +11,8 @@ from display.viewmodel import (
     SEAT_DROPPED,
     SHOW_CONFIRM,
     SHOW_CORRECTING,
+    CallOption,
+    CallsView,
     CardRef,
     Countdown,
     DealLine,
@@ -18,6 +20,7 @@ from display.viewmodel import (
     DeviceHealth,
     GameOverView,
     GroupView,
+    HandPadView,
     HistoryLine,
     HistoryView,
     MessageView,
@@ -271,6 +274,18 @@ def every_screen() -> dict[str, ViewModel]:
             "Meera", "Meera's show", "Is Meera's show valid?", "wrong show", verdict=False,
             problem="the seat that entered it cannot confirm it", why="the camera read nothing",
             prompt="a seat's button: valid or wrong · OK: done"),
+        "scorepad-cards": ScorepadView(
+            "Meera", "Meera's show", "Which tiles does Meera show?", "7 tiles", verdict=True,
+            entered_by="entered by Asha", why="no camera", prompt="OK: done",
+            hand=HandPadView((("R10", "R11", "R12"), ("K9", "B9", "Y9", "JY")), (1, 4), True, None,
+                             "a valid show", True)),
+        "calls": CallsView(
+            tuple(NAMES[:3]), 1,
+            (CallOption("double", "declare a double", True), CallOption("ace", "show the ace", False,
+                                                                        "Cy has shown the ace's twin already", False),
+             CallOption("meld", "lay a meld", False, "the doubles window is still open")),
+            0, HandPadView((("B7", "B7"),), (0, 2), True), "Ravi declares a low double: B7 B7",
+            prompt="←/→: seat · ↑/↓: call · Return: call · Esc: close"),
         "message": message_view(),
     }
 

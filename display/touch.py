@@ -16,8 +16,8 @@ import pygame
 from display.canvas import Canvas
 
 #: The regions a tap can hit, first match first: the soft keys, the seats, the setup rows, the
-#: scorepad's steps.
-TAPPABLE: tuple[str, ...] = ("key:", "seat:", "row:", "pad:")
+#: scorepad's steps, the call panel.
+TAPPABLE: tuple[str, ...] = ("key:", "seat:", "row:", "pad:", "call:")
 POINTER_EVENTS = (pygame.FINGERDOWN, pygame.FINGERUP, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
 
 

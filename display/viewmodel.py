@@ -181,6 +181,7 @@ class PlayView:
     hint: str = ""  # e.g. "short press: end turn · long press: show"
     toast: Toast | None = None
     note: str = ""  # a standing note in small print under the header, e.g. "turns not checked: …"
+    calls: str = ""  # the label of the button that opens the call panel ("" none: no calls in this game)
     claim: str = ""  # a claim out of turn waiting for OK or MENU, in words ("" when none): a scene of its own
 
 
@@ -278,6 +279,39 @@ class ScorepadView:
     confirmers: tuple[tuple[int, str], ...] = ()
     #: the cards entered, for a game that scores from the cards (None: a count or a verdict)
     hand: HandPadView | None = None
+
+
+# --- calls (tile rummy: a double, the ace, a meld) -------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CallOption:
+    """One call a seat may make: its name in the game's rules (``double``), in words
+    (``declare a double``), and whether the rules take it now with the tiles entered
+    (``ready``) or why not (``why``)."""
+
+    call: str
+    label: str
+    ready: bool = False
+    why: str = ""
+    tiles: bool = True  # the call names tiles (the pad is shown for it)
+
+
+@dataclass(frozen=True, slots=True)
+class CallsView:
+    """The call panel: a seat makes a call its game's rules answer, at the table (keyboard,
+    touch). Marked for touch: ``call:seat:N``, ``call:what:NAME``, ``call:make``, ``call:close``,
+    and the tile keys of ``hand`` (:class:`HandPadView`)."""
+
+    seats: tuple[str, ...]
+    seat: int
+    options: tuple[CallOption, ...]
+    chosen: int = 0
+    hand: HandPadView | None = None
+    said: str = ""  # the rules' answer to the last call
+    refused: bool = False
+    prompt: str = ""
+    toast: Toast | None = None
 
 
 # --- turn check ----------------------------------------------------------------------------
@@ -415,6 +449,7 @@ ViewModel: TypeAlias = (
     | MessageView
     | HistoryView
     | ScorepadView
+    | CallsView
 )
 
 VIEW_TYPES: Final = (
@@ -428,4 +463,5 @@ VIEW_TYPES: Final = (
     MessageView,
     HistoryView,
     ScorepadView,
+    CallsView,
 )

@@ -124,6 +124,14 @@ def correction_key(table: Table, name: str, text: str) -> bool:
     return True
 
 
+def call_key(table: Table, name: str, text: str) -> bool:
+    """Keys of the call panel (K opens it in play, in a game with calls; while it is open
+    every key is its own): True when the key was the panel's."""
+    if table.calling() is not None:
+        return table.calls_key(name, text)
+    return name == "k" and table.correcting is None and table.open_calls()
+
+
 def screen_of(table: Table) -> Screen | None:
     """The screen the table draws on (its ``on_view`` is a screen's ``show``), if any."""
     from display.window import Screen
@@ -369,6 +377,11 @@ def play_game(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, secon
                     if chosen is not None:
                         finish(chosen)
                 return
+            if not asking[0] and not table.over and (
+                    tap.target.startswith("call:") or (table.calling() is not None and tap.target.startswith("pad:"))):
+                if tap.down:
+                    table.calls_tap(tap.target)  # the call panel, or "Calls" on the play screen
+                return
             soft = {"key:menu": "menu", "key:ok": "ok"}.get(tap.target)
             if (soft is not None or asking[0] or table.over) and control(soft, tap.down):
                 return
@@ -378,6 +391,8 @@ def play_game(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, secon
             return
         down = ev.type == pygame.KEYDOWN
         name = pygame.key.name(ev.key)
+        if not asking[0] and not table.over and down and call_key(table, name, getattr(ev, "unicode", "")):
+            return
         if not asking[0] and not table.over and down and correction_key(table, name, getattr(ev, "unicode", "")):
             return
         if table.correcting is not None and not down:

@@ -25,7 +25,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from display.viewmodel import HEALTH_FALLBACK, LEVEL_WARNING, DeviceHealth, Toast, ViewModel
+from display.viewmodel import (
+    HEALTH_FALLBACK,
+    LEVEL_WARNING,
+    DeviceHealth,
+    PlayView,
+    Toast,
+    ViewModel,
+)
 from engine.cards import Groups
 from engine.game import (
     ButtonPressed,
@@ -63,6 +70,7 @@ from engine.game.codec import RecordError
 from engine.game.events import check_event
 from engine.game.flow import is_claim_press, is_window_call_press
 from firmware_bridge.layout import ButtonLayout
+from tablekit import call_panel
 from tablekit.cameras import Camera, TableRequest, ZoneRequest
 from tablekit.clock import Clock, wall_ms
 from tablekit.corrections import Corrections, Picking
@@ -137,6 +145,8 @@ class Table:
         self.entry: pad.Entry | None = None
         self._entry_why = ""
         self._entry_presses: dict[int, int] = {}  # seat -> when its button went down
+        #: The call panel, while a seat is making a call at the table (never journaled).
+        self.calls: call_panel.CallPanel | None = None
         #: The most bytes the journal's photos may take (None: ``$TABLEKIT_PHOTO_BUDGET_MB``).
         self.photo_budget: int | None = None
         self._photos: list[tuple[Event, bytes]] = []  # readings queued with their photo
@@ -370,6 +380,87 @@ class Table:
         if 0 <= seat < self.state.game.players:
             self.post(Called(seat, call, cards, self.now() if t_ms is None else t_ms))
 
+    # --- the call panel (see tablekit.call_panel) -------------------------------------------
+
+    def open_calls(self, seat: int | None = None) -> bool:
+        """Open the call panel (K, or the play screen's "Calls"): False when the game has no
+        calls or is not in play."""
+        self.calls = call_panel.open_panel(self.state, seat)
+        return self.calls is not None
+
+    def calling(self) -> call_panel.CallPanel | None:
+        """The call panel, while play goes on (it goes with play)."""
+        if self.calls is not None and self.state.phase != "play":
+            self.calls = None
+        return self.calls
+
+    def make_call(self) -> None:
+        """The panel's call, posted: the rules take it (the tiles entered are cleared) or
+        refuse it; the panel says which, with the rules' words."""
+        panel = self.calling()
+        if panel is None:
+            return
+        hand = pad.draft_typed(panel.hand, True)
+        if hand.problem:
+            self.calls = dataclasses.replace(panel, hand=hand, said=hand.problem, refused=True)
+            return
+        names_tiles = call_panel.LABELS.get(panel.call, ("", True))[1]
+        tiles = hand.groups if names_tiles or hand.groups else ()
+        seen = len(self.effects)
+        self.call(panel.seat, panel.call, tiles)
+        refused = any(isinstance(e, Buzz) for e in self.effects[seen:])
+        self.calls = dataclasses.replace(panel, hand=hand if refused else pad.new_draft((), hand.tiles),
+                                         said=self.state.notice, refused=refused)
+
+    def calls_key(self, name: str, text: str) -> bool:
+        """A key while the panel is open (all keys are the panel's): True."""
+        panel = self.calling()
+        if panel is None:
+            return False
+        if name in ("left", "right"):
+            self.calls = call_panel.step_seat(self.state, panel, -1 if name == "left" else 1)
+        elif name in ("up", "down", "tab"):
+            self.calls = call_panel.step_call(self.state, panel, -1 if name == "up" else 1)
+        elif name in ("return", "enter"):
+            self.make_call()
+        elif name == "escape":
+            if panel.hand.typed is not None:
+                self.calls = dataclasses.replace(panel, hand=pad.draft_typed(panel.hand, False))
+            else:
+                self.calls = None
+        elif name == "backspace":
+            self.calls = dataclasses.replace(panel, hand=pad.draft_erase(panel.hand))
+        elif text:
+            self.calls = dataclasses.replace(panel, hand=pad.draft_type(panel.hand, text))
+        return True
+
+    def calls_tap(self, target: str) -> bool:
+        """A tap on the panel (``call:…``, or a tile key ``pad:…``): True when it was the
+        panel's; ``call:open`` on the play screen opens it."""
+        if target == "call:open":
+            return self.open_calls()
+        panel = self.calling()
+        if panel is None:
+            return False
+        parts = target.split(":")
+        if target == "call:close":
+            self.calls = None
+        elif target == "call:make":
+            self.make_call()
+        elif len(parts) == 3 and parts[:2] == ["call", "seat"] and parts[2].isdigit():
+            seat = int(parts[2])
+            if 0 <= seat < self.state.game.players:
+                self.calls = dataclasses.replace(panel, seat=seat, said="", refused=False)
+        elif len(parts) == 3 and parts[:2] == ["call", "what"] \
+                and parts[2] in call_panel.family_calls(self.state.game):
+            self.calls = dataclasses.replace(panel, call=parts[2], said="", refused=False)
+        else:
+            change = hand_key(target)
+            if change is None:
+                return target.startswith("call:")
+            self.calls = dataclasses.replace(panel, hand=change(panel.hand))
+        return True
+
     def menu_pressed(self, t_ms: int) -> None:
         """MENU: on a verdict it moves the selection (read again, then each card); in play,
         the engine's menu; after a deal it flips to the scoreboard and back."""
@@ -599,6 +690,15 @@ class Table:
     def _view(self) -> ViewModel:
         if self.state.phase not in ("deal-over", "game-over"):
             self.screen = ""
+        panel = self.calling()
+        if panel is not None:
+            return call_panel.view(self.state, panel, self.now())
+        view = self._game_view()
+        if isinstance(view, PlayView) and call_panel.family_calls(self.state.game):
+            view = dataclasses.replace(view, calls="Calls")
+        return view
+
+    def _game_view(self) -> ViewModel:
         entry = self.entering()
         if entry is not None and entry.kind == pad.CARDS:
             return cards_view(self.state, entry, self._entry_why)

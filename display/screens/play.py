@@ -93,6 +93,7 @@ def draw_table(canvas: Canvas, view: PlayView) -> None:
         _seat(canvas, i, seat, rect, i == active, i == view.dealer_seat, teams.get(seat.team), view.missed_turn_limit)
 
     _note(canvas, view.note)
+    _calls(canvas, view.calls)
     chrome.footer(canvas, view.hint)
     chrome.soft_keys(canvas)
     chrome.toast(canvas, view.toast)
@@ -117,6 +118,22 @@ def _header(canvas: Canvas, view: PlayView) -> None:
             parts.append(view.target)
         canvas.text(" · ".join(parts), L.line("body"), status_box, theme.TEXT_DIM, align="right")
     canvas.mark("header", band)
+
+
+#: The button that opens the call panel (a game with calls): the top left corner, under the
+#: header, where no seat box reaches.
+CALLS_BUTTON = (0.012, 0.115, 0.16, 0.085)
+
+
+def _calls(canvas: Canvas, label: str) -> None:
+    if not label:
+        return
+    L = canvas.layout
+    key = L.rect(CALLS_BUTTON)
+    pygame.draw.rect(canvas.surface, theme.KEY, key, border_radius=L.py(0.012))
+    pygame.draw.rect(canvas.surface, theme.KEY_EDGE, key, width=max(1, L.py(0.003)), border_radius=L.py(0.012))
+    canvas.text(label, L.line("body"), inset(key, L.py(0.01)), theme.TEXT, align="center", min_scale=0.5)
+    canvas.mark("call:open", key)
 
 
 def _note(canvas: Canvas, note: str) -> None:

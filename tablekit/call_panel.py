@@ -1,0 +1,92 @@
+"""The call panel: what a seat calls at the table (tile rummy: a double, the ace, a meld),
+from the keyboard or by touch, instead of only from scripts and ``Table.call``.
+
+The panel is the screen's own (never journaled): the seat calling, the call picked, the tiles
+entered (the scorepad's :class:`~engine.game.scorepad.HandDraft`). Each call is asked of the
+engine as it stands (:func:`engine.game.flow.answer_call`, pure), so the panel shows whether
+the rules take it now or why not; "Call" posts the :class:`~engine.game.events.Called` event,
+journaled whether the rules take it or refuse it, and the panel shows their answer.
+
+Keyboard: K opens it in play; Left/Right the seat, Up/Down or Tab the call, the tiles typed
+in the notation ("B7 B7", "R10 R11 R12 / K9 B9 Y9"), Return calls, Escape forgets what was
+typed or closes it. Touch: the play screen's "Calls" button, then the panel's buttons and keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from display.viewmodel import CallOption, CallsView
+from engine.families.tile import live
+from engine.game import Buzz, Game, GameState
+from engine.game import scorepad as pad
+from engine.game.flow import answer_call
+from tablekit.handpad import hand_view
+
+#: Each call in words, and whether it names tiles (the ace may, but needs not: it is one tile).
+LABELS: dict[str, tuple[str, bool]] = {
+    live.CALL_DOUBLE: ("declare a double", True),
+    live.CALL_ACE: ("show the ace", False),
+    live.CALL_MELD: ("lay a meld", True),
+}
+PROMPT = ("←/→: seat · ↑/↓: call · type the tiles (B7 B7, R10 R11 R12 / K9 B9 Y9) · "
+          "Return: call · Esc: close")
+
+
+def family_calls(game: Game) -> tuple[str, ...]:
+    """The calls a game's rules answer (none but tile rummy's so far)."""
+    return live.CALLS if game.variant.uses_tiles else ()
+
+
+@dataclass(frozen=True, slots=True)
+class CallPanel:
+    seat: int
+    call: str
+    hand: pad.HandDraft
+    said: str = ""
+    refused: bool = False
+
+
+def open_panel(state: GameState, seat: int | None = None) -> CallPanel | None:
+    """A panel for ``seat`` (by default the seat in turn), or None: no calls in this game, or
+    not in play."""
+    calls = family_calls(state.game)
+    deal = state.deal
+    if not calls or state.phase != "play" or deal is None:
+        return None
+    chosen = seat if seat is not None and 0 <= seat < state.game.players else deal.turn
+    window = deal.window_until_ms is not None
+    return CallPanel(chosen, live.CALL_DOUBLE if window else live.CALL_MELD, pad.new_draft((), True))
+
+
+def trial(state: GameState, panel: CallPanel, call: str, t_ms: int) -> tuple[bool, str]:
+    """Would the rules take ``call`` by the panel's seat with its tiles now, and their words."""
+    hand = pad.draft_typed(panel.hand, True)  # what is typed counts as entered
+    if hand.problem:
+        return False, hand.problem
+    tiles = hand.groups if LABELS.get(call, ("", True))[1] or hand.groups else ()
+    new, effects = answer_call(state, panel.seat, call, tiles, t_ms)
+    refused = any(isinstance(e, Buzz) for e in effects)
+    return not refused, new.notice
+
+
+def view(state: GameState, panel: CallPanel, t_ms: int) -> CallsView:
+    calls = family_calls(state.game)
+    options = []
+    for call in calls:
+        label, names_tiles = LABELS.get(call, (call, True))
+        ready, words = trial(state, panel, call, t_ms)
+        options.append(CallOption(call, label, ready, "" if ready else words, names_tiles))
+    chosen = calls.index(panel.call) if panel.call in calls else 0
+    return CallsView(tuple(s.name for s in state.game.seats), panel.seat, tuple(options), chosen,
+                     hand_view(panel.hand), panel.said, panel.refused, PROMPT)
+
+
+def step_seat(state: GameState, panel: CallPanel, step: int) -> CallPanel:
+    return replace(panel, seat=(panel.seat + step) % state.game.players, said="", refused=False)
+
+
+def step_call(state: GameState, panel: CallPanel, step: int) -> CallPanel:
+    calls = family_calls(state.game)
+    at = calls.index(panel.call) if panel.call in calls else 0
+    return replace(panel, call=calls[(at + step) % len(calls)], said="", refused=False)

@@ -1,0 +1,129 @@
+"""Tile rummy's calls at the table: the call panel from the keyboard (K) and by touch, on
+rendered frames at 800x480 and 1080p; each call journaled, refused ones with the reason shown."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+from collections.abc import Iterator  # noqa: E402
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+from _game_fixtures import game  # noqa: E402
+
+from display.viewmodel import CallsView, PlayView  # noqa: E402
+from display.window import Screen  # noqa: E402
+from engine.families.tile.live import of  # noqa: E402
+from engine.game import Called  # noqa: E402
+from tablekit.cameras import ScriptedCamera  # noqa: E402
+from tablekit.clock import ManualClock  # noqa: E402
+from tablekit.journal import Journal  # noqa: E402
+from tablekit.shell import call_key, open_screen  # noqa: E402
+from tablekit.table import Table  # noqa: E402
+
+
+@pytest.fixture(params=[(800, 480), (1920, 1080)], ids=["800x480", "1920x1080"])
+def screen(request: pytest.FixtureRequest) -> Iterator[Screen]:
+    s = open_screen(request.param, headless=True)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def table(tmp_path, screen: Screen) -> Iterator[Table]:
+    with Journal(tmp_path / "j.sqlite") as journal:
+        g = game("tile-rummy", ("Ann", "Bo", "Cy"))
+        t = Table.start(journal, g, ManualClock(1000), camera=ScriptedCamera(cuts={1: "R7"}, absent=True),
+                        on_view=screen.show)
+        t.ok_pressed(t.now())  # the deal: R7 turned up, the doubles window opens
+        yield t
+
+
+def keys(table: Table, text: str) -> None:
+    for ch in text:
+        call_key(table, ch if ch != " " else "space", ch)
+
+
+def tap(table: Table, screen: Screen, name: str) -> None:
+    """A finger down and up on region ``name`` of the frame on screen, routed as the shell does."""
+    table.draw()
+    canvas = screen.renderer.last
+    assert canvas is not None and name in canvas.regions, f"{name} is not on the screen"
+    x, y = canvas.regions[name].center
+    w, h = canvas.surface.get_size()
+    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+        got = screen.tap(pygame.event.Event(kind, x=x / w, y=y / h, touch_id=1, finger_id=0))
+        assert got is not None and got.target == name
+        if got.down:
+            table.calls_tap(got.target)
+
+
+def calls(table: Table) -> list[Called]:
+    return [e for e in table.journal.events(table.game_id) if isinstance(e, Called)]
+
+
+def test_a_double_and_the_ace_from_the_keyboard_a_refusal_says_why(table: Table, screen: Screen) -> None:
+    view = table.draw()
+    assert isinstance(view, PlayView) and view.calls == "Calls"
+    assert "call:open" in screen.renderer.last.regions
+    assert call_key(table, "k", "k")
+    view = table.draw()
+    assert isinstance(view, CallsView) and view.seat == table.state.deal.turn
+    assert [o.call for o in view.options] == ["double", "ace", "meld"]
+    assert not view.options[2].ready and "throwing one tile" in view.options[2].why  # no meld yet
+    call_key(table, "right", "")
+    seat = table.calls.seat
+    keys(table, "b7 b7")
+    assert table.draw().options[0].ready
+    call_key(table, "return", "\r")
+    assert of(table.state.deal).doubles == ((seat, "B7"),) and not table.calls.refused
+    keys(table, "r7")  # the ace's twin cannot be a double
+    call_key(table, "return", "\r")
+    view = table.draw()
+    assert view.refused and "ace turned up" in view.said
+    assert "call:said" in screen.renderer.last.regions
+    call_key(table, "escape", "")  # nothing typed: the panel closes
+    assert table.calls is None and isinstance(table.draw(), PlayView)
+    assert [(c.seat, c.call, c.cards) for c in calls(table)] == [(seat, "double", (("B7", "B7"),)),
+                                                                 (seat, "double", (("R7",),))]
+
+
+def test_the_ace_shown_and_a_double_by_touch(table: Table, screen: Screen) -> None:
+    tap(table, screen, "call:open")
+    assert isinstance(table.draw(), CallsView)
+    tap(table, screen, "call:seat:2")
+    tap(table, screen, "call:what:ace")
+    assert "pad:rank:1" not in screen.renderer.last.regions or table.draw().options[1].tiles is False
+    tap(table, screen, "call:make")
+    assert of(table.state.deal).ace_shown_by == 2 and "shows the ace" in table.calls.said
+    tap(table, screen, "call:make")  # again: refused, the reason on the screen
+    view = table.draw()
+    assert view.refused and "already" in view.said
+    tap(table, screen, "call:seat:0")
+    tap(table, screen, "call:what:double")
+    for key in ("pad:rank:12", "pad:suit:K", "pad:rank:12"):
+        tap(table, screen, key)
+    assert table.calls.hand.groups == (("K12", "K12"),)
+    tap(table, screen, "call:make")
+    assert (0, "K12") in of(table.state.deal).doubles
+    tap(table, screen, "call:close")
+    assert isinstance(table.draw(), PlayView)
+
+
+def test_a_meld_is_laid_from_the_panel_in_the_seats_turn(table: Table, screen: Screen) -> None:
+    table.ok_pressed(table.now())  # OK closes the window
+    first = table.state.deal.turn
+    table.button(first, True)
+    table.clock.advance(100)
+    table.button(first, False)  # the opening throw
+    seat = table.state.deal.turn
+    assert call_key(table, "k", "k") and table.calls.call == "meld" and table.calls.seat == seat
+    keys(table, "r1 r2 r3")  # 15 points: not the 45 a first meld needs
+    call_key(table, "return", "\r")
+    assert table.calls.refused and "first meld" in table.calls.said
+    keys(table, " / k10 k11 k12 k13")
+    call_key(table, "return", "\r")
+    assert not table.calls.refused, table.calls.said
+    assert of(table.state.deal).laying_seat == seat
