@@ -76,7 +76,7 @@ def variants() -> dict[str, dict[str, Any]]:
     out["fixed size 384"] = {"size": INPUT_SIZE}
     out["no negative peaks"] = {"negative_score": 1.0}
     out["negative peaks from 0.5"] = {"negative_score": 0.5}
-    out["negative peaks from 0.4"] = {"negative_score": 0.4}
+    out["negative peaks from 0.45"] = {"negative_score": 0.45}
     # how each index is read: zoomed boxes for every index (as before ZOOM_UNSURE), for
     # none, or with the zoomed boxes read one way round only
     out["zoom every index"] = {"zoom_unsure": 1.01}
