@@ -186,7 +186,7 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
     deal = state.deal
     assert deal is not None
     seats = []
-    rules = game.variant.claim_rules
+    rules = game.claim_rules
     claim_notes = claims.seat_notes(state, rules)
     for s, seat in enumerate(game.seats):
         note = OUTCOME_WORDS.get(deal.outcomes[s], "") if deal.outcomes[s] else ""
@@ -196,9 +196,9 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
                               _seat_state(state, s), note))
     total = policy.turn_seconds(game)
     window = deal.window_until_ms
-    if window is not None and now_ms < window and policy.opening_window_ms:
-        countdown = Countdown((window - now_ms) / 1000, policy.opening_window_ms / 1000, True,
-                              policy.opening_window_label)
+    window_ms, window_label = policy.opening_window(game, deal.number)
+    if window is not None and now_ms < window and window_ms:
+        countdown = Countdown((window - now_ms) / 1000, window_ms / 1000, True, window_label)
     elif deal.deadline_ms is not None:
         countdown = Countdown(max(0.0, (deal.deadline_ms - now_ms) / 1000), float(total), True)
     else:
@@ -225,7 +225,10 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
         choice = state.menu[0]
         words = {MENU_DROP: f"drop {game.seats[deal.turn].name}",
                  MENU_STOCK_OUT: policy.stock_out_label,
-                 claims.MENU_CLAIM: claims.menu_words(state, rules)}.get(choice, "close the menu")
+                 claims.MENU_CLAIM: claims.menu_words(state, rules)}.get(choice)
+        if words is None:
+            words = ("close the menu" if choice == MENU_CLOSE else
+                     f"{game.seats[deal.turn].name}: {policy.call_words(game, choice)}")
         toast = Toast(f"MENU: next choice · OK: {words}", LEVEL_WARNING)
     note = f"turns not checked: {table_unread}" if table_unread and policy.watches_turns(game) else ""
     return PlayView(
@@ -247,12 +250,14 @@ def menu_choices(state: GameState) -> tuple[str, ...]:
     return tuple(c for c in opened.menu if c != MENU_CLOSE)
 
 
-def _choice_words(choice: str, policy: FamilyPolicy) -> str:
+def _choice_words(choice: str, policy: FamilyPolicy, game: Game) -> str:
     if choice == MENU_STOCK_OUT:  # "ground show: the stock ran out" -> "the stock ran out"
         return policy.stock_out_label.rsplit(": ", 1)[-1]
     if choice == claims.MENU_CLAIM:
         return "buy the upcard"
-    return choice
+    if choice in (MENU_DROP, MENU_CLOSE):
+        return choice
+    return policy.call_words(game, choice)
 
 
 def play_hint(state: GameState) -> str:
@@ -261,14 +266,14 @@ def play_hint(state: GameState) -> str:
     with claims a short press out of turn claims the upcard; while a claim waits, the hint is
     what OK and MENU answer it with."""
     policy = policy_for(state.game)
-    rules = state.game.variant.claim_rules
+    rules = state.game.claim_rules
     waiting = claims.prompt(state, rules)
     if waiting:
         return waiting
     hint = PLAY_HINT
     if rules is not None:  # a short press out of turn claims the upcard
         hint += f' · out of turn: "{rules.say}"' + (" (before melding)" if rules.before_melding else "")
-    words = [_choice_words(c, policy) for c in menu_choices(state)]
+    words = [_choice_words(c, policy, state.game) for c in menu_choices(state)]
     return f"{hint} · MENU: {' or '.join(words)}" if words else hint
 
 

@@ -26,8 +26,8 @@ from tablekit.present import play_hint
 NAMES = ("Ann", "Bo", "Cy", "Di", "Ed")
 
 
-def dealt(variant: str, players: int = 4) -> Driver:
-    d = Driver(game(variant, NAMES[:players]))
+def dealt(variant: str, players: int = 4, **options: object) -> Driver:
+    d = Driver(game(variant, NAMES[:players], options=options))
     d.deal("")
     assert d.state.phase == "play"
     return d
@@ -47,9 +47,9 @@ def order(state: GameState) -> list[int]:
     return seats
 
 
-def second_turn(variant: str, players: int = 4) -> tuple[Driver, int, list[int]]:
+def second_turn(variant: str, players: int = 4, **options: object) -> tuple[Driver, int, list[int]]:
     """A deal on its second turn: (driver, the discarder, the others after the player in turn)."""
-    d = dealt(variant, players)
+    d = dealt(variant, players, **options)
     discarder = d.state.deal.turn
     d.end_turn()
     return d, discarder, order(d.state)[:-1]
@@ -346,7 +346,7 @@ def test_farmers_rummy_ten_chips_and_two_cards_a_buy():
 def test_dummy_rummy_cut_in_three_cards_twice_a_hand():
     """Dummy Rummy: 'the player cutting in must take an additional three cards from the deck.
     A player is only allowed to cut-in two times during a hand.'"""
-    d, _, (a, _b) = second_turn("dummy-rummy")
+    d, _, (a, _b) = second_turn("dummy-rummy", cut_ins=True)
     d.press(a)
     d.ok()
     assert d.state.notice == f"{NAMES[a]} takes the upcard and 3 cards from the stock (cut-in 1 of 2 this deal)"
@@ -358,7 +358,7 @@ def test_dummy_rummy_cut_in_three_cards_twice_a_hand():
 def test_dummy_rummy_the_player_in_turn_may_take_it_instead():
     """Dummy Rummy: 'the player to whom the actual turn belongs may either take the card for
     themself (as their draw), or must allow the player to take the card.'"""
-    d, _, (a, _b) = second_turn("dummy-rummy")
+    d, _, (a, _b) = second_turn("dummy-rummy", cut_ins=True)
     turn = d.state.deal.turn
     d.press(a)
     d.menu()

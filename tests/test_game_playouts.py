@@ -24,6 +24,7 @@ import pytest
 from _game_fixtures import FULL_COUNT, LOSER_58, VALID_SHOW, Driver, game, groups
 from test_game_random import Shadow, check_sound, legal_open_rummy
 
+from engine.families.contract import live
 from engine.families.contract.variants import ContractVariant
 from engine.game import (
     LONG_PRESS_MS,
@@ -52,9 +53,12 @@ from engine.game import (
 from engine.game.claims import MENU_CLAIM
 from engine.game.deal_flow import REFUSE_BUZZ_MS
 from engine.game.flow import MENU_DROP, MENU_STOCK_OUT
+from engine.game.state import DealState
 from engine.variants import KNOWN_IDS, all_variants, find
 
 SUITS = "HSDC"
+#: The contract games' own actions (engine.families.contract.live) a playout may take.
+CONTRACT_CALLS = ("upcard", "chip", "goal", "joker", "push")
 #: What a contract game's losers hold when their hands are read: small and large counts.
 CONTRACT_LOSERS = ("3C 4D", "KC QC JD KD", "9S | 5H 6H", "AH AS KH KS QH QS JH JS")
 TILE_CLOSE = "K9 B9 Y9 | R10 R11 R12 | Y1"
@@ -82,12 +86,15 @@ class Table:
         self.rng = random.Random(f"{variant}/{seed}")
         v = find(variant)
         self.variant = v
-        players = self.rng.randint(v.min_players, min(v.max_players, 5))
+        # claims need a seat besides the player in turn and the discarder: three at least
+        fewest = max(v.min_players, 3) if v.claim_rules is not None else v.min_players
+        players = self.rng.randint(fewest, min(v.max_players, 5))
+        options = {"cut_ins": True} if "cut_ins" in v.table_options() and seed % 2 else {}
         self.d = Driver(game(variant, [f"P{i}" for i in range(players)],
-                             first_dealer=self.rng.randrange(players)))
+                             first_dealer=self.rng.randrange(players), options=options))
         self.shadow = Shadow(self.d)
         self.played = Played(self.d)
-        self.rules = v.claim_rules
+        self.rules = self.d.state.game.claim_rules
         self.policy = policy_for(self.d.state.game)
         self.turns_left = 0
         self.paused_by: str | None = None
@@ -158,13 +165,14 @@ class Table:
             options += ["stock-out"]
         if deal.turn_count > 1:
             options += ["wrong-show"]
+        options += self.contract_calls(deal)
         if self.variant.family == "tile":
             options += ["call"] * 3
             if deal.window_until_ms is not None:  # the opening window: doubles and the ace
                 options = ["call"] * 12 + ["window-ok", "turn"]
         if self.turns_left <= 0:
             options = ["show"] * 6 + ["wrong-show"]
-        wanted = sorted(self.wanted & {*options, "claim-grant", "claim-keep"})
+        wanted = sorted(self.wanted & {*options, *(("claim-grant", "claim-keep") if "claim" in options else ())})
         if wanted and self.rng.random() < 0.25:
             kind = self.rng.choice(wanted)
             return {"claim-grant": "claim", "claim-keep": "claim"}.get(kind, kind)
@@ -206,8 +214,50 @@ class Table:
             self.call()
         elif action == "window-ok":
             self.play("window-ok", Confirm(self.at(500)))
+        elif action in CONTRACT_CALLS:
+            self.contract_call(action)
         else:
             self.show(valid=action == "show")
+
+    def contract_calls(self, deal: DealState) -> list[str]:
+        """The contract game's own actions open now (engine.families.contract.live)."""
+        if not isinstance(self.variant, ContractVariant):
+            return []
+        table = self.variant.table
+        calls = []
+        if live.upcard_open(self.variant, deal):
+            calls += ["upcard"] * 2
+        if table.cut_chip and deal.turn_count == 1:
+            calls += ["chip"] * 2
+        if table.personal_goals and deal.turn not in live.of(deal).made:
+            calls += ["goal"]
+        if table.swap.when == "at-once":
+            calls += ["joker"]
+        if live.can_push(self.variant, deal):
+            calls += ["push"] * 2
+        if deal.window_until_ms is not None:
+            calls += ["window-ok"] * 12
+        return calls
+
+    def contract_call(self, action: str) -> None:
+        deal = self.state.deal
+        assert deal is not None and isinstance(self.variant, ContractVariant)
+        others = [s for s in deal.playing() if s != deal.turn]
+        events: tuple[Event, ...]
+        if action == "upcard":  # a press out of turn takes the upcard offered at the deal
+            events = self.press(self.rng.choice(others))
+        elif action == "chip":
+            events = (Called((deal.dealer + 1) % self.state.game.players, "chip", (), self.at(300)),)
+        elif action == "goal":
+            goal = live.of(deal).goals[deal.turn]
+            events = (Called(deal.turn, "goal", groups(contract_show(self.variant, goal)), self.at(300)),)
+        elif action == "joker":
+            events = (Called(self.rng.choice(others), "joker", (("7H",),), self.at(300)),)
+        else:
+            self.menu_item("call-push", "push")
+            return
+        if not self.would_refuse(*events):
+            self.play(f"call-{action}", *events)
 
     def menu_item(self, kind: str, item: str) -> None:
         events: list[Event] = [MenuPressed(self.at(300))]
@@ -275,7 +325,8 @@ class Table:
             return TILE_CLOSE
         deal = self.state.deal
         assert deal is not None and isinstance(self.variant, ContractVariant)
-        return contract_show(self.variant, deal.number)
+        goals = live.of(deal).goals  # Dummy Rummy: the declarer's own goal
+        return contract_show(self.variant, goals[deal.turn] if goals else deal.number)
 
     def show(self, valid: bool) -> None:
         deal = self.state.deal
@@ -373,6 +424,13 @@ def expected_kinds(variant: str) -> set[str]:
     kinds = {"deal", "turn", "timeout", "pause", "resume", "declare", "show-read", "show-confirm",
              "hand-read", "hand-confirm", "correct", "wrong-show"}
     rules = v.claim_rules
+    if v.family == "contract" and isinstance(v, ContractVariant):
+        table = v.table
+        kinds |= {f"call-{c}" for c, on in (("upcard", table.upcard_offer), ("chip", table.cut_chip),
+                                           ("goal", table.personal_goals),
+                                           ("joker", table.swap.when == "at-once"),
+                                           ("push", table.pushing)) if on}
+        kinds |= {"window-ok"} if table.redraw_deals else set()
     if rules is not None:
         kinds |= {"claim", "claim-grant", "claim-keep"}
         if rules.in_turn_pays:

@@ -58,7 +58,7 @@ def play(d: Driver) -> PlayView:
     ("indian-deals", ""),  # deals rummy has no drop
     ("open-rummy-2deck", "MENU: the stock ran out"),
     ("open-rummy-6p", "MENU: the stock ran out"),
-    ("push", "MENU: the stock ran out"),
+    ("push", "MENU: the stock ran out or push the upcard on"),
     ("tile-rummy", "MENU: the pool ran out"),
     ("shanghai", ""),
 ])

@@ -98,6 +98,7 @@ class ClaimBook:
     taken: bool = False
     granted: int = 0  # claims that went through in the game (for the record)
     refused: int = 0  # claims refused in the game
+    extra: tuple[int, ...] = ()  # chips earned beyond the game's (Telefunken's cut), per seat
 
 
 def book_of(state: GameState, rules: ClaimRules) -> ClaimBook:

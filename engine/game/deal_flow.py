@@ -111,7 +111,10 @@ def deal_started(state: GameState, event: Event) -> Result:
     watching = policy_of(state).watches_turns(game)
     if watching:
         deal = replace(deal, watch=TableWatch())
-    window = policy_of(state).opening_window_ms
+    family = policy.family_deal(state, deal.number)
+    if family is not None:
+        deal = replace(deal, family=family)
+    window, _ = policy.opening_window(game, deal.number)
     if window and deal.deadline_ms is not None:
         deal = replace(deal, window_until_ms=event.t_ms + window, deadline_ms=deal.deadline_ms + window)
     text = f"deal {deal.number}: {name_of(state, dealer)} deals, {name_of(state, first)} plays first"
@@ -320,7 +323,7 @@ def finish_deal(state: GameState, winner: int | None, t_ms: int, effects: list[E
     new = replace(state, phase=phase, deal=replace(deal, deadline_ms=None, paused_left_ms=None),
                   history=state.history + (record,), totals=standings.totals,
                   eliminated=standings.eliminated, winners=winners if over else (), menu=(),
-                  notice=text)
+                  notice=text, carried=deal.family)
     out = list(effects) + [StopTimer()] + [SetLed(s, "off") for s in range(n)]
     out += [Notice(text), WriteScores(deal.number, tuple(plain_number(x) for x in record.scores),
                                       tuple(plain_number(x) for x in record.totals))]
@@ -340,5 +343,5 @@ def void_deal(state: GameState, t_ms: int) -> Result:
     text = (f"deal {deal.number} is void ({policy_of(state).stock_out_label}): no scores; "
             f"{name_of(state, deal.dealer)} deals it again")
     new = replace(state, phase="setup", dealer=deal.dealer, deal=None, show=None, menu=(),
-                  notice=text, redeal=deal.number)
+                  notice=text, redeal=deal.number, carried=deal.family)
     return new, [StopTimer()] + [SetLed(s, "off") for s in range(n)] + [Notice(text)]

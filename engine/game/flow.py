@@ -36,6 +36,7 @@ from engine.game.effects import (
     Effect,
     Notice,
     ReadCut,
+    SetLed,
     StopTimer,
 )
 from engine.game.events import (
@@ -103,7 +104,7 @@ def apply(state: GameState, event: Event) -> Result:
     new, effects = handler(state, event)
     if state.claims is not None and state.claims.waiting and new is not state:
         # claims not answered when the turn passed (or the deal ended) lapse: lights out
-        effects = effects + claims.lapsed_leds(state, new, state.game.variant.claim_rules)
+        effects = effects + claims.lapsed_leds(state, new, state.game.claim_rules)
     return new, effects
 
 
@@ -126,7 +127,7 @@ def _released(state: GameState, event: Event) -> Result:
     state = replace(state, pressed_at=set_at(state.pressed_at, seat, None))  # type: ignore[arg-type]
     if state.phase != "play":
         return state, []
-    rules = state.game.variant.claim_rules
+    rules = state.game.claim_rules
     blocked = claims.in_turn_blocked(state, rules, seat)
     if blocked is not None:
         return refuse(state, blocked)
@@ -136,6 +137,10 @@ def _released(state: GameState, event: Event) -> Result:
             return answer_call(state, seat, call, (), event.t_ms)
         return declare(state, seat, event.t_ms)
     deal = state.deal
+    if deal is not None and seat != deal.turn:
+        call = policy_for(state.game).press_call(state, seat)
+        if call:  # out of turn, the family's call (American Jokers: taking the first upcard)
+            return answer_call(state, seat, call, (), event.t_ms)
     if rules is not None and deal is not None and seat != deal.turn:
         return claims.claim(state, rules, seat, event.t_ms)  # out of turn: a claim on the upcard
     return end_turn(state, seat, event.t_ms)
@@ -150,7 +155,9 @@ def is_claim_press(state: GameState, seat: int, t_ms: int) -> bool:
     since = state.pressed_at[seat] if seat < len(state.pressed_at) else None
     if since is None or t_ms - since >= LONG_PRESS_MS:
         return False
-    return state.game.variant.claim_rules is not None
+    if policy_for(state.game).press_call(state, seat):
+        return False  # the family's call, not a claim
+    return state.game.claim_rules is not None
 
 
 def window_call(state: GameState, seat: int, held: int, t_ms: int) -> str:
@@ -192,11 +199,16 @@ def answer_call(state: GameState, seat: int, call: str, cards: Groups, t_ms: int
         state, said = end_window(state)  # the window ran out before this call came
         deal = state.deal
         assert deal is not None
-    new_deal, text = policy_for(state.game).answer_call(state.game, deal, seat, call, cards, t_ms)
-    if new_deal is None:
+    new, text = policy_for(state.game).answer_state_call(state, seat, call, cards, t_ms)
+    if new is None:
         refused, buzz = refuse(state, text)
         return refused, said + buzz
-    return replace(state, deal=new_deal, notice=text), said + [Notice(text)]
+    moved = new.deal is not None and new.deal.turn != deal.turn
+    effects = said + [Notice(text)]
+    if moved:  # the call gave the turn to another seat (the first upcard taken): its clock
+        assert new.deal is not None
+        effects += [SetLed(deal.turn, "off"), SetLed(new.deal.turn, "on")] + clock_effects(new)
+    return replace(new, notice=text), effects
 
 
 def _call_event(state: GameState, event: Event) -> Result:
@@ -218,7 +230,7 @@ def _claim_event(state: GameState, event: Event) -> Result:
         return state, []
     if state.pressed_at and state.pressed_at[seat] is not None:
         state = replace(state, pressed_at=set_at(state.pressed_at, seat, None))  # type: ignore[arg-type]
-    rules = state.game.variant.claim_rules
+    rules = state.game.claim_rules
     if rules is None:
         return refuse(state, f"{state.game.variant.name} has no claims out of turn")
     deal = state.deal
@@ -233,7 +245,7 @@ def _declare_event(state: GameState, event: Event) -> Result:
     assert isinstance(event, Declare)
     if state.phase != "play":
         return refuse(state, "a show can be declared only during play")
-    blocked = claims.in_turn_blocked(state, state.game.variant.claim_rules, event.seat)
+    blocked = claims.in_turn_blocked(state, state.game.claim_rules, event.seat)
     if blocked is not None:
         return refuse(state, blocked)
     return declare(state, event.seat, event.t_ms)
@@ -252,7 +264,7 @@ def _menu(state: GameState, event: Event) -> Result:
         return read_table_again(state)
     if state.phase != "play":
         return state, []
-    rules = state.game.variant.claim_rules
+    rules = state.game.claim_rules
     if claims.waiting(state, rules):
         assert rules is not None
         return claims.keep(state, rules, event.t_ms)  # the player in turn keeps the upcard
@@ -264,6 +276,7 @@ def _menu(state: GameState, event: Event) -> Result:
     items += [MENU_STOCK_OUT] if policy.stock_out_label else []
     buy = claims.menu_item(state, rules)
     items += [buy] if buy is not None else []
+    items += list(policy.menu_calls(state))
     return replace(state, menu=(*items, MENU_CLOSE)), []
 
 
@@ -271,7 +284,7 @@ def _confirm(state: GameState, event: Event) -> Result:
     assert isinstance(event, Confirm)
     if state.phase == "play":
         deal = state.deal
-        rules = state.game.variant.claim_rules
+        rules = state.game.claim_rules
         if not state.menu and claims.waiting(state, rules):
             assert rules is not None
             return claims.grant(state, rules, event.t_ms)  # the claim goes through
@@ -291,6 +304,8 @@ def _confirm(state: GameState, event: Event) -> Result:
             return stock_out(state, event.t_ms)
         if choice == claims.MENU_CLAIM and rules is not None:
             return claims.buy_in_turn(state, rules, event.t_ms)
+        if state.deal is not None and choice in policy_for(state.game).menu_calls(state):
+            return answer_call(state, state.deal.turn, choice, (), event.t_ms)
         return state, []
     if state.phase in ("setup", "deal-over"):
         return state, [ReadCut()]

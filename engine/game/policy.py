@@ -10,13 +10,13 @@ show is judged, what a losing hand costs, drops, eliminations, when the game end
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from engine.cards import Groups
 from engine.errors import TablekitError
 from engine.game.seats import TURN_SECONDS, next_seat
-from engine.game.state import PLAYING, DealState, Number
+from engine.game.state import PLAYING, DealState, FamilyDeal, GameState, Number
 from engine.notation import split_groups
 from engine.outcomes import Outcome
 from engine.ruling import Ruling
@@ -135,6 +135,11 @@ class FamilyPolicy:
     def judge_show(self, game: Game, deal: DealState, groups: Groups) -> Ruling:
         raise NotImplementedError
 
+    def judge_seat_show(self, game: Game, deal: DealState, seat: int, groups: Groups) -> Ruling:
+        """``seat``'s show judged: by default the deal's show (:meth:`judge_show`), the same
+        for every seat; a game where each player has a goal of their own judges theirs."""
+        return self.judge_show(game, deal, groups)
+
     def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, Number, Ruling]:
         """(outcome, count, ruling) for a losing hand laid out after a valid show."""
         raise NotImplementedError
@@ -228,6 +233,39 @@ class FamilyPolicy:
         """``seat`` calls ``call`` (with ``cards``, in notation) at ``t_ms``: the deal after it
         and what the table is told, or (None, why it is refused, in players' words)."""
         return None, f"{game.variant.name} has no call {call[:20]!r}"
+
+    def answer_state_call(self, state: GameState, seat: int, call: str, cards: Groups,
+                          t_ms: int) -> tuple[GameState | None, str]:
+        """A call answered with the whole game in view (a call that changes more than the
+        deal: chips that last the game). By default the deal's :meth:`answer_call`."""
+        deal = state.deal
+        assert deal is not None
+        new_deal, text = self.answer_call(state.game, deal, seat, call, cards, t_ms)
+        if new_deal is None:
+            return None, text
+        return replace(state, deal=new_deal), text
+
+    def press_call(self, state: GameState, seat: int) -> str:
+        """The call a short press by ``seat`` out of turn makes now ("" none: the press is a
+        claim where the game has claims, else a wrong press)."""
+        return ""
+
+    def menu_calls(self, state: GameState) -> tuple[str, ...]:
+        """Calls the player in turn may make from the play menu now (OK on one makes it)."""
+        return ()
+
+    def call_words(self, game: Game, call: str) -> str:
+        """A menu call in the players' words."""
+        return call
+
+    def opening_window(self, game: Game, number: int) -> tuple[int, str]:
+        """(ms, label) of the window before deal ``number``'s first turn (0: none)."""
+        return self.opening_window_ms, self.opening_window_label
+
+    def family_deal(self, state: GameState, number: int) -> FamilyDeal | None:
+        """The family's record for a new deal ``number``, from the game so far (the last
+        deal played or voided left ``state.carried``). By default none."""
+        return None
 
     def window_closed(self, game: Game, deal: DealState) -> tuple[DealState, str]:
         """The opening window is over (time, OK, the first turn ended, a pause): what follows

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import GameSetupError
 from engine.options import OptionValue
 from engine.variants import Variant, find
+
+if TYPE_CHECKING:
+    from engine.game.claims import ClaimRules
 
 
 class SetupError(GameSetupError):
@@ -68,6 +71,12 @@ class Game:
     def option(self, key: str, default: OptionValue) -> OptionValue:
         return self.options.get(key, default)
 
+    @property
+    def claim_rules(self) -> ClaimRules | None:
+        """The claims out of turn this table plays by: the variant's, as its house rules say
+        (a claim the text makes optional is played only when the table switches it on)."""
+        return self.variant.table_claim_rules(self.options)
+
     def judge_options(self) -> dict[str, Any]:
         """The options the variant's judge understands (table-only keys removed)."""
         return {k: v for k, v in self.options.items() if k not in TABLE_OPTIONS}
@@ -92,7 +101,7 @@ class Game:
 
 
 #: Options the table uses itself, not passed to the judge.
-TABLE_OPTIONS = frozenset({"count", "deals", "turn_checks"})
+TABLE_OPTIONS = frozenset({"count", "deals", "turn_checks", "cut_ins"})
 
 
 #: The longest name a seat takes: what fits a seat's panel at 800×480 and a score sheet's column.

@@ -71,7 +71,7 @@ def judge_declaration(state: GameState, groups: Groups) -> HandReading:
     assert deal is not None and state.show is not None
     seat = state.show.declarer
     try:
-        ruling = policy_of(state).judge_show(state.game, deal, groups)
+        ruling = policy_of(state).judge_seat_show(state.game, deal, seat, groups)
     except (TablekitError, ValueError) as exc:
         return HandReading(seat, groups, problem=str(exc))
     return HandReading(seat, groups, ruling)

@@ -156,6 +156,9 @@ class GameState:
     claims: ClaimBook | None = None  # upcards taken out of turn (engine.game.claims); None: none yet
     #: The deal a void ended, to be dealt again by the same dealer (None: no deal is void).
     redeal: int | None = None
+    #: The family's record of the last deal played or voided, which the next deal starts from
+    #: (Dummy Rummy's goals); None before the first deal and in families that keep none.
+    carried: FamilyDeal | None = None
 
     @property
     def paused(self) -> bool:

@@ -128,6 +128,11 @@ class Variant:
         buying, calling...); None: a press out of turn is no claim."""
         return None
 
+    def table_claim_rules(self, options: Mapping[str, Any]) -> ClaimRules | None:
+        """The claims a table with house rules ``options`` plays by: by default
+        :attr:`claim_rules` whatever the options."""
+        return self.claim_rules
+
     # --- answers -----------------------------------------------------------------------
 
     def judge(self, request: JudgeRequest) -> Ruling:

@@ -118,7 +118,8 @@ JO = game(
     summary="Australian Contract Rummy: 2-4 decks by players, winners collect points, highest total wins",
     players=(3, 8), packs=(Packs((3, 4), 2), Packs((5, 6), 3), Packs((7, 8), 4)), default_players=4,
     style=STANDARD_STYLE, values=STANDARD_VALUES, deal_rows=STANDARD_DEALS,
-    table=TableRules(claim=MAY_I, notes=("no upcard at the deal: the first player must draw from the stock",)),
+    table=TableRules(claim=MAY_I, upcard_at_deal=False,
+                     notes=("no upcard at the deal: the first player must draw from the stock",)),
     scoring=Scoring(winner="highest"),
     rulings=("the winner of a deal scores the penalty of every other hand; the highest total wins",))
 
@@ -406,7 +407,7 @@ TELEFUNKEN = game(
         # "The player to the immediate right of he dealer has the first turn and play rotates
         # ... in a counter-clockwise direction"; "the role of dealer rotates around the table
         # in a counter-clockwise direction"
-        direction="counter-clockwise",
+        direction="counter-clockwise", cut_chip=True, redraw_deals=(6,),
         notes=("the cutter keeps jokers among the three cards under his cut",
                "deal 6: each player may swap any cards for fresh ones once before play",
                "the first player may take the upcard without buying")),
@@ -499,7 +500,7 @@ AMERICAN_PACKS = (Packs((2, 3), 2, 4), Packs((4, 5), 3, 6), Packs((6, 7, 8), 3, 
 AMERICAN_STYLE = MeldStyle(sequence=runs(3, "high"), group=sets(3, 4, distinct=True), names=("set", "row"))
 AMERICAN_VALUES = CardValues(joker=25, ace=11)
 AMERICAN_TABLE = TableRules(
-    swap=JokerSwap(when="after-contract"), going_out="discard-required",
+    swap=JokerSwap(when="after-contract"), going_out="discard-required", upcard_offer=True,
     notes=("each player in turn may take the first upcard and so play first",))
 AMERICAN_RULINGS = (
     "any number of jokers may fill a meld, but one natural card must show what it is",
@@ -573,7 +574,8 @@ DUMMY_RUMMY = game(
         (13, "S10"),
     ),
     table=TableRules(
-        claim=Claim("cut-in", penalty_cards=3, limit=2, refusable=True), new_melds="contract-only",
+        claim=Claim("cut-in", penalty_cards=3, limit=2, refusable=True, optional=True),
+        new_melds="contract-only", personal_goals=True,
         going_out="discard-required", draw_after_contract="stock-only",
         # "If the stock is exhausted ... each player must add to his ongoing score a number of
         # points based on the cards remaining in their hand."

@@ -21,11 +21,14 @@ team scores as one, see its docstring.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from itertools import combinations
 from typing import TYPE_CHECKING, Literal, cast
 
 from engine.cards import Groups, parse_card
 from engine.errors import TablekitError
+from engine.families.contract import live
+from engine.game.claims import book_of
 from engine.game.policy import (
     LOST,
     SITTING_OUT,
@@ -36,7 +39,7 @@ from engine.game.policy import (
     parse_groups,
 )
 from engine.game.seats import next_seat, team_of
-from engine.game.state import DealState, Number
+from engine.game.state import DealState, FamilyDeal, GameState, Number
 from engine.ruling import Ruling
 from engine.variants.base import JudgeRequest
 
@@ -144,8 +147,109 @@ class PenaltyPolicy(FamilyPolicy):
         return False
 
     def deal_label(self, game: Game, number: int) -> str:
+        if _variant(game).table.personal_goals:
+            return "each player's own goal"
         words = self.contract_words(game, number)
         return f"contract: {words}" if words else ""
+
+    # --- the game's own live rules (engine.families.contract.live) ------------------------
+
+    def family_deal(self, state: GameState, number: int) -> FamilyDeal | None:
+        variant = _variant(state.game)
+        if not variant.table.live:
+            return None
+        carried = state.carried if isinstance(state.carried, live.ContractDeal) else None
+        winner = state.history[-1].winner if state.history and state.redeal is None else None
+        return live.new_deal(variant, state.game.players, number, carried, state.redeal is not None, winner)
+
+    def judge_seat_show(self, game: Game, deal: DealState, seat: int, groups: Groups) -> Ruling:
+        """Where each player has a goal of their own, the show meets the declarer's."""
+        goals = live.of(deal).goals
+        if goals:
+            return self.judge_show(game, replace(deal, number=goals[seat]), groups)
+        return self.judge_show(game, deal, groups)
+
+    def opening_window(self, game: Game, number: int) -> tuple[int, str]:
+        if number in _variant(game).table.redraw_deals:
+            return live.REDRAW_WINDOW_MS, live.REDRAW_LABEL
+        return 0, ""
+
+    def window_closed(self, game: Game, deal: DealState) -> tuple[DealState, str]:
+        if deal.number in _variant(game).table.redraw_deals:
+            return deal, f"the redraw is over: {game.seats[deal.turn].name} plays first"
+        return deal, ""
+
+    def press_call(self, state: GameState, seat: int) -> str:
+        deal = state.deal
+        if deal is not None and live.upcard_open(_variant(state.game), deal) and deal.status[seat] == "playing":
+            return live.CALL_UPCARD
+        return ""
+
+    def menu_calls(self, state: GameState) -> tuple[str, ...]:
+        deal = state.deal
+        if deal is not None and live.can_push(_variant(state.game), deal):
+            return (live.CALL_PUSH,)
+        return ()
+
+    def call_words(self, game: Game, call: str) -> str:
+        if call == live.CALL_PUSH:
+            return "push the upcard on"
+        return call
+
+    def answer_call(self, game: Game, deal: DealState, seat: int, call: str, cards: Groups,
+                    t_ms: int) -> tuple[DealState | None, str]:
+        variant = _variant(game)
+        names = tuple(s.name for s in game.seats)
+        if call == live.CALL_UPCARD:
+            return live.take_upcard(variant, deal, seat, names, self.turn_seconds(game) * 1000, t_ms)
+        if call == live.CALL_GOAL:
+            return live.lay_goal(variant, deal, seat, names[seat], cards, self._goal_met(game, deal, seat, cards))
+        if call == live.CALL_JOKER:
+            return live.exchange_joker(variant, deal, seat, names, cards)
+        if call == live.CALL_PUSH:
+            return live.push(variant, deal, seat, names, self.turn_step(game))
+        return super().answer_call(game, deal, seat, call, cards, t_ms)
+
+    def _goal_met(self, game: Game, deal: DealState, seat: int, cards: Groups) -> bool | str:
+        goals = live.of(deal).goals
+        if not goals or not cards:
+            return False
+        try:
+            ruling = self.judge_seat_show(game, deal, seat, cards)
+        except (TablekitError, ValueError) as exc:
+            return str(exc)
+        return True if ruling.valid else ruling.reason
+
+    def answer_state_call(self, state: GameState, seat: int, call: str, cards: Groups,
+                          t_ms: int) -> tuple[GameState | None, str]:
+        if call == live.CALL_CHIP:
+            return self._cut_chip(state, seat)
+        return super().answer_state_call(state, seat, call, cards, t_ms)
+
+    def _cut_chip(self, state: GameState, seat: int) -> tuple[GameState | None, str]:
+        """The player who cut earns one more chip (Telefunken's eighth), once a game."""
+        game = state.game
+        deal = state.deal
+        rules = game.claim_rules
+        name = game.seats[seat].name
+        if deal is None or rules is None or rules.tokens is None or not _variant(game).table.cut_chip:
+            return None, f"{game.variant.name} gives no chip at the cut"
+        cutter = next_seat(deal.dealer, lambda s: deal.status[s] == "playing", game.players, 1)
+        if seat != cutter:
+            who = game.seats[cutter].name if cutter is not None else "nobody"
+            return None, f"{who} cut this deal: only the cutter may earn the extra chip"
+        if deal.turn_count > 1:
+            return None, "the extra chip is earned at the cut, before the first turn ends"
+        book = book_of(state, rules)
+        extra = book.extra or (0,) * game.players
+        if extra[seat]:
+            return None, f"{name} has had the extra chip already: {rules.tokens + 1} is the most a player holds"
+        assert book.tokens is not None
+        tokens = book.tokens[:seat] + (book.tokens[seat] + 1,) + book.tokens[seat + 1:]
+        extra = extra[:seat] + (1,) + extra[seat + 1:]
+        left = tokens[seat]
+        text = f"{name} cut exactly: one more chip ({left} {'chip' if left == 1 else 'chips'})"
+        return replace(state, claims=replace(book, tokens=tokens, extra=extra)), text
 
     def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, Number, Ruling]:
         modes = type(game.variant).modes

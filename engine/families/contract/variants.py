@@ -134,6 +134,9 @@ class Claim:
     tokens: int | None = None
     before_melding_only: bool = False
     refusable: bool = False
+    #: The text gives the claim as an optional rule: a table plays it only when its house
+    #: rule ``cut_ins`` is on (Dummy Rummy's cut-ins).
+    optional: bool = False
 
     def limit_for(self, deal: int) -> int | None:
         if isinstance(self.limit, tuple):
@@ -187,7 +190,23 @@ class TableRules:
     first_turn: Literal["next", "left", "right"] = "next"
     deal_passes: Direction | None = None
     stock_out: StockOut = "reshuffle"
+    #: An upcard is turned at the deal (Jo: none, so nothing can be claimed on the first turn).
+    upcard_at_deal: bool = True
+    #: The deal's upcard is offered round the table; who takes it plays first (American Jokers).
+    upcard_offer: bool = False
+    #: The player who cut may earn one more chip at the cut (Telefunken's eighth).
+    cut_chip: bool = False
+    #: Deals that open with a redraw: cards swapped for fresh ones before the first turn.
+    redraw_deals: tuple[int, ...] = ()
+    #: Each player works through the contracts at their own pace (Dummy Rummy's goals).
+    personal_goals: bool = False
     notes: tuple[str, ...] = ()
+
+    @property
+    def live(self) -> bool:
+        """Does the game keep a record of its own live rules during a deal?"""
+        return (self.upcard_offer or self.personal_goals or self.pushing or self.cut_chip
+                or self.swap.when == "at-once")
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,7 +285,24 @@ class ContractVariant(Variant):
         """The claims of the game's data (``table.claim``), as the table enforces them."""
         from engine.families.contract.claims import from_claim
 
-        return None if self.table.claim is None else from_claim(self.table.claim)
+        claim = self.table.claim
+        if claim is None:
+            return None
+        return replace(from_claim(claim), first_upcard=self.table.upcard_at_deal)
+
+    def table_claim_rules(self, options: Mapping[str, Any]) -> ClaimRules | None:
+        """An optional claim (Dummy Rummy's cut-ins) is played only with ``cut_ins`` on."""
+        claim = self.table.claim
+        if claim is not None and claim.optional and not options.get("cut_ins"):
+            return None
+        return self.claim_rules
+
+    def table_options(self) -> Mapping[str, OptionKind]:
+        """A game whose claim is optional also takes the house rule ``cut_ins``."""
+        claim = self.table.claim
+        if claim is not None and claim.optional:
+            return {**self.house_options, "cut_ins": SWITCH}
+        return self.house_options
 
     def turn_step(self) -> int:
         return step_of(self.table.direction)

@@ -1,0 +1,189 @@
+"""Contract rummy's own table actions, refereed live, each read from the game's data.
+
+The camera reads hands only at a show, so what a text has a player do or say during play is a
+*call* (:class:`engine.game.events.Called`) or a press the table turns into one. Each is
+enabled by a field of the game's :class:`~engine.families.contract.variants.TableRules` (or
+its claim or deal data), never by the game's name:
+
+- ``upcard_offer`` (American Jokers): the upcard turned at the deal is offered round the
+  table from the dealer's left; a seat that takes it (``upcard``: its press out of turn, or
+  the call) plays first with it, before anyone's turn has ended. *Ruling*: the table takes the
+  first seat to ask; the players ask in the text's order.
+- ``cut_chip`` (Telefunken): the player who cut (the dealer's left) earns one more chip when
+  the cut held exactly the cards dealt and the upcard (``chip``), said before the deal's first
+  turn ends; the text gives "a total of 8", so a player earns it once a game.
+- ``redraw_deals`` (Telefunken's sixth deal): before the first turn, each player may put cards
+  face down and be dealt as many fresh ones: an opening window in which the turn clock waits
+  (OK closes it when the dealer is done).
+- ``personal_goals`` (Dummy Rummy): each player works through the contracts at their own pace;
+  ``goal`` records the seat laying its goal during its turn (the melds named, judged against
+  that seat's goal), and a show is judged against the declarer's goal. A player who laid their
+  goal (or went out) tries the next one the next deal; the others try theirs again.
+- ``swap.when == "at-once"`` (King Rummy): when a joker is melded, any other player holding
+  the card it stands for may take it at once, putting the card in its place (``joker``, the
+  card named); the player in turn plays on. *Ruling*: the table takes the first to call.
+- ``pushing`` (Push): a player in turn who does not want the upcard pushes it, with the
+  stock's top card, to the next player (``push``: the play menu's item or the call), once a
+  turn; the next player adds both cards to their hand.
+
+Each answer is the deal after it and the words for the table, or None and why it is refused
+in the players' words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Final
+
+from engine.cards import Card, Groups, parse_card
+from engine.errors import NotationError, TablekitError
+from engine.game.seats import next_seat
+from engine.game.state import PLAYING, DealState, FamilyDeal
+
+if TYPE_CHECKING:
+    from engine.families.contract.variants import ContractVariant
+
+CALL_UPCARD: Final = "upcard"
+CALL_CHIP: Final = "chip"
+CALL_GOAL: Final = "goal"
+CALL_JOKER: Final = "joker"
+CALL_PUSH: Final = "push"
+#: How long the redraw window waits before the first turn's clock starts (OK ends it sooner).
+REDRAW_WINDOW_MS: Final = 120_000
+REDRAW_LABEL: Final = "redraw"
+
+Answer = tuple[DealState | None, str]
+
+
+@dataclass(frozen=True, slots=True)
+class ContractDeal(FamilyDeal):
+    """What a contract game's live rules keep about a deal.
+
+    ``goals``: each seat's goal (the contract number it must meet) this deal, where players
+    have goals of their own; ``made``: seats that laid their goal this deal. ``upcard_to``:
+    who took the upcard offered at the deal. ``pushed_turn``: the turn (``turn_count``) of the
+    last push; ``pushes``: cards pushed to each seat this deal. ``jokers``: jokers taken at
+    once off the table this deal.
+    """
+
+    number: int = 0
+    goals: tuple[int, ...] = ()
+    made: tuple[int, ...] = ()
+    upcard_to: int | None = None
+    pushed_turn: int = 0
+    pushes: tuple[int, ...] = ()
+    jokers: int = 0
+
+
+def of(deal: DealState) -> ContractDeal:
+    family = deal.family
+    return family if isinstance(family, ContractDeal) else ContractDeal(number=deal.number)
+
+
+def new_deal(variant: ContractVariant, players: int, number: int, carried: ContractDeal | None,
+             void: bool, winner: int | None) -> ContractDeal:
+    """The record a new deal starts with: each seat's goal moves on when it laid it (or went
+    out) in the last deal played; after a void deal the goals stay as they were."""
+    last = len(variant.deal_list) or 1
+    goals: tuple[int, ...] = ()
+    if variant.table.personal_goals:
+        if carried is None or not carried.goals:
+            goals = (1,) * players
+        elif void:
+            goals = carried.goals
+        else:
+            done = set(carried.made) | ({winner} if winner is not None else set())
+            goals = tuple(min(g + 1, last) if s in done else g for s, g in enumerate(carried.goals))
+    return ContractDeal(number=number, goals=goals, pushes=(0,) * players)
+
+
+def upcard_open(variant: ContractVariant, deal: DealState) -> bool:
+    """Is the upcard turned at the deal still offered (no turn ended, nobody took it)?"""
+    return variant.table.upcard_offer and deal.turn_count == 1 and of(deal).upcard_to is None
+
+
+def take_upcard(variant: ContractVariant, deal: DealState, seat: int, names: tuple[str, ...],
+                turn_ms: int, t_ms: int) -> Answer:
+    name = names[seat]
+    record = of(deal)
+    if not variant.table.upcard_offer:
+        return None, f"{variant.name} offers no upcard at the deal"
+    if record.upcard_to is not None:
+        return None, f"{names[record.upcard_to]} took the upcard: it is offered only once"
+    if deal.turn_count > 1:
+        return None, "the upcard is offered only before the first turn ends"
+    text = f"{name} takes the upcard and plays first"
+    record = replace(record, upcard_to=seat)
+    if seat == deal.turn:
+        return replace(deal, family=record), text
+    begun = list(deal.turns_begun)
+    begun[deal.turn] -= 1
+    begun[seat] += 1
+    return replace(deal, turn=seat, turns_begun=tuple(begun), family=record,
+                   deadline_ms=None if deal.deadline_ms is None else t_ms + turn_ms), text
+
+
+def lay_goal(variant: ContractVariant, deal: DealState, seat: int, name: str, cards: Groups,
+             met: bool | str) -> Answer:
+    """``met``: whether ``cards`` meet the seat's goal (or the reason they cannot be read)."""
+    record = of(deal)
+    if not variant.table.personal_goals or not record.goals:
+        return None, f"{variant.name} has no goals of each player's own"
+    if seat != deal.turn:
+        return None, f"{name} lays a goal only in their own turn"
+    if seat in record.made:
+        return None, f"{name} has laid goal {record.goals[seat]} already this deal"
+    if not cards:
+        return None, f"{name}'s goal: name the melds laid"
+    if met is not True:
+        return None, f"{name}'s goal {record.goals[seat]} is not met: {met or 'the melds do not meet it'}"
+    record = replace(record, made=(*record.made, seat))
+    nxt = record.goals[seat] + 1
+    last = len(variant.deal_list)
+    then = f"goal {nxt} next deal" if nxt <= last else "every goal done"
+    return replace(deal, family=record), f"{name} lays goal {record.goals[seat]}: {then}"
+
+
+def exchange_joker(variant: ContractVariant, deal: DealState, seat: int, names: tuple[str, ...],
+                   cards: Groups) -> Answer:
+    name = names[seat]
+    if variant.table.swap.when != "at-once":
+        return None, f"{variant.name} lets no joker be taken out of turn"
+    if seat == deal.turn:
+        return None, f"{name} melded it: only the other players may take a joker at once"
+    flat = [c for g in cards for c in g]
+    if len(flat) != 1:
+        return None, f"{name}'s joker: name the one card put in its place"
+    try:
+        card: Card = parse_card(flat[0])
+    except (NotationError, TablekitError, ValueError) as exc:
+        return None, f"{name}'s joker: {exc}"
+    if variant.is_wild(card):
+        return None, f"{card} is wild itself: a joker is taken with the natural card it stands for"
+    record = of(deal)
+    record = replace(record, jokers=record.jokers + 1)
+    return (replace(deal, family=record),
+            f"{name} takes the joker, putting {card} in its place; {names[deal.turn]} plays on")
+
+
+def push(variant: ContractVariant, deal: DealState, seat: int, names: tuple[str, ...], step: int) -> Answer:
+    name = names[seat]
+    record = of(deal)
+    if not variant.table.pushing:
+        return None, f"{variant.name} has no pushing"
+    if seat != deal.turn:
+        return None, f"{name} pushes only in their own turn, instead of drawing"
+    if record.pushed_turn == deal.turn_count:
+        return None, f"{name} has pushed already this turn"
+    to = next_seat(seat, lambda s: deal.status[s] == PLAYING, len(deal.status), step)
+    if to is None:
+        return None, "nobody to push to"
+    pushes = list(record.pushes or (0,) * len(deal.status))
+    pushes[to] += 2
+    record = replace(record, pushed_turn=deal.turn_count, pushes=tuple(pushes))
+    return (replace(deal, family=record),
+            f"{name} pushes the upcard and the stock's top card to {names[to]}, and draws from the stock")
+
+
+def can_push(variant: ContractVariant, deal: DealState) -> bool:
+    return variant.table.pushing and of(deal).pushed_turn != deal.turn_count

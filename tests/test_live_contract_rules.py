@@ -1,0 +1,274 @@
+"""Contract games' own table rules refereed live, each against the line of
+``/work/shared/rules/contract-rummy-variants.txt`` it follows: Jo's first turn without an
+upcard, Telefunken's eighth chip and sixth-deal redraw, American Jokers' upcard offer, Dummy
+Rummy's personal goals and optional cut-ins, King Rummy's joker taken at once, Push's pushing.
+Each game is driven event by event and its journal replayed."""
+
+from __future__ import annotations
+
+import pytest
+from _game_fixtures import Driver, game, groups
+
+from engine.game import Buzz, Called, ClaimMade, DealStarted, event_from_json
+from engine.game.claims import book_of
+from engine.game.deal_flow import REFUSE_BUZZ_MS
+from engine.game.house_options import OptionError, check_options
+from engine.variants import find
+from tablekit.present import play_hint, present
+
+NAMES = ["Ann", "Bo", "Cy", "Di"]
+
+
+def start(variant: str, players: int = 4, first_dealer: int = 0, **options: object) -> Driver:
+    d = Driver(game(variant, NAMES[:players], first_dealer=first_dealer, options=options))
+    d(DealStarted("", d.at(1000)))
+    return d
+
+
+def call(d: Driver, seat: int, what: str, cards: str = "") -> list:
+    return d(Called(seat, what, groups(cards) if cards else (), d.at(300)))
+
+
+def refused(effects: list) -> bool:
+    return any(isinstance(e, Buzz) and e.ms == REFUSE_BUZZ_MS for e in effects)
+
+
+def replays(d: Driver) -> None:
+    assert d.replayed() == d.state
+    for event in d.log:
+        assert event_from_json(event.to_json()) == event
+
+
+# --- Jo -------------------------------------------------------------------------------------
+
+
+def test_jo_nothing_can_be_claimed_on_the_first_turn_there_is_no_upcard():
+    """Jo: "he does not yet turn over the top card of the stock pile to start the discard pile.
+    Instead the first player, on his first turn, only has the option to draw the top card in
+    the face-down stock pile" """
+    d = start("jo")
+    turn = d.state.deal.turn
+    other = (turn + 1) % 4
+    effects = d(ClaimMade(other, d.at(300)))
+    assert refused(effects)
+    assert d.state.notice == "no May I on the first turn: there is no upcard yet"
+    d.end_turn()  # the first discard: now there is one to claim
+    nxt = (d.state.deal.turn + 1) % 4
+    assert not refused(d(ClaimMade(nxt, d.at(300))))
+    replays(d)
+
+
+def test_contract_rummy_still_lets_the_first_upcard_be_claimed():
+    """README: '"May I": a player may claim the refused discard out of turn' — the standard
+    game turns an upcard at the deal, so the first turn's upcard may be claimed."""
+    d = start("contract-rummy")
+    other = (d.state.deal.turn + 1) % 4
+    assert not refused(d(ClaimMade(other, d.at(300))))
+
+
+# --- Telefunken -----------------------------------------------------------------------------
+
+
+def test_telefunken_the_cutter_earns_an_eighth_chip_once():
+    """Telefunken: "If the top portion of the deck had exactly enough cards to complete the deal
+    to each player and the up-card, the player who cut is entitled to add one extra chip for a
+    total of 8." (the cut is offered "to the player at his immediate left")"""
+    d = start("telefunken", first_dealer=0)
+    rules = d.state.game.claim_rules
+    cutter = 1  # the dealer's left
+    assert refused(call(d, 2, "chip"))
+    assert d.state.notice == "Bo cut this deal: only the cutter may earn the extra chip"
+    call(d, cutter, "chip")
+    assert d.state.notice == "Bo cut exactly: one more chip (8 chips)"
+    assert book_of(d.state, rules).tokens[cutter] == 8
+    assert refused(call(d, cutter, "chip"))
+    assert "already" in d.state.notice
+    d.end_turn()
+    assert refused(call(d, cutter, "chip"))
+    replays(d)
+
+
+def test_telefunken_the_sixth_deal_opens_with_a_redraw_before_the_first_turn_s_clock():
+    """Telefunken, sixth deal: "he may select any number of these for discard ... these discard
+    cards are shuffled together and each player is redealt a number of cards, by the dealer, as
+    he had originally discarded." """
+    d = start("telefunken")
+    assert d.state.deal.window_until_ms is None  # deals 1 to 5: no redraw
+    for number in range(1, 6):
+        assert d.state.deal.number == number
+        d.show(d.state.deal.turn, _telefunken_out(d), {s: "3C" for s in range(4)})
+        d(DealStarted("", d.at(1000)))
+    deal = d.state.deal
+    assert deal.number == 6 and deal.window_until_ms is not None
+    assert deal.deadline_ms - deal.window_until_ms == 45_000  # the clock waits for the redraw
+    view = present(d.state, d.t)
+    assert view.countdown.label == "redraw"
+    d.ok()  # the dealer has redealt: the first turn starts now
+    assert d.state.deal.window_until_ms is None
+    assert d.state.notice == f"the redraw is over: {NAMES[deal.turn]} plays first"
+    replays(d)
+
+
+def _telefunken_out(d: Driver) -> str:
+    from test_game_playouts import contract_show
+
+    return contract_show(find("telefunken"), d.state.deal.number)  # type: ignore[arg-type]
+
+
+# --- American Jokers ------------------------------------------------------------------------
+
+
+def test_american_jokers_a_player_who_takes_the_upcard_at_the_deal_plays_first():
+    """American Jokers: "each player in turn, starting with the player to the immediate left of
+    the dealer has the opportunity to take this card. If any player thus chooses to take this
+    card, that player then has the first turn" """
+    d = start("american-jokers", players=3, first_dealer=0)
+    assert d.state.deal.turn == 1
+    d.press(2)  # Cy's press out of turn: Cy takes the upcard
+    assert d.state.notice == "Cy takes the upcard and plays first"
+    assert d.state.deal.turn == 2 and d.state.deal.turns_begun == (0, 0, 1)
+    assert refused(call(d, 0, "upcard"))
+    assert d.state.notice == "Cy took the upcard: it is offered only once"
+    d.end_turn()
+    assert d.state.deal.turn == 0  # play goes on round from the one who took it
+    d.press(1)  # later, a press out of turn is a wrong press again
+    assert d.state.notice == "it is Ann's turn, not Bo's"
+    replays(d)
+
+
+def test_american_jokers_when_nobody_takes_the_upcard_the_dealer_s_left_plays_first():
+    """American Jokers: "If every player refuses this card, the player to the dealer's
+    immediate left then has the first turn" """
+    d = start("american-jokers", players=3, first_dealer=0)
+    d.end_turn()
+    assert refused(call(d, 0, "upcard"))
+    assert d.state.notice == "the upcard is offered only before the first turn ends"
+
+
+# --- Dummy Rummy ----------------------------------------------------------------------------
+
+
+def test_dummy_rummy_each_player_works_through_their_own_goals():
+    """Dummy Rummy: "He must keep attempting his goal until he is able to successfully achieve
+    that goal during a hand. He may then, starting with the next hand, strive for the next
+    goal." """
+    d = start("dummy-rummy", players=3, first_dealer=0)
+    goals = lambda: d.state.deal.family.goals  # noqa: E731
+    assert goals() == (1, 1, 1)
+    first = d.state.deal.turn  # Bo
+    assert refused(call(d, (first + 1) % 3, "goal", "KH KS KD | QH QS QD"))  # not their turn
+    assert refused(call(d, first, "goal", "KH KS KD"))  # one set: goal 1 is two sets
+    call(d, first, "goal", "KH KS KD | QH QS QD")
+    assert d.state.notice == "Bo lays goal 1: goal 2 next deal"
+    d.end_turn()
+    # Cy goes out with goal 1; Ann laid nothing and tries goal 1 again
+    d.show(d.state.deal.turn, "7H 7S 7D | 8C 8D 8S", {0: "3C", 1: "4C"})
+    d(DealStarted("", d.at(1000)))
+    assert goals() == (1, 2, 2)
+    # Bo's show is judged against goal 2 (a set and a run), not deal 2's for everyone
+    bo = d.state.deal
+    while d.state.deal.turn != 1:
+        d.end_turn()
+    d.declare(1)
+    d.read(1, "7H 7S 7D | 8C 9C 10C JC")
+    assert d.state.show.declaration.ruling.valid
+    replays(d)
+    assert bo.number == 2
+
+
+def test_dummy_rummy_a_show_short_of_the_declarer_s_goal_is_refused():
+    """Dummy Rummy: "A player's goal is the specific set of melds he is attempting to make." """
+    d = start("dummy-rummy", players=2)
+    call(d, d.state.deal.turn, "goal", "KH KS KD | QH QS QD")
+    d.end_turn()
+    d.show(d.state.deal.turn, "7H 7S 7D | 8C 8D 8S", {0: "3C", 1: "4C"})
+    d(DealStarted("", d.at(1000)))
+    assert d.state.deal.family.goals == (2, 2)
+    turn = d.state.deal.turn
+    d.declare(turn)
+    d.read(turn, "7H 7S 7D | 8C 8D 8S")  # goal 1 again: not goal 2
+    assert not d.state.show.declaration.ruling.valid
+
+
+def test_dummy_rummy_cut_ins_are_an_optional_rule_off_unless_the_table_turns_them_on():
+    """Dummy Rummy: "Another variant that is sometimes used with this game is the allowance of
+    cut-ins." """
+    d = start("dummy-rummy")
+    d.end_turn()
+    other = (d.state.deal.turn + 1) % 4
+    assert refused(d.press(other)) and "turn" in d.state.notice
+    assert "out of turn" not in play_hint(d.state)
+    on = start("dummy-rummy", cut_ins=True)
+    on.end_turn()
+    on.press((on.state.deal.turn + 1) % 4)
+    assert on.state.notice.endswith('"Cut in"')
+    assert check_options(find("dummy-rummy"), {"cut_ins": True}) == {"cut_ins": True}
+    with pytest.raises(OptionError):
+        check_options(find("shanghai"), {"cut_ins": True})
+
+
+# --- King Rummy -----------------------------------------------------------------------------
+
+
+def test_king_rummy_another_player_takes_a_melded_joker_at_once():
+    """King Rummy: "When any player melds a joker to the table, all other players immediately
+    have the opportunity to replace this joker with the actual natural card it represents." ...
+    "After this exchange occurs, the original player continues their turn as normal." """
+    d = start("king-rummy")
+    turn = d.state.deal.turn
+    other = (turn + 2) % 4
+    assert refused(call(d, turn, "joker", "7H"))
+    assert refused(call(d, other, "joker", "7H 8H"))
+    assert refused(call(d, other, "joker", "PJ"))
+    call(d, other, "joker", "7H")
+    assert d.state.notice == f"{NAMES[other]} takes the joker, putting 7H in its place; {NAMES[turn]} plays on"
+    assert d.state.deal.turn == turn
+    replays(d)
+
+
+def test_games_without_king_s_rule_take_no_joker_out_of_turn():
+    """Contract Rummy: a joker is exchanged only on one's own turn after one's contract
+    ("after-contract" in the data), never at once by another player."""
+    d = start("contract-rummy")
+    assert refused(call(d, (d.state.deal.turn + 1) % 4, "joker", "7H"))
+    assert d.state.notice == "Contract Rummy lets no joker be taken out of turn"
+
+
+# --- Push -----------------------------------------------------------------------------------
+
+
+def test_push_the_player_in_turn_pushes_the_upcard_left_once_a_turn():
+    """Push: "He takes the top, face-down card from the stock pile, turns it over and places it
+    on top of the current top-most, face-up card of the discard pile and passes both of these
+    cards (called pushing) to the player at his immediate left." """
+    d = start("push", first_dealer=0)
+    turn = d.state.deal.turn
+    left = (turn + 1) % 4
+    assert "push the upcard on" in play_hint(d.state)
+    d.menu()
+    while d.state.menu[0] != "push":
+        d.menu()
+    d.ok()
+    assert d.state.notice == (f"{NAMES[turn]} pushes the upcard and the stock's top card to "
+                              f"{NAMES[left]}, and draws from the stock")
+    assert d.state.deal.family.pushes[left] == 2
+    assert refused(call(d, turn, "push"))
+    assert d.state.notice == f"{NAMES[turn]} has pushed already this turn"
+    assert refused(call(d, left, "push"))  # not Bo's turn
+    d.menu()
+    assert "push" not in d.state.menu
+    d.menu()
+    while d.state.menu and d.state.menu[0] != "close":
+        d.menu()
+    d.ok()
+    d.end_turn()
+    call(d, left, "push")  # the next turn: the next player may push
+    assert d.state.deal.family.pushes[(left + 1) % 4] == 2
+    replays(d)
+
+
+def test_a_game_without_pushing_refuses_a_push():
+    """Push's pushing belongs to Push: Contract Rummy's refused upcard stays for a May I."""
+    d = start("contract-rummy")
+    assert refused(call(d, d.state.deal.turn, "push"))
+    assert d.state.notice == "Contract Rummy has no pushing"
