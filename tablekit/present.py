@@ -188,9 +188,10 @@ def _play(state: GameState, now_ms: int, link: DeviceHealth, camera: DeviceHealt
     seats = []
     rules = game.claim_rules
     claim_notes = claims.seat_notes(state, rules)
+    family_notes = policy.seat_notes(state)
     for s, seat in enumerate(game.seats):
         note = OUTCOME_WORDS.get(deal.outcomes[s], "") if deal.outcomes[s] else ""
-        note = " · ".join(n for n in (note, claim_notes[s]) if n)
+        note = " · ".join(n for n in (note, claim_notes[s], family_notes[s]) if n)
         team = team_label(game.variant, s, seat.team)
         seats.append(SeatView(seat.name, team, _n(state.totals[s]), deal.missed_in_row[s],
                               _seat_state(state, s), note))
@@ -271,7 +272,12 @@ def play_hint(state: GameState) -> str:
     if waiting:
         return waiting
     hint = PLAY_HINT
-    if rules is not None:  # a short press out of turn claims the upcard
+    deal = state.deal
+    offers = [policy.press_call(state, s) for s in range(state.game.players)
+              if state.phase == "play" and deal is not None and s != deal.turn]
+    if any(offers):  # a short press out of turn makes the family's call (the upcard offered)
+        hint += f" · out of turn: {policy.call_words(state.game, next(c for c in offers if c))}"
+    elif rules is not None:  # a short press out of turn claims the upcard
         hint += f' · out of turn: "{rules.say}"' + (" (before melding)" if rules.before_melding else "")
     words = [_choice_words(c, policy, state.game) for c in menu_choices(state)]
     return f"{hint} · MENU: {' or '.join(words)}" if words else hint

@@ -124,6 +124,7 @@ def test_american_jokers_a_player_who_takes_the_upcard_at_the_deal_plays_first()
     card, that player then has the first turn" """
     d = start("american-jokers", players=3, first_dealer=0)
     assert d.state.deal.turn == 1
+    assert play_hint(d.state).endswith("out of turn: take the upcard and play first")
     d.press(2)  # Cy's press out of turn: Cy takes the upcard
     assert d.state.notice == "Cy takes the upcard and plays first"
     assert d.state.deal.turn == 2 and d.state.deal.turns_begun == (0, 0, 1)
@@ -165,6 +166,7 @@ def test_dummy_rummy_each_player_works_through_their_own_goals():
     d.show(d.state.deal.turn, "7H 7S 7D | 8C 8D 8S", {0: "3C", 1: "4C"})
     d(DealStarted("", d.at(1000)))
     assert goals() == (1, 2, 2)
+    assert [seat.note for seat in present(d.state, d.t).seats] == ["goal 1", "goal 2", "goal 2"]
     # Bo's show is judged against goal 2 (a set and a run), not deal 2's for everyone
     bo = d.state.deal
     while d.state.deal.turn != 1:

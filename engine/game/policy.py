@@ -255,8 +255,12 @@ class FamilyPolicy:
         return ()
 
     def call_words(self, game: Game, call: str) -> str:
-        """A menu call in the players' words."""
+        """A call (a menu item, a press out of turn) in the players' words."""
         return call
+
+    def seat_notes(self, state: GameState) -> tuple[str, ...]:
+        """What the play screen notes beside each seat from the family's record ("" none)."""
+        return ("",) * state.game.players
 
     def opening_window(self, game: Game, number: int) -> tuple[int, str]:
         """(ms, label) of the window before deal ``number``'s first turn (0: none)."""

@@ -194,7 +194,26 @@ class PenaltyPolicy(FamilyPolicy):
     def call_words(self, game: Game, call: str) -> str:
         if call == live.CALL_PUSH:
             return "push the upcard on"
+        if call == live.CALL_UPCARD:
+            return "take the upcard and play first"
         return call
+
+    def seat_notes(self, state: GameState) -> tuple[str, ...]:
+        """Each seat's goal (Dummy Rummy: laid or not) and the cards pushed to it (Push)."""
+        deal = state.deal
+        n = state.game.players
+        if deal is None or not isinstance(deal.family, live.ContractDeal):
+            return ("",) * n
+        record = deal.family
+        notes = []
+        for s in range(n):
+            parts = []
+            if record.goals:
+                parts.append(f"goal {record.goals[s]}" + (" laid" if s in record.made else ""))
+            if record.pushes and record.pushes[s]:
+                parts.append(f"{record.pushes[s]} pushed to")
+            notes.append(" · ".join(parts))
+        return tuple(notes)
 
     def answer_call(self, game: Game, deal: DealState, seat: int, call: str, cards: Groups,
                     t_ms: int) -> tuple[DealState | None, str]:
