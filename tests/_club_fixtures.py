@@ -19,7 +19,13 @@ from pathlib import Path
 
 import pytest
 
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
+
+def pg_bin() -> Path:
+    """The server programs of the newest PostgreSQL Debian installs (``/usr/lib/postgresql/N/bin``;
+    ``pg_config --bindir`` names the client's folder, which lacks them)."""
+    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+                      key=lambda p: int(p.parent.parent.name) if p.parent.parent.name.isdigit() else 0)
+    return versions[-1].parent if versions else Path("/usr/lib/postgresql/bin")
 
 
 def need(path: str | Path, package: str) -> str:
@@ -106,8 +112,8 @@ def _as_pg(cmd: list[str]) -> list[str]:
 def start_postgres(durable: bool = False) -> tuple[Postgres, Path]:
     """A PostgreSQL server in a new temporary folder (user ``club``, no password); fsync off
     unless ``durable`` (the tests' data is thrown away)."""
-    initdb = need(PG_BIN / "initdb", "postgresql")
-    pg_ctl = need(PG_BIN / "pg_ctl", "postgresql")
+    initdb = need(pg_bin() / "initdb", "postgresql")
+    pg_ctl = need(pg_bin() / "pg_ctl", "postgresql")
     folder = Path(tempfile.mkdtemp(prefix="club-pg-"))
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres", "postgres")
@@ -124,7 +130,7 @@ def start_postgres(durable: bool = False) -> tuple[Postgres, Path]:
 
 
 def stop_postgres(pg: Postgres, data: Path) -> None:
-    pg_ctl = need(PG_BIN / "pg_ctl", "postgresql")
+    pg_ctl = need(pg_bin() / "pg_ctl", "postgresql")
     subprocess.run(_as_pg([pg_ctl, "-D", str(data), "-m", "immediate", "-w", "-t", "20", "stop"]),
                    capture_output=True, timeout=30)
     shutil.rmtree(pg.folder, ignore_errors=True)

@@ -42,6 +42,14 @@ def browser():  # type: ignore[no-untyped-def]
         driver.quit()
 
 
+def text_of(browser, selector: str) -> str:  # type: ignore[no-untyped-def]
+    """The text of the first element ``selector`` matches, read in one step in the page (the
+    live page redraws its elements, so a found element may be gone when its text is asked)."""
+    text = browser.execute_script(
+        "const e = document.querySelector(arguments[0]); return e ? e.innerText : ''", selector)
+    return str(text)
+
+
 def fetch(url: str) -> tuple[int, str]:
     try:
         with urllib.request.urlopen(url, timeout=10) as r:
@@ -66,19 +74,19 @@ def test_the_room_updates_live_in_a_real_browser_on_a_phone(broker, club_db, tmp
                    20, "both tables stored")
         browser.get(base + "/")
         wait_until(lambda: len(browser.find_elements("css selector", ".card")) == 2, 10, "two tables")
-        east = browser.find_element("css selector", '[data-table="east"]').text
+        east = text_of(browser, '[data-table="east"]')
         assert "game over" in east and "✓" in east and "valid" in east  # winner, last ruling
-        west = browser.find_element("css selector", '[data-table="west"] [data-role="turn"]').text
+        west = text_of(browser, '[data-table="west"] [data-role="turn"]')
         assert west.endswith("to play")
         browser.save_screenshot(str(shots / "club-room-phone.png"))
-        version = int(browser.find_element("tag name", "body").get_attribute("data-version"))
+        version = int(browser.execute_script("return document.body.dataset.version"))
         # west plays on; the open page follows without a reload
         marker = browser.execute_script("window.__same_page = 1; return 1")
         play(paths["west"], 42, game_id=gid)
-        wait_until(lambda: "game over" in browser.find_element(
-            "css selector", '[data-table="west"]').text, 20, "the page shows west's end live")
+        wait_until(lambda: "game over" in text_of(browser, '[data-table="west"]'), 20,
+                   "the page shows west's end live")
         assert browser.execute_script("return window.__same_page") == marker
-        assert int(browser.find_element("tag name", "body").get_attribute("data-version")) > version
+        assert int(browser.execute_script("return document.body.dataset.version")) > version
         # nothing wider than the phone's screen
         assert browser.execute_script(
             "return document.documentElement.scrollWidth <= window.innerWidth + 1")
@@ -89,16 +97,18 @@ def test_the_room_updates_live_in_a_real_browser_on_a_phone(broker, club_db, tmp
                             (f"/player/{someone}", someone), ("/game/east/1", "Score sheet"),
                             ("/table/west", "Table west")):
             browser.get(base + path)
-            wait_until(lambda words=words: words in browser.find_element("id", "view").text, 10,
+            wait_until(lambda words=words: words in text_of(browser, "#view"), 10,
                        f"{path} shows {words!r}")
         browser.save_screenshot(str(shots / "club-game-phone.png"))
         browser.get(base + "/league")
-        wait_until(lambda: "Rating" in browser.find_element("id", "view").text, 10, "ratings")
+        wait_until(lambda: "Rating" in text_of(browser, "#view"), 10, "ratings")
         browser.save_screenshot(str(shots / "club-league-phone.png"))
         # wrong addresses: plain messages, no traceback
         browser.get(base + "/player/Nobody%20Here")
-        wait_until(lambda: browser.find_element("id", "msg").is_displayed(), 10, "a message")
-        assert "Nothing of that name" in browser.find_element("id", "msg").text
+        wait_until(lambda: browser.execute_script(
+            "const e = document.getElementById('msg'); return !!e && e.offsetParent !== null"),
+            10, "a message")
+        assert "Nothing of that name" in text_of(browser, "#msg")
         for url, code in (("/api/game/east/notanumber", 404), ("/nowhere", 404),
                           ("/api/evening/not-a-day", 200)):
             status, text = fetch(base + url)
