@@ -80,7 +80,8 @@ def test_a_tie_between_the_teams_is_won_by_all_four():
 def test_an_empty_stock_ends_the_deal_and_each_team_pays_its_own_hands():
     d = start()
     d.menu()
-    assert d.state.menu == ("stock-out", "close")  # no drop in Push, but an empty stock ends a deal
+    # no drop in Push, but an empty stock ends a deal (and the player in turn may push the upcard)
+    assert d.state.menu == ("stock-out", "push", "close")
     d.ok()
     assert d.state.phase == "show" and d.state.show.pending == (1, 2, 3, 0)
     hands = {0: HAND_30, 1: HAND_40, 2: HAND_15, 3: HAND_30}
