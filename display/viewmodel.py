@@ -183,6 +183,7 @@ class PlayView:
     note: str = ""  # a standing note in small print under the header, e.g. "turns not checked: …"
     calls: str = ""  # the label of the button that opens the call panel ("" none: no calls in this game)
     claim: str = ""  # a claim out of turn waiting for OK or MENU, in words ("" when none): a scene of its own
+    club_url: str = ""  # the club's page for this table ("" not in a club): drawn as a QR code
 
 
 # --- show verdict --------------------------------------------------------------------------

@@ -149,6 +149,8 @@ class Table:
         self.calls: call_panel.CallPanel | None = None
         #: The most bytes the journal's photos may take (None: ``$TABLEKIT_PHOTO_BUDGET_MB``).
         self.photo_budget: int | None = None
+        #: The club's page for this table, shown on the play screen as a QR code ("" none).
+        self.club_page = ""
         self._photos: list[tuple[Event, bytes]] = []  # readings queued with their photo
         self._held_at: int | None = None  # the table's time, standing still (see hold_time)
         self._held_ms = 0  # how long the table's time has stood still in all
@@ -696,6 +698,8 @@ class Table:
         view = self._game_view()
         if isinstance(view, PlayView) and call_panel.family_calls(self.state.game):
             view = dataclasses.replace(view, calls="Calls")
+        if isinstance(view, PlayView) and self.club_page:
+            view = dataclasses.replace(view, club_url=self.club_page)
         return view
 
     def _game_view(self) -> ViewModel:

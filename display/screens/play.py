@@ -11,7 +11,7 @@ import math
 
 import pygame
 
-from display import chrome, theme
+from display import chrome, qr, theme
 from display.canvas import Canvas, number_text
 from display.layout import HEADER, inset
 from display.viewmodel import SEAT_DROPPED, SEAT_ELIMINATED, PlayView, SeatView
@@ -94,6 +94,7 @@ def draw_table(canvas: Canvas, view: PlayView) -> None:
 
     _note(canvas, view.note)
     _calls(canvas, view.calls)
+    _club_code(canvas, view.club_url, rects)
     chrome.footer(canvas, view.hint)
     chrome.soft_keys(canvas)
     chrome.toast(canvas, view.toast)
@@ -118,6 +119,28 @@ def _header(canvas: Canvas, view: PlayView) -> None:
             parts.append(view.target)
         canvas.text(" · ".join(parts), L.line("body"), status_box, theme.TEXT_DIM, align="right")
     canvas.mark("header", band)
+
+
+#: The club's QR code (a table in a club): a white square in the bottom left corner, above
+#: the footer, as large as the seat boxes leave room for and at most this share of the
+#: screen's height (a phone reads it from a seat away at about 2 cm and more).
+CLUB_CODE_MAX = 0.27
+
+
+def _club_code(canvas: Canvas, url: str, seats: list[pygame.Rect]) -> None:
+    if not url:
+        return
+    L = canvas.layout
+    margin, bottom = L.py(0.012), round(0.905 * L.height)
+    side = L.py(CLUB_CODE_MAX)
+    while side > 0:
+        box = pygame.Rect(margin, bottom - side, side, side)
+        if box.collidelist(seats) < 0:
+            break
+        side -= 2
+    drawn = qr.draw(canvas.surface, url, box) if side > 0 else None
+    if drawn is not None:
+        canvas.mark("club-code", drawn)
 
 
 #: The button that opens the call panel (a game with calls): the top left corner, under the

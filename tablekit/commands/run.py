@@ -60,6 +60,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--club", metavar="mqtt://HOST:PORT",
                    help="publish every journaled event to the club's broker (see docs/club.md)")
     p.add_argument("--table-id", help="this table's id at the club (default: the machine's name)")
+    p.add_argument("--club-page", metavar="URL",
+                   help="this table's page at the club, shown as a QR code on the play screen "
+                        "(default with --club: the club's page on the broker's host, port 8080)")
     p.add_argument("--mute", action="store_true",
                    help="say nothing aloud (by default, where there is a sound device, the table "
                         "says short phrases with espeak-ng: whose clock is at ten seconds, the verdict, the winner)")
@@ -235,7 +238,8 @@ def run(args: argparse.Namespace) -> int:
     journal, damaged = open_table_journal(args.journal or default_path())
     if damaged:
         log.warning("%s", damaged)
-    from tablekit.club.join import start_publisher
+    from tablekit.club.join import club_page, start_publisher
+    page = club_page(args.club, args.table_id, args.club_page)
     publisher = start_publisher(args.club, args.table_id, journal.path)
     box = open_box(args)
     camera = open_camera(args)
@@ -309,6 +313,7 @@ def run(args: argparse.Namespace) -> int:
                     return 0
             if args.photo_budget_mb is not None:
                 table.photo_budget = int(args.photo_budget_mb * 1024 * 1024)
+            table.club_page = page
             if damaged:
                 table.warn(damaged)
                 damaged = ""
