@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import threading
 
 from engine.errors import UnknownVariantError
 from engine.variants.base import JudgeRequest, Variant
@@ -38,6 +39,9 @@ KNOWN_IDS = (
 _REGISTRY: dict[str, Variant] = {}
 _BROKEN: dict[str, str] = {}
 _loaded = False
+#: Held while the families load: a second thread asking meanwhile (a club's simulated tables
+#: starting together) waits for the whole registry instead of finding it half filled.
+_LOADING = threading.RLock()
 
 
 def register(*variants: Variant) -> None:
@@ -49,7 +53,13 @@ def _load() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
+    with _LOADING:
+        if not _loaded:
+            _load_families()
+            _loaded = True
+
+
+def _load_families() -> None:
     for family, name in _FAMILY_MODULES:
         if importlib.util.find_spec(name) is None:
             continue

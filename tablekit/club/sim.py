@@ -23,7 +23,6 @@ from engine.game import (
     new_game,
 )
 from engine.notation import split_groups
-from engine.variants import find
 
 #: A valid show when the wild card is 5D, and losing hands of several counts.
 SHOW = "4H 5H 6H 7H | KC QC PJ | QD QS QC | 7S 7D 7C"
@@ -34,10 +33,6 @@ LOSERS = ("4H 5H 6H | 7C 8C 5D | 9D 9S 4C | KD QD 7S 9S",
 NAMES = ("Asha", "Ravi", "Meera", "Vikram", "Priya", "Arjun", "Kavya", "Rohan", "Isha", "Dev",
          "Nila", "Tara", "Omar", "Lena", "Sofia", "Yusuf")
 
-
-# The variants' registry fills itself on first use, which is not safe from several threads at
-# once: the simulated tables of the bench start together, so it is filled here.
-find("indian-pool-101")
 
 
 def _groups(text: str) -> tuple[tuple[str, ...], ...]:
