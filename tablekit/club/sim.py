@@ -34,17 +34,14 @@ NAMES = ("Asha", "Ravi", "Meera", "Vikram", "Priya", "Arjun", "Kavya", "Rohan", 
          "Nila", "Tara", "Omar", "Lena", "Sofia", "Yusuf")
 
 
-
 def _groups(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(g) for g in split_groups(text))
-
 
 def sim_game(seed: int, players: int = 3, names: Sequence[str] | None = None) -> Game:
     """A game of pool 101 at a table of ``players``, its names drawn from the seed."""
     rng = random.Random(seed)
     chosen = list(names) if names is not None else rng.sample(NAMES, players)
     return Game("indian-pool-101", tuple(Seat(n) for n in chosen[:players]))
-
 
 def sim_events(game: Game, seed: int, turns: tuple[int, int] = (2, 6)) -> Iterator[Event]:
     """The events of one whole game, each legal where it comes (the game ends: pool 101
