@@ -3,35 +3,19 @@ real table, journal and screen, headless on scripted keys (the May I demo is ``m
 
 from __future__ import annotations
 
-import json
-
 import pytest
-
-from engine.game import apply, new_game
-from tablekit.cli import main
-from tablekit.journal import Journal
+from _demo_fixtures import play_demo, walk
 
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    out = tmp_path_factory.mktemp("shanghai")
-    code = main(["demo", "--game", "shanghai", "--no-screen", "--box", "keys", "--report", str(out / "r.json"),
-                 "--journal", str(out / "j.sqlite")])
-    return code, json.loads((out / "r.json").read_text()), out
+    return play_demo(tmp_path_factory.mktemp("shanghai"), "shanghai", screen=False)
 
 
 def said(path) -> list[tuple[str, str]]:
     """(event type, the notice it left) for every claim, OK and MENU in play."""
-    with Journal(path) as journal:
-        gid = journal.latest()
-        state = new_game(journal.game(gid))
-        seen = []
-        for event in journal.events(gid):
-            was = state.phase
-            state, _ = apply(state, event)
-            if event.TYPE in ("claim", "confirm", "menu") and was == "play":
-                seen.append((event.TYPE, state.notice))
-    return seen
+    return [(event.TYPE, state.notice) for event, was, state in walk(path)
+            if event.TYPE in ("claim", "confirm", "menu") and was == "play"]
 
 
 def test_the_shanghai_demo_still_plays_ten_contracts_to_a_winner(demo):

@@ -3,36 +3,21 @@ through the real table, journal and screen, headless on scripted keys."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
+from _demo_fixtures import play_demo, walk
 
-from engine.game import apply, new_game
-from tablekit.cli import main
 from tablekit.commands.demo import DEMO_DIR, demo_games, expand, load_script
-from tablekit.journal import Journal
 
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    out = tmp_path_factory.mktemp("may-i")
-    code = main(["demo", "--game", "may-i", "--headless", "--box", "keys", "--report", str(out / "r.json"),
-                 "--screenshots", str(out / "shots"), "--journal", str(out / "j.sqlite")])
-    return code, json.loads((out / "r.json").read_text()), out
+    return play_demo(tmp_path_factory.mktemp("may-i"), "may-i")
 
 
 def notices(path) -> list[tuple[str, str]]:
     """(event type, the notice it left) for every claim, OK and MENU in play."""
-    with Journal(path) as journal:
-        gid = journal.latest()
-        state = new_game(journal.game(gid))
-        seen = []
-        for event in journal.events(gid):
-            was = state.phase
-            state, _ = apply(state, event)
-            if event.TYPE in ("claim", "confirm", "menu", "button-released") and was == "play":
-                seen.append((event.TYPE, state.notice))
-    return seen
+    return [(event.TYPE, state.notice) for event, was, state in walk(path)
+            if event.TYPE in ("claim", "confirm", "menu", "button-released") and was == "play"]
 
 
 def test_the_may_i_demo_plays_seven_deals_to_a_winner(demo):

@@ -3,37 +3,27 @@ shown, through the real table, journal and screen, headless on scripted keys."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
+from _demo_fixtures import play_demo, walk
 
-from engine.game import apply, new_game
-from tablekit.cli import main
+from engine.game import GameState
 from tablekit.commands.demo import DEMO_DIR, demo_games, expand, load_script
-from tablekit.journal import Journal
 
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    out = tmp_path_factory.mktemp("tile")
-    code = main(["demo", "--game", "tile-rummy", "--headless", "--box", "keys", "--report", str(out / "r.json"),
-                 "--screenshots", str(out / "shots"), "--journal", str(out / "j.sqlite")])
-    return code, json.loads((out / "r.json").read_text()), out
+    return play_demo(tmp_path_factory.mktemp("tile"), "tile-rummy")
 
 
-def notices(path) -> list[tuple[str, str]]:
-    """(event type, the notice it left) for every event that changed the notice."""
-    with Journal(path) as journal:
-        gid = journal.latest()
-        state = new_game(journal.game(gid))
-        seen = []
-        for event in journal.events(gid):
-            before = state.notice
-            state, _ = apply(state, event)
-            if state.notice != before:
-                seen.append((event.TYPE, state.notice))
-        final = state
-    return seen, final
+def notices(path) -> tuple[list[tuple[str, str]], GameState]:
+    """(event type, the notice it left) for every event that changed the notice; the state
+    at the end."""
+    seen, before = [], ""
+    for event, _, state in walk(path):
+        if state.notice != before:
+            seen.append((event.TYPE, state.notice))
+        before = state.notice
+    return seen, state
 
 
 def test_the_tile_demo_plays_one_game_to_a_winner(demo):
