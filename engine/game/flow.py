@@ -217,9 +217,14 @@ def _call_event(state: GameState, event: Event) -> Result:
     seat = event.seat
     if not 0 <= seat < state.game.players:
         return state, []
+    return answer_call(_let_go(state, seat), seat, event.call, event.cards, event.t_ms)
+
+
+def _let_go(state: GameState, seat: int) -> GameState:
+    """``state`` with ``seat``'s button no longer held: its press became a call or a claim."""
     if state.pressed_at and state.pressed_at[seat] is not None:
-        state = replace(state, pressed_at=set_at(state.pressed_at, seat, None))  # type: ignore[arg-type]
-    return answer_call(state, seat, event.call, event.cards, event.t_ms)
+        return replace(state, pressed_at=set_at(state.pressed_at, seat, None))  # type: ignore[arg-type]
+    return state
 
 
 def _claim_event(state: GameState, event: Event) -> Result:
@@ -228,8 +233,7 @@ def _claim_event(state: GameState, event: Event) -> Result:
     seat = event.seat
     if not 0 <= seat < state.game.players:
         return state, []
-    if state.pressed_at and state.pressed_at[seat] is not None:
-        state = replace(state, pressed_at=set_at(state.pressed_at, seat, None))  # type: ignore[arg-type]
+    state = _let_go(state, seat)
     rules = state.game.claim_rules
     if rules is None:
         return refuse(state, f"{state.game.variant.name} has no claims out of turn")
