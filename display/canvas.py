@@ -143,7 +143,15 @@ class Canvas:
         if not shown:
             return pygame.Rect(box.x, box.y, 0, 0)
         surf = self.cache.render(shown, size, colour, bold)
-        rect = surf.get_rect()
+        # a glyph reaching below the face's descent (an underscore) is cropped at the box
+        return self._blit_placed(shown, surf, surf.get_rect(), box, align, valign)
+
+    def _blit_placed(self, shown: str, surf: pygame.Surface, area: pygame.Rect, box: pygame.Rect,
+                     align: str, valign: str) -> pygame.Rect:
+        """``area`` of ``surf`` (the rendered ``shown``) aligned in ``box``, kept inside it (a
+        font's line box can be a pixel or two taller than asked) and cropped at its edges;
+        recorded in ``texts``. Returns where it landed."""
+        rect = pygame.Rect(0, 0, area.w, area.h)
         if align == "center":
             rect.centerx = box.centerx
         elif align == "right":
@@ -156,11 +164,10 @@ class Canvas:
             rect.bottom = box.bottom
         else:
             rect.centery = box.centery
-        # A font's line box can be a pixel or two taller than asked; keep it inside.
         rect.clamp_ip(box)
-        # a glyph reaching below the face's descent (an underscore) is cropped at the box
         shown_rect = rect.clip(box)
-        self.surface.blit(surf, shown_rect, area=pygame.Rect(shown_rect.x - rect.x, shown_rect.y - rect.y, shown_rect.w, shown_rect.h))
+        self.surface.blit(surf, shown_rect, area=pygame.Rect(area.x + shown_rect.x - rect.x, area.y + shown_rect.y - rect.y,
+                                                              shown_rect.w, shown_rect.h))
         self.texts.append(TextPlacement(shown, shown_rect, box))
         return shown_rect
 
@@ -181,20 +188,7 @@ class Canvas:
         surf = self.cache.render(shown, size, colour, True)
         ink = surf.get_bounding_rect()
         area = pygame.Rect(0, ink.y, surf.get_width(), min(ink.h, box.h)) if ink.h else surf.get_rect()
-        rect = pygame.Rect(0, 0, area.w, area.h)
-        rect.centery = box.centery
-        if align == "center":
-            rect.centerx = box.centerx
-        elif align == "right":
-            rect.right = box.right
-        else:
-            rect.left = box.left
-        rect.clamp_ip(box)
-        shown_rect = rect.clip(box)
-        self.surface.blit(surf, shown_rect, area=pygame.Rect(area.x + shown_rect.x - rect.x, area.y + shown_rect.y - rect.y,
-                                                              shown_rect.w, shown_rect.h))
-        self.texts.append(TextPlacement(shown, shown_rect, box))
-        return shown_rect
+        return self._blit_placed(shown, surf, area, box, align, "center")
 
     def wrapped(
         self,
