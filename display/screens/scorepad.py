@@ -92,13 +92,19 @@ def draw(canvas: Canvas, view: ScorepadView, faces: FaceDrawer) -> None:
                          theme.TEXT_DIM, align="center", bold=False)
         canvas.mark("pad:confirm", band)
 
-    if view.problem:
-        why = L.rect((0.04, 0.77, 0.92, 0.11))
-        pygame.draw.rect(canvas.surface, theme.INVALID, why, border_radius=L.py(0.01))
-        canvas.paragraph(view.problem, L.line("body"), inset(why, L.py(0.02), L.py(0.005)), theme.TEXT,
-                         align="center")
-        canvas.mark("problem", why)
+    _problem(canvas, view.problem, 0.11)
     chrome.footer(canvas, view.prompt)
+
+
+def _problem(canvas: Canvas, text: str, height: float) -> None:
+    """A refusal, on red, in a band ``height`` of the screen tall above the footer."""
+    if not text:
+        return
+    L = canvas.layout
+    why = L.rect((0.04, 0.77, 0.92, height))
+    pygame.draw.rect(canvas.surface, theme.INVALID, why, border_radius=L.py(0.01))
+    canvas.paragraph(text, L.line("body"), inset(why, L.py(0.02), L.py(0.005)), theme.TEXT, align="center")
+    canvas.mark("problem", why)
 
 
 def _draw_cards(canvas: Canvas, view: ScorepadView, hand: HandPadView, faces: FaceDrawer) -> None:
@@ -135,10 +141,5 @@ def _draw_cards(canvas: Canvas, view: ScorepadView, hand: HandPadView, faces: Fa
             canvas.mark(f"seat:{seat}", cell)
         canvas.mark("pad:confirm", band)
 
-    if view.problem:
-        why = L.rect((0.04, 0.77, 0.92, 0.1))
-        pygame.draw.rect(canvas.surface, theme.INVALID, why, border_radius=L.py(0.01))
-        canvas.paragraph(view.problem, L.line("body"), inset(why, L.py(0.02), L.py(0.005)), theme.TEXT,
-                         align="center")
-        canvas.mark("problem", why)
+    _problem(canvas, view.problem, 0.1)
     chrome.footer(canvas, view.prompt)
