@@ -507,18 +507,19 @@ AMERICAN_RULINGS = (
     "a set holds distinct suits, so at most four cards",
 )
 
+
+def _american_deals(cards: int) -> tuple[Deal, ...]:
+    """American Jokers' six deals of ``cards`` each: a set of 3, rows of 3 to 6, then the
+    whole hand at once."""
+    return deals(*((cards, c) for c in ("G3", "S3", "S4", "S5", "S6")),
+                 (cards, contract("*", exact_cards=cards, one_turn=True)))
+
+
 AMERICAN_JOKERS = game(
     id="american-jokers", name="American Jokers",
     summary="six deals of 13 cards: a set, rows of 3 to 6, then the whole hand at once",
     players=(2, 8), packs=AMERICAN_PACKS, default_players=3, style=AMERICAN_STYLE, values=AMERICAN_VALUES,
-    deal_rows=deals(
-        (13, "G3"),
-        (13, "S3"),
-        (13, "S4"),
-        (13, "S5"),
-        (13, "S6"),
-        (13, contract("*", exact_cards=13, one_turn=True)),
-    ),
+    deal_rows=_american_deals(13),
     table=AMERICAN_TABLE, rulings=AMERICAN_RULINGS)
 
 AMERICAN_JOKERS_SINGLE = game(
@@ -526,15 +527,8 @@ AMERICAN_JOKERS_SINGLE = game(
     summary="American Jokers for 2-4 with one deck, two jokers and 7 cards",
     players=(2, 4), packs=(Packs((2, 3, 4), 1, 2),), default_players=3, style=AMERICAN_STYLE,
     values=AMERICAN_VALUES,
-    deal_rows=deals(
-        (7, "G3"),
-        (7, "S3"),
-        (7, "S4"),
-        (7, "S5"),
-        (7, "S6"),
-        # Ruling: 13 cards cannot be held with 7 dealt; the last deal takes the whole hand (7).
-        (7, contract("*", exact_cards=7, one_turn=True)),
-    ),
+    # Ruling: 13 cards cannot be held with 7 dealt; the last deal takes the whole hand (7).
+    deal_rows=_american_deals(7),
     table=AMERICAN_TABLE, rulings=AMERICAN_RULINGS)
 
 AMERICAN_JOKERS_ALT = game(
