@@ -21,6 +21,7 @@ from engine.families.tile import live
 from engine.game import Buzz, Game, GameState
 from engine.game import scorepad as pad
 from engine.game.flow import answer_call
+from engine.game.policy import policy_for
 from tablekit.handpad import hand_view
 
 #: Each call in words, and whether it names tiles (the ace may, but needs not: it is one tile).
@@ -34,8 +35,8 @@ PROMPT = ("←/→: seat · ↑/↓: call · type the tiles (B7 B7, R10 R11 R12 
 
 
 def family_calls(game: Game) -> tuple[str, ...]:
-    """The calls a game's rules answer (none but tile rummy's so far)."""
-    return live.CALLS if game.variant.uses_tiles else ()
+    """The calls the game's family offers on the panel (none but tile rummy's so far)."""
+    return policy_for(game).panel_calls(game)
 
 
 @dataclass(frozen=True, slots=True)

@@ -250,6 +250,11 @@ class FamilyPolicy:
         claim where the game has claims, else a wrong press)."""
         return ""
 
+    def panel_calls(self, game: Game) -> tuple[str, ...]:
+        """The calls the table's call panel offers (keyboard and touch), in order (none: empty):
+        tile rummy's doubles, ace and melds."""
+        return ()
+
     def menu_calls(self, state: GameState) -> tuple[str, ...]:
         """Calls the player in turn may make from the play menu now (OK on one makes it)."""
         return ()

@@ -49,6 +49,9 @@ class TilePolicy(FamilyPolicy):
     stock_out_label = "the pool ran out"
     window_press_call = live.CALL_ACE
 
+    def panel_calls(self, game: Game) -> tuple[str, ...]:
+        return live.CALLS
+
     def lower_wins(self, game: Game) -> bool:
         return False
 
