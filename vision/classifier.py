@@ -39,9 +39,10 @@ ZOOM_SCORE: Final = 0.15
 ZOOM_UNSURE: Final = 0.7
 #: Each index crop is also read turned half round, and the two reads averaged, unless its
 #: first read names a class (or "not an index") at least this surely; above 1, every crop
-#: (``bench/bench_ablation.py``: turning every crop took more reads and scored no better on
-#: any of six held-out sources, 0.010 and 0.003 F1 less on two rendered ones; 0.9 and 0.8
-#: gained less there, and 0.9 lost two cards of the in-training corner photos, 0.95 one).
+#: Against turning every crop (``bench/bench_ablation.py`` seed 11, ``bench/bench_tables.py``
+#: seed 5): rendered tables of held-out typefaces +0.010 and +0.008 F1, light-on-dark +0.004
+#: and 0, trained typefaces +0.005, four-corner +0.007, dim −0.004; every held-out photo
+#: source unchanged, one card of the in-training corner photos lost; 6% fewer crops read.
 TURN_UNSURE: Final = 0.95
 
 
