@@ -38,7 +38,7 @@ ZOOM_SCORE: Final = 0.15
 #: sources, 0.003 to 0.036, and a fifth of the time on wide shots).
 ZOOM_UNSURE: Final = 0.7
 #: Each index crop is also read turned half round, and the two reads averaged, unless its
-#: first read names a class (or "not an index") at least this surely; above 1, every crop
+#: first read names a class (or "not an index") at least this surely; above 1, every crop.
 #: Against turning every crop (``bench/bench_ablation.py`` seed 11, ``bench/bench_tables.py``
 #: seed 5): rendered tables of held-out typefaces +0.010 and +0.008 F1, light-on-dark +0.004
 #: and 0, trained typefaces +0.005, four-corner +0.007, dim −0.004; every held-out photo
