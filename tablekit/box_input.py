@@ -16,6 +16,14 @@ frames it dropped, in its HEARTBEAT; ``BoxLink.pending`` hands a :class:`BoxDrop
 with the events whenever that count grows, and ``hand_to_table`` makes it a warning on the
 table's box icon ("… presses may be lost"), so a saturated or noisy line is never silent.
 
+A seat's button **held while OK is pressed** is that seat's call in the games that have calls
+(:func:`chord_call`): Telefunken's chip for an exact cut, Dummy Rummy's goal (and, with its
+floating discard, the discard called out or the last card played), King Rummy's joker taken at
+once, American Jokers' upcard, Push's push. The table asks the call panel which of the game's
+calls the rules take now (:func:`tablekit.call_panel.box_call`) and posts it as a ``call``
+event, journaled whether taken or refused; letting the seat's button go afterwards does
+nothing more (the press became the call). Everywhere else OK means what it always does.
+
 Before the box's HELLO the button count is unknown, and so are MENU and OK: a box button
 that comes then is never taken for either (only a seat button that is a seat whatever the
 box's size reaches the table). The bridge itself holds a box's events until its HELLO, so
@@ -32,6 +40,7 @@ from typing import TYPE_CHECKING
 from display.viewmodel import HEALTH_FALLBACK, HEALTH_OK, DeviceHealth
 from firmware_bridge import BoxEvent, ButtonBox, ButtonEvent, LinkEvent
 from firmware_bridge.layout import ButtonLayout
+from tablekit.call_panel import box_call
 
 if TYPE_CHECKING:
     from tablekit.table import Table
@@ -132,7 +141,7 @@ def hand_to_table(table: Table, event: BoxEvent | BoxDropped, buttons: int | Non
     elif buttons is None and table.layout is None and not _seat_on_any_box(table, event.button):
         # MENU and OK are the box's last two buttons: before its HELLO nobody knows which
         log.info("box button %d before the box said its size: ignored", event.button)
-    else:
+    elif not chord_call(table, event.button, event.event == "press", table.now(), keyboard=False):
         table.button(event.button, event.event == "press")
 
 
@@ -144,5 +153,33 @@ def _seat_on_any_box(table: Table, button: int) -> bool:
 
 def key_to_table(table: Table, event: ButtonEvent | None, t_ms: int) -> None:
     """A key's edge from the keyboard mapper (None: a key that is no button) at table time ``t_ms``."""
-    if event is not None:
+    if event is not None and not chord_call(table, event.button, event.event == "press", t_ms, keyboard=True):
         table.button(event.button, event.event == "press", t_ms, keyboard=True)
+
+
+def held_seat(table: Table) -> int | None:
+    """The seat whose button is held down in play (the latest pressed, if several)."""
+    state = table.state
+    if state.phase != "play":
+        return None
+    held = [(since, seat) for seat, since in enumerate(state.pressed_at) if since is not None]
+    return max(held)[1] if held else None
+
+
+def chord_call(table: Table, button: int, pressed: bool, t_ms: int, *, keyboard: bool) -> bool:
+    """OK pressed while a seat's button is held: that seat's call, when the game has calls
+    (True: the table has it, as a ``call``); anything else is left to ``Table.button``."""
+    if not pressed:
+        return False
+    players = table.state.game.players
+    layout = table.layout if table.layout is not None and not keyboard else ButtonLayout.keyboard(players)
+    if layout.control(button) != "ok":
+        return False
+    seat = held_seat(table)
+    if seat is None:
+        return False
+    call = box_call(table.state, seat, t_ms)
+    if not call:
+        return False
+    table.call(seat, call, (), t_ms)
+    return True

@@ -1,8 +1,10 @@
-"""The call panel: what a seat calls at the table (tile rummy: a double, the ace, a meld),
-from the keyboard or by touch, instead of only from scripts and ``Table.call``.
+"""The call panel: what a seat calls at the table (tile rummy: a double, the ace, a meld; the
+contract games' own calls: Telefunken's chip, Dummy Rummy's goal and floating discard, King
+Rummy's joker, American Jokers' upcard, Push's push), from the keyboard or by touch, instead of
+only from scripts and ``Table.call``.
 
 The panel is the screen's own (never journaled): the seat calling, the call picked, the tiles
-entered (the scorepad's :class:`~engine.game.scorepad.HandDraft`). Each call is asked of the
+entered (the scorepad's :class:`~engine.game.scorepad.HandDraft`; cards in a card game). Each call is asked of the
 engine as it stands (:func:`engine.game.flow.answer_call`, pure), so the panel shows whether
 the rules take it now or why not; "Call" posts the :class:`~engine.game.events.Called` event,
 journaled whether the rules take it or refuse it, and the panel shows their answer.
@@ -10,6 +12,10 @@ journaled whether the rules take it or refuse it, and the panel shows their answ
 Keyboard: K opens it in play; Left/Right the seat, Up/Down or Tab the call, the tiles typed
 in the notation ("B7 B7", "R10 R11 R12 / K9 B9 Y9"), Return calls, Escape forgets what was
 typed or closes it. Touch: the play screen's "Calls" button, then the panel's buttons and keys.
+
+The box has no keys to type with: a seat's button held while OK is pressed makes that seat's
+call (:func:`box_call`, see :mod:`tablekit.box_input`), the first of the game's calls the
+rules take now with nothing named (the players' word for what they laid or put in place).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from display.viewmodel import CallOption, CallsView
+from engine.families.contract import live as contract
 from engine.families.tile import live
 from engine.game import Buzz, Game, GameState
 from engine.game import scorepad as pad
@@ -29,9 +36,19 @@ LABELS: dict[str, tuple[str, bool]] = {
     live.CALL_DOUBLE: ("declare a double", True),
     live.CALL_ACE: ("show the ace", False),
     live.CALL_MELD: ("lay a meld", True),
+    # the contract games': the cards named may be left out (the players' word), except a meld
+    contract.CALL_UPCARD: ("take the upcard offered", False),
+    contract.CALL_CHIP: ("cut exactly: the extra chip", False),
+    contract.CALL_GOAL: ("lay my goal (the melds)", True),
+    contract.CALL_JOKER: ("take the joker (the card put in)", True),
+    contract.CALL_PUSH: ("push the upcard on", False),
+    contract.CALL_EXTEND: ("call out the discard", False),
+    contract.CALL_FLOAT: ("play my last card and float", False),
 }
 PROMPT = ("←/→: seat · ↑/↓: call · type the tiles (B7 B7, R10 R11 R12 / K9 B9 Y9) · "
           "Return: call · Esc: close")
+CARD_PROMPT = ("←/→: seat · ↑/↓: call · type the cards (7H 7S 7D / 3C 4C 5C 6C), or none · "
+               "Return: call · Esc: close")
 
 
 def family_calls(game: Game) -> tuple[str, ...]:
@@ -57,7 +74,23 @@ def open_panel(state: GameState, seat: int | None = None) -> CallPanel | None:
         return None
     chosen = seat if seat is not None and 0 <= seat < state.game.players else deal.turn
     window = deal.window_until_ms is not None
-    return CallPanel(chosen, live.CALL_DOUBLE if window else live.CALL_MELD, pad.new_draft((), True))
+    first = live.CALL_DOUBLE if window else live.CALL_MELD
+    tiles = state.game.variant.uses_tiles
+    return CallPanel(chosen, first if first in calls else calls[0], pad.new_draft((), tiles))
+
+
+def box_call(state: GameState, seat: int, t_ms: int) -> str:
+    """The call ``seat``'s button held with OK makes now: the first of the game's calls the
+    rules take with nothing named; when none would, the first (so its refusal, with the
+    reason, is what the table hears). "" where the game has no calls or play is not on."""
+    calls = family_calls(state.game)
+    if not calls or state.phase != "play" or state.deal is None:
+        return ""
+    for call in calls:
+        new, effects = answer_call(state, seat, call, (), t_ms)
+        if not any(isinstance(e, Buzz) for e in effects):
+            return call
+    return calls[0]
 
 
 def trial(state: GameState, panel: CallPanel, call: str, t_ms: int) -> tuple[bool, str]:
@@ -79,8 +112,9 @@ def view(state: GameState, panel: CallPanel, t_ms: int) -> CallsView:
         ready, words = trial(state, panel, call, t_ms)
         options.append(CallOption(call, label, ready, "" if ready else words, names_tiles))
     chosen = calls.index(panel.call) if panel.call in calls else 0
+    prompt = PROMPT if state.game.variant.uses_tiles else CARD_PROMPT
     return CallsView(tuple(s.name for s in state.game.seats), panel.seat, tuple(options), chosen,
-                     hand_view(panel.hand), panel.said, panel.refused, PROMPT)
+                     hand_view(panel.hand), panel.said, panel.refused, prompt)
 
 
 def step_seat(state: GameState, panel: CallPanel, step: int) -> CallPanel:

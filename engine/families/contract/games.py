@@ -571,11 +571,13 @@ DUMMY_RUMMY = game(
         claim=Claim("cut-in", penalty_cards=3, limit=2, refusable=True, optional=True),
         new_melds="contract-only", personal_goals=True,
         going_out="discard-required", draw_after_contract="stock-only",
+        # the text's optional rules: the floating discard and, below four players, a dummy hand
+        floating=True, dummy_hand=True,
         # "If the stock is exhausted ... each player must add to his ongoing score a number of
         # points based on the cards remaining in their hand."
         stock_out="ends-deal",
-        notes=("house options: cut-ins (three penalty cards, two a deal), floating discards, a dummy hand, "
-               "same-suit runs (judge option same_suit_runs=true)",
+        notes=("house options: cut-ins (three penalty cards, two a deal), floating discards "
+               "(floating=true), a dummy hand (dummy_hand=true), same-suit runs (judge option same_suit_runs=true)",
                "an exhausted stock ends the deal and everyone counts")),
     rulings=(
         "--deal N is the goal number: a player who misses a goal tries it again next deal",

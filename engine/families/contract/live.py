@@ -22,6 +22,13 @@ its claim or deal data), never by the game's name:
 - ``swap.when == "at-once"`` (King Rummy): when a joker is melded, any other player holding
   the card it stands for may take it at once, putting the card in its place (``joker``, the
   card named); the player in turn plays on. *Ruling*: the table takes the first to call.
+- ``floating`` (Dummy Rummy's house rule ``floating``): after a discard, any other player may
+  call out (``extend``) that it would extend a meld on the table; the discarder must play it
+  there instead. A player who laid their goal may play their last card to a meld and
+  ``float``, holding no card: in their turn, or at once when their discard was called out.
+  A floating player has not won: they go out only by discarding, and count nothing if the
+  deal ends first. *Ruling*: the table takes the players' word that the card fits a meld (the
+  camera reads hands only at a show); the call is open until the next turn ends.
 - ``pushing`` (Push): a player in turn who does not want the upcard pushes it, with the
   stock's top card, to the next player (``push``: the play menu's item or the call), once a
   turn; the next player adds both cards to their hand.
@@ -32,6 +39,7 @@ in the players' words.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
@@ -48,6 +56,8 @@ CALL_CHIP: Final = "chip"
 CALL_GOAL: Final = "goal"
 CALL_JOKER: Final = "joker"
 CALL_PUSH: Final = "push"
+CALL_FLOAT: Final = "float"
+CALL_EXTEND: Final = "extend"
 #: How long the redraw window waits before the first turn's clock starts (OK ends it sooner).
 REDRAW_WINDOW_MS: Final = 120_000
 REDRAW_LABEL: Final = "redraw"
@@ -63,7 +73,10 @@ class ContractDeal(FamilyDeal):
     have goals of their own; ``made``: seats that laid their goal this deal. ``upcard_to``:
     who took the upcard offered at the deal. ``pushed_turn``: the turn (``turn_count``) of the
     last push; ``pushes``: cards pushed to each seat this deal. ``jokers``: jokers taken at
-    once off the table this deal.
+    once off the table this deal. ``floating``: seats holding no card after playing their last
+    to a meld; ``discarded``: the seat whose turn ended last with its discard, and the turn
+    (``turn_count``) during which that discard may be called out; ``called_out``: the seat
+    whose discard was called out and must go on a meld.
     """
 
     number: int = 0
@@ -73,6 +86,9 @@ class ContractDeal(FamilyDeal):
     pushed_turn: int = 0
     pushes: tuple[int, ...] = ()
     jokers: int = 0
+    floating: tuple[int, ...] = ()
+    discarded: tuple[int, int] | None = None
+    called_out: int | None = None
 
 
 def of(deal: DealState) -> ContractDeal:
@@ -133,8 +149,9 @@ def lay_goal(variant: ContractVariant, deal: DealState, seat: int, name: str, ca
         return None, f"{name} lays a goal only in their own turn"
     if seat in record.made:
         return None, f"{name} has laid goal {record.goals[seat]} already this deal"
-    if not cards:
-        return None, f"{name}'s goal: name the melds laid"
+    if not cards:  # from the box: the players saw it laid (the show is judged by the camera)
+        record = replace(record, made=(*record.made, seat))
+        return replace(deal, family=record), f"{name} lays goal {record.goals[seat]}, as the table saw it"
     if met is not True:
         return None, f"{name}'s goal {record.goals[seat]} is not met: {met or 'the melds do not meet it'}"
     record = replace(record, made=(*record.made, seat))
@@ -152,6 +169,12 @@ def exchange_joker(variant: ContractVariant, deal: DealState, seat: int, names: 
     if seat == deal.turn:
         return None, f"{name} melded it: only the other players may take a joker at once"
     flat = [c for g in cards for c in g]
+    record = of(deal)
+    if not flat:  # from the box: the card is the one the joker stands for, as the table sees
+        record = replace(record, jokers=record.jokers + 1)
+        return (replace(deal, family=record),
+                f"{name} takes the joker, putting the card it stands for in its place; "
+                f"{names[deal.turn]} plays on")
     if len(flat) != 1:
         return None, f"{name}'s joker: name the one card put in its place"
     try:
@@ -160,7 +183,6 @@ def exchange_joker(variant: ContractVariant, deal: DealState, seat: int, names: 
         return None, f"{name}'s joker: {exc}"
     if variant.is_wild(card):
         return None, f"{card} is wild itself: a joker is taken with the natural card it stands for"
-    record = of(deal)
     record = replace(record, jokers=record.jokers + 1)
     return (replace(deal, family=record),
             f"{name} takes the joker, putting {card} in its place; {names[deal.turn]} plays on")
@@ -187,3 +209,59 @@ def push(variant: ContractVariant, deal: DealState, seat: int, names: tuple[str,
 
 def can_push(variant: ContractVariant, deal: DealState) -> bool:
     return variant.table.pushing and of(deal).pushed_turn != deal.turn_count
+
+
+def floating_on(variant: ContractVariant, options: Mapping[str, object]) -> bool:
+    return variant.table.floating and bool(options.get("floating"))
+
+
+def discard_made(variant: ContractVariant, deal: DealState, seat: int) -> DealState:
+    """``seat`` ended its turn with a discard: it may be called out until the next turn ends."""
+    if not variant.table.floating:
+        return deal
+    record = replace(of(deal), discarded=(seat, deal.turn_count + 1), called_out=None)
+    return replace(deal, family=record)
+
+
+def call_out(variant: ContractVariant, deal: DealState, seat: int, names: tuple[str, ...],
+             on: bool) -> Answer:
+    """``seat`` says the last discard would extend a meld on the table."""
+    name = names[seat]
+    if not variant.table.floating:
+        return None, f"{variant.name} has no floating discard"
+    if not on:
+        return None, "the floating discard is a house rule this table did not choose"
+    record = of(deal)
+    if record.discarded is None or record.discarded[1] != deal.turn_count:
+        return None, "no discard to call out: only the last one, until the next turn ends"
+    by = record.discarded[0]
+    if by == seat:
+        return None, f"{name} discarded it: another player calls it out"
+    if record.called_out == by:
+        return None, f"{names[by]}'s discard was called out already"
+    record = replace(record, called_out=by)
+    return (replace(deal, family=record),
+            f"{name} calls out {names[by]}'s discard: it extends a meld on the table, "
+            f"so {names[by]} plays it there")
+
+
+def float_(variant: ContractVariant, deal: DealState, seat: int, names: tuple[str, ...],
+           on: bool) -> Answer:
+    """``seat`` plays their last card to a meld and floats, holding no card."""
+    name = names[seat]
+    record = of(deal)
+    if not variant.table.floating:
+        return None, f"{variant.name} has no floating: a player keeps a card to discard"
+    if not on:
+        return None, f"{name} must keep a card to discard: floating is a house rule this table did not choose"
+    if seat in record.floating:
+        return None, f"{name} is floating already"
+    if seat != deal.turn and seat != record.called_out:
+        return None, f"{name} floats only in their own turn, or when their discard is called out"
+    if record.goals and seat not in record.made:
+        return None, f"{name} has not laid their goal: no card goes onto the table's melds before it"
+    record = replace(record, floating=(*record.floating, seat),
+                     called_out=None if seat == record.called_out else record.called_out)
+    return (replace(deal, family=record),
+            f"{name} plays their last card to a meld and floats: no card in hand, "
+            "and out only by discarding a drawn card that fits no meld")

@@ -58,6 +58,18 @@ STOCK_OUT_LABELS: dict[StockOut, str] = {
 }
 
 
+#: Each of the game's own calls in the players' words (a menu item, the call panel).
+CALL_WORDS: dict[str, str] = {
+    live.CALL_PUSH: "push the upcard on",
+    live.CALL_UPCARD: "take the upcard and play first",
+    live.CALL_CHIP: "cut exactly: the extra chip",
+    live.CALL_GOAL: "lay my goal",
+    live.CALL_JOKER: "take the joker just melded",
+    live.CALL_EXTEND: "call out the discard: it extends a meld",
+    live.CALL_FLOAT: "play my last card and float",
+}
+
+
 def _variant(game: Game) -> ContractVariant:
     # Only contract variants name this policy (ContractVariant.policy).
     return cast("ContractVariant", game.variant)
@@ -148,9 +160,25 @@ class PenaltyPolicy(FamilyPolicy):
 
     def deal_label(self, game: Game, number: int) -> str:
         if _variant(game).table.personal_goals:
-            return "each player's own goal"
-        words = self.contract_words(game, number)
-        return f"contract: {words}" if words else ""
+            label = "each player's own goal"
+        else:
+            words = self.contract_words(game, number)
+            label = f"contract: {words}" if words else ""
+        dummy = self.dummy_cards(game, number)
+        return f"{label}; {dummy} cards dealt face up to a dummy hand" if dummy else label
+
+    def dummy_cards(self, game: Game, number: int) -> int:
+        """Cards dealt face up to a dummy hand this deal (0: none): the house rule
+        ``dummy_hand``, where the text offers it, with fewer players than it names. The dummy
+        is dealt like a player's hand and takes no part in play: it holds no seat, takes no
+        turn, is never read and pays nothing."""
+        table = _variant(game).table
+        if not (table.dummy_hand and game.option("dummy_hand", False) and game.players < table.dummy_below):
+            return 0
+        deals = _variant(game).deal_list
+        if not deals:
+            return 0
+        return int(deals[min(number, len(deals)) - 1].cards)
 
     # --- the game's own live rules (engine.families.contract.live) ------------------------
 
@@ -186,17 +214,40 @@ class PenaltyPolicy(FamilyPolicy):
         return ""
 
     def menu_calls(self, state: GameState) -> tuple[str, ...]:
+        """The player in turn's calls from the play menu: a push (Push); laying their goal
+        (Dummy Rummy), and floating where the table plays it."""
         deal = state.deal
-        if deal is not None and live.can_push(_variant(state.game), deal):
-            return (live.CALL_PUSH,)
-        return ()
+        if deal is None:
+            return ()
+        variant = _variant(state.game)
+        record = live.of(deal)
+        calls: list[str] = []
+        if live.can_push(variant, deal):
+            calls.append(live.CALL_PUSH)
+        if record.goals and deal.turn not in record.made:
+            calls.append(live.CALL_GOAL)
+        if live.floating_on(variant, state.game.options) and deal.turn not in record.floating:
+            calls.append(live.CALL_FLOAT)
+        return tuple(calls)
+
+    def panel_calls(self, game: Game) -> tuple[str, ...]:
+        """The game's own calls, each where its data has it (none in most games)."""
+        table = _variant(game).table
+        offered = ((live.CALL_UPCARD, table.upcard_offer), (live.CALL_CHIP, table.cut_chip),
+                   (live.CALL_GOAL, table.personal_goals), (live.CALL_JOKER, table.swap.when == "at-once"),
+                   (live.CALL_PUSH, table.pushing),
+                   (live.CALL_EXTEND, live.floating_on(_variant(game), game.options)),
+                   (live.CALL_FLOAT, live.floating_on(_variant(game), game.options)))
+        return tuple(call for call, on in offered if on)
 
     def call_words(self, game: Game, call: str) -> str:
-        if call == live.CALL_PUSH:
-            return "push the upcard on"
-        if call == live.CALL_UPCARD:
-            return "take the upcard and play first"
-        return call
+        return CALL_WORDS.get(call, call)
+
+    def turn_ended(self, game: Game, deal: DealState, seat: int, in_time: bool) -> tuple[DealState, str]:
+        """A turn ended with its press: its discard may be called out (the floating discard)."""
+        if in_time:
+            return live.discard_made(_variant(game), deal, seat), ""
+        return deal, ""
 
     def seat_notes(self, state: GameState) -> tuple[str, ...]:
         """Each seat's goal (Dummy Rummy: laid or not) and the cards pushed to it (Push)."""
@@ -212,6 +263,8 @@ class PenaltyPolicy(FamilyPolicy):
                 parts.append(f"goal {record.goals[s]}" + (" laid" if s in record.made else ""))
             if record.pushes and record.pushes[s]:
                 parts.append(f"{record.pushes[s]} pushed to")
+            if s in record.floating:
+                parts.append("floating")
             notes.append(" · ".join(parts))
         return tuple(notes)
 
@@ -227,6 +280,10 @@ class PenaltyPolicy(FamilyPolicy):
             return live.exchange_joker(variant, deal, seat, names, cards)
         if call == live.CALL_PUSH:
             return live.push(variant, deal, seat, names, self.turn_step(game))
+        if call == live.CALL_EXTEND:
+            return live.call_out(variant, deal, seat, names, live.floating_on(variant, game.options))
+        if call == live.CALL_FLOAT:
+            return live.float_(variant, deal, seat, names, live.floating_on(variant, game.options))
         return super().answer_call(game, deal, seat, call, cards, t_ms)
 
     def _goal_met(self, game: Game, deal: DealState, seat: int, cards: Groups) -> bool | str:
@@ -271,6 +328,9 @@ class PenaltyPolicy(FamilyPolicy):
         return replace(state, claims=replace(book, tokens=tokens, extra=extra)), text
 
     def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, Number, Ruling]:
+        if seat in live.of(deal).floating and not any(groups):
+            # a floating player holds no card when the deal ends without them going out
+            return LOST, 0, Ruling(True, 0, (), "floating: no card in hand, nothing to pay")
         modes = type(game.variant).modes
         if "count" in modes and game.option("count", "arranged") == "arranged":
             ruling = game.variant.judge(self._request(game, deal, "count", groups))

@@ -185,7 +185,14 @@ class TableRules:
     draw_after_contract: Literal["either", "stock-only"] = "either"
     discard_wild: bool = True
     pushing: bool = False
+    #: The text offers the floating discard as a house rule (option ``floating``): a discard
+    #: that would extend a meld on the table can be called out, and a player may play their
+    #: last card to a meld and float with no card in hand (Dummy Rummy).
     floating: bool = False
+    #: The text offers a face-up dummy hand, dealt when fewer than ``dummy_below`` play, as a
+    #: house rule (option ``dummy_hand``); it takes no part in play (Dummy Rummy).
+    dummy_hand: bool = False
+    dummy_below: int = 4
     direction: Direction = CLOCKWISE
     first_turn: Literal["next", "left", "right"] = "next"
     deal_passes: Direction | None = None
@@ -206,7 +213,7 @@ class TableRules:
     def live(self) -> bool:
         """Does the game keep a record of its own live rules during a deal?"""
         return (self.upcard_offer or self.personal_goals or self.pushing or self.cut_chip
-                or self.swap.when == "at-once")
+                or self.floating or self.swap.when == "at-once")
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,11 +305,13 @@ class ContractVariant(Variant):
         return self.claim_rules
 
     def table_options(self) -> Mapping[str, OptionKind]:
-        """A game whose claim is optional also takes the house rule ``cut_ins``."""
+        """A game whose claim is optional also takes the house rule ``cut_ins``; one whose
+        text offers them, ``floating`` and ``dummy_hand``."""
         claim = self.table.claim
-        if claim is not None and claim.optional:
-            return {**self.house_options, "cut_ins": SWITCH}
-        return self.house_options
+        extra = {key: SWITCH for key, on in (("cut_ins", claim is not None and claim.optional),
+                                              ("floating", self.table.floating),
+                                              ("dummy_hand", self.table.dummy_hand)) if on}
+        return {**self.house_options, **extra} if extra else self.house_options
 
     def turn_step(self) -> int:
         return step_of(self.table.direction)
