@@ -208,6 +208,12 @@ def expand(steps: list[Any], seats: int = 8) -> Iterator[Action]:
             if not isinstance(what, str) or not what:
                 raise ScriptError(f"step {n}'s call needs \"what\" (double, ace, meld), not {json.dumps(what)}")
             found = [Action(t, "call", seat, data=(what, _groups(str(step.get("tiles", ""))),), note=note)]
+        elif "chord" in step:
+            # a seat's button held while OK is pressed: that seat's call (see tablekit.box_input)
+            seat = _number(step["chord"], f"step {n}'s \"chord\" (a seat)")
+            if seat >= seats:
+                raise ScriptError(f"step {n} holds seat {seat}, but the game has seats 0 to {seats - 1}")
+            found = [Action(t, "down", seat, note=note), Action(t + 300, "ok"), Action(t + 600, "up", seat)]
         elif step.get("ok"):
             found = [Action(t, "ok", note=note)]
         elif step.get("menu"):
