@@ -18,9 +18,23 @@ here against the rules of :mod:`engine.families.tile.game_rules` and recorded in
   45 points with a run; after that each group only has to be a meld. Tiles laid count once
   the turn ends with the seat's press; when the turn clock runs out first, they go back to
   the board and the tile drawn is thrown instead, and the seat has not melded.
+- ``take`` (the last thrown tile, alone, then any groups laid with it): instead of drawing,
+  at the start of the seat's turn. A seat that has melded may always take it. One that has
+  not may take it only to lay it at once in its first meld: the groups of that first meld
+  follow the tile in the same call, and the tile must be in one of them. The game's opening
+  throw is out of play and is never taken.
+- ``add`` (the meld as it lies on the table, then the tiles added from the board): only
+  after melding; in the turn of its first meld a seat adds only to its own melds.
+- ``break`` (the run as it lies on the table, then the groups it becomes with the tiles
+  from the board): only after melding, never with one or two tiles left on the board; in
+  the turn of its first meld a seat breaks only its own runs.
 - the pool running out (the play menu's stock-out item): the first time the thrown tiles
   but the game's first are mixed into a new pool and play goes on; the next time the game
   ends with every board counted and nobody earning the closing bonus.
+
+Until its first meld counts, a seat's board stays at 14 tiles: it draws one and throws one
+each turn, and nothing leaves the board for the table but the first meld itself; a first
+meld that lapses leaves the seat unmelded, with its tiles back on the board.
 
 Rulings where the text is silent (beyond those of ``game_rules``):
 
@@ -28,11 +42,23 @@ Rulings where the text is silent (beyond those of ``game_rules``):
   that showed it (showing proves it was on the board from the deal); on any other board it
   counts as the tile it is, since the table cannot tell whether it was dealt or drawn;
 - a double of the ace's tile cannot be declared: its twin is the only copy in play;
-- a first meld is laid in one call (the groups together), not built up over several.
+- a first meld is laid in one call (the groups together), not built up over several;
+- the table keeps, from the calls, each meld laid and the seat that laid it (tiles added
+  to a meld keep its owner; in a broken run, the groups holding the breaker's tiles become
+  the breaker's): that is how it knows whose meld a tile is added to;
+- the board is counted from the calls too: 14 at the start of each turn (the first
+  player's opening 15 less its opening throw), one more once the turn's tile is drawn or
+  taken, less every tile laid, added or used to break;
+- what is laid, added or broken in a turn counts only once the turn ends in time, like a
+  meld: when time runs out it all goes back, and a tile taken is thrown back;
+- in the turn of a first meld, breaking another seat's run is sticking a tile into it, and
+  is refused like adding to it.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -40,8 +66,13 @@ from engine.cards import Groups
 from engine.errors import NotationError
 from engine.families.tile.game_rules import (
     DOUBLES_WINDOW_SECONDS,
+    HAND_SIZE,
     Exchange,
+    TurnFacts,
+    check_add,
+    check_break,
     check_double_declaration,
+    check_take_discard,
     double_class,
     exchange_doubles,
     game_over_by_pool,
@@ -53,7 +84,10 @@ from engine.tiles import Tile, parse_tile
 CALL_DOUBLE: Final = "double"
 CALL_ACE: Final = "ace"
 CALL_MELD: Final = "meld"
-CALLS: Final = (CALL_DOUBLE, CALL_ACE, CALL_MELD)
+CALL_TAKE: Final = "take"
+CALL_ADD: Final = "add"
+CALL_BREAK: Final = "break"
+CALLS: Final = (CALL_DOUBLE, CALL_ACE, CALL_MELD, CALL_TAKE, CALL_ADD, CALL_BREAK)
 #: How many times the pool is rebuilt from the thrown tiles before the game ends.
 POOL_REBUILDS: Final = 1
 
@@ -73,9 +107,29 @@ class TileDeal(FamilyDeal):
     laying_points: int = 0
     lapsed: int = 0  # melds that went back to the board when time ran out
     rebuilds: int = 0
+    #: The melds on the table whose turn counted: (the seat that owns it, its tiles).
+    table: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    #: The table as the turn now on leaves it (the laying seat's), None when it changed nothing.
+    laying_table: tuple[tuple[int, tuple[str, ...]], ...] | None = None
+    took: str = ""  # the last thrown tile taken in the turn now on
+    laying_tiles: int = 0  # tiles gone from the laying seat's board in the turn now on
+    off_board: tuple[tuple[int, int], ...] = ()  # (seat, tiles put on the table) per counted turn
 
     def points_laid(self, seat: int) -> int:
         return sum(p for s, p in self.laid_points if s == seat)
+
+    def tiles_put_down(self, seat: int) -> int:
+        return sum(n for s, n in self.off_board if s == seat)
+
+    def acting(self, seat: int) -> bool:
+        """Has ``seat`` done anything this turn the table was told of (taken, laid, added, broken)?"""
+        return self.laying_seat == seat and bool(self.laying or self.took or self.laying_table is not None)
+
+    def table_now(self, seat: int) -> tuple[tuple[int, tuple[str, ...]], ...]:
+        """The table as ``seat`` sees it in its turn: with what it laid, added or broke so far."""
+        if self.laying_seat == seat and self.laying_table is not None:
+            return self.laying_table
+        return self.table
 
 
 Answer = tuple[TileDeal | None, str]
@@ -186,56 +240,260 @@ def show_ace(record: TileDeal, deal: DealState, seat: int, names: tuple[str, ...
 
 # --- melds ---------------------------------------------------------------------------------
 
+Table = tuple[tuple[int, tuple[str, ...]], ...]
+
+
+def _in_turn(deal: DealState, seat: int, name: str, doing: str, t_ms: int) -> str:
+    """Why ``seat`` cannot act on the table now ("" when it can): its own turn, after the
+    opening throw, once the doubles window is over."""
+    if seat != deal.turn:
+        return f"{name} {doing} only in their own turn"
+    if deal.turn_count <= 1:
+        return "the first player opens the game by throwing one tile: nothing is laid in that turn"
+    if window_open(deal, t_ms):
+        return "the doubles window is still open: play starts when it closes"
+    return ""
+
+
+def _groups(cards: Groups) -> list[list[Tile]] | str:
+    tiles = _tiles(cards)
+    if isinstance(tiles, str):
+        return tiles
+    return [[parse_tile(t) for t in g] for g in cards if g]
+
+
+def _words(tiles: Sequence[Tile] | Sequence[str]) -> str:
+    return " ".join(map(str, tiles))
+
+
+def _key(tiles: Sequence[Tile]) -> tuple[str, ...]:
+    return tuple(str(t) for t in tiles)
+
+
+def _started(record: TileDeal, seat: int) -> TileDeal:
+    """The record with the turn now on being ``seat``'s (what another seat left is cleared)."""
+    if record.laying_seat == seat:
+        return record
+    return replace(record, laying=(), laying_seat=seat, laying_points=0, laying_table=None, took="",
+                   laying_tiles=0)
+
+
+def _melds_now(record: TileDeal, seat: int) -> bool:
+    """``seat`` lays its first meld in the turn now on (it has not melded before)."""
+    return seat not in record.melded and record.laying_seat == seat and bool(record.laying)
+
+
+def board_size(record: TileDeal, seat: int) -> int:
+    """Tiles on ``seat``'s board in its turn, once it has drawn (see the module's rulings)."""
+    now = record.laying_tiles if record.laying_seat == seat else 0
+    return HAND_SIZE + 1 - record.tiles_put_down(seat) - now
+
+
+def _check_melds(record: TileDeal, seat: int, name: str, groups: list[list[Tile]]) -> int | str:
+    """The put-down points of ``groups`` laid by ``seat`` now, or why they are refused."""
+    if seat not in record.melded and not _melds_now(record, seat):
+        verdict = check_first_meld(groups)
+        if not verdict.valid:
+            return f"{name}'s first meld is refused: {'; '.join(verdict.problems)}"
+        return verdict.points
+    readings = [read_meld(g) for g in groups]
+    bad = [r for r in readings if not r.valid]
+    if bad:
+        return f"{name}'s meld is refused: {_words(bad[0].tiles)} is not a meld: {bad[0].reason}"
+    return sum(r.value for r in readings)
+
+
+def _laid(record: TileDeal, seat: int, groups: list[list[Tile]], points: int) -> TileDeal:
+    """``record`` (``seat``'s turn started) with ``groups`` laid as new melds of ``seat``."""
+    new = tuple(_key(g) for g in groups)
+    return replace(record, laying=record.laying + new, laying_points=record.laying_points + points,
+                   laying_table=record.table_now(seat) + tuple((seat, g) for g in new),
+                   laying_tiles=record.laying_tiles + sum(len(g) for g in groups))
+
 
 def lay(record: TileDeal, deal: DealState, seat: int, name: str, cards: Groups, t_ms: int) -> Answer:
     """``seat`` lays the groups ``cards`` on the table in its turn."""
-    if seat != deal.turn:
-        return None, f"{name} lays tiles only in their own turn"
-    if deal.turn_count <= 1:
-        return None, "the first player opens the game by throwing one tile: nothing is laid in that turn"
-    if window_open(deal, t_ms):
-        return None, "the doubles window is still open: play starts when it closes"
-    tiles = _tiles(cards)
-    if isinstance(tiles, str):
-        return None, f"{name}'s meld: {tiles}"
-    groups = [[parse_tile(t) for t in g] for g in cards if g]
+    problem = _in_turn(deal, seat, name, "lays tiles", t_ms)
+    if problem:
+        return None, problem
+    groups = _groups(cards)
+    if isinstance(groups, str):
+        return None, f"{name}'s meld: {groups}"
     if not groups:
         return None, f"{name}'s meld: no tiles were named"
-    laying = record.laying if record.laying_seat == seat else ()
-    melded = seat in record.melded or bool(laying)
-    if not melded:
-        verdict = check_first_meld(groups)
-        if not verdict.valid:
-            return None, f"{name}'s first meld is refused: {'; '.join(verdict.problems)}"
-        points = verdict.points
-    else:
-        readings = [read_meld(g) for g in groups]
-        bad = [r for r in readings if not r.valid]
-        if bad:
-            return None, (f"{name}'s meld is refused: {' '.join(map(str, bad[0].tiles))} "
-                          f"is not a meld: {bad[0].reason}")
-        points = sum(r.value for r in readings)
-    total = (record.laying_points if laying else 0) + points
-    record = replace(record, laying=laying + tuple(tuple(g) for g in cards if g), laying_seat=seat,
-                     laying_points=total)
-    what = "first meld" if seat not in record.melded else "meld"
+    record = _started(record, seat)
+    what = "first meld" if seat not in record.melded and not _melds_now(record, seat) else "meld"
+    points = _check_melds(record, seat, name, groups)
+    if isinstance(points, str):
+        return None, points
+    record = _laid(record, seat, groups, points)
     return record, f"{name} lays a {what} of {points} points: it counts once a tile is thrown in time"
+
+
+def take(record: TileDeal, deal: DealState, seat: int, name: str, cards: Groups, t_ms: int) -> Answer:
+    """``seat`` takes the last thrown tile instead of drawing (``cards``: the tile alone, then
+    the groups laid with it; before its first meld, that first meld, the tile in it)."""
+    problem = _in_turn(deal, seat, name, "takes the last thrown tile", t_ms)
+    if problem:
+        return None, problem
+    groups = _groups(cards)
+    if isinstance(groups, str):
+        return None, f"{name}'s take: {groups}"
+    if not groups or len(groups[0]) != 1:
+        return None, (f"{name}'s take: name the last thrown tile alone, then any groups laid with it "
+                      "(R5 / R3 R4 R5 R6)")
+    tile, meld = groups[0][0], groups[1:]
+    if record.acting(seat):
+        return None, (f"{name} cannot take {tile} now: the last thrown tile is taken instead of "
+                      "drawing, at the start of the turn, before anything is laid")
+    melded = seat in record.melded
+    problems = check_take_discard(TurnFacts(melded=melded), tile, meld, opening_throw=deal.turn_count == 2)
+    if problems:
+        if not melded and not meld:
+            return None, (f"{name} has not melded yet: {tile}, the last tile thrown, may be taken only "
+                          "to lay it at once in the first meld (name the first meld after the tile)")
+        return None, f"{name} cannot take {tile}: {problems[0]}"
+    record = replace(_started(record, seat), took=str(tile))
+    if not meld:
+        return record, f"{name} takes {tile}, the last tile thrown, instead of drawing"
+    points = _check_melds(record, seat, name, meld)
+    if isinstance(points, str):
+        return None, points
+    what = "meld" if melded else "first meld"
+    record = _laid(record, seat, meld, points)
+    return record, (f"{name} takes {tile}, the last tile thrown, and lays a {what} of {points} points "
+                    "with it: it counts once a tile is thrown in time")
+
+
+def _find(table: Table, tiles: Sequence[Tile], seat: int) -> int | None:
+    """Where the meld ``tiles`` lies in ``table`` (the seat's own first), None: not there."""
+    key = _key(tiles)
+    same = Counter(key)
+    found = [i for i, (_, g) in enumerate(table) if g == key] or \
+        [i for i, (_, g) in enumerate(table) if Counter(g) == same]
+    own = [i for i in found if table[i][0] == seat]
+    return (own or found)[0] if found else None
+
+
+def _not_melded(name: str, doing: str) -> str:
+    return (f"{name} has not melded yet: until the first meld the board stays at {HAND_SIZE} tiles "
+            f"and no tile leaves it but in the first meld, so {name} cannot {doing}")
+
+
+def add(record: TileDeal, deal: DealState, seat: int, names: tuple[str, ...], cards: Groups,
+        t_ms: int) -> Answer:
+    """``seat`` adds tiles from its board to a meld on the table (``cards``: the meld as it
+    lies, then the tiles added)."""
+    name = names[seat]
+    problem = _in_turn(deal, seat, name, "adds tiles to the table", t_ms)
+    if problem:
+        return None, problem
+    groups = _groups(cards)
+    if isinstance(groups, str):
+        return None, f"{name}'s add: {groups}"
+    if len(groups) != 2:
+        return None, (f"{name}'s add: name the meld as it lies on the table, then the tiles added "
+                      "from the board (R10 R11 R12 / R13)")
+    meld, added = groups
+    melded = seat in record.melded
+    melds_now = _melds_now(record, seat)
+    if not melded and not melds_now:
+        return None, _not_melded(name, "add tiles to the melds on the table")
+    table = record.table_now(seat)
+    at = _find(table, meld, seat)
+    if at is None:
+        return None, f"{name}'s add: {_words(meld)} is not a meld on the table"
+    owner = table[at][0]
+    if check_add(TurnFacts(melded=melded, melds_now=melds_now), own_meld=owner == seat):
+        return None, (f"{name} melds for the first time this turn: tiles go only on {name}'s own melds "
+                      f"now, on {names[owner]}'s from {name}'s next turn")
+    grown = read_meld([*meld, *added])
+    if not grown.valid:
+        return None, f"{name}'s add is refused: {_words(grown.tiles)} is not a meld: {grown.reason}"
+    points = grown.value - read_meld(meld).value
+    record = _started(record, seat)
+    new_table = table[:at] + ((owner, _key(grown.tiles)),) + table[at + 1:]
+    record = replace(record, laying_table=new_table, laying_points=record.laying_points + points,
+                     laying_tiles=record.laying_tiles + len(added))
+    whose = "their own" if owner == seat else f"{names[owner]}'s"
+    return record, (f"{name} adds {_words(added)} to {whose} {_words(meld)}: it counts once a tile is "
+                    "thrown in time")
+
+
+def break_run(record: TileDeal, deal: DealState, seat: int, names: tuple[str, ...], cards: Groups,
+              t_ms: int) -> Answer:
+    """``seat`` breaks a run on the table with tiles from its board (``cards``: the run as it
+    lies, then the groups it becomes)."""
+    name = names[seat]
+    problem = _in_turn(deal, seat, name, "breaks a run", t_ms)
+    if problem:
+        return None, problem
+    groups = _groups(cards)
+    if isinstance(groups, str):
+        return None, f"{name}'s break: {groups}"
+    if len(groups) < 2:
+        return None, (f"{name}'s break: name the run as it lies on the table, then the groups it "
+                      "becomes with the tiles from the board (Y3 Y4 Y5 Y6 / Y3 Y4 Y5 / Y5 K5 B5 / Y6)")
+    run, after = groups[0], groups[1:]
+    melded = seat in record.melded
+    melds_now = _melds_now(record, seat)
+    if not melded and not melds_now:
+        return None, _not_melded(name, "break a run on the table")
+    table = record.table_now(seat)
+    at = _find(table, run, seat)
+    if at is None:
+        return None, f"{name}'s break: {_words(run)} is not a meld on the table"
+    owner = table[at][0]
+    if melds_now and owner != seat:
+        return None, (f"{name} melds for the first time this turn: only {name}'s own runs may be broken "
+                      f"now, {names[owner]}'s from {name}'s next turn")
+    used = list((Counter(_key([t for g in after for t in g])) - Counter(_key(run))).elements())
+    facts = TurnFacts(melded=True, board_size=board_size(record, seat))
+    problems = check_break(facts, run, [parse_tile(t) for t in used], after)
+    if problems:
+        return None, f"{name}'s break is refused: {problems[0]}"
+    left = Counter(_key(run))
+    pieces: list[tuple[int, tuple[str, ...]]] = []
+    for g in after:
+        key = _key(g)
+        if Counter(key) <= left:
+            left -= Counter(key)
+            pieces.append((owner, key))
+        else:
+            pieces.append((seat, key))
+    points = sum(read_meld(g).value for g in after) - read_meld(run).value
+    record = _started(record, seat)
+    record = replace(record, laying_table=table[:at] + tuple(pieces) + table[at + 1:],
+                     laying_points=record.laying_points + points,
+                     laying_tiles=record.laying_tiles + len(used))
+    into = " | ".join(_words(g) for g in after)
+    return record, (f"{name} breaks {_words(run)} with {' '.join(used)} into {into}: it counts once a "
+                    "tile is thrown in time")
 
 
 def turn_ended(record: TileDeal, seat: int, name: str, in_time: bool) -> tuple[TileDeal, str]:
     """The turn of ``seat`` is over: its tiles laid count, or go back when time ran out."""
-    if record.laying_seat != seat or not record.laying:
-        return replace(record, laying=(), laying_seat=None, laying_points=0), ""
-    cleared = replace(record, laying=(), laying_seat=None, laying_points=0)
+    cleared = replace(record, laying=(), laying_seat=None, laying_points=0, laying_table=None, took="",
+                      laying_tiles=0)
+    if record.laying_seat != seat or not record.acting(seat):
+        return cleared, ""
+    changed = bool(record.laying) or record.laying_table is not None
     if not in_time:
+        drawn = f"{record.took}, the tile taken," if record.took else "the tile drawn"
+        if not changed:
+            return cleared, f"time ran out before {name} threw a tile: {name} throws {drawn} back"
         text = (f"time ran out before {name} threw a tile: the tiles laid this turn go back to "
-                f"the board and {name} throws the tile drawn")
+                f"the board and {name} throws {drawn}")
         return replace(cleared, lapsed=record.lapsed + 1), text
-    first = seat not in record.melded
+    if not changed:
+        return cleared, ""
+    first = seat not in record.melded and bool(record.laying)
     melded = record.melded if not first else (*record.melded, seat)
     points = (*record.laid_points, (seat, record.laying_points))
+    table = record.laying_table if record.laying_table is not None else record.table
+    off = (*record.off_board, (seat, record.laying_tiles))
     text = f"{name} has melded ({record.laying_points} points)" if first else ""
-    return replace(cleared, melded=melded, laid_points=points), text
+    return replace(cleared, melded=melded, laid_points=points, table=table, off_board=off), text
 
 
 # --- the pool ------------------------------------------------------------------------------

@@ -7,6 +7,9 @@ Table rulings where the texts are silent:
 - at the close each seat's zone is read: groups that are melds are what the seat laid, and
   every other tile is still on its board (counted against it at its end value); the closer's
   zone is all laid, and the closer earns the closing bonus;
+- a seat the live record never saw meld (no first meld called, or its first meld lapsed
+  when time ran out) laid nothing: every tile in its zone, valid groups too, was kept on the
+  board and counts against it;
 - a close that is not valid lets the closer play on (the text sets no penalty);
 - what the players call during the game (doubles, the ace, melds) and the pool's one rebuild
   are refereed by :mod:`engine.families.tile.live`; the seat that showed the ace earns the
@@ -73,9 +76,25 @@ class TilePolicy(FamilyPolicy):
                    for t in g.cards if isinstance(t, Tile))
         return laid, left, ruling
 
+    def _scored(self, game: Game, deal: DealState, seat: int, groups: Groups, closed: bool
+                ) -> tuple[int, int, Ruling]:
+        """(laid, left on the board, ruling) for ``seat``'s zone at the end of the game.
+
+        A seat whose first meld never counted (none laid, or it lapsed when time ran out)
+        has laid nothing: its valid groups were kept on the board and count against it like
+        every other tile. The closer lays everything in its closing turn.
+        """
+        record = live.of(deal)
+        dealt = record.ace_shown_by == seat
+        laid, left, ruling = self._laid_and_left(game, deal, groups, dealt)
+        if closed or seat in record.melded:
+            return laid, left, ruling
+        ace = parse_tile(deal.wild) if deal.wild else None
+        every = sum(end_value(t, ace, dealt) for g in ruling.groups for t in g.cards if isinstance(t, Tile))
+        return 0, every, ruling
+
     def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, Number, Ruling]:
-        dealt = live.of(deal).ace_shown_by == seat
-        _, left, ruling = self._laid_and_left(game, deal, groups, dealt)
+        _, left, ruling = self._scored(game, deal, seat, groups, closed=False)
         return LOST, left, ruling
 
     def deal_scores(self, game: Game, deal: DealState, outcomes: Sequence[SeatOutcome],
@@ -87,7 +106,8 @@ class TilePolicy(FamilyPolicy):
                 continue
             groups = readings.get(o.seat, ())
             dealt = shown_by == o.seat
-            laid, left, _ = self._laid_and_left(game, deal, groups, dealt) if groups else (0, 0, None)
+            closed = o.outcome == WINNER
+            laid, left, _ = self._scored(game, deal, o.seat, groups, closed) if groups else (0, 0, None)
             bonus = ACE_BONUS if dealt else 0
             if o.outcome == WINNER:  # the closer's one loose tile was thrown to close
                 bonus, left = bonus + CLOSING_BONUS, 0
@@ -106,8 +126,15 @@ class TilePolicy(FamilyPolicy):
             new, text = live.show_ace(record, deal, seat, names, cards, t_ms)
         elif call == live.CALL_MELD:
             new, text = live.lay(record, deal, seat, names[seat], cards, t_ms)
+        elif call == live.CALL_TAKE:
+            new, text = live.take(record, deal, seat, names[seat], cards, t_ms)
+        elif call == live.CALL_ADD:
+            new, text = live.add(record, deal, seat, names, cards, t_ms)
+        elif call == live.CALL_BREAK:
+            new, text = live.break_run(record, deal, seat, names, cards, t_ms)
         else:
-            return None, f"tile rummy has no call {call[:20]!r}: a double, the ace or a meld"
+            return None, (f"tile rummy has no call {call[:20]!r}: a double, the ace, a meld, the last "
+                          "thrown tile taken, tiles added or a run broken")
         return (None if new is None else replace(deal, family=new)), text
 
     def window_closed(self, game: Game, deal: DealState) -> tuple[DealState, str]:
