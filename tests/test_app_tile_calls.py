@@ -71,7 +71,7 @@ def test_a_double_and_the_ace_from_the_keyboard_a_refusal_says_why(table: Table,
     assert call_key(table, "k", "k")
     view = table.draw()
     assert isinstance(view, CallsView) and view.seat == table.state.deal.turn
-    assert [o.call for o in view.options] == ["double", "ace", "meld"]
+    assert [o.call for o in view.options] == ["double", "ace", "meld", "take", "add", "break"]
     assert not view.options[2].ready and "throwing one tile" in view.options[2].why  # no meld yet
     call_key(table, "right", "")
     seat = table.calls.seat
