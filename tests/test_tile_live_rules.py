@@ -185,3 +185,21 @@ def test_a_seat_whose_first_meld_lapsed_counts_its_groups_against_it_at_the_end(
     assert scores[0] == -(25 + 8 * 5 + 5)  # nothing laid: the run is on her board, the 1 at 25
     assert scores[2] == 30 + 15 - 10  # Cy melded: its melds are laid, the K13 is left
     assert scores[1] == 15 + 30 + 50  # Bo closes
+
+
+def test_a_lapsed_first_meld_counts_against_its_seat_when_the_pool_ends_the_game():
+    """Line 45: when time runs out before the throw, the tiles laid go back to the board and
+    the seat has not melded; line 122: the pool used up a second time ends the game with
+    every board counted."""
+    d = dealt()
+    play_past_opening(d)
+    taken(d, 2, "meld", "R10 R11 R12 | K9 B9 Y9")
+    d.time_out()  # Cy's first meld goes back to the board
+    for _ in range(2):  # the pool runs out: rebuilt once, then the game ends
+        d.menu()
+        d.ok()
+    for seat, hand in ((0, "K4"), (1, "B2 B3"), (2, "R10 R11 R12 | K9 B9 Y9")):
+        assert d.state.show.pending[0] == seat
+        d.read(seat, hand)
+        d.ok()
+    assert d.state.history[-1].scores == (-5, -10, -(30 + 15))

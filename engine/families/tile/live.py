@@ -118,6 +118,12 @@ class TileDeal(FamilyDeal):
     def points_laid(self, seat: int) -> int:
         return sum(p for s, p in self.laid_points if s == seat)
 
+    @property
+    def melds_called(self) -> bool:
+        """Does the table call its melds in this game (one has counted or lapsed, or is being
+        laid)? Then the record, not the zones read at the end, says who has melded."""
+        return bool(self.melded or self.lapsed or self.laying)
+
     def tiles_put_down(self, seat: int) -> int:
         return sum(n for s, n in self.off_board if s == seat)
 

@@ -7,9 +7,10 @@ Table rulings where the texts are silent:
 - at the close each seat's zone is read: groups that are melds are what the seat laid, and
   every other tile is still on its board (counted against it at its end value); the closer's
   zone is all laid, and the closer earns the closing bonus;
-- a seat the live record never saw meld (no first meld called, or its first meld lapsed
-  when time ran out) laid nothing: every tile in its zone, valid groups too, was kept on the
-  board and counts against it;
+- where the table calls its melds (:mod:`engine.families.tile.live`), a seat whose first
+  meld never counted (none called, or it lapsed when time ran out) laid nothing: every tile
+  in its zone, valid groups too, was kept on the board and counts against it; a table that
+  calls no melds at all leaves the zones read as the only word on what was laid;
 - a close that is not valid lets the closer play on (the text sets no penalty);
 - what the players call during the game (doubles, the ace, melds) and the pool's one rebuild
   are refereed by :mod:`engine.families.tile.live`; the seat that showed the ace earns the
@@ -80,14 +81,15 @@ class TilePolicy(FamilyPolicy):
                 ) -> tuple[int, int, Ruling]:
         """(laid, left on the board, ruling) for ``seat``'s zone at the end of the game.
 
-        A seat whose first meld never counted (none laid, or it lapsed when time ran out)
-        has laid nothing: its valid groups were kept on the board and count against it like
-        every other tile. The closer lays everything in its closing turn.
+        Where the table calls its melds, a seat whose first meld never counted (none laid,
+        or it lapsed when time ran out) has laid nothing: its valid groups were kept on the
+        board and count against it like every other tile. The closer lays everything in its
+        closing turn. A table that calls no melds leaves the zones read as the only word.
         """
         record = live.of(deal)
         dealt = record.ace_shown_by == seat
         laid, left, ruling = self._laid_and_left(game, deal, groups, dealt)
-        if closed or seat in record.melded:
+        if closed or seat in record.melded or not record.melds_called:
             return laid, left, ruling
         ace = parse_tile(deal.wild) if deal.wild else None
         every = sum(end_value(t, ace, dealt) for g in ruling.groups for t in g.cards if isinstance(t, Tile))
