@@ -5,7 +5,8 @@ actions only: turns ended with a press, turns timed out, the box and the camera 
 found again, shows (valid ones, wrong ones, a misread card corrected) with every other hand
 read, and where the game has them claims out of turn answered both ways, the upcard bought
 in turn, drops, the stock running out, the family's calls (tile rummy's doubles, the ace and
-melds) and Open Rummy's turns checked against the camera's reading of the whole table.
+melds; the contract games' upcard, chip, goal, joker, push, and Dummy Rummy's floating
+discard) and Open Rummy's turns checked against the camera's reading of the whole table.
 
 A table action is legal when the referee takes it: each one is first tried on the state
 aside and only played when it is not refused, so the playout never relies on a refusal.
@@ -58,7 +59,7 @@ from engine.variants import KNOWN_IDS, all_variants, find
 
 SUITS = "HSDC"
 #: The contract games' own actions (engine.families.contract.live) a playout may take.
-CONTRACT_CALLS = ("upcard", "chip", "goal", "joker", "push")
+CONTRACT_CALLS = ("upcard", "chip", "goal", "joker", "push", "extend", "float")
 #: What a contract game's losers hold when their hands are read: small and large counts.
 CONTRACT_LOSERS = ("3C 4D", "KC QC JD KD", "9S | 5H 6H", "AH AS KH KS QH QS JH JS")
 TILE_CLOSE = "K9 B9 Y9 | R10 R11 R12 | Y1"
@@ -89,7 +90,9 @@ class Table:
         # claims need a seat besides the player in turn and the discarder: three at least
         fewest = max(v.min_players, 3) if v.claim_rules is not None else v.min_players
         players = self.rng.randint(fewest, min(v.max_players, 5))
-        options = {"cut_ins": True} if "cut_ins" in v.table_options() and seed % 2 else {}
+        options: dict[str, object] = {"cut_ins": True} if "cut_ins" in v.table_options() and seed % 2 else {}
+        # Dummy Rummy's optional rules: the floating discard (its calls) and the dummy hand
+        options |= {key: True for key in ("floating", "dummy_hand") if key in v.table_options()}
         self.d = Driver(game(variant, [f"P{i}" for i in range(players)],
                              first_dealer=self.rng.randrange(players), options=options))
         self.shadow = Shadow(self.d)
@@ -235,6 +238,13 @@ class Table:
             calls += ["joker"]
         if live.can_push(self.variant, deal):
             calls += ["push"] * 2
+        record = live.of(deal)
+        if live.floating_on(self.variant, self.state.game.options):
+            if record.discarded is not None and record.discarded[1] == deal.turn_count \
+                    and record.called_out is None:
+                calls += ["extend"] * 2
+            if deal.turn in record.made and deal.turn not in record.floating:
+                calls += ["float"]
         if deal.window_until_ms is not None:
             calls += ["window-ok"] * 12
         return calls
@@ -248,9 +258,16 @@ class Table:
             events = self.press(self.rng.choice(others))
         elif action == "chip":
             events = (Called((deal.dealer + 1) % self.state.game.players, "chip", (), self.at(300)),)
-        elif action == "goal":
+        elif action == "goal":  # the melds named (the call panel), or none (the box's chord)
             goal = live.of(deal).goals[deal.turn]
-            events = (Called(deal.turn, "goal", groups(contract_show(self.variant, goal)), self.at(300)),)
+            named = groups(contract_show(self.variant, goal)) if self.rng.random() < 0.7 else ()
+            events = (Called(deal.turn, "goal", named, self.at(300)),)
+        elif action == "extend":  # another player calls out the last discard
+            by = live.of(deal).discarded
+            callers = [s for s in deal.playing() if by is None or s != by[0]]
+            events = (Called(self.rng.choice(callers), "extend", (), self.at(300)),)
+        elif action == "float":
+            events = (Called(deal.turn, "float", (), self.at(300)),)
         elif action == "joker":
             events = (Called(self.rng.choice(others), "joker", (("7H",),), self.at(300)),)
         else:
@@ -429,7 +446,8 @@ def expected_kinds(variant: str) -> set[str]:
         kinds |= {f"call-{c}" for c, on in (("upcard", table.upcard_offer), ("chip", table.cut_chip),
                                            ("goal", table.personal_goals),
                                            ("joker", table.swap.when == "at-once"),
-                                           ("push", table.pushing)) if on}
+                                           ("push", table.pushing), ("extend", table.floating),
+                                           ("float", table.floating)) if on}
         kinds |= {"window-ok"} if table.redraw_deals else set()
     if rules is not None:
         kinds |= {"claim", "claim-grant", "claim-keep"}
