@@ -38,6 +38,7 @@ from vision.rescan import (
 )
 from vision.scale import choose_size, next_size
 from vision.table_regions import CardRegions, card_regions
+from vision.tile_reader import DEFAULT_TILE_WEIGHTS, read_tile_table
 from vision.tiles import TILE_REACH, read_tiles
 
 
@@ -63,9 +64,13 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     ``zoom_both_ways`` say which indices are read again in zoomed boxes, and how, and
     ``turn_unsure`` which index crops are also read turned half round
     (``vision.classifier.refine_indices``).
+
+    With ``pieces="tiles"`` (a tile game's table) the card pipeline never runs: the tiles are
+    read by the learnt tile reader (``vision.tile_reader``) when ``weights/tilenet.onnx`` is
+    there, else by the classical one (``vision.tiles``).
     """
     if pieces == "tiles":
-        return _tiles_reading(read_tiles(image), card_regions(image))
+        return read_tile_table(image, DEFAULT_TILE_WEIGHTS)
 
     # the detector's peaks for each (image, size, threshold): a look that differs from an
     # earlier one only in how the index crops are read reuses them

@@ -2,7 +2,8 @@
 
 The contract is ``../shared/spec/see.md``: a directory means its ``.jpg``/``.jpeg``/``.png``
 files sorted; an unreadable file yields an ``error`` line and the run goes on; ``ms`` is the
-recognition time only.
+recognition time only. ``--variant`` names the game on the table: a tile game's photos are
+read as tiles only (the card pipeline never runs on them), a card game's as cards only.
 
 With ``--calibration`` each image is white-balanced and warped to the mat's top-down view,
 read there, and every box mapped back to the image's own pixels; each card also carries the
@@ -32,6 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--calibration", metavar="FILE",
                         help="table calibration from `tablekit camera --calibrate`: read the "
                              "mat's top-down view and report each card's zone")
+    parser.add_argument("--variant", help="the game on the table (see `tablekit variants`): a tile "
+                                           "game's photos are read as tiles, a card game's as cards")
     parser.add_argument("paths", nargs="+", metavar="IMAGE_OR_DIR")
 
 
@@ -68,6 +71,11 @@ def run(args: argparse.Namespace) -> int:
     from vision.images import read_image
     from vision.recognize import read_table, warm_up
 
+    pieces = "auto"  # cards, unless more tiles than cards are read
+    if getattr(args, "variant", None):
+        from engine.variants import find
+
+        pieces = "tiles" if find(args.variant).uses_tiles else "cards"
     calibration = Calibration.load(Path(args.calibration)) if args.calibration else None
     deck = DeckTemplates.load(calibration.deck) if calibration and calibration.deck else None
     warm_up()
@@ -78,9 +86,10 @@ def run(args: argparse.Namespace) -> int:
             start = time.perf_counter()
             if calibration is not None:
                 reading = calibration.read_top_down(
-                    image, partial(read_table, deck=deck, px_per_mm=calibration.px_per_mm))
+                    image, partial(read_table, deck=deck, px_per_mm=calibration.px_per_mm,
+                                   pieces=pieces))
             else:
-                reading = read_table(image)
+                reading = read_table(image, pieces=pieces)
             ms = (time.perf_counter() - start) * 1000
         except VisionError as exc:
             failures += 1

@@ -1,0 +1,184 @@
+"""The learnt tile reader (``vision/tile_reader.py``) and its drawn training scenes
+(``vision/tile_synth.py``). Numerals are drawn with the font bundled in pygame's package, so
+nothing outside the repository (and its venv) is read."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pygame
+import pytest
+
+from engine.tiles import COLOURS, parse_tile
+from vision.errors import VisionError
+from vision.recognize import read_table
+from vision.tile_reader import (
+    DEFAULT_TILE_WEIGHTS,
+    N_NUMBERS,
+    TILE_CLASSES,
+    TILE_OUT,
+    class_probs,
+    decode_tiles,
+    read_tile_table,
+    read_tiles_learnt,
+)
+from vision.tile_synth import (
+    HELD_OUT_PLASTICS,
+    HELD_OUT_TILE_FAMILIES,
+    draw_face,
+    plastics,
+    random_set,
+    tile_fonts,
+    tile_scene,
+)
+
+BUNDLED = (Path(pygame.__file__).parent / pygame.font.get_default_font(),)
+shipped = pytest.mark.skipif(not DEFAULT_TILE_WEIGHTS.is_file(), reason="no tilenet.onnx shipped")
+
+
+def test_classes_are_the_engines_tiles() -> None:
+    assert len(TILE_CLASSES) == 53 and len(set(TILE_CLASSES)) == 53
+    assert [str(parse_tile(c)) for c in TILE_CLASSES] == list(TILE_CLASSES)
+
+
+def test_held_out_designs_never_reach_training() -> None:
+    assert not {p.name for p in plastics(False)} & HELD_OUT_PLASTICS
+    assert {p.name for p in plastics(True)} == HELD_OUT_PLASTICS
+    from vision.deck_styles import font_family
+
+    assert not {font_family(p) for p in tile_fonts(False)} & HELD_OUT_TILE_FAMILIES
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        assert random_set(rng, False, False, BUNDLED).plastic.name not in HELD_OUT_PLASTICS
+
+
+def _ink(tile: str, seed: int) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """The pixels a tile's print changes on its face, and the numeral's box."""
+    tset = random_set(np.random.default_rng(seed), None, None, BUNDLED)
+    printed, _, box = draw_face(tile, tset, 120, 160, np.random.default_rng(seed))
+    plain, _, _ = draw_face(tile, tset, 120, 160, np.random.default_rng(seed), face_up=False)
+    return np.abs(printed - plain).max(axis=2) > 30, box
+
+
+@pytest.mark.parametrize("tile", ["R6", "B9", "K13", "Y1", "JY"])
+def test_a_faces_numeral_box_holds_its_ink(tile: str) -> None:
+    for seed in range(6):
+        ink, (x0, y0, x1, y1) = _ink(tile, seed)
+        inside = ink[max(0, int(y0) - 2):int(y1) + 2, max(0, int(x0) - 2):int(x1) + 2].sum()
+        above = ink[: int(y1) + 2].sum()
+        assert inside > 30 and inside >= 0.97 * above  # what lies below is the mark
+        assert (y0 + y1) / 2 < 0.5 * 160  # the numeral sits above the middle: which way up
+
+
+def test_scene_labels_lie_on_the_drawn_numerals() -> None:
+    rng = np.random.default_rng(3)
+    for layout, slant in (("rows", 0.15), ("scattered", 0.0), ("rack", 0.1)):
+        image, tiles = tile_scene(rng, (640, 480), (60.0, 90.0), layout, None, True, slant, fonts=BUNDLED)
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        assert tiles
+        for t in tiles:
+            c = np.array(t.centre)
+            n = t.numeral.mean(axis=0)
+            assert cv2.pointPolygonTest(t.quad.astype(np.float32), (float(n[0]), float(n[1])), False) > 0
+            assert float(np.dot(n - c, t.up)) > 0  # on the face's upper side
+            if not all(0 <= v < s for p in t.quad for v, s in zip(p, (640, 480), strict=True)):
+                continue
+            # upright face: the numeral's box has ink, the bottom strip is plain plastic
+            dst = np.array([[0, 0], [60, 0], [60, 80], [0, 80]], np.float32)
+            m = cv2.getPerspectiveTransform(t.quad.astype(np.float32), dst)
+            face = cv2.warpPerspective(grey, m, (60, 80)).astype(np.float32)
+            q = cv2.perspectiveTransform(t.numeral.reshape(-1, 1, 2).astype(np.float32), m).reshape(-1, 2)
+            x0, y0 = np.clip(q.min(axis=0), 0, None).astype(int)
+            x1, y1 = np.clip(q.max(axis=0), 0, [60, 80]).astype(int)
+            assert face[y0:y1, x0:x1].std() > 1.5 * face[69:77, 12:48].std() + 2
+
+
+def test_garbled_input_is_a_clear_error_and_a_blank_table_reads_empty() -> None:
+    with pytest.raises(VisionError):
+        read_tiles_learnt(np.zeros((40, 40), np.uint8))
+    with pytest.raises(VisionError):
+        read_tiles_learnt(np.zeros((0, 0, 3), np.uint8))
+    blank = np.full((240, 320, 3), (40, 110, 30), np.uint8)
+    reading = read_table(blank, pieces="tiles")
+    assert reading.cards == () and reading.groups == ()
+
+
+def _maps(numbers: dict[int, float], colours: dict[str, float], grid: tuple[int, int] = (24, 32)) -> np.ndarray:
+    """Output maps with one tile peak at cell (10, 12): its number logits (13 the Joly) and
+    colour logits."""
+    maps = np.zeros((TILE_OUT, *grid), np.float32)
+    maps[0] = -8.0
+    maps[0, 10, 12] = 4.0
+    maps[1:3, 10, 12] = np.log(12.0), np.log(16.0)
+    maps[4, 10, 12] = -1.0
+    for n, v in numbers.items():
+        maps[5 + n - 1 if n < 14 else 5 + 13, 10, 12] = v
+    for c, v in colours.items():
+        maps[5 + N_NUMBERS + COLOURS.index(c), 10, 12] = v
+    return maps
+
+
+def test_class_probabilities_are_number_times_colour() -> None:
+    number = np.full(14, 0.01)
+    number[8], number[13] = 0.8, 0.07  # a 9, or perhaps the Joly
+    colour = np.array([0.1, 0.0, 0.9, 0.0])
+    p = class_probs(number / number.sum(), colour)
+    assert p.sum() == pytest.approx(1.0)
+    assert TILE_CLASSES[int(np.argmax(p))] == f"{COLOURS[2]}9"
+
+
+def test_a_tile_the_network_is_unsure_of_is_unreadable(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.tile_reader as reader
+
+    image = np.full((96, 128, 3), 90, np.uint8)
+    sure = _maps({7: 12.0}, {"R": 12.0})
+    monkeypatch.setattr(reader, "tile_maps", lambda im, w, s: (sure, 1.0))
+    assert [c.card for c in read_tiles_learnt(image, size=128)] == ["R7"]
+    doubt = _maps({6: 4.0, 9: 4.0}, {"B": 12.0})  # a 6 or a 9, the net can't tell: never guessed
+    monkeypatch.setattr(reader, "tile_maps", lambda im, w, s: (doubt, 1.0))
+    assert [c.card for c in read_tiles_learnt(image, size=128)] == ["??"]
+    peak = decode_tiles(doubt, 1.0)[0]
+    assert peak.box == pytest.approx((50 - 24, 42 - 32, 50 + 24, 42 + 32))
+    assert peak.up == pytest.approx((0.0, -1.0))
+
+
+def test_without_weights_the_classical_reader_reads() -> None:
+    from vision.tiles import draw_sets
+
+    image = draw_sets([["R3", "R4", "R5"]], (600, 300), 2, 60)
+    reading = read_tile_table(image, Path("no-such-dir/tilenet.onnx"))
+    assert [c.card for c in reading.cards] == ["R3", "R4", "R5"]
+
+
+@shipped
+def test_the_shipped_reader_reads_a_rendered_held_out_table() -> None:
+    rng = np.random.default_rng(11)
+    right = got_n = want_n = 0
+    for layout in ("rows", "scattered"):
+        image, tiles = tile_scene(rng, (960, 720), (60.0, 110.0), layout, None, True, 0.1, fonts=BUNDLED)
+        reading = read_table(image, pieces="tiles")
+        got, want = Counter(c.card for c in reading.cards), Counter(t.tile for t in tiles)
+        right += sum(min(got[k], want[k]) for k in want)
+        got_n, want_n = got_n + sum(got.values()), want_n + sum(want.values())
+    p, r = right / max(1, got_n), right / max(1, want_n)
+    assert 2 * p * r / max(1e-9, p + r) >= 0.8
+
+
+def test_see_reads_a_tile_games_photos_as_tiles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from tablekit.cli import main
+    from vision.tiles import draw_sets
+
+    photo = tmp_path / "tiles.png"
+    cv2.imwrite(str(photo), draw_sets([["R3", "R4", "R5"], ["K9", "B9", "Y9"]], (900, 300), 2, 80))
+    (tmp_path / "broken.jpg").write_bytes(b"not a photo")
+    assert main(["see", "--json", "--variant", "tile-rummy", str(tmp_path)]) == 1
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert "error" in lines[0] and lines[0]["image"].endswith("broken.jpg")
+    assert sorted(c["card"] for c in lines[1]["cards"]) == sorted(["R3", "R4", "R5", "K9", "B9", "Y9"])
+    assert sorted(map(sorted, lines[1]["groups"])) == sorted([["R3", "R4", "R5"], ["B9", "K9", "Y9"]])
+    assert main(["see", "--variant", "no-such-game", str(photo)]) != 0

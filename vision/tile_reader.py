@@ -1,0 +1,212 @@
+"""The learnt tile reader: rummy tiles found and read by a small heat-map network.
+
+``weights/tilenet.onnx`` (trained by ``vision/train/train_tiles.py`` on drawn scenes,
+``vision.tile_synth``) is the card detector's design with one set of heads for tiles: at
+stride 4, a tile-centre heat map, the tile's box size, its up direction and its class (the
+53 of ``TILE_CLASSES``: each colour's 1–13 and the Joly). The class is learnt on tiles
+turned every way, whose numeral always sits above the face's middle (with the mark some
+sets print under it), so a 6 and a 9 are told by the tile's own layout, never guessed.
+
+Like the card detector (``vision.scale``), the network reads tiles best at one size (a
+tile about ``TARGET_TILE`` input pixels high), so a photo is first looked at with its longer
+side at ``FIRST_SIZE``; when the tiles found there are much smaller or bigger than that,
+it is read again at the size that brings them to it. A tile whose class the network is not
+sure of is ``??``. Tiles are grouped as they lie (``vision.grouping`` with the classical
+reader's reach): tiles that touch or nearly touch, on one patch of ``vision.table_regions``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import cv2
+import numpy as np
+
+from engine.cards import UNREADABLE
+from engine.tiles import COLOURS
+from vision.detector import letterbox
+from vision.errors import VisionError
+from vision.grouping import group_cards
+from vision.inference import load_network
+from vision.reading import DetectedCard, TableReading
+from vision.table_regions import card_regions
+from vision.tiles import TILE_REACH, read_tiles
+
+#: The network's classes, in its output order: every colour's 1–13 (engine notation), then
+#: the Joly.
+TILE_CLASSES: Final = tuple(f"{c}{n}" for c in COLOURS for n in range(1, 14)) + ("JY",)
+#: Output maps: heat, log box size (w, h) in stride units, up (x, y), then the logits of the
+#: number (1–13, then the Joly) and of the ink colour (``COLOURS``).
+N_NUMBERS: Final = 14
+N_COLOURS: Final = len(COLOURS)
+TILE_OUT: Final = 5 + N_NUMBERS + N_COLOURS
+DEFAULT_TILE_WEIGHTS: Final = Path(__file__).with_name("weights") / "tilenet.onnx"
+STRIDE: Final = 4
+#: The tile height (input pixels) the network reads best: the middle of what it learnt
+#: (22–110, log-uniform).
+TARGET_TILE: Final = 48.0
+#: Tiles measured within this factor of the target are read at the first size.
+TOLERANCE: Final = 1.45
+FIRST_SIZE: Final = 384
+MIN_SIZE: Final = 96
+MAX_SIZE: Final = 1280
+#: A heat peak at least this sure is a tile.
+MIN_SCORE: Final = 0.3
+#: Peaks at least this sure measure the tiles' size.
+SURE: Final = 0.45
+#: A tile whose class is less sure than this is ``??``.
+MIN_CONFIDENCE: Final = 0.5
+#: A tile's height over its axis-aligned box's longer side, on average over the ways a
+#: tile lies (upright 1, turned 45° about 0.85).
+HEIGHT_PER_BOX: Final = 0.95
+
+
+@dataclass(frozen=True, slots=True)
+class TilePeak:
+    """One tile found by the network: centre, box (image pixels), heat score, class
+    probabilities (over ``TILE_CLASSES``) and up direction (a unit vector, image axes)."""
+
+    x: float
+    y: float
+    box: tuple[float, float, float, float]
+    score: float
+    probs: np.ndarray
+    up: tuple[float, float]
+
+    @property
+    def label(self) -> str:
+        return TILE_CLASSES[int(np.argmax(self.probs))]
+
+    @property
+    def confidence(self) -> float:
+        return float(np.max(self.probs))
+
+
+def class_probs(number: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """Probabilities over ``TILE_CLASSES`` from the number's (14) and the colour's (4)
+    probabilities: a numbered tile is its number's times its colour's, the Joly its own."""
+    tiles = (colour[:, None] * number[None, :13]).reshape(-1)
+    return np.concatenate([tiles, number[13:14]])
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=0, keepdims=True))
+    out: np.ndarray = e / e.sum(axis=0, keepdims=True)
+    return out
+
+
+def has_weights(weights: Path = DEFAULT_TILE_WEIGHTS) -> bool:
+    return weights.is_file()
+
+
+def tile_maps(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
+              size: int = FIRST_SIZE) -> tuple[np.ndarray, float]:
+    """The network's output maps for ``image`` letterboxed to ``size`` on its longer side."""
+    if size % 32:
+        raise VisionError(f"tile reader input size {size} is not a multiple of 32")
+    canvas, scale = letterbox(image, size)
+    blob = canvas.transpose(2, 0, 1)[None].astype(np.float32)
+    return load_network(weights)(blob)[0], scale
+
+
+def decode_tiles(maps: np.ndarray, scale: float, threshold: float = MIN_SCORE) -> list[TilePeak]:
+    """The heat peaks above ``threshold``, strongest first, as tiles in image pixels; a peak
+    within a third of a tile's width of a stronger one is that tile again."""
+    prob = 1.0 / (1.0 + np.exp(-maps[0]))
+    dil = cv2.dilate(prob, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((prob >= dil) & (prob >= threshold))
+    order = np.argsort(-prob[ys, xs])
+    gh, gw = prob.shape
+    numbers, colours = maps[5:5 + N_NUMBERS], maps[5 + N_NUMBERS:TILE_OUT]
+    out: list[TilePeak] = []
+    for k in order:
+        gy, gx = int(ys[k]), int(xs[k])
+        w = float(np.exp(maps[1, gy, gx])) * STRIDE / scale
+        h = float(np.exp(maps[2, gy, gx])) * STRIDE / scale
+        x, y = (gx + 0.5) * STRIDE / scale, (gy + 0.5) * STRIDE / scale
+        if any(np.hypot(x - p.x, y - p.y) < 0.33 * min(w, h) for p in out):
+            continue
+        # the class read over the peak's 3×3 cells, each weighed by its heat
+        y0, y1, x0, x1 = max(0, gy - 1), min(gh, gy + 2), max(0, gx - 1), min(gw, gx + 2)
+        weight = prob[y0:y1, x0:x1].reshape(-1)
+        weight = weight / max(1e-6, float(weight.sum()))
+        pn = _softmax(numbers[:, y0:y1, x0:x1].reshape(N_NUMBERS, -1)) @ weight
+        pc = _softmax(colours[:, y0:y1, x0:x1].reshape(N_COLOURS, -1)) @ weight
+        probs = class_probs(pn, pc)
+        ux, uy = float(maps[3, gy, gx]), float(maps[4, gy, gx])
+        n = float(np.hypot(ux, uy)) or 1.0
+        out.append(TilePeak(x, y, (x - w / 2, y - h / 2, x + w / 2, y + h / 2), float(prob[gy, gx]),
+                            probs, (ux / n, uy / n)))
+    return out
+
+
+def tile_height(found: list[TilePeak]) -> float | None:
+    """The typical tile height in image pixels, from the sure peaks' boxes; None if none."""
+    sure = [max(p.box[2] - p.box[0], p.box[3] - p.box[1]) for p in found if p.score >= SURE]
+    return float(np.median(sure)) * HEIGHT_PER_BOX if sure else None
+
+
+def size_for(tile_px: float, image_side: int) -> int:
+    """The input size (a multiple of 32 within ``MIN_SIZE``–``MAX_SIZE`` and no more than
+    the photo's own side rounded up) at which a tile ``tile_px`` image pixels high reaches
+    ``TARGET_TILE``."""
+    want = TARGET_TILE * image_side / max(tile_px, 1.0)
+    limit = min(MAX_SIZE, max(MIN_SIZE, -(-image_side // 32) * 32))
+    return int(max(MIN_SIZE, min(limit, round(want / 32) * 32)))
+
+
+def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
+               size: int | None = None) -> list[TilePeak]:
+    """The tiles on a BGR image: at ``size`` when given, else at the size that brings its
+    tiles to ``TARGET_TILE`` (measured on a first look at ``FIRST_SIZE``; when that finds
+    nothing, the photo is looked at twice as fine, then half as fine)."""
+    if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 8:
+        raise VisionError(f"expected a BGR image, got shape {image.shape}")
+    side = max(image.shape[:2])
+    if size is not None:
+        return decode_tiles(*tile_maps(image, weights, size))
+    first = min(FIRST_SIZE, max(MIN_SIZE, -(-side // 32) * 32))
+    found = decode_tiles(*tile_maps(image, weights, first))
+    height = tile_height(found)
+    if height is None:
+        for other in (2 * first, first // 2):
+            if MIN_SIZE <= other <= min(MAX_SIZE, max(MIN_SIZE, -(-side // 32) * 32)) and other != first:
+                more = decode_tiles(*tile_maps(image, weights, other))
+                if tile_height(more) is not None:
+                    return _at_best_size(image, weights, more, other)
+        return found
+    return _at_best_size(image, weights, found, first)
+
+
+def _at_best_size(image: np.ndarray, weights: Path, found: list[TilePeak], size: int) -> list[TilePeak]:
+    side = max(image.shape[:2])
+    height = tile_height(found)
+    assert height is not None
+    seen = height * size / side
+    if 1 / TOLERANCE <= seen / TARGET_TILE <= TOLERANCE:
+        return found
+    better = size_for(height, side)
+    if better == size:
+        return found
+    return decode_tiles(*tile_maps(image, weights, better))
+
+
+def read_tiles_learnt(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
+                      min_confidence: float = MIN_CONFIDENCE, size: int | None = None) -> list[DetectedCard]:
+    """Every tile on the image in the engine's tile notation (``R7``, ``JY``), ``??`` when
+    its class is less sure than ``min_confidence``; sorted left to right."""
+    out = []
+    for p in find_tiles(image, weights, size):
+        name = p.label if p.confidence >= min_confidence else UNREADABLE
+        out.append(DetectedCard(name, p.box, p.confidence))
+    return sorted(out, key=lambda c: (c.box[0], c.box[1]))
+
+
+def read_tile_table(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS) -> TableReading:
+    """The tiles on a table photo, grouped into sets and runs as they lie: with the learnt
+    reader when its weights are there, else with the classical one (``vision.tiles``)."""
+    tiles = read_tiles_learnt(image, weights) if weights.is_file() else read_tiles(image)
+    found = tuple(tiles)
+    return TableReading(found, group_cards(found, card_reach=TILE_REACH, regions=card_regions(image)))

@@ -1,0 +1,618 @@
+"""Photograph-like drawn scenes of rummy tiles with exact labels, for training the learnt tile
+reader (``vision/train/train_tiles.py``) and measuring it (``bench/bench_tiles_learnt.py``).
+
+A tile set (:class:`TileSet`) fixes what a real set of tiles looks like: the plastic of its
+faces (:data:`PLASTICS`: cream, ivory, white, with their gradients and rims), the typeface
+of its numerals (the font files Debian's font packages install, found as
+``vision.deck_styles`` finds them), a stroke weight and rounding, how high the numeral sits,
+the mark some sets print under the numeral (a dot, a bar, a ring, or a bar under 6 and 9
+only), its four inks and its Joly. The numeral always sits above the tile's middle, so a
+tile's own layout (with the mark, where there is one) tells which way up it lies: a 6 turned
+half round is not a 9.
+
+A scene (:func:`tile_scene`) lays tiles in rows of sets (pushed together or a little
+apart), on racks, or scattered and turned any way, among face-down tiles and clutter, on
+wood, cloth, felt or a light floor; seen at a slant, under warm or cold light with glare,
+blurred, noisy and JPEG-compressed. Every tile's face corners are known exactly.
+
+Families :data:`HELD_OUT_TILE_FAMILIES` and plastics :data:`HELD_OUT_PLASTICS` are never drawn
+in training, only by the benchmark.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Final
+
+import cv2
+import numpy as np
+
+from engine.tiles import COLOURS
+from vision.deck_styles import font_family, font_files
+from vision.tile_reader import TILE_CLASSES
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+#: Typeface families never drawn in training scenes, only in the benchmark's held-out sets.
+HELD_OUT_TILE_FAMILIES: Final = frozenset({"URWGothic", "NotoSansDisplay", "LiberationSerif",
+                                           "NimbusMonoPS"})
+#: Families that draw no tile numerals (symbols, other scripts).
+_NOT_NUMERALS: Final = frozenset({"NotoSansSymbols", "NotoTraditionalNushu", "NotoSansMath"})
+BGR = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Plastic:
+    """A tile face's plastic: its colour, how much it shades across the face, how dark its
+    bevelled rim gets and how glossy it is (0 matte … 1 glossy)."""
+
+    name: str
+    face: BGR
+    gradient: float
+    rim: float
+    gloss: float
+
+
+PLASTICS: Final = (
+    Plastic("cream", (200, 232, 245), 0.06, 0.25, 0.4),
+    Plastic("ivory", (215, 238, 248), 0.05, 0.2, 0.6),
+    Plastic("white", (242, 244, 245), 0.04, 0.18, 0.5),
+    Plastic("bone", (185, 215, 228), 0.08, 0.3, 0.3),
+    Plastic("matte-white", (228, 232, 234), 0.03, 0.12, 0.1),
+    Plastic("yellowed", (165, 215, 235), 0.07, 0.28, 0.3),
+    Plastic("pearl", (232, 236, 240), 0.1, 0.22, 0.8),
+    Plastic("bluish-white", (248, 240, 232), 0.05, 0.2, 0.5),
+)
+#: Plastics never drawn in training scenes.
+HELD_OUT_PLASTICS: Final = frozenset({"pearl", "yellowed"})
+#: Marks printed under the numeral.
+MARKS: Final = ("none", "dot", "bar", "ring", "six-nine")
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """One set's design: plastic, numeral font file, ink per colour (BGR), stroke weight
+    (dilation in face pixels at 100 pixels high), rounding, the numeral's height and centre
+    as shares of the face's height, the mark under it and its colour, and the Joly's face."""
+
+    plastic: Plastic
+    font: Path
+    inks: dict[str, BGR]
+    weight: float
+    rounding: float
+    height: float
+    centre: float
+    mark: str
+    mark_ink: BGR | None
+    joly: int
+    engraved: bool
+
+    @property
+    def family(self) -> str:
+        return font_family(self.font)
+
+
+@lru_cache(maxsize=1)
+def _all_fonts() -> tuple[Path, ...]:
+    # tiles print upright numerals: no italic or oblique cuts
+    return tuple(p for p in font_files() if font_family(p) not in _NOT_NUMERALS
+                 and not any(s in p.stem for s in ("Italic", "Oblique")))
+
+
+def tile_fonts(held_out: bool | None = False) -> tuple[Path, ...]:
+    """Numeral font files of the training families (``False``), the held-out ones (``True``)
+    or all (``None``)."""
+    return tuple(p for p in _all_fonts()
+                 if held_out is None or (font_family(p) in HELD_OUT_TILE_FAMILIES) == held_out)
+
+
+def plastics(held_out: bool | None = False) -> tuple[Plastic, ...]:
+    """The training plastics (``False``), the held-out ones (``True``) or all."""
+    return tuple(p for p in PLASTICS if held_out is None or (p.name in HELD_OUT_PLASTICS) == held_out)
+
+
+def _jitter(rng: np.random.Generator, colour: BGR, amount: int) -> BGR:
+    c = np.clip(np.array(colour) + rng.integers(-amount, amount + 1, 3), 0, 255)
+    return (int(c[0]), int(c[1]), int(c[2]))
+
+
+def random_set(rng: np.random.Generator, held_out_fonts: bool | None = False,
+               held_out_plastics: bool | None = False, fonts: tuple[Path, ...] | None = None) -> TileSet:
+    """A random tile set design from the given fonts and plastics (``fonts`` names the font
+    files instead)."""
+    fonts = fonts or tile_fonts(held_out_fonts)
+    if not fonts:
+        raise RuntimeError("no numeral fonts installed (fonts-dejavu-core at least)")
+    font = fonts[int(rng.integers(len(fonts)))]
+    choice = plastics(held_out_plastics)
+    p = choice[int(rng.integers(len(choice)))]
+    plastic = Plastic(p.name, _jitter(rng, p.face, 8), p.gradient, p.rim, p.gloss)
+    inks = {
+        "R": _jitter(rng, [(35, 30, 200), (40, 20, 170), (60, 50, 215), (30, 40, 150)][int(rng.integers(4))], 15),
+        "B": _jitter(rng, [(170, 80, 20), (120, 50, 20), (200, 120, 40), (140, 70, 0)][int(rng.integers(4))], 15),
+        "K": _jitter(rng, (30, 30, 30), 15),
+        "Y": _jitter(rng, [(0, 130, 240), (10, 160, 235), (0, 100, 230), (20, 175, 215)][int(rng.integers(4))], 12),
+    }
+    mark = MARKS[int(rng.choice(len(MARKS), p=[0.4, 0.15, 0.1, 0.1, 0.25]))]
+    mark_ink = None if rng.random() < 0.6 else _jitter(rng, (60, 120, 200), 40)
+    return TileSet(plastic, font, inks, float(rng.uniform(0, 5)), float(rng.uniform(0, 1)),
+                   float(rng.uniform(0.32, 0.46)), float(rng.uniform(0.3, 0.42)), mark, mark_ink,
+                   int(rng.integers(3)), bool(rng.random() < 0.25))
+
+
+@lru_cache(maxsize=2048)
+def _numeral(font: str, text: str) -> np.ndarray:
+    """``text`` in ``font`` as an ink mask (0..1) cropped to its ink, 100 pixels high."""
+    import pygame
+
+    if not pygame.font.get_init():
+        pygame.font.init()
+    face = pygame.font.Font(font, 140)
+    surface = face.render(text, True, (255, 255, 255), (0, 0, 0))
+    grey = np.ascontiguousarray(np.transpose(pygame.surfarray.array3d(surface)[..., 0]))
+    ys, xs = np.nonzero(grey > 40)
+    if len(xs) == 0:
+        return np.zeros((100, 50), np.float32)
+    cut = grey[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32) / 255.0
+    s = 100 / cut.shape[0]
+    out: np.ndarray = cv2.resize(cut, (max(2, round(cut.shape[1] * s)), 100), interpolation=cv2.INTER_AREA)
+    return out
+
+
+def _rounded_mask(w: int, h: int, radius: float) -> np.ndarray:
+    m = np.zeros((h, w), np.uint8)
+    r = max(1, int(radius))
+    cv2.rectangle(m, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(m, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(m, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    return m
+
+
+def draw_joly(img: np.ndarray, tset: TileSet, cx: float, cy: float, r: float,
+              rng: np.random.Generator) -> tuple[float, float, float, float]:
+    """The Joly's face on ``img`` (float BGR), centred at (cx, cy) with radius ``r``; its box."""
+    colour = tset.inks["R"] if tset.joly != 1 else tset.inks["K"]
+    second = tset.inks["K"] if tset.joly == 2 else colour
+    t = max(1, round(r / 6))
+    c = (round(cx), round(cy))
+    if tset.joly != 2:
+        cv2.circle(img, c, round(r), colour, t, cv2.LINE_AA)
+    else:
+        cv2.circle(img, c, round(r), tset.inks["Y"], -1, cv2.LINE_AA)
+        cv2.circle(img, c, round(r), colour, t, cv2.LINE_AA)
+    e = max(1, round(r / 6))
+    cv2.circle(img, (round(cx - r / 3), round(cy - r / 4)), e, second, -1, cv2.LINE_AA)
+    cv2.circle(img, (round(cx + r / 3), round(cy - r / 4)), e, second, -1, cv2.LINE_AA)
+    cv2.ellipse(img, (round(cx), round(cy + r / 8)), (round(r / 2), round(r / 3)), 0, 20, 160,
+                second, t, cv2.LINE_AA)
+    r += t / 2 + 1  # the ring's stroke
+    return (cx - r, cy - r, cx + r, cy + r)
+
+
+def draw_face(tile: str, tset: TileSet, w: int, h: int, rng: np.random.Generator,
+              face_up: bool = True) -> tuple[np.ndarray, np.ndarray, tuple[float, float, float, float]]:
+    """A tile face ``w``×``h`` (upright): its BGR image (float32), its shape's alpha (0..1,
+    rounded corners) and the box of its numeral (or Joly) in face pixels. ``face_up=False``
+    draws the plain plastic of a face-down tile."""
+    p = tset.plastic
+    ys = np.linspace(-1, 1, h, dtype=np.float32)[:, None]
+    xs = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
+    a = float(rng.uniform(0, 2 * np.pi))
+    shade = 1.0 + p.gradient * float(rng.uniform(0.3, 1.0)) * (np.cos(a) * xs + np.sin(a) * ys)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = np.array(p.face, np.float32)
+    img *= shade[..., None]
+    alpha = _rounded_mask(w, h, w * float(rng.uniform(0.06, 0.18)))
+    # the bevelled rim: lit on the side facing the light, dark on the other
+    rim = max(1.5, w * float(rng.uniform(0.04, 0.1)))
+    dist = cv2.distanceTransform(alpha, cv2.DIST_L2, 3)
+    prof = np.clip(dist / rim, 0, 1).astype(np.float32)
+    gx = cv2.Sobel(prof, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(prof, cv2.CV_32F, 0, 1, ksize=3)
+    la = float(rng.uniform(0, 2 * np.pi))
+    light = (gx * np.cos(la) + gy * np.sin(la)) * p.rim * 0.6
+    img *= np.clip(1.0 + light - p.rim * 0.5 * (1 - prof), 0.3, 1.4)[..., None]
+    box = (0.0, 0.0, 0.0, 0.0)
+    if face_up:
+        box = _print(img, tile, tset, w, h, rng)
+    return img, alpha.astype(np.float32) / 255.0, box
+
+
+def _print(img: np.ndarray, tile: str, tset: TileSet, w: int, h: int,
+           rng: np.random.Generator) -> tuple[float, float, float, float]:
+    """The numeral (or the Joly) and the mark under it, printed on a face."""
+    cy = h * (tset.centre + float(rng.uniform(-0.02, 0.02)))
+    nh = h * tset.height
+    if tile == "JY":
+        return draw_joly(img, tset, w / 2, cy, min(w * 0.36, nh * 0.6), rng)
+    number = tile[1:]
+    ink = np.array(tset.inks[tile[0]], np.float32) * float(rng.uniform(0.9, 1.1))
+    mask = _numeral(str(tset.font), number)
+    mh = max(4, round(nh))
+    mw = max(2, round(mask.shape[1] * mh / mask.shape[0]))
+    if mw > 0.84 * w:  # two digits squeezed to fit the face
+        mw = round(0.84 * w)
+    m = cv2.resize(mask, (mw, mh), interpolation=cv2.INTER_AREA)
+    grow = tset.weight * mh / 100
+    pad = int(grow) + 2
+    m = cv2.copyMakeBorder(m, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    if grow >= 1:
+        k = int(round(grow)) * 2 + 1
+        m = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    if tset.rounding > 0.3:
+        s = tset.rounding * mh / 40
+        m = np.clip((cv2.GaussianBlur(m, (0, 0), s) - 0.5) * 2.5 + 0.5, 0, 1)
+    x0 = round(w / 2 - m.shape[1] / 2)
+    y0 = round(cy - m.shape[0] / 2)
+    _lay(img, m, x0, y0, ink, tset.engraved)
+    ys, xs = np.nonzero(m > 0.4)
+    box = (x0 + float(xs.min()), y0 + float(ys.min()), x0 + float(xs.max()) + 1, y0 + float(ys.max()) + 1)
+    mark = tset.mark
+    if mark == "six-nine":
+        mark = "bar" if number in ("6", "9") else "none"
+    if mark != "none":
+        colour = tuple(float(v) for v in (ink if tset.mark_ink is None else tset.mark_ink))
+        my = box[3] + h * 0.08
+        t = max(1, round(w * 0.05))
+        if mark == "dot":
+            cv2.circle(img, (round(w / 2), round(my + t)), t, colour, -1, cv2.LINE_AA)
+        elif mark == "ring":
+            cv2.circle(img, (round(w / 2), round(my + 2 * t)), 2 * t, colour, max(1, t // 2), cv2.LINE_AA)
+        else:
+            cv2.rectangle(img, (round(w * 0.36), round(my)), (round(w * 0.64), round(my + t)), colour, -1)
+    return box
+
+
+def _lay(img: np.ndarray, m: np.ndarray, x0: int, y0: int, ink: np.ndarray, engraved: bool) -> None:
+    h, w = img.shape[:2]
+    xa, ya = max(0, x0), max(0, y0)
+    xb, yb = min(w, x0 + m.shape[1]), min(h, y0 + m.shape[0])
+    if xa >= xb or ya >= yb:
+        return
+    sub = m[ya - y0:yb - y0, xa - x0:xb - x0][..., None]
+    region = img[ya:yb, xa:xb]
+    if engraved:  # pressed into the plastic: a dark edge below and a light one above
+        edge = np.roll(sub, 1, axis=0) - sub
+        region *= np.clip(1 + 0.25 * edge, 0.6, 1.3)
+    img[ya:yb, xa:xb] = region * (1 - sub) + ink[None, None, :] * sub
+
+
+# --- tables -----------------------------------------------------------------------------------
+
+
+def table_texture(h: int, w: int, rng: np.random.Generator, kind: str | None = None) -> np.ndarray:
+    """A table surface (float32 BGR): ``wood``, ``cloth``, ``felt``, ``floor`` (light) or
+    ``plain``."""
+    kind = kind or str(rng.choice(["wood", "cloth", "felt", "floor", "plain"], p=[0.3, 0.15, 0.2, 0.2, 0.15]))
+    sh, sw = max(8, h // 4), max(8, w // 4)
+    ys, xs = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    if kind == "wood":
+        base = np.array(_jitter(rng, [(40, 80, 130), (70, 120, 170), (25, 45, 80), (110, 160, 200)][int(rng.integers(4))], 20), np.float32)
+        a = float(rng.uniform(0, np.pi))
+        u = xs * np.cos(a) + ys * np.sin(a)
+        v = -xs * np.sin(a) + ys * np.cos(a)
+        warp = cv2.resize(rng.normal(0, 1, (4, 4)).astype(np.float32), (sw, sh)) * rng.uniform(2, 8)
+        grain = np.sin(v * rng.uniform(0.3, 1.2) + warp + np.sin(u * 0.05) * 2)
+        plank = (np.floor(v / rng.uniform(20, 60)) % 2) * rng.uniform(-0.1, 0.1)
+        f = 1 + 0.12 * grain + plank
+        img = base[None, None, :] * f[..., None]
+    elif kind in ("cloth", "felt"):
+        colour = [(40, 110, 30), (110, 60, 20), (30, 30, 140), (60, 60, 60), (90, 40, 90), (140, 130, 120)]
+        base = np.array(_jitter(rng, colour[int(rng.integers(len(colour)))], 25), np.float32)
+        n = rng.normal(0, 1, (sh, sw)).astype(np.float32)
+        if kind == "cloth":
+            weave = np.sin(xs * rng.uniform(1, 2.5)) * np.sin(ys * rng.uniform(1, 2.5))
+            n = 0.5 * n + weave
+        f = 1 + 0.06 * cv2.GaussianBlur(n, (0, 0), 0.7)
+        img = base[None, None, :] * f[..., None]
+    elif kind == "floor":
+        base = np.array(_jitter(rng, [(200, 205, 210), (170, 190, 205), (225, 225, 222), (150, 160, 165)][int(rng.integers(4))], 15), np.float32)
+        n = np.asarray(cv2.GaussianBlur(rng.normal(0, 1, (sh, sw)).astype(np.float32), (0, 0), 2))
+        img = base[None, None, :] * (1 + 0.05 * n)[..., None]
+        if rng.random() < 0.5:  # tiled floor's joints
+            step = rng.uniform(25, 80)
+            joint = ((xs % step) < 1) | ((ys % step) < 1)
+            img[joint] *= 0.8
+    else:
+        base = rng.uniform(20, 200, 3).astype(np.float32)
+        img = np.ones((sh, sw, 3), np.float32) * base
+    out: np.ndarray = cv2.resize(img.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    return out
+
+
+@dataclass(frozen=True)
+class SceneTile:
+    """A tile in a scene: its label, its face's corners (4×2, clockwise from the face's
+    top-left as printed, in image pixels), and its numeral's corners likewise."""
+
+    tile: str
+    quad: np.ndarray
+    numeral: np.ndarray
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        q = self.quad
+        return (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        c = self.quad.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+    @property
+    def up(self) -> tuple[float, float]:
+        """The unit vector from the face's bottom edge to its top edge, in image pixels."""
+        q = self.quad
+        v = (q[0] + q[1]) / 2 - (q[2] + q[3]) / 2
+        n = float(np.hypot(*v)) or 1.0
+        return float(v[0] / n), float(v[1] / n)
+
+
+@dataclass
+class _Placed:
+    tile: str | None  # None: face down
+    tset: TileSet
+    cx: float
+    cy: float
+    w: float
+    h: float
+    angle: float  # radians, the face's up turned clockwise in the image
+
+
+def random_tile(rng: np.random.Generator) -> str:
+    return TILE_CLASSES[int(rng.integers(len(TILE_CLASSES)))]
+
+
+def random_meld(rng: np.random.Generator) -> list[str]:
+    """A run, a group, a long row (a colour laid out 1–13) or a random row of tiles."""
+    kind = rng.random()
+    if kind < 0.35:
+        n = int(rng.integers(3, 8))
+        start = int(rng.integers(1, 15 - n))
+        c = COLOURS[int(rng.integers(4))]
+        return [f"{c}{i}" for i in range(start, start + n)]
+    if kind < 0.6:
+        num = int(rng.integers(1, 14))
+        cs = list(rng.permutation(COLOURS))[: int(rng.integers(3, 5))]
+        return [f"{c}{num}" for c in cs]
+    if kind < 0.7:
+        c = COLOURS[int(rng.integers(4))]
+        return [f"{c}{i}" for i in range(1, 14)]
+    return [random_tile(rng) for _ in range(int(rng.integers(2, 8)))]
+
+
+def _layout(rng: np.random.Generator, size: tuple[int, int], tile_px: float, layout: str,
+            tsets: list[TileSet]) -> tuple[list[_Placed], list[tuple[np.ndarray, BGR]]]:
+    """Tiles placed on a ``size`` (w, h) table, tile height ``tile_px``; and racks (polygon,
+    colour) to draw under them."""
+    W, H = size
+    th = tile_px
+    aspect = float(rng.uniform(0.62, 0.8))
+    tw = th * aspect
+    placed: list[_Placed] = []
+    racks: list[tuple[np.ndarray, BGR]] = []
+
+    def pick() -> TileSet:
+        return tsets[int(rng.integers(len(tsets)))]
+
+    if layout in ("rows", "rack"):
+        rack = layout == "rack"
+        base = float(rng.normal(0, 0.12)) if rng.random() < 0.8 else float(rng.uniform(0, 2 * np.pi))
+        if rack:
+            base = float(rng.normal(0, 0.08))
+        gap_in = float(rng.choice([0.0, 0.02, 0.05, 0.1], p=[0.4, 0.3, 0.2, 0.1])) * tw
+        fit = max(1, int(H / (th * 1.3)))
+        rows = int(rng.integers(1, 3)) if rack else int(rng.integers(max(1, fit // 2), fit + 2))
+        row_gap = th * (float(rng.uniform(1.35, 1.6)) if rack else float(rng.uniform(1.1, 1.8)))
+        span_w = W * float(rng.uniform(0.7, 1.3))
+        ox, oy = float(rng.uniform(-0.2, 0.1)) * W, float(rng.uniform(0.0, 0.4)) * H - (0 if rows > 1 else 0)
+        if rows * row_gap < H:
+            oy = float(rng.uniform(0, H - rows * row_gap + th * 0.3))
+        cx0, cy0 = W / 2, H / 2
+        ca, sa = np.cos(base), np.sin(base)
+        tset = pick()
+        for r in range(rows):
+            x = ox + float(rng.uniform(0, 0.5)) * tw
+            y = oy + r * row_gap + th / 2
+            row_start = x
+            while x < ox + span_w:
+                meld = random_meld(rng) if not rack else [random_tile(rng) for _ in range(int(rng.integers(3, 15)))]
+                if not rack and rng.random() < 0.3:
+                    tset = pick()
+                for t in meld:
+                    px, py = x + tw / 2 - cx0, y - cy0
+                    jx, jy = rng.normal(0, 0.02 * tw, 2) if gap_in > 0 else (0.0, 0.0)
+                    placed.append(_Placed(t, tset, cx0 + px * ca - py * sa + jx, cy0 + px * sa + py * ca + jy,
+                                          tw, th, base + float(rng.normal(0, 0.015 if gap_in == 0 else 0.04))))
+                    x += tw + gap_in
+                x += (gap_in if rack else tw * float(rng.uniform(0.4, 1.5)))
+            if rack:  # the rack's tier under the row and its ledge
+                x1 = x + tw * 0.3
+                x0 = row_start - tw * 0.3
+                ledge = y + th * 0.5
+                corners = np.array([[x0, y - th * 0.55], [x1, y - th * 0.55], [x1, ledge + th * 0.25],
+                                    [x0, ledge + th * 0.25]]) - [cx0, cy0]
+                rot = np.array([[ca, -sa], [sa, ca]])
+                poly = corners @ rot.T + [cx0, cy0]
+                racks.append((poly.astype(np.float32), _jitter(rng, [(30, 30, 30), (40, 70, 110), (150, 90, 30), (200, 200, 200)][int(rng.integers(4))], 20)))
+    else:  # scattered, turned any way, some face down
+        n = int(rng.integers(3, max(4, int(W * H / (tw * th) * float(rng.uniform(0.15, 0.5))))))
+        diag = float(np.hypot(tw, th))
+        for _ in range(n * 4):
+            if len(placed) >= n:
+                break
+            cx, cy = float(rng.uniform(-0.1, 1.1)) * W, float(rng.uniform(-0.1, 1.1)) * H
+            if any(np.hypot(cx - q.cx, cy - q.cy) < diag * 0.85 for q in placed):
+                continue
+            down = rng.random() < 0.12
+            placed.append(_Placed(None if down else random_tile(rng), pick(), cx, cy, tw, th,
+                                  float(rng.uniform(0, 2 * np.pi))))
+    return placed, racks
+
+
+def _blend(canvas: np.ndarray, src: np.ndarray, alpha: np.ndarray, m: np.ndarray) -> None:
+    """``src`` (with ``alpha``) warped by the affine ``m`` onto ``canvas`` (float32), in place,
+    touching only the destination's bounding rectangle."""
+    h, w = src.shape[:2]
+    corners = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], np.float32) @ m.T
+    H, W = canvas.shape[:2]
+    x0, y0 = max(0, int(corners[:, 0].min()) - 1), max(0, int(corners[:, 1].min()) - 1)
+    x1, y1 = min(W, int(corners[:, 0].max()) + 2), min(H, int(corners[:, 1].max()) + 2)
+    if x0 >= x1 or y0 >= y1:
+        return
+    mm = m.copy()
+    mm[:, 2] -= (x0, y0)
+    part = cv2.warpAffine(src, mm, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA if m[0, 0] ** 2 + m[1, 0] ** 2 < 1 else cv2.INTER_LINEAR)
+    a = cv2.warpAffine(alpha, mm, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)[..., None]
+    region = canvas[y0:y1, x0:x1]
+    if part.ndim == 2:
+        part = part[..., None]
+    region[:] = region * (1 - a) + part * a
+
+
+def _photo(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
+    """Light, camera and compression: uneven light, warm or cold tint, glare, gamma, blur,
+    noise, JPEG."""
+    h, w = img.shape[:2]
+    ys = np.linspace(-1, 1, h, dtype=np.float32)[:, None]
+    xs = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
+    a = float(rng.uniform(0, 2 * np.pi))
+    light = 1 + float(rng.uniform(0, 0.25)) * strength * (np.cos(a) * xs + np.sin(a) * ys)
+    img = img * light[..., None]
+    if rng.random() < 0.35 * strength:  # glare: a bright soft spot (a lamp in glossy plastic)
+        for _ in range(int(rng.integers(1, 4))):
+            gx, gy = float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1))
+            r = float(rng.uniform(0.05, 0.4))
+            spot = np.exp(-((xs - gx) ** 2 + ((ys - gy) * float(rng.uniform(0.5, 2))) ** 2) / (2 * r * r))
+            img = img + spot[..., None] * float(rng.uniform(40, 160))
+    warm = float(rng.normal(0, 0.1)) * strength  # warm (+) or cold (−) light
+    tint = np.array([1 - warm, 1.0, 1 + warm], np.float32) * rng.uniform(0.92, 1.08, 3).astype(np.float32)
+    img = img * tint[None, None, :]
+    img = img * float(rng.uniform(0.65, 1.25)) + float(rng.uniform(-25, 20))
+    img = np.clip(img, 0, 255)
+    if rng.random() < 0.3:
+        img = 255.0 * (img / 255.0) ** float(rng.uniform(0.7, 1.6))
+    if rng.random() < 0.3:
+        s = float(rng.uniform(0.4, 0.8))
+        small = cv2.resize(img, (max(8, int(w * s)), max(8, int(h * s))), interpolation=cv2.INTER_AREA)
+        img = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.4:
+        img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.4, 1.4)))
+    elif rng.random() < 0.15:  # a shaken hand
+        k = int(rng.integers(3, 7))
+        kern = np.zeros((k, k), np.float32)
+        kern[k // 2] = 1.0 / k
+        rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1)
+        kern = np.asarray(cv2.warpAffine(kern, rot, (k, k)), np.float32)
+        img = cv2.filter2D(img, -1, kern / max(1e-6, float(kern.sum())))
+    img = img + rng.normal(0, float(rng.uniform(1, 7)), img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.6:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 95))])
+        if ok:
+            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out
+
+
+def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
+               tile_px: tuple[float, float] = (26.0, 100.0), layout: str | None = None,
+               held_out_fonts: bool | None = False, held_out_plastics: bool | None = False,
+               slant: float | None = None, sets: int | None = None,
+               fonts: tuple[Path, ...] | None = None) -> tuple[np.ndarray, list[SceneTile]]:
+    """A drawn table ``size`` (w, h) of tiles, as a camera sees it, and its tiles.
+
+    ``tile_px`` is the range of a tile's height in pixels (log-uniform); ``layout`` is
+    ``rows``, ``rack`` or ``scattered`` (random when None); ``slant`` the perspective's
+    strength (each corner moved up to this share of the image; random when None); ``sets``
+    how many tile-set designs are mixed on the table (random when None); ``fonts`` the font
+    files to draw numerals with (else the held-out or training ones). Tiles whose centre
+    lies outside the image are not listed."""
+    W, H = size
+    layout = layout or str(rng.choice(["rows", "rack", "scattered"], p=[0.5, 0.2, 0.3]))
+    th = float(np.exp(rng.uniform(np.log(tile_px[0]), np.log(tile_px[1]))))
+    n_sets = sets or (1 if rng.random() < 0.8 else 2)
+    tsets = [random_set(rng, held_out_fonts, held_out_plastics, fonts) for _ in range(n_sets)]
+    placed, racks = _layout(rng, size, th, layout, tsets)
+    table = table_texture(H, W, rng)
+    canvas = table.copy()
+    for poly, colour in racks:
+        cv2.fillPoly(canvas, [poly.astype(np.int32)], tuple(float(c) for c in colour), cv2.LINE_AA)
+        ledge = poly.copy()
+        ledge[:2] = poly[3] + (poly[0] - poly[3]) * 0.22, poly[2] + (poly[1] - poly[2]) * 0.22
+        cv2.fillPoly(canvas, [ledge.astype(np.int32)], tuple(float(c) * 0.7 for c in colour), cv2.LINE_AA)
+    if rng.random() < 0.3:  # clutter: things that are not tiles
+        for _ in range(int(rng.integers(1, 4))):
+            c = (float(rng.uniform(0, W)), float(rng.uniform(0, H)))
+            ax = (int(rng.uniform(0.2, 1.2) * th), int(rng.uniform(0.2, 1.2) * th))
+            col = tuple(float(v) for v in rng.uniform(0, 255, 3))
+            if rng.random() < 0.5:
+                cv2.ellipse(canvas, (round(c[0]), round(c[1])), ax, float(rng.uniform(0, 180)), 0, 360, col, -1, cv2.LINE_AA)
+            else:
+                cv2.rectangle(canvas, (round(c[0]), round(c[1])), (round(c[0]) + ax[0], round(c[1]) + ax[1]), col, -1)
+    shadow_dir = rng.normal(0, 1, 2)
+    shadow_dir = shadow_dir / (np.hypot(*shadow_dir) + 1e-6)
+    shadow = float(rng.uniform(0.03, 0.12))
+    thick = shadow_dir * float(rng.uniform(0.03, 0.1))
+    out: list[SceneTile] = []
+    for p in placed:
+        # the face drawn at about twice its final size, then scaled and turned onto the table
+        fh = max(24, min(200, round(p.h * 2)))
+        fw = max(16, round(fh * p.w / p.h))
+        face, alpha, nbox = draw_face(p.tile or "", p.tset, fw, fh, rng, p.tile is not None)
+        s = p.h / fh
+        ca, sa = np.cos(p.angle) * s, np.sin(p.angle) * s
+        m = np.array([[ca, -sa, 0.0], [sa, ca, 0.0]], np.float32)
+        m[:, 2] = np.array([p.cx, p.cy]) - m[:, :2] @ np.array([fw / 2, fh / 2])
+        body = np.ones_like(alpha)
+        ms = m.copy()
+        ms[:, 2] += shadow_dir * p.h * shadow
+        _blend(canvas, np.zeros((fh, fw, 3), np.float32), cv2.GaussianBlur(alpha, (0, 0), max(1.0, fw * 0.06)) * 0.55, ms)
+        mt = m.copy()
+        mt[:, 2] += thick * p.h
+        side = np.ones((fh, fw, 3), np.float32) * np.array(p.tset.plastic.face, np.float32) * float(rng.uniform(0.55, 0.8))
+        _blend(canvas, side, alpha * body, mt)
+        if p.tset.plastic.gloss > 0 and rng.random() < p.tset.plastic.gloss * 0.5:
+            g = float(rng.uniform(-1, 1))
+            band = np.exp(-((np.linspace(-1, 1, fw)[None, :] + np.linspace(-1, 1, fh)[:, None] * g) ** 2) / 0.05)
+            face = face + band[..., None].astype(np.float32) * float(rng.uniform(15, 60))
+        _blend(canvas, np.clip(face, 0, 255), alpha, m)
+        if p.tile is None:
+            continue
+        corners = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+        nx0, ny0, nx1, ny1 = nbox
+        ncorners = np.array([[nx0, ny0], [nx1, ny0], [nx1, ny1], [nx0, ny1]], np.float32)
+        out.append(SceneTile(p.tile, corners @ m[:, :2].T + m[:, 2], ncorners @ m[:, :2].T + m[:, 2]))
+    slant = float(rng.choice([0.0, rng.uniform(0.05, 0.22)], p=[0.55, 0.45])) if slant is None else slant
+    out = [t for t in out if 0 <= t.centre[0] < W and 0 <= t.centre[1] < H]  # drawn ones only
+    if slant > 0:
+        canvas, out = _slanted(canvas, out, rng, slant, table)
+    image = _photo(canvas, rng)
+    seen = [t for t in out if 0 <= t.centre[0] < W and 0 <= t.centre[1] < H]
+    return image, seen
+
+
+def _slanted(canvas: np.ndarray, tiles: list[SceneTile], rng: np.random.Generator,
+             strength: float, table: np.ndarray) -> tuple[np.ndarray, list[SceneTile]]:
+    """The table seen from a slant: a random perspective (the far side narrower), the
+    corners each moved up to ``strength`` of the image; uncovered margins show the bare ``table``."""
+    h, w = canvas.shape[:2]
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    move = rng.uniform(-strength, strength, (4, 2)).astype(np.float32)
+    squeeze = float(rng.uniform(0, strength))  # the far edge narrower, as a seated player sees it
+    move[0, 0] += squeeze
+    move[1, 0] -= squeeze
+    dst = src + move * np.array([w, h], np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    seen = cv2.warpPerspective(canvas, m, (w, h), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0))
+    cover = cv2.warpPerspective(np.ones((h, w), np.float32), m, (w, h), flags=cv2.INTER_LINEAR)[..., None]
+    seen = seen * cover + table * (1 - cover)
+
+    def moved(q: np.ndarray) -> np.ndarray:
+        r: np.ndarray = cv2.perspectiveTransform(q.reshape(-1, 1, 2).astype(np.float32), m).reshape(-1, 2)
+        return r
+
+    return seen, [SceneTile(t.tile, moved(t.quad), moved(t.numeral)) for t in tiles]

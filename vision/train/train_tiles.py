@@ -1,0 +1,201 @@
+"""Train the learnt tile reader's detector (``vision/weights/tilenet.onnx``) on drawn tile
+scenes (``vision.tile_synth``), from nothing, on the CPU.
+
+Usage (from the repo root, with the ``train`` extra installed)::
+
+    .venv/bin/python -m vision.train.train_tiles --steps 3000 --seed 0 --threads 1
+
+The budget is a number of optimizer steps, so a run is repeatable. Every ``--every`` steps
+the model, optimizer, step and both random generators' states are saved to a checkpoint
+(named after the run's arguments, in the temporary folder unless ``--ckpt``); rerun with the
+same arguments, the run goes on from there. The forward pass runs in bfloat16 (autocast),
+the loss in float32. Fonts and plastics held out for the benchmark are never drawn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import math
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from engine.tiles import COLOURS
+from vision.tile_reader import N_NUMBERS, TILE_OUT
+from vision.tile_synth import SceneTile, tile_scene
+from vision.train.tile_net import TileNet
+
+REPO = Path(__file__).resolve().parents[2]
+DEFAULT_OUT = REPO / "vision" / "weights" / "tilenet.onnx"
+STRIDE = 4
+#: The range of tile heights (pixels) drawn in training crops; the reader scales photos so
+#: tiles reach the network near the middle of it (``vision.tile_reader.TARGET_TILE``).
+TILE_PX = (22.0, 110.0)
+
+
+def targets(tiles: list[SceneTile], crop: int) -> dict[str, np.ndarray]:
+    """Stride-4 training targets for one crop: heat (Gaussian at each tile's centre, 1 at
+    its cell), log box size, up direction, number (0–12, 13 the Joly) and colour (-1 for the
+    Joly) on the 3×3 cells around each centre (nearest tile wins; -1 elsewhere)."""
+    g = crop // STRIDE
+    heat = np.zeros((g, g), np.float32)
+    size = np.zeros((2, g, g), np.float32)
+    up = np.zeros((2, g, g), np.float32)
+    num = np.full((g, g), -1, np.int64)
+    col = np.full((g, g), -1, np.int64)
+    near = np.full((g, g), np.inf, np.float32)
+    for t in tiles:
+        cx, cy = t.centre
+        x0, y0, x1, y1 = t.box
+        w, h = max(2.0, x1 - x0), max(2.0, y1 - y0)
+        gx, gy = cx / STRIDE - 0.5, cy / STRIDE - 0.5
+        ix, iy = int(round(gx)), int(round(gy))
+        side = math.dist(t.quad[0], t.quad[1]) / STRIDE
+        sigma = max(0.7, side / 6)
+        r = int(math.ceil(3 * sigma))
+        ya, yb, xa, xb = max(0, iy - r), min(g, iy + r + 1), max(0, ix - r), min(g, ix + r + 1)
+        if ya < yb and xa < xb:
+            ys, xs = np.mgrid[ya:yb, xa:xb]
+            np.maximum(heat[ya:yb, xa:xb], np.exp(-((xs - ix) ** 2 + (ys - iy) ** 2) / (2 * sigma * sigma)),
+                       out=heat[ya:yb, xa:xb])
+        if 0 <= ix < g and 0 <= iy < g:
+            heat[iy, ix] = 1.0
+        reach = 1 if side >= 5 else 0
+        for yy in range(iy - reach, iy + reach + 1):
+            for xx in range(ix - reach, ix + reach + 1):
+                if 0 <= xx < g and 0 <= yy < g:
+                    d = (xx - gx) ** 2 + (yy - gy) ** 2
+                    if d < near[yy, xx]:
+                        near[yy, xx] = d
+                        size[:, yy, xx] = (math.log(w / STRIDE), math.log(h / STRIDE))
+                        up[:, yy, xx] = t.up
+                        joly = t.tile == "JY"
+                        num[yy, xx] = 13 if joly else int(t.tile[1:]) - 1
+                        col[yy, xx] = -1 if joly else COLOURS.index(t.tile[0])
+    return {"heat": heat, "size": size, "up": up, "num": num, "col": col}
+
+
+def focal(logits: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss."""
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    pos = (gt >= 1.0).float()
+    pos_l = -torch.log(p) * (1 - p) ** 2 * pos
+    neg_l = -torch.log(1 - p) * p**2 * (1 - gt) ** 4 * (1 - pos)
+    return (pos_l + neg_l).sum() / pos.sum().clamp(min=1.0)
+
+
+def loss_fn(out: torch.Tensor, t: dict[str, torch.Tensor]) -> tuple[torch.Tensor, dict[str, float]]:
+    heat, size, up = out[:, 0], out[:, 1:3], out[:, 3:5]
+    num, col = out[:, 5:5 + N_NUMBERS], out[:, 5 + N_NUMBERS:TILE_OUT]
+    parts = {"heat": focal(heat, t["heat"])}
+    m = (t["num"] >= 0).float()[:, None]
+    n = m.sum().clamp(min=1.0)
+    zero = heat.sum() * 0
+    parts["num"] = F.cross_entropy(num, t["num"], ignore_index=-1) if (t["num"] >= 0).any() else zero
+    parts["col"] = 0.5 * F.cross_entropy(col, t["col"], ignore_index=-1) if (t["col"] >= 0).any() else zero
+    parts["size"] = 0.1 * (torch.abs(size - t["size"]) * m).sum() / n
+    parts["up"] = 0.2 * (torch.abs(up - t["up"]) * m).sum() / n
+    total = sum(parts.values(), torch.zeros(()))
+    return total, {k: float(v.detach()) for k, v in parts.items()}
+
+
+def batch(rng: np.random.Generator, n: int, crop: int) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+    images, tg = [], []
+    for _ in range(n):
+        image, tiles = tile_scene(rng, (crop, crop), TILE_PX)
+        images.append(image)
+        tg.append(targets(tiles, crop))
+    x = torch.from_numpy(np.stack(images).transpose(0, 3, 1, 2).astype(np.float32))
+    return x, {k: torch.from_numpy(np.stack([t[k] for t in tg])) for k in tg[0]}
+
+
+def export(model: TileNet, path: Path) -> None:
+    """The model as ONNX with a dynamic batch and input size."""
+    model.eval()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.onnx")
+    torch.onnx.export(model, (torch.zeros(1, 3, 256, 256),), str(tmp), opset_version=13, dynamo=False,
+                      input_names=["image"], output_names=["maps"],
+                      dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "maps": {0: "n", 2: "map_h", 3: "map_w"}})
+    os.replace(tmp, path)
+    model.train()
+
+
+def checkpoint_path(args: argparse.Namespace) -> Path:
+    if args.ckpt is not None:
+        return Path(args.ckpt)
+    key = f"{args.steps}-{args.seed}-{args.batch}-{args.crop}-{args.lr}-{args.width}-{Path(args.out).resolve()}"
+    digest = hashlib.sha1(key.encode()).hexdigest()[:10]
+    return Path(tempfile.gettempdir()) / f"tablekit-tilenet-{digest}.pt"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", type=int, default=3000, help="optimizer steps (the budget)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--threads", type=int, default=2, help="torch's CPU threads")
+    ap.add_argument("--batch", type=int, default=12)
+    ap.add_argument("--crop", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    ap.add_argument("--width", type=int, default=16, help="the network's base width")
+    ap.add_argument("--every", type=int, default=200, help="steps between checkpoints")
+    ap.add_argument("--ckpt", type=Path, default=None, help="checkpoint file (default: by arguments)")
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    model = TileNet(args.width)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    ckpt = checkpoint_path(args)
+    step = 0
+    if ckpt.is_file():
+        state = torch.load(ckpt, weights_only=False)
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["optimizer"])
+        rng.bit_generator.state = state["numpy"]
+        torch.set_rng_state(state["torch"])
+        step = int(state["step"])
+        print(f"resumed from {ckpt} at step {step}", flush=True)
+    warm = min(200, args.steps // 10)
+    start = time.time()
+    running: dict[str, float] = {}
+    while step < args.steps:
+        lr = args.lr * (step + 1) / warm if step < warm else \
+            args.lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * (step - warm) / max(1, args.steps - warm))))
+        for group in opt.param_groups:
+            group["lr"] = lr
+        x, t = batch(rng, args.batch, args.crop)
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            out = model(x)
+        loss, parts = loss_fn(out.float(), t)
+        opt.zero_grad()
+        loss.backward()  # type: ignore[no-untyped-call]
+        opt.step()
+        step += 1
+        for k, v in parts.items():
+            running[k] = 0.95 * running.get(k, v) + 0.05 * v
+        if step % 25 == 0:
+            shown = " ".join(f"{k} {v:.3f}" for k, v in running.items())
+            print(f"step {step}/{args.steps} {(time.time() - start) / 60:.1f} min lr {lr:.5f} "
+                  f"loss {sum(running.values()):.3f} ({shown})", flush=True)
+        if step % args.every == 0 or step == args.steps:
+            tmp = ckpt.with_suffix(".tmp")
+            torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(),
+                        "numpy": rng.bit_generator.state, "torch": torch.get_rng_state(),
+                        "step": step, "args": vars(args)}, tmp)
+            os.replace(tmp, ckpt)
+            export(model, args.out.with_suffix(".latest.onnx") if step < args.steps else args.out)
+    if not args.out.is_file() or ckpt.stat().st_mtime > args.out.stat().st_mtime:
+        export(model, args.out)
+    print(f"wrote {args.out} after {step} steps ({(time.time() - start) / 60:.1f} min this run)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
