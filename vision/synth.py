@@ -226,14 +226,15 @@ def _occluder(mask: np.ndarray, rng: np.random.Generator) -> tuple[int, int, int
     return (int(c[0]), int(c[1]), int(c[2]))
 
 
-def _layout(n: int, rng: np.random.Generator, scale: float) -> list[np.ndarray]:
-    """Card quads for one meld of ``n`` cards (a fan or an overlapping row)."""
+def _layout(n: int, rng: np.random.Generator, scale: float, tight: bool = False) -> list[np.ndarray]:
+    """Card quads for one meld of ``n`` cards (a fan or an overlapping row); ``tight`` lets
+    the cards overlap further (a row showing down to an eighth of each card, a narrower fan)."""
     corners = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float64)
     quads = []
     base = rng.uniform(-math.pi, math.pi) if rng.random() < 0.5 else rng.uniform(-0.3, 0.3)
     fan = rng.random() < 0.5 and n > 1
-    step = rng.uniform(0.12, 0.25)
-    spread = rng.uniform(0.32, 0.6)
+    step = rng.uniform(0.07 if tight else 0.12, 0.25)
+    spread = rng.uniform(0.12 if tight else 0.32, 0.6)
     for i in range(n):
         if fan:
             angle = base + (i - (n - 1) / 2) * step
@@ -252,7 +253,7 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
           groups: list[list[str]] | None = None,
           draw: Callable[[str, np.random.Generator], Face] = draw_face,
           scale: float | None = None, per_row: int = 3,
-          background: np.ndarray | None = None, occluders: int = 0,
+          background: np.ndarray | None = None, occluders: int = 0, tight: bool = False,
           ) -> tuple[np.ndarray, list[SceneCard]]:
     """A table image with melds laid out, and every card with its visible indices.
 
@@ -261,7 +262,8 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
     card's size (a drawn face is ``CARD_W`` wide; by default a random share of the image);
     more than ``per_row`` melds are laid out in rows. ``background`` is a photo of a table to
     lay them on (cropped and scaled to fill the image) instead of a drawn one; ``occluders``
-    hands and objects are laid over the cards afterwards (indices they cover are not visible).
+    hands and objects are laid over the cards afterwards (indices they cover are not visible);
+    ``tight`` melds overlap further (see ``_layout``).
     """
     w, h = size
     img = _table(h, w, rng) if background is None else _fill(background, w, h, rng)
@@ -279,7 +281,7 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
             cy = h * float(rng.uniform(0.35, 0.65))
         else:
             cy = h * (g // cols + 0.5 + float(rng.uniform(-0.1, 0.1))) / rows
-        quads = _layout(len(cards), rng, scale)
+        quads = _layout(len(cards), rng, scale, tight)
         middle = np.concatenate(quads).mean(axis=0)
         for card, quad in zip(cards, quads, strict=True):
             quad = quad - middle + np.array([cx, cy])

@@ -2,25 +2,32 @@
 
 Usage (repo root, the ``train`` extra installed)::
 
-    .venv/bin/python -m vision.train [--minutes 240] [--seed 0] [--out vision/weights]
-                                     [--init vision/weights] [--all] [--threads 2]
+    .venv/bin/python -m vision.train [--seed 0] [--out vision/weights] [--scale 1.0]
+                                     [--minutes M] [--init vision/weights] [--all] [--threads 2]
 
 Three stages run one after another, each a module of this package that can also be run on
 its own: the detector (``vision.train.train``, heat maps for corner indices and whole
 cards), then the index classifier (``vision.train.train_classifier --kind index``, trained
 on label boxes, drawn scenes and the new detector's own boxes), then the whole-card rank
-classifier (``--kind card``). ``--minutes`` is the whole budget, shared 55 / 30 / 15. With no
+classifier (``--kind card``). Each stage's budget is a number of optimizer steps (``STEPS``,
+times ``--scale``), so a seed gives the same weights however busy the machine is. With no
 ``--init`` every network starts from random weights (seeded by ``--seed``); with ``--init
 DIR`` each trains on from the weight files of that folder (a shorter run that refines them).
+
+The run can stop and go on: ``--minutes`` ends this sitting after so long (Ctrl-C too), each
+stage keeps a checkpoint beside its weights, and running the same command again skips the
+stages already done and resumes the one under way.
+
 Drawn scenes mix the project's own faces, openly licensed artwork fetched from the npm
 registry and random deck designs (``vision.deck_styles``, typefaces from Debian's font
-packages; the held-out families never). The held-out capture groups of the shared photos are
-left out unless ``--all``.
+packages; the held-out families never); a share are whole crowded tables. The held-out
+capture groups of the shared photos are left out unless ``--all``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 import time
@@ -29,7 +36,8 @@ from pathlib import Path
 from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER
 from vision.detector import DEFAULT_WEIGHTS
 
-SHARES = {"detector": 0.55, "index": 0.30, "card": 0.15}
+#: Each stage's optimizer steps at ``--scale 1`` (about 4.5 hours on a 2-core machine).
+STEPS = {"detector": 40000, "index": 10000, "card": 5000}
 
 
 def stages(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
@@ -43,39 +51,67 @@ def stages(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
     def init(name: str, lr: str) -> list[str]:
         return ["--init-onnx", str(args.init / name), "--lr", lr] if args.init else []
 
+    def steps(name: str) -> list[str]:
+        return ["--steps", str(max(1, round(STEPS[name] * args.scale)))]
+
     return [
         ("detector", ["vision.train.train", "--out", str(detector), "--crop", "256", "--synth", "1500",
-                      "--synth-share", "0.45", *init(DEFAULT_WEIGHTS.name, "3e-4")]),
+                      "--synth-share", "0.45", "--crowded-share", "0.3", *steps("detector"),
+                      *init(DEFAULT_WEIGHTS.name, "3e-4"), *common]),
         ("index", ["vision.train.train_classifier", "--kind", "index", "--out", str(index),
-                   "--synth", "1500", "--detector", str(detector), *init(DEFAULT_CLASSIFIER.name, "5e-4")]),
+                   "--synth", "1500", "--crowded-share", "0.3", "--detector", str(detector), *steps("index"),
+                   *init(DEFAULT_CLASSIFIER.name, "5e-4"), *common]),
         ("card", ["vision.train.train_classifier", "--kind", "card", "--out", str(card),
-                  "--synth", "700", "--detector", str(detector), *init(DEFAULT_CARD_CLASSIFIER.name, "1e-3")]),
+                  "--synth", "700", "--detector", str(detector), *steps("card"),
+                  *init(DEFAULT_CARD_CLASSIFIER.name, "1e-3"), *common]),
     ]
+
+
+def _done_marker(out: Path, name: str) -> Path:
+    return out / f".{name}.done.json"
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--minutes", type=float, default=240.0, help="the whole budget, all stages")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=DEFAULT_WEIGHTS.parent)
+    ap.add_argument("--scale", type=float, default=1.0,
+                    help="every stage's steps times this (e.g. 0.02 for a quick trial)")
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="end this sitting after so many minutes; the same command resumes")
     ap.add_argument("--init", type=Path, default=None, help="train on from the weights in this folder")
     ap.add_argument("--all", action="store_true", help="train on the held-out photos too")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--no-artwork", action="store_true", help="no npm artwork in drawn scenes")
-    ap.add_argument("--only", choices=tuple(SHARES), action="append", help="run only these stages")
+    ap.add_argument("--only", choices=tuple(STEPS), action="append", help="run only these stages")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     began = time.time()
     for name, argv in stages(args):
         if args.only and name not in args.only:
             continue
-        minutes = args.minutes * SHARES[name]
-        cmd = [sys.executable, "-m", *argv, "--minutes", f"{minutes:.1f}"]
+        marker = _done_marker(args.out, name)
+        if marker.is_file() and json.loads(marker.read_text()) == argv:
+            print(f"== {name}: done already ({marker.name})", flush=True)
+            continue
+        cmd = [sys.executable, "-m", *argv]
+        if args.minutes is not None:
+            left = args.minutes - (time.time() - began) / 60
+            if left <= 0:
+                print("this sitting's minutes are spent; run the same command to go on", flush=True)
+                return 3
+            cmd += ["--minutes", f"{left:.1f}"]
         print(f"== {name}: {' '.join(cmd[2:])}", flush=True)
         start = time.time()
-        if subprocess.run(cmd, check=False).returncode != 0:
+        code = subprocess.run(cmd, check=False).returncode
+        if code == 3:
+            print(f"== {name} stopped after {(time.time() - start) / 60:.1f} min; "
+                  "run the same command to go on", flush=True)
+            return 3
+        if code != 0:
             print(f"error: the {name} stage failed", file=sys.stderr)
             return 1
+        marker.write_text(json.dumps(argv) + "\n")
         print(f"== {name} done in {(time.time() - start) / 60:.1f} min", flush=True)
     print(f"all stages done in {(time.time() - began) / 60:.1f} min; weights in {args.out}", flush=True)
     return 0

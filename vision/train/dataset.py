@@ -35,6 +35,9 @@ class Photo:
     partial_indices: bool = False  # indices labelled only where listed (pseudo-labels)
     #: The detector's own boxes on this photo: (kind, box, class or background), for classifiers.
     proposals: list[tuple[str, tuple[float, float, float, float], int]] = field(default_factory=list)
+    #: The long side of this photo's indices in its pixels, when crops should be scaled by it
+    #: (a wide table whose indices are small): ``sample`` then brings them to 14–56 pixels.
+    index_px: float | None = None
 
 
 def load_corners(root: Path) -> list[Photo]:
@@ -140,6 +143,8 @@ def sample(photo: Photo, rng: np.random.Generator, crop: int) -> tuple[np.ndarra
     h, w = photo.image.shape[:2]
     base = INPUT_SIZE / max(h, w)
     zoom = math.exp(rng.uniform(math.log(0.65), math.log(1.5)))
+    if photo.index_px:
+        base, zoom = 1.0, math.exp(rng.uniform(math.log(14), math.log(56))) / photo.index_px
     aspect = math.exp(rng.uniform(-0.15, 0.15))
     angle = rng.uniform(0, 2 * math.pi) if rng.random() < 0.5 else rng.uniform(-0.3, 0.3)
     objs = photo.indices + photo.cards
@@ -253,26 +258,58 @@ def table_textures(photos: list[Photo], limit: int = 60) -> list[np.ndarray]:
 
 
 def synthetic_photos(count: int, seed: int, face: FaceFn | None = None,
-                     textures: list[np.ndarray] | None = None) -> list[Photo]:
+                     textures: list[np.ndarray] | None = None, crowded: float = 0.0) -> list[Photo]:
     """Drawn table scenes (``vision.synth``) labelled with every visible corner index;
     ``face`` draws the card faces (e.g. ``vision.train.artwork.face_maker``). A third of the
     scenes lie on one of ``textures`` (real tables, ``table_textures``), a quarter have hands
-    or objects over the cards, a fifth are seen at a slant."""
+    or objects over the cards, a fifth are seen at a slant.
+
+    A share ``crowded`` are whole tables instead (``crowded_scene``): up to 48 cards in 2–6
+    melds of 2–8 on a wide photo, overlapping down to an eighth of a card."""
     from vision.synth import draw_face, scene, tilted
 
     rng = np.random.default_rng(seed)
     out = []
     for i in range(count):
+        if crowded and rng.random() < crowded:
+            out.append(crowded_scene(rng, f"synth-{seed}-{i}", face or draw_face, textures))
+            continue
         size = (640, 480) if rng.random() < 0.6 else (640, 640)
         background = textures[int(rng.integers(len(textures)))] if textures and rng.random() < 0.35 else None
         occluders = int(rng.integers(1, 4)) if rng.random() < 0.25 else 0
         img, cards = scene(rng, size, draw=face or draw_face, background=background, occluders=occluders)
         if rng.random() < 0.2:
             img, cards = tilted(img, cards, rng, 0.1)
-        idx = [((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, index_class(c.card))
-               for c in cards for (x0, y0, x1, y1) in c.visible_indices]
-        out.append(Photo(f"synth-{seed}-{i}", img, idx, [], [], True, False))
+        out.append(_scene_photo(f"synth-{seed}-{i}", img, cards))
     return out
+
+
+def crowded_scene(rng: np.random.Generator, name: str, face: FaceFn,
+                  textures: list[np.ndarray] | None) -> Photo:
+    """One wide table (960–1280 pixels) of 2–6 melds of 2–8 cards laid close, half of them at
+    a slant; its crops are scaled by its indices' size (``Photo.index_px``)."""
+    from vision.synth import CARD_H, random_card, scene, tilted
+
+    w, h = ((1280, 960), (960, 720), (1024, 1024))[int(rng.integers(3))]
+    groups = [[random_card(rng) for _ in range(int(rng.integers(2, 9)))]
+              for _ in range(int(rng.integers(2, 7)))]
+    scale = float(rng.uniform(0.28, 0.6)) * w / 1280
+    background = textures[int(rng.integers(len(textures)))] if textures and rng.random() < 0.35 else None
+    occluders = int(rng.integers(1, 3)) if rng.random() < 0.2 else 0
+    img, cards = scene(rng, (w, h), groups, draw=face, scale=scale, background=background,
+                       occluders=occluders, tight=True)
+    if rng.random() < 0.5:
+        img, cards = tilted(img, cards, rng, 0.08)
+    photo = _scene_photo(name, img, cards)
+    sides = [max(bw, bh) for _, _, bw, bh, _ in photo.indices]
+    photo.index_px = float(np.median(sides)) if sides else 0.2 * CARD_H * scale
+    return photo
+
+
+def _scene_photo(name: str, img: np.ndarray, cards: list[Any]) -> Photo:
+    idx = [((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, index_class(c.card))
+           for c in cards for (x0, y0, x1, y1) in c.visible_indices]
+    return Photo(name, img, idx, [], [], True, False)
 
 
 def add_pseudo_indices(photos: list[Photo], weights: Path, min_score: float = 0.4) -> int:

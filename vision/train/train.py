@@ -2,9 +2,11 @@
 
 Usage (from the repo root, with torch installed in the venv)::
 
-    .venv/bin/python -m vision.train.train --bootstrap-minutes 12 --minutes 40
+    .venv/bin/python -m vision.train.train --steps 40000 [--minutes 90] [--fresh]
 
-Two stages: a bootstrap model (photos only) finds the corner indices on the whole-card photos
+The budget is ``--steps`` optimizer steps; the run keeps a checkpoint beside ``--out`` and the
+same command carries on from it (``vision.train.state``). With ``--bootstrap-steps`` a
+bootstrap model (photos only) first finds the corner indices on the whole-card photos
 (``cards-ranks``), where they are not labelled; indices it reads with the labelled rank become
 extra labels for the main run, which also mixes in drawn scenes (``vision.synth``).
 
@@ -15,7 +17,6 @@ By default the held-out capture groups (``vision.train.split``) are left out of 
 from __future__ import annotations
 
 import argparse
-import tempfile
 import time
 from pathlib import Path
 
@@ -24,6 +25,7 @@ import torch
 import torch.nn.functional as F
 
 from vision.detector import DEFAULT_WEIGHTS, INPUT_SIZE
+from vision.train import state
 from vision.train.artwork import add_artwork_arguments, scene_faces
 from vision.train.dataset import (
     Photo,
@@ -76,24 +78,40 @@ def export(model: CardNet, path: Path) -> None:
     model.train()
 
 
+def signature(args: argparse.Namespace, total: int) -> dict[str, object]:
+    """The arguments a run's result depends on (a checkpoint resumes only under the same)."""
+    keys = ("seed", "batch", "crop", "synth", "synth_share", "lr", "all", "precision",
+            "no_artwork", "drawn_share", "styled_share", "crowded_share")
+    sig: dict[str, object] = {k: getattr(args, k, None) for k in keys}
+    sig.update(steps=total, init=str(args.init_onnx) if args.init_onnx else None,
+               pseudo=str(args.pseudo) if args.pseudo else None)
+    return sig
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
     ap.add_argument("--out", type=Path, default=DEFAULT_WEIGHTS)
-    ap.add_argument("--minutes", type=float, default=35.0)
+    ap.add_argument("--steps", type=int, default=40000, help="optimizer steps (the budget)")
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="stop this sitting after so many minutes; the same command resumes")
+    ap.add_argument("--fresh", action="store_true", help="ignore a checkpoint and start over")
     ap.add_argument("--all", action="store_true", help="train on held-out photos too")
     ap.add_argument("--crop", type=int, default=224)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2, help="torch's CPU threads")
+    ap.add_argument("--precision", choices=("bf16", "fp32"), default="bf16",
+                    help="the forward pass's arithmetic (bf16: weights and loss stay float32)")
     ap.add_argument("--pseudo", type=Path, default=None,
                     help="earlier weights that label indices on the whole-card photos")
-    ap.add_argument("--resume", action="store_true", help="start from OUT's .pt state if present")
-    ap.add_argument("--bootstrap-minutes", type=float, default=0.0,
-                    help="first train a bootstrap model this long and use it as --pseudo")
+    ap.add_argument("--bootstrap-steps", type=int, default=0,
+                    help="first train a bootstrap model this many steps and use it as --pseudo")
     ap.add_argument("--synth", type=int, default=800, help="drawn scenes added to the photos")
     ap.add_argument("--synth-share", type=float, default=0.3,
                     help="share of each batch drawn from the synthetic scenes")
+    ap.add_argument("--crowded-share", type=float, default=0.0,
+                    help="share of drawn scenes that are whole crowded tables (see synthetic_photos)")
     ap.add_argument("--init-onnx", type=Path, default=None,
                     help="start from an exported detector (e.g. the shipped weights) and train on")
     ap.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
@@ -103,64 +121,84 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
     photos = load_photos(args.data, None if args.all else False)
-    if args.bootstrap_minutes:
-        boot = Path(tempfile.gettempdir()) / "tablekit-bootstrap.onnx"
-        print(f"bootstrap run: {args.bootstrap_minutes} min", flush=True)
-        fit(photos, [], args, args.bootstrap_minutes, boot, rng)
+    if args.bootstrap_steps:
+        boot = args.out.with_name(f".{args.out.stem}.bootstrap.onnx")
+        print(f"bootstrap run: {args.bootstrap_steps} steps", flush=True)
+        if not fit(photos, [], args, args.bootstrap_steps, boot, rng):
+            raise SystemExit(3)
         args.pseudo = boot
     if args.pseudo:
         print(f"pseudo-labelled {add_pseudo_indices(photos, args.pseudo)} indices", flush=True)
-    synth = (synthetic_photos(args.synth, args.seed + 1, scene_faces(args), table_textures(photos))
+    synth = (synthetic_photos(args.synth, args.seed + 1, scene_faces(args), table_textures(photos),
+                              crowded=args.crowded_share)
              if args.synth else [])
-    print(f"training on {len(photos)} photos + {len(synth)} drawn scenes for {args.minutes} min",
+    print(f"training on {len(photos)} photos + {len(synth)} drawn scenes for {args.steps} steps",
           flush=True)
-    fit(photos, synth, args, args.minutes, args.out, rng)
+    if not fit(photos, synth, args, args.steps, args.out, rng):
+        raise SystemExit(3)
 
 
-def fit(photos: list[Photo], synth: list[Photo], args: argparse.Namespace, minutes: float,
-        out: Path, rng: np.random.Generator) -> None:
-    """Train a fresh network for ``minutes`` and export it to ``out``."""
+def fit(photos: list[Photo], synth: list[Photo], args: argparse.Namespace, total: int,
+        out: Path, rng: np.random.Generator) -> bool:
+    """Train a network for ``total`` steps (resuming its checkpoint) and export it to
+    ``out``; False when the sitting's ``--minutes`` ran out first (the checkpoint is kept)."""
     model = CardNet()
-    state = out.with_suffix(".pt")
-    if getattr(args, "resume", False) and state.is_file():
-        model.load_state_dict(torch.load(state))
-        print(f"resumed from {state}", flush=True)
     init = getattr(args, "init_onnx", None)
     if init is not None:
         load_exported(model, str(init))
         print(f"started from {init} (batch norms kept fixed)", flush=True)
     peak = float(getattr(args, "lr", 2e-3))
     opt = torch.optim.AdamW(model.parameters(), lr=peak, weight_decay=1e-4)
-    start = time.time()
-    budget = minutes * 60
-    step = 0
+    sig = signature(args, total)
+    if getattr(args, "fresh", False):
+        state.forget(out)
+    step = state.load(out, sig, model, opt, rng)
+    if step:
+        print(f"resumed at step {step} of {total}", flush=True)
+    began = time.time()
+    sitting = args.minutes * 60 if getattr(args, "minutes", None) else float("inf")
     running = 0.0
-    while (elapsed := time.time() - start) < budget:
-        frac = elapsed / budget
-        lr = peak * (0.5 * (1 + np.cos(np.pi * frac))) + 2e-5
-        for group in opt.param_groups:
-            group["lr"] = lr
-        if init is not None:
-            freeze_norms(model)
-        n_synth = int(rng.binomial(args.batch, args.synth_share)) if synth else 0
-        chosen = [photos[i] for i in rng.integers(len(photos), size=args.batch - n_synth)]
-        chosen += [synth[i] for i in rng.integers(len(synth), size=n_synth)] if n_synth else []
-        batch = [sample(p, rng, args.crop) for p in chosen]
-        x = torch.from_numpy(np.stack([b[0] for b in batch]).transpose(0, 3, 1, 2).astype(np.float32))
-        t = {k: torch.from_numpy(np.stack([b[1][k] for b in batch])) for k in batch[0][1]}
-        loss = loss_fn(model(x), t)
-        opt.zero_grad()
-        loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward unannotated
-        opt.step()
-        running = 0.98 * running + 0.02 * loss.item() if step else loss.item()
-        step += 1
-        if step % 100 == 0:
-            print(f"step {step} {elapsed / 60:.1f} min loss {running:.3f} lr {lr:.5f}", flush=True)
-            export(model, out)
-            torch.save(model.state_dict(), state)
+    stopped = False
+    try:
+        while step < total:
+            if time.time() - began >= sitting:
+                stopped = True
+                break
+            lr = state.cosine_lr(step, total, peak)
+            for group in opt.param_groups:
+                group["lr"] = lr
+            if init is not None:
+                freeze_norms(model)
+            n_synth = int(rng.binomial(args.batch, args.synth_share)) if synth else 0
+            chosen = [photos[i] for i in rng.integers(len(photos), size=args.batch - n_synth)]
+            chosen += [synth[i] for i in rng.integers(len(synth), size=n_synth)] if n_synth else []
+            batch = [sample(p, rng, args.crop) for p in chosen]
+            x = torch.from_numpy(np.stack([b[0] for b in batch]).transpose(0, 3, 1, 2).astype(np.float32))
+            t = {k: torch.from_numpy(np.stack([b[1][k] for b in batch])) for k in batch[0][1]}
+            with state.precision(args.precision):
+                maps = model(x)
+            loss = loss_fn(maps.float(), t)
+            opt.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward unannotated
+            opt.step()
+            running = 0.98 * running + 0.02 * loss.item() if running else loss.item()
+            step += 1
+            if step % 100 == 0:
+                rate = (time.time() - began) / 60
+                print(f"step {step}/{total} {rate:.1f} min loss {running:.3f} lr {lr:.5f}", flush=True)
+            if step % 500 == 0:
+                state.save(out, sig, step, model, opt, rng)
+            if step % 5000 == 0:
+                export(model, out.with_name(f".{out.stem}.partial.onnx"))
+    except KeyboardInterrupt:
+        stopped = True
+    state.save(out, sig, step, model, opt, rng)
+    if stopped:
+        print(f"stopped at step {step} of {total}; the same command resumes", flush=True)
+        return False
     export(model, out)
-    torch.save(model.state_dict(), state)
     print(f"wrote {out} after {step} steps", flush=True)
+    return True
 
 
 if __name__ == "__main__":

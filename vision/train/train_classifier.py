@@ -3,12 +3,14 @@
 
 Usage (repo root, torch in the venv)::
 
-    .venv/bin/python -m vision.train.train_classifier --kind index [--minutes 12] [--all]
-    .venv/bin/python -m vision.train.train_classifier --kind card [--minutes 8] [--all]
+    .venv/bin/python -m vision.train.train_classifier --kind index [--steps 8000] [--all]
+    .venv/bin/python -m vision.train.train_classifier --kind card [--steps 4000] [--all]
 
 Index crops come from the labelled corner indices of ``cards-corners``, card crops from the
 whole-card boxes of ``cards-ranks`` (train split unless ``--all``); both add drawn scenes and
-background crops, with fresh augmented crops every epoch.
+background crops, with fresh augmented crops every epoch. The budget is ``--steps``; the run
+keeps a checkpoint beside ``--out`` at every epoch's end and the same command carries on from
+it (``vision.train.state``).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from vision.classifier import (
     crop_size,
 )
 from vision.detector import DEFAULT_WEIGHTS
+from vision.train import state
 from vision.train.artwork import add_artwork_arguments, scene_faces
 from vision.train.crops import (
     add_proposals,
@@ -94,16 +97,22 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
     ap.add_argument("--kind", choices=("index", "card"), default="index")
     ap.add_argument("--out", type=Path, default=None)
-    ap.add_argument("--minutes", type=float, default=10.0)
+    ap.add_argument("--steps", type=int, default=8000, help="optimizer steps (the budget)")
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="stop this sitting after so many minutes; the same command resumes")
+    ap.add_argument("--fresh", action="store_true", help="ignore a checkpoint and start over")
+    ap.add_argument("--precision", choices=("bf16", "fp32"), default="bf16",
+                    help="the forward pass's arithmetic (bf16: weights and loss stay float32)")
     ap.add_argument("--all", action="store_true")
     ap.add_argument("--synth", type=int, default=500)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--crowded-share", type=float, default=0.0,
+                    help="share of drawn scenes that are whole crowded tables (index crops)")
     ap.add_argument("--threads", type=int, default=2, help="torch's CPU threads")
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--detector", type=Path, default=DEFAULT_WEIGHTS,
                     help="detector whose boxes on the photos are added as training crops")
-    ap.add_argument("--resume", action="store_true", help="start from OUT's .pt state if present")
     ap.add_argument("--init-onnx", type=Path, default=None,
                     help="start from these exported weights (e.g. the shipped ones; batch norms kept fixed)")
     ap.add_argument("--crop", default=None, metavar="WxH",
@@ -117,7 +126,8 @@ def main() -> None:
     if args.detector and args.detector.is_file():
         print(f"{add_proposals(photos, args.detector)} detector proposals", flush=True)
     if args.kind == "index":
-        synth = synthetic_photos(args.synth, args.seed + 2, scene_faces(args), table_textures(photos))
+        synth = synthetic_photos(args.synth, args.seed + 2, scene_faces(args), table_textures(photos),
+                                 crowded=args.crowded_share)
         size, n_out, out = (CROP_W, CROP_H), N_OUT, args.out or DEFAULT_CLASSIFIER
         if args.crop:
             w, _, h = args.crop.partition("x")
@@ -145,48 +155,62 @@ def main() -> None:
             return (np.concatenate([real_x, syn_x, np.array(prop_x).reshape(-1, *real_x.shape[1:])]),
                     np.concatenate([real_y, syn_y, np.array(prop_y, np.int64)]))
     model = IndexNet(size[0], size[1], n_out)
-    state = out.with_suffix(".pt")
-    if args.resume and state.is_file():
-        model.load_state_dict(torch.load(state))
-        print(f"resumed from {state}", flush=True)
     if args.init_onnx is not None:
         was = crop_size(args.init_onnx, (CROP_W, CROP_H)) if args.kind == "index" else size
         grid = None if was == size else (model.channels, (was[1] // 8, was[0] // 8), (size[1] // 8, size[0] // 8))
         load_folded(str(args.init_onnx), *model.layers(), first_grid=grid)
         print(f"started from {args.init_onnx} (batch norms kept fixed"
               + (f"; first dense layer resampled from a {was[0]}x{was[1]} crop)" if grid else ")"), flush=True)
-    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
-    start, budget, epoch = time.time(), args.minutes * 60, 0
-    while (elapsed := time.time() - start) < budget:
-        if args.init_onnx is not None:
-            freeze_norms(model)
-        x, y = crops(rng)
-        order = rng.permutation(len(x))
-        total = correct = 0
-        for i in range(0, len(order), args.batch):
-            frac = (time.time() - start) / budget
-            if frac >= 1:
-                break
-            for group in opt.param_groups:
-                group["lr"] = args.lr * 0.5 * (1 + np.cos(np.pi * min(frac, 1.0))) + 1e-5
-            idx = order[i:i + args.batch]
-            xb = torch.from_numpy(x[idx].transpose(0, 3, 1, 2).astype(np.float32))
-            yb = torch.from_numpy(y[idx])
-            logits = model(xb)
-            loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
-            opt.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward unannotated
-            opt.step()
-            total += len(idx)
-            correct += int((logits.argmax(1) == yb).sum())
-        epoch += 1
-        print(f"epoch {epoch} {elapsed / 60:.1f} min: {len(x)} crops, train acc {correct / max(total, 1):.3f}",
-              flush=True)
-        export(model, out, size)
-        torch.save(model.state_dict(), state)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    sig = {k: getattr(args, k) for k in ("kind", "steps", "all", "synth", "seed", "batch", "lr",
+                                         "precision", "crop", "crowded_share", "no_artwork", "drawn_share",
+                                         "styled_share")}
+    sig.update(init=str(args.init_onnx) if args.init_onnx else None,
+               detector=args.detector.name if args.detector else None)
+    if args.fresh:
+        state.forget(out)
+    step = state.load(out, sig, model, opt, rng)
+    if step:
+        print(f"resumed at step {step} of {args.steps}", flush=True)
+    began, epoch = time.time(), 0
+    sitting = args.minutes * 60 if args.minutes else float("inf")
+    try:
+        while step < args.steps and time.time() - began < sitting:
+            # A checkpoint is made only here, between epochs, where the generator's state
+            # fixes the next epoch's crops: a resumed run draws the same ones.
+            if args.init_onnx is not None:
+                freeze_norms(model)
+            x, y = crops(rng)
+            order = rng.permutation(len(x))
+            total = correct = 0
+            for i in range(0, len(order), args.batch):
+                if step >= args.steps:
+                    break
+                for group in opt.param_groups:
+                    group["lr"] = state.cosine_lr(step, args.steps, args.lr, warmup=100, floor=1e-5)
+                idx = order[i:i + args.batch]
+                xb = torch.from_numpy(x[idx].transpose(0, 3, 1, 2).astype(np.float32))
+                yb = torch.from_numpy(y[idx])
+                with state.precision(args.precision):
+                    logits = model(xb)
+                loss = F.cross_entropy(logits.float(), yb, label_smoothing=0.05)
+                opt.zero_grad()
+                loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward unannotated
+                opt.step()
+                step += 1
+                total += len(idx)
+                correct += int((logits.argmax(1) == yb).sum())
+            epoch += 1
+            print(f"epoch {epoch} step {step}/{args.steps} {(time.time() - began) / 60:.1f} min: "
+                  f"{len(x)} crops, train acc {correct / max(total, 1):.3f}", flush=True)
+            state.save(out, sig, step, model, opt, rng)
+    except KeyboardInterrupt:
+        pass  # the last checkpoint (an epoch's end) stands
+    if step < args.steps:
+        print(f"stopped at step {step} of {args.steps}; the same command resumes", flush=True)
+        raise SystemExit(3)
     export(model, out, size)
-    torch.save(model.state_dict(), state)
-    print(f"wrote {out}", flush=True)
+    print(f"wrote {out} after {step} steps", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,88 @@
+"""Training runs that stop and resume: a step budget, a cosine schedule on the step, and a
+checkpoint holding everything the next step depends on.
+
+A run's result is fixed by its arguments and seed, not by how busy the machine was: the
+budget is counted in optimizer steps, the learning rate follows the step, and the checkpoint
+(written every few hundred steps, and when a run is stopped) keeps the network, the
+optimizer, the step and both random generators. Running the same command again carries on
+from the checkpoint, so a run of several hours may be spread over several sittings.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+
+def cosine_lr(step: int, total: int, peak: float, warmup: int = 300, floor: float = 2e-5) -> float:
+    """The learning rate at ``step`` of ``total``: a linear warm-up, then half a cosine."""
+    if step < warmup:
+        return peak * (step + 1) / warmup
+    frac = min(1.0, (step - warmup) / max(1, total - warmup))
+    return peak * 0.5 * (1 + math.cos(math.pi * frac)) + floor
+
+
+def state_path(out: Path) -> Path:
+    """Where the checkpoint of a run writing ``out`` lives (beside it, hidden)."""
+    return out.with_name(f".{out.stem}.state.pt")
+
+
+def save(out: Path, signature: dict[str, Any], step: int, model: nn.Module,
+         opt: torch.optim.Optimizer, rng: np.random.Generator) -> None:
+    """Write the checkpoint atomically (a power cut leaves the previous one whole)."""
+    path = state_path(out)
+    tmp = path.with_suffix(".tmp")
+    torch.save({"signature": signature, "step": step, "model": model.state_dict(),
+                "opt": opt.state_dict(), "rng": rng.bit_generator.state,
+                "torch_rng": torch.get_rng_state()}, tmp)
+    os.replace(tmp, path)
+
+
+def load(out: Path, signature: dict[str, Any], model: nn.Module, opt: torch.optim.Optimizer,
+         rng: np.random.Generator) -> int:
+    """Restore a checkpoint made with the same ``signature``; the step to go on from (0 with
+    none). A checkpoint of other arguments is refused with the difference named."""
+    path = state_path(out)
+    if not path.is_file():
+        return 0
+    state = torch.load(path, weights_only=False)
+    if state["signature"] != signature:
+        diff = sorted(k for k in set(signature) | set(state["signature"])
+                      if signature.get(k) != state["signature"].get(k))
+        raise SystemExit(f"error: {path} belongs to a run with other arguments ({', '.join(diff)}); "
+                         "pass --fresh to start over")
+    model.load_state_dict(state["model"])
+    opt.load_state_dict(state["opt"])
+    rng.bit_generator.state = state["rng"]
+    torch.set_rng_state(state["torch_rng"])
+    return int(state["step"])
+
+
+def finished(out: Path, signature: dict[str, Any], total: int) -> bool:
+    """Whether ``out`` is the finished result of a run with these arguments."""
+    path = state_path(out)
+    if not (out.is_file() and path.is_file()):
+        return False
+    state = torch.load(path, weights_only=False)
+    return bool(state["signature"] == signature and int(state["step"]) >= total)
+
+
+def forget(out: Path) -> None:
+    """Drop the checkpoint (``--fresh``)."""
+    state_path(out).unlink(missing_ok=True)
+
+
+@contextmanager
+def precision(name: str) -> Iterator[None]:
+    """The forward pass in bfloat16 (about 1.7 times faster on CPUs with bf16 instructions;
+    the weights and the loss stay float32) or plain float32."""
+    with torch.autocast("cpu", dtype=torch.bfloat16, enabled=name == "bf16"):
+        yield
