@@ -10,7 +10,8 @@ the rules take it now or why not; "Call" posts the :class:`~engine.game.events.C
 journaled whether the rules take it or refuse it, and the panel shows their answer.
 
 Keyboard: K opens it in play; Left/Right the seat, Up/Down or Tab the call, the tiles typed
-in the notation ("B7 B7", "R10 R11 R12 / K9 B9 Y9"), Return calls, Escape forgets what was
+in the notation ("B7 B7", "R10 R11 R12 / K9 B9 Y9"; the footer gives what the chosen call
+names, with an example: :data:`HINTS`), Return calls, Escape forgets what was
 typed or closes it. Touch: the play screen's "Calls" button, then the panel's buttons and keys.
 
 The box has no keys to type with: a seat's button held while OK is pressed makes that seat's
@@ -36,6 +37,9 @@ LABELS: dict[str, tuple[str, bool]] = {
     live.CALL_DOUBLE: ("declare a double", True),
     live.CALL_ACE: ("show the ace", False),
     live.CALL_MELD: ("lay a meld", True),
+    live.CALL_TAKE: ("take the last tile thrown", True),
+    live.CALL_ADD: ("add tiles to a meld", True),
+    live.CALL_BREAK: ("break a run", True),
     # the contract games': the cards named may be left out (the players' word), except a meld
     contract.CALL_UPCARD: ("take the upcard offered", False),
     contract.CALL_CHIP: ("cut exactly: the extra chip", False),
@@ -44,6 +48,15 @@ LABELS: dict[str, tuple[str, bool]] = {
     contract.CALL_PUSH: ("push the upcard on", False),
     contract.CALL_EXTEND: ("call out the discard", False),
     contract.CALL_FLOAT: ("play my last card and float", False),
+}
+#: What to type for each tile call, with an example (groups apart with "/").
+HINTS: dict[str, str] = {
+    live.CALL_DOUBLE: "the pair (B7 B7)",
+    live.CALL_ACE: "the ace's twin, or nothing",
+    live.CALL_MELD: "the groups (R10 R11 R12 / K9 B9 Y9)",
+    live.CALL_TAKE: "the tile taken, then the groups laid with it (R5 / R3 R4 R5 R6)",
+    live.CALL_ADD: "the meld as it lies, then the tiles added (R10 R11 R12 / R13)",
+    live.CALL_BREAK: "the run as it lies, then what it becomes (Y3 Y4 Y5 Y6 / Y3 Y4 Y5 / Y5 Y6 Y7)",
 }
 PROMPT = ("←/→: seat · ↑/↓: call · type the tiles (B7 B7, R10 R11 R12 / K9 B9 Y9) · "
           "Return: call · Esc: close")
@@ -112,9 +125,17 @@ def view(state: GameState, panel: CallPanel, t_ms: int) -> CallsView:
         ready, words = trial(state, panel, call, t_ms)
         options.append(CallOption(call, label, ready, "" if ready else words, names_tiles))
     chosen = calls.index(panel.call) if panel.call in calls else 0
-    prompt = PROMPT if state.game.variant.uses_tiles else CARD_PROMPT
+    prompt = tile_prompt(panel.call) if state.game.variant.uses_tiles else CARD_PROMPT
     return CallsView(tuple(s.name for s in state.game.seats), panel.seat, tuple(options), chosen,
                      hand_view(panel.hand), panel.said, panel.refused, prompt)
+
+
+def tile_prompt(call: str) -> str:
+    """The footer for a tile call: what to type for ``call``, with an example."""
+    hint = HINTS.get(call)
+    if hint is None:
+        return PROMPT
+    return f"←/→: seat · ↑/↓: call · type {hint} · Return: call · Esc: close"
 
 
 def step_seat(state: GameState, panel: CallPanel, step: int) -> CallPanel:

@@ -127,3 +127,27 @@ def test_a_meld_is_laid_from_the_panel_in_the_seats_turn(table: Table, screen: S
     call_key(table, "return", "\r")
     assert not table.calls.refused, table.calls.said
     assert of(table.state.deal).laying_seat == seat
+
+
+def test_take_add_and_break_are_offered_in_the_players_words_with_what_to_type(table: Table) -> None:
+    """tile-rummy-romanian.txt line 106 (a seat that has melded may take the tile the seat before
+    it threw instead of drawing), line 104 (it may add tiles to the melds on the table) and line
+    49 (it may break a run laid on the table): each call reads as the players say it, and the
+    footer says what to type for it, with an example."""
+    call_key(table, "k", "k")
+    view = table.draw()
+    assert isinstance(view, CallsView)
+    labels = {o.call: o.label for o in view.options}
+    assert labels["take"] == "take the last tile thrown"
+    assert labels["add"] == "add tiles to a meld"
+    assert labels["break"] == "break a run"
+    assert all(o.label != o.call for o in view.options)
+    prompts = {}
+    for _ in view.options:
+        view = table.draw()
+        prompts[view.options[view.chosen].call] = view.prompt
+        call_key(table, "down", "")
+    assert "R5 / R3 R4 R5 R6" in prompts["take"] and "tile taken" in prompts["take"]
+    assert "R10 R11 R12 / R13" in prompts["add"] and "tiles added" in prompts["add"]
+    assert "Y3 Y4 Y5 Y6 / Y3 Y4 Y5 / Y5 Y6 Y7" in prompts["break"] and "run as it lies" in prompts["break"]
+    assert len(set(prompts.values())) == len(prompts)  # each call its own hint
