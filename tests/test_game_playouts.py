@@ -92,7 +92,10 @@ class Table:
         players = self.rng.randint(fewest, min(v.max_players, 5))
         options: dict[str, object] = {"cut_ins": True} if "cut_ins" in v.table_options() and seed % 2 else {}
         # Dummy Rummy's optional rules: the floating discard (its calls) and the dummy hand
+        # (the dummy hand only where fewer than four play: with four it is refused at setup)
         options |= {key: True for key in ("floating", "dummy_hand") if key in v.table_options()}
+        if isinstance(v, ContractVariant) and players >= v.table.dummy_below:
+            options.pop("dummy_hand", None)
         self.d = Driver(game(variant, [f"P{i}" for i in range(players)],
                              first_dealer=self.rng.randrange(players), options=options))
         self.shadow = Shadow(self.d)

@@ -331,9 +331,27 @@ def test_with_fewer_than_four_players_a_dummy_hand_is_dealt_face_up():
     three = game("dummy-rummy", NAMES[:3], options={"dummy_hand": True})
     policy = policy_for(three)
     assert policy.deal_label(three, 1) == "each player's own goal; 13 cards dealt face up to a dummy hand"
-    four = game("dummy-rummy", NAMES, options={"dummy_hand": True})
+    four = game("dummy-rummy", NAMES)
     assert policy.deal_label(four, 1) == "each player's own goal"
     plain = game("dummy-rummy", NAMES[:3])
     assert policy.deal_label(plain, 1) == "each player's own goal"
     d = start("dummy-rummy", players=3, dummy_hand=True)
     assert len(d.state.deal.status) == 3  # the dummy holds no seat and takes no turn
+
+
+def test_the_dummy_hand_with_four_players_is_refused_at_setup_with_the_reason():
+    """contract-rummy-variants.txt line 548: the dummy hand is dealt only when fewer than four
+    play (two or three): asked for with four, the game does not start, and the table says why
+    instead of leaving the house rule silently unplayed."""
+    from engine.game.setup import SetupError
+    from tablekit.commands.run import game_from_args
+    from tablekit.values import ValueRefused
+
+    with pytest.raises(SetupError, match="dummy hand is dealt only when 3 or fewer play, not 4"):
+        game("dummy-rummy", NAMES, options={"dummy_hand": True})
+    assert game("dummy-rummy", NAMES[:3], options={"dummy_hand": True}).players == 3
+    assert game("dummy-rummy", NAMES, options={"dummy_hand": False}).players == 4
+    parser = __import__("argparse").Namespace(players="Ann,Bo,Cy,Di", option=["dummy_hand=true"], dealer=1,
+                                              variant="dummy-rummy", turn_seconds=0)
+    with pytest.raises((SetupError, ValueRefused), match="leave out dummy_hand or seat fewer players"):
+        game_from_args(parser)

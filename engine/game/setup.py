@@ -59,6 +59,9 @@ class Game:
         if self.turn_seconds < 0:
             raise SetupError("a turn timer cannot be negative")
         check_seating(variant, self.seats)
+        problem = variant.setup_problem(n, self.options)
+        if problem:
+            raise SetupError(problem)
 
     @property
     def variant(self) -> Variant:

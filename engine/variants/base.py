@@ -75,6 +75,12 @@ class Variant:
         """The house rules a table may set for this game (a family may add per-game ones)."""
         return self.house_options
 
+    def setup_problem(self, players: int, options: Mapping[str, Any]) -> str | None:
+        """Why this game cannot start with ``players`` and these house rules together, in the
+        players' words (None: it can): a house rule the text allows only with some numbers of
+        players is refused at setup rather than ignored."""
+        return None
+
     # --- input -------------------------------------------------------------------------
 
     def parse(self, text: str) -> ItemGroups:

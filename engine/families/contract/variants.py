@@ -313,6 +313,16 @@ class ContractVariant(Variant):
                                               ("dummy_hand", self.table.dummy_hand)) if on}
         return {**self.house_options, **extra} if extra else self.house_options
 
+    def setup_problem(self, players: int, options: Mapping[str, Any]) -> str | None:
+        """Dummy Rummy's dummy hand is dealt only when fewer than ``dummy_below`` play: asked
+        for at a fuller table it would silently not be dealt, so it is refused."""
+        table = self.table
+        if table.dummy_hand and options.get("dummy_hand") and players >= table.dummy_below:
+            fewest = table.dummy_below - 1
+            return (f"{self.name}'s dummy hand is dealt only when {fewest} or fewer play, not {players}: "
+                    "leave out dummy_hand or seat fewer players")
+        return None
+
     def turn_step(self) -> int:
         return step_of(self.table.direction)
 
