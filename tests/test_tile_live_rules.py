@@ -203,3 +203,72 @@ def test_a_lapsed_first_meld_counts_against_its_seat_when_the_pool_ends_the_game
         d.read(seat, hand)
         d.ok()
     assert d.state.history[-1].scores == (-5, -10, -(30 + 15))
+
+
+# --- a close by a seat that has not melded --------------------------------------------------
+
+
+def _close(d: Driver, seat: int, zone: str) -> None:
+    d.declare(seat)
+    d.read(seat, zone)
+    d.ok()
+
+
+def test_a_seat_that_never_melded_closes_only_with_a_first_meld_s_worth():
+    """Line 69 (and line 39): the first put-down needs at least one run and 45 points. A seat
+    that closes without having melded lays everything in that turn, so its close is its first
+    meld: formations alone, or too few points, do not close; the seat plays on."""
+    d = dealt()
+    cy_melds(d)  # the table calls its melds; Ann has not melded
+    assert d.state.deal.turn == 0
+    _close(d, 0, "K9 B9 Y9 | K4 B4 Y4 | R2")  # formations only
+    assert d.state.phase == "play" and d.state.deal.turn == 0, d.state.notice
+    assert "Ann has not melded before" in d.state.notice and "at least one run" in d.state.notice
+    _close(d, 0, "R3 R4 R5 | K4 B4 Y4 | R2")  # a run, but 30 points
+    assert d.state.phase == "play", d.state.notice
+    assert "a first meld needs at least 45" in d.state.notice
+    _close(d, 0, "R10 R11 R12 | K9 B9 Y9 | R2")  # 45 with a run: the close stands
+    assert d.state.phase == "show" and d.state.show.valid, d.state.notice
+    assert d.replayed() == d.state
+
+
+def test_a_seat_that_melded_before_closes_with_whatever_groups_are_left():
+    """Line 102: after the first meld, later groups need not make 45 points; closing with a
+    small formation and the last tile is a close."""
+    d = dealt()
+    cy_melds(d)
+    d.press(0)
+    d.press(1)
+    _close(d, 2, "K4 B4 Y4 | R2")
+    assert d.state.phase == "show" and d.state.show.valid, d.state.notice
+
+
+def test_a_first_meld_laid_in_the_closing_turn_is_checked_when_laid_not_again_at_the_close():
+    """Line 69: the first meld laid in the turn (45 with a run, checked then) is the seat's;
+    the rest it lays to close need only be melds."""
+    d = dealt()
+    cy_melds(d)
+    taken(d, 0, "meld", "R10 R11 R12 | K9 B9 Y9")
+    _close(d, 0, "K4 B4 Y4 | R2")
+    assert d.state.phase == "show" and d.state.show.valid, d.state.notice
+
+
+# --- the pool rebuilt ------------------------------------------------------------------------
+
+
+def test_after_the_pool_is_rebuilt_no_thrown_tile_is_left_to_take_until_the_next_throw():
+    """Line 120: when the pool runs out the thrown tiles (but the first) are mixed into a new
+    pool, so the pile of thrown tiles is empty: taking the last thrown tile (line 106) waits
+    for the next throw."""
+    d = dealt()
+    cy_melds(d)
+    d.press(0)
+    d.press(1)  # Cy, who has melded, is in turn
+    d.menu()
+    d.ok()  # the pool ran out: rebuilt
+    assert record(d).rebuilds == 1
+    refused_with(d, 2, "take", "K4", "none is left to take until the next throw")
+    d.press(2)  # Cy throws
+    taken(d, 0, "take", "K4 | R10 R11 R12 | K4 B4 Y4")
+    assert record(d).took == "K4"
+    assert d.replayed() == d.state

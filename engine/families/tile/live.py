@@ -30,7 +30,11 @@ here against the rules of :mod:`engine.families.tile.game_rules` and recorded in
   the turn of its first meld a seat breaks only its own runs.
 - the pool running out (the play menu's stock-out item): the first time the thrown tiles
   but the game's first are mixed into a new pool and play goes on; the next time the game
-  ends with every board counted and nobody earning the closing bonus.
+  ends with every board counted and nobody earning the closing bonus. Until the turn in
+  which it was rebuilt ends with a throw, no thrown tile is left to ``take``.
+- the close (a long press, the zone read): a seat whose first meld has not counted lays every
+  tile in its closing turn, so what it lays then is its first meld and must make at least
+  45 points with a run (:func:`closing_first_meld`); otherwise the close is not valid.
 
 Until its first meld counts, a seat's board stays at 14 tiles: it draws one and throws one
 each turn, and nothing leaves the board for the table but the first meld itself; a first
@@ -114,6 +118,7 @@ class TileDeal(FamilyDeal):
     took: str = ""  # the last thrown tile taken in the turn now on
     laying_tiles: int = 0  # tiles gone from the laying seat's board in the turn now on
     off_board: tuple[tuple[int, int], ...] = ()  # (seat, tiles put on the table) per counted turn
+    rebuilt_turn: int = 0  # the turn (turn_count) in which the pool was last rebuilt; 0 never
 
     def points_laid(self, seat: int) -> int:
         return sum(p for s, p in self.laid_points if s == seat)
@@ -349,6 +354,9 @@ def take(record: TileDeal, deal: DealState, seat: int, name: str, cards: Groups,
         return None, (f"{name}'s take: name the last thrown tile alone, then any groups laid with it "
                       "(R5 / R3 R4 R5 R6)")
     tile, meld = groups[0][0], groups[1:]
+    if record.rebuilt_turn and record.rebuilt_turn == deal.turn_count:
+        return None, (f"{name} cannot take {tile}: the thrown tiles went into the new pool when it was "
+                      "rebuilt this turn, so none is left to take until the next throw")
     if record.acting(seat):
         return None, (f"{name} cannot take {tile} now: the last thrown tile is taken instead of "
                       "drawing, at the start of the turn, before anything is laid")
@@ -505,11 +513,33 @@ def turn_ended(record: TileDeal, seat: int, name: str, in_time: bool) -> tuple[T
 # --- the pool ------------------------------------------------------------------------------
 
 
-def pool_out(record: TileDeal) -> tuple[TileDeal, str] | None:
-    """The pool ran out: rebuilt once (the record and the words), then the game ends (None)."""
+def pool_out(record: TileDeal, turn_count: int) -> tuple[TileDeal, str] | None:
+    """The pool ran out in turn ``turn_count``: rebuilt once (the record and the words), then
+    the game ends (None). The thrown tiles went into the new pool, so nothing is left to take
+    until the next throw."""
     if game_over_by_pool(0, 1, record.rebuilds, POOL_REBUILDS):
         return None
-    record = replace(record, rebuilds=record.rebuilds + 1)
+    record = replace(record, rebuilds=record.rebuilds + 1, rebuilt_turn=turn_count)
     return record, ("the pool ran out: the thrown tiles, all but the game's first, are mixed into "
                     "a new pool and play goes on (when it runs out again the game ends, with no "
                     "closing bonus)")
+
+
+# --- the close -----------------------------------------------------------------------------
+
+
+def closing_first_meld(record: TileDeal, seat: int, name: str, cards: Groups) -> str:
+    """Why ``seat``'s close (``cards``: its zone as read) cannot stand as its first meld ("":
+    it can, or the seat melded before, or lays its first meld in this very turn, already
+    checked). The lone tile thrown to close is not laid, so it does not count."""
+    if seat in record.melded or _melds_now(record, seat):
+        return ""
+    groups = _groups(cards)
+    if isinstance(groups, str):
+        return ""  # the judge's own reading says what is wrong with the tiles
+    laid = [g for g in groups if read_meld(g).valid]
+    verdict = check_first_meld(laid)
+    if verdict.valid:
+        return ""
+    return (f"{name} has not melded before: what is laid to close is {name}'s first meld, and "
+            f"{'; '.join(verdict.problems)}")

@@ -11,7 +11,10 @@ Table rulings where the texts are silent:
   meld never counted (none called, or it lapsed when time ran out) laid nothing: every tile
   in its zone, valid groups too, was kept on the board and counts against it; a table that
   calls no melds at all leaves the zones read as the only word on what was laid;
-- a close that is not valid lets the closer play on (the text sets no penalty);
+- a close that is not valid lets the closer play on (the text sets no penalty); a seat that
+  has not melded closes only with a first meld's worth (45 points with a run) among what it
+  lays (where no melds are called, the record knows of none, so every closer's zone is held
+  to it: its earlier melds lie in it too);
 - what the players call during the game (doubles, the ace, melds) and the pool's one rebuild
   are refereed by :mod:`engine.families.tile.live`; the seat that showed the ace earns the
   ace bonus, and the ace's twin left on a board counts 50 only against that seat.
@@ -67,6 +70,18 @@ class TilePolicy(FamilyPolicy):
 
     def judge_show(self, game: Game, deal: DealState, groups: Groups) -> Ruling:
         return game.variant.judge(self._request(game, deal, "declare", groups))
+
+    def judge_seat_show(self, game: Game, deal: DealState, seat: int, groups: Groups) -> Ruling:
+        """A close by a seat that has not melded is also its first meld: at least 45 points
+        with a run among what it lays (the text's rule for the first put-down)."""
+        ruling = self.judge_show(game, deal, groups)
+        if not ruling.valid:
+            return ruling
+        problem = live.closing_first_meld(live.of(deal), seat, game.seats[seat].name, groups)
+        if not problem:
+            return ruling
+        return replace(ruling, valid=False, reason=f"not a valid close: {problem}",
+                       violations=(*ruling.violations, problem))
 
     def _laid_and_left(self, game: Game, deal: DealState, groups: Groups, ace_dealt: bool = False
                        ) -> tuple[int, int, Ruling]:
@@ -151,7 +166,7 @@ class TilePolicy(FamilyPolicy):
         return replace(deal, family=record), text
 
     def stock_out_goes_on(self, game: Game, deal: DealState) -> tuple[DealState, str] | None:
-        rebuilt = live.pool_out(live.of(deal))
+        rebuilt = live.pool_out(live.of(deal), deal.turn_count)
         if rebuilt is None:
             return None
         record, text = rebuilt
