@@ -56,7 +56,8 @@ def test_the_demo_s_calls_are_answered_as_the_text_says(demo):
     line 515 (a goal laid in one's own turn, judged against one's own goal), lines 550-551 (a
     discard that fits a meld called out, a player floating with no card) and line 548 (a
     face-up dummy hand with fewer than four players); king-rummy: line 23 (another player takes
-    a melded joker at once, the melder plays on); american-jokers: the upcard offered at the
+    a melded joker at once, the melder plays on; of several who want it, the one nearest to
+    playing next has the first chance); american-jokers: the upcard offered at the
     deal, taken once, and its taker plays first."""
     name, (_, _, out) = demo
     seen = said(out / "j.sqlite")
@@ -86,11 +87,15 @@ def test_the_demo_s_calls_are_answered_as_the_text_says(demo):
         assert last is not None
         assert policy_for(last.game).deal_label(last.game, 1).endswith("13 cards dealt face up to a dummy hand")
     elif name == "king-rummy":
-        assert [c.call for c in made] == ["joker", "joker", "joker"]
-        assert texts[:3] == [
-            "Di takes the joker, putting the card it stands for in its place; Bo plays on",
+        assert [c.call for c in made] == ["joker", "joker", "joker", "joker"]
+        assert texts[:4] == [
+            "Di takes the joker, putting the card it stands for in its place; Bo plays on (a player "
+            "nearer in turn may still claim it within 5 seconds)",
             "Bo melded it: only the other players may take a joker at once",
-            "Cy takes the joker, putting 7H in its place; Bo plays on",
+            "Cy plays sooner after Bo than Di: Cy takes the joker, putting 7H in its place, and Di "
+            "takes back the card put in; Bo plays on",
+            "Cy plays sooner after Bo and asked for that joker: the player nearest in turn has the "
+            "first chance, so it stays with Cy",
         ]
     else:
         assert texts[:2] == ["Cy takes the upcard and plays first",

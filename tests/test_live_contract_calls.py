@@ -208,8 +208,39 @@ def test_the_box_chord_takes_a_king_rummy_joker_out_of_turn(tmp_path):
     other = (turn + 2) % 4
     chord(table, other, table.now() + 1000)
     assert table.state.notice == (f"{NAMES[other]} takes the joker, putting the card it stands for "
-                                  f"in its place; {NAMES[turn]} plays on")
+                                  f"in its place; {NAMES[turn]} plays on (a player nearer in turn may "
+                                  "still claim it within 5 seconds)")
     assert table.state.deal.turn == turn  # the melder plays on
+
+
+def test_of_several_who_want_a_king_rummy_joker_the_nearest_in_turn_has_the_first_chance():
+    """contract-rummy-variants.txt line 23: when more than one player can and wants to take a
+    melded joker, the player closest to being next in turn gets the first opportunity. The
+    first call opens a short window; a seat nearer in turn takes the joker over, one farther
+    away is refused with the reason; after the window a call is for another joker."""
+    d = start("king-rummy")
+    turn = d.state.deal.turn
+    near, mid, far = ((turn + k) % 4 for k in (1, 2, 3))
+    t = d.t
+    assert not refused(d(Called(mid, "joker", (("7H",),), t + 500)))
+    assert live.of(d.state.deal).joker_to == mid and live.of(d.state.deal).jokers == 1
+    before = d.state
+    effects = d(Called(far, "joker", (), t + 1500))  # farther from playing next: refused
+    assert refused(effects)
+    assert d.state.notice == (f"{NAMES[mid]} plays sooner after {NAMES[turn]} and asked for that joker: "
+                              f"the player nearest in turn has the first chance, so it stays with {NAMES[mid]}")
+    assert d.state.deal == before.deal
+    assert not refused(d(Called(near, "joker", (("7H",),), t + 3000)))  # nearer: takes it over
+    assert d.state.notice.startswith(f"{NAMES[near]} plays sooner after {NAMES[turn]} than {NAMES[mid]}: "
+                                     f"{NAMES[near]} takes the joker, putting 7H in its place")
+    assert live.of(d.state.deal).joker_to == near and live.of(d.state.deal).jokers == 1
+    assert refused(d(Called(mid, "joker", (), t + 4000)))  # mid again: near plays sooner
+    assert refused(d(Called(near, "joker", (), t + 4500)))  # near has it already
+    assert "has taken that joker already" in d.state.notice
+    # the window is over: another joker melded, and the far seat may take that one
+    assert not refused(d(Called(far, "joker", (), t + 500 + live.JOKER_WINDOW_MS + 1)))
+    assert live.of(d.state.deal).joker_to == far and live.of(d.state.deal).jokers == 2
+    assert d.replayed() == d.state
 
 
 def test_ok_without_a_seat_held_is_still_ok(tmp_path):

@@ -29,6 +29,7 @@ from typing import Literal
 
 from engine.game.effects import Buzz, Effect, Notice, SetLed
 from engine.game.policy import policy_for
+from engine.game.seats import turn_distance
 from engine.game.state import PLAYING, DealState, GameState
 
 Ties = Literal["nearest", "first"]
@@ -212,7 +213,7 @@ def winner(state: GameState, rules: ClaimRules, book: ClaimBook) -> int | None:
         return book.waiting[0]
     n = state.game.players
     step = turn_step(state)
-    return min(book.waiting, key=lambda s: ((s - deal.turn) * step) % n)
+    return min(book.waiting, key=lambda s: turn_distance(s, deal.turn, n, step))
 
 
 def prompt(state: GameState, rules: ClaimRules | None) -> str:

@@ -31,6 +31,12 @@ def step_of(direction: Direction) -> int:
     return 1 if direction == CLOCKWISE else -1
 
 
+def turn_distance(seat: int, turn: int, n: int, step: int = 1) -> int:
+    """How many places after ``turn`` ``seat`` comes, going ``step`` (0: ``seat`` is ``turn``):
+    the smaller, the nearer to playing next, which is who has priority where a text says so."""
+    return ((seat - turn) * step) % n
+
+
 def next_seat(after: int, allowed: Callable[[int], bool], n: int, step: int = 1) -> int | None:
     """The first seat from ``after`` going ``step`` (+1 clockwise, -1 counter-clockwise) that
     ``allowed`` takes; ``after`` itself comes last (None when no seat is allowed)."""

@@ -21,7 +21,13 @@ its claim or deal data), never by the game's name:
   goal (or went out) tries the next one the next deal; the others try theirs again.
 - ``swap.when == "at-once"`` (King Rummy): when a joker is melded, any other player holding
   the card it stands for may take it at once, putting the card in its place (``joker``, the
-  card named); the player in turn plays on. *Ruling*: the table takes the first to call.
+  card named); the player in turn plays on. When several want it, the one nearest to playing
+  next has the first chance: the first call opens a short claim window
+  (:data:`JOKER_WINDOW_MS`, in the same turn) in which a seat nearer in turn after the melder
+  takes the joker over (the first caller takes back the card put in), and a seat farther
+  away is refused with the reason, as claims with priority are settled in
+  :mod:`engine.game.claims`. *Ruling*: a call after the window (or in another turn) is for
+  another joker melded.
 - ``floating`` (Dummy Rummy's house rule ``floating``): after a discard, any other player may
   call out (``extend``) that it would extend a meld on the table; the discarder must play it
   there instead. A player who laid their goal may play their last card to a meld and
@@ -45,7 +51,7 @@ from typing import TYPE_CHECKING, Final
 
 from engine.cards import Card, Groups, parse_card
 from engine.errors import NotationError, TablekitError
-from engine.game.seats import next_seat
+from engine.game.seats import next_seat, turn_distance
 from engine.game.state import PLAYING, DealState, FamilyDeal
 
 if TYPE_CHECKING:
@@ -61,6 +67,8 @@ CALL_EXTEND: Final = "extend"
 #: How long the redraw window waits before the first turn's clock starts (OK ends it sooner).
 REDRAW_WINDOW_MS: Final = 120_000
 REDRAW_LABEL: Final = "redraw"
+#: How long after the first call for a melded joker a seat nearer in turn may still claim it.
+JOKER_WINDOW_MS: Final = 5_000
 
 Answer = tuple[DealState | None, str]
 
@@ -86,6 +94,9 @@ class ContractDeal(FamilyDeal):
     pushed_turn: int = 0
     pushes: tuple[int, ...] = ()
     jokers: int = 0
+    joker_to: int | None = None
+    joker_until_ms: int = 0
+    joker_turn: int = 0
     floating: tuple[int, ...] = ()
     discarded: tuple[int, int] | None = None
     called_out: int | None = None
@@ -162,30 +173,53 @@ def lay_goal(variant: ContractVariant, deal: DealState, seat: int, name: str, ca
 
 
 def exchange_joker(variant: ContractVariant, deal: DealState, seat: int, names: tuple[str, ...],
-                   cards: Groups) -> Answer:
+                   cards: Groups, t_ms: int = 0, step: int = 1) -> Answer:
     name = names[seat]
     if variant.table.swap.when != "at-once":
         return None, f"{variant.name} lets no joker be taken out of turn"
     if seat == deal.turn:
         return None, f"{name} melded it: only the other players may take a joker at once"
+    if deal.status[seat] != PLAYING:
+        return None, f"{name} is out of this deal: no joker"
     flat = [c for g in cards for c in g]
+    put = "the card it stands for"
+    if flat:
+        if len(flat) != 1:
+            return None, f"{name}'s joker: name the one card put in its place"
+        try:
+            card: Card = parse_card(flat[0])
+        except (NotationError, TablekitError, ValueError) as exc:
+            return None, f"{name}'s joker: {exc}"
+        if variant.is_wild(card):
+            return None, f"{card} is wild itself: a joker is taken with the natural card it stands for"
+        put = str(card)
     record = of(deal)
-    if not flat:  # from the box: the card is the one the joker stands for, as the table sees
-        record = replace(record, jokers=record.jokers + 1)
+    n = len(deal.status)
+    in_turn = names[deal.turn]
+
+    def distance(s: int) -> int:
+        return turn_distance(s, deal.turn, n, step)
+
+    holder = record.joker_to
+    if holder is not None and record.joker_turn == deal.turn_count and t_ms <= record.joker_until_ms:
+        if holder == seat:
+            return None, f"{name} has taken that joker already"
+        if distance(seat) > distance(holder):
+            return None, (f"{names[holder]} plays sooner after {in_turn} and asked for that joker: "
+                          f"the player nearest in turn has the first chance, so it stays with {names[holder]}")
+        record = replace(record, joker_to=seat)
         return (replace(deal, family=record),
-                f"{name} takes the joker, putting the card it stands for in its place; "
-                f"{names[deal.turn]} plays on")
-    if len(flat) != 1:
-        return None, f"{name}'s joker: name the one card put in its place"
-    try:
-        card: Card = parse_card(flat[0])
-    except (NotationError, TablekitError, ValueError) as exc:
-        return None, f"{name}'s joker: {exc}"
-    if variant.is_wild(card):
-        return None, f"{card} is wild itself: a joker is taken with the natural card it stands for"
-    record = replace(record, jokers=record.jokers + 1)
-    return (replace(deal, family=record),
-            f"{name} takes the joker, putting {card} in its place; {names[deal.turn]} plays on")
+                f"{name} plays sooner after {in_turn} than {names[holder]}: {name} takes the joker, "
+                f"putting {put} in its place, and {names[holder]} takes back the card put in; "
+                f"{in_turn} plays on")
+    record = replace(record, jokers=record.jokers + 1, joker_to=seat, joker_until_ms=t_ms + JOKER_WINDOW_MS,
+                     joker_turn=deal.turn_count)
+    text = f"{name} takes the joker, putting {put} in its place; {in_turn} plays on"
+    nearer = [s for s in range(n) if deal.status[s] == PLAYING and 0 < distance(s) < distance(seat)]
+    if nearer:
+        text += (f" (a player nearer in turn may still claim it within {JOKER_WINDOW_MS // 1000} "
+                 "seconds)")
+    return replace(deal, family=record), text
 
 
 def push(variant: ContractVariant, deal: DealState, seat: int, names: tuple[str, ...], step: int) -> Answer:

@@ -277,7 +277,7 @@ class PenaltyPolicy(FamilyPolicy):
         if call == live.CALL_GOAL:
             return live.lay_goal(variant, deal, seat, names[seat], cards, self._goal_met(game, deal, seat, cards))
         if call == live.CALL_JOKER:
-            return live.exchange_joker(variant, deal, seat, names, cards)
+            return live.exchange_joker(variant, deal, seat, names, cards, t_ms, self.turn_step(game))
         if call == live.CALL_PUSH:
             return live.push(variant, deal, seat, names, self.turn_step(game))
         if call == live.CALL_EXTEND:
