@@ -4,8 +4,9 @@ Each of the 34 game ids is played from its first deal to the game's end with leg
 actions only: turns ended with a press, turns timed out, the box and the camera lost and
 found again, shows (valid ones, wrong ones, a misread card corrected) with every other hand
 read, and where the game has them claims out of turn answered both ways, the upcard bought
-in turn, drops, the stock running out, the family's calls (tile rummy's doubles, the ace and
-melds; the contract games' upcard, chip, goal, joker, push, and Dummy Rummy's floating
+in turn, drops, the stock running out, the family's calls (tile rummy's doubles, the ace,
+melds, the last thrown tile taken, tiles added and runs broken, built from the melds the
+table keeps; the contract games' upcard, chip, goal, joker, push, and Dummy Rummy's floating
 discard) and Open Rummy's turns checked against the camera's reading of the whole table.
 
 A table action is legal when the referee takes it: each one is first tried on the state
@@ -27,6 +28,7 @@ from test_game_random import Shadow, check_sound, legal_open_rummy
 
 from engine.families.contract import live
 from engine.families.contract.variants import ContractVariant
+from engine.families.tile import live as tile_live
 from engine.game import (
     LONG_PRESS_MS,
     ButtonPressed,
@@ -65,7 +67,10 @@ CONTRACT_LOSERS = ("3C 4D", "KC QC JD KD", "9S | 5H 6H", "AH AS KH KS QH QS JH J
 TILE_CLOSE = "K9 B9 Y9 | R10 R11 R12 | Y1"
 TILE_LOSERS = ("R7 K4", "B2 B3", "K13 Y13 R12")
 TILE_CALLS = (("double", "B7 B7"), ("double", "Y3"), ("double", "K12 K12"), ("ace", ""))
-TILE_MELDS = ("R10 R11 R12 | K9 B9 Y9", "Y4 K4 B4", "B1 B2 B3")
+TILE_MELDS = ("R10 R11 R12 | K9 B9 Y9", "Y4 K4 B4", "B1 B2 B3", "Y3 Y4 Y5 Y6 Y7 Y8 | K10 B10 R10")
+#: The last thrown tile taken: alone (a seat that melded), or into a first meld.
+TILE_TAKES = ("R5", "R12 | R10 R11 R12 | K9 B9 Y9", "K4 | B2 B3 B4 B5 | K4 Y4 R4 | K11 K12 K13")
+TILE_COLOURS = "RYBK"
 
 
 @dataclass
@@ -323,8 +328,16 @@ class Table:
             hold = self.rng.random() < 0.3 and what == "ace"
             events: tuple[Event, ...] = (self.press(seat, LONG_PRESS_MS + 100) if hold else
                                          (Called(seat, what, groups(tiles) if tiles else (), self.at(300)),))
-        else:
-            what, tiles = "meld", self.rng.choice(TILE_MELDS)
+        else:  # in the seat's turn: a meld, the last thrown tile taken, tiles added, a run broken
+            table = [g for _, g in tile_live.of(deal).table_now(deal.turn)]
+            options = [("meld", t) for t in TILE_MELDS] + [("take", t) for t in TILE_TAKES]
+            options += [("add", t) for t in tile_adds(table)] + [("break", t) for t in tile_breaks(table)]
+            self.rng.shuffle(options)
+            legal = [(w, t) for w, t in options
+                     if not self.would_refuse(Called(deal.turn, w, groups(t), self.d.t + 300))]
+            if not legal:
+                return
+            what, tiles = next(((w, t) for w, t in legal if f"call-{w}" in self.wanted), legal[0])
             events = (Called(deal.turn, what, groups(tiles), self.at(300)),)
         if not self.would_refuse(*events):
             self.play(f"call-{what}", *events)
@@ -400,6 +413,59 @@ class Table:
         return self.played
 
 
+def _tile(text: str) -> tuple[str, int] | None:
+    """(colour, number) of a tile in notation, None for a Joly or anything else."""
+    if len(text) >= 2 and text[0] in TILE_COLOURS and text[1:].isdigit():
+        return text[0], int(text[1:])
+    return None
+
+
+def _run_of(meld: tuple[str, ...]) -> list[tuple[str, int]] | None:
+    """The tiles of ``meld`` in order when it is a plain run (one colour, no Joly)."""
+    tiles = [_tile(t) for t in meld]
+    if any(t is None for t in tiles) or len({t[0] for t in tiles if t}) != 1:
+        return None
+    return sorted(t for t in tiles if t is not None)
+
+
+def tile_adds(table: list[tuple[str, ...]]) -> list[str]:
+    """Tiles added to the melds on the table (as ``add`` names them): a run's next or previous
+    tile, a formation's missing colour (the referee says which are legal now)."""
+    adds = []
+    for meld in table:
+        lies = " ".join(meld)
+        run = _run_of(meld)
+        if run is not None:
+            colour, low, high = run[0][0], run[0][1], run[-1][1]
+            adds += [f"{lies} | {colour}{n}" for n in (high + 1, low - 1) if 1 <= n <= 13]
+            continue
+        tiles = [_tile(t) for t in meld]
+        if all(tiles) and len(meld) == 3:
+            number = tiles[0][1] if tiles[0] else 0
+            missing = [c for c in TILE_COLOURS if c not in {t[0] for t in tiles if t}]
+            adds += [f"{lies} | {c}{number}" for c in missing]
+    return adds
+
+
+def tile_breaks(table: list[tuple[str, ...]]) -> list[str]:
+    """Runs on the table broken with tiles from the board (as ``break`` names them): split
+    where a copy of one of its tiles joins the second part, or its end tile made into a
+    formation with two tiles of other colours."""
+    breaks = []
+    for meld in table:
+        run = _run_of(meld)
+        if run is None or len(run) < 4:
+            continue
+        lies = " ".join(meld)
+        names = [f"{c}{n}" for c, n in run]
+        for i in range(2, len(run) - 2):
+            breaks.append(f"{lies} | {' '.join(names[:i + 1])} | {' '.join(names[i:])}")
+        colour, number = run[-1]
+        others = [c for c in TILE_COLOURS if c != colour][:2]
+        breaks.append(f"{lies} | {' '.join(names[:-1])} | {names[-1]} {' '.join(f'{c}{number}' for c in others)}")
+    return breaks
+
+
 def _group(rank: str, size: int) -> tuple[str, ...]:
     return tuple(f"{rank}{SUITS[i % 4]}" for i in range(size))
 
@@ -462,7 +528,7 @@ def expected_kinds(variant: str) -> set[str]:
     if policy.stock_out_label:
         kinds.add("stock-out")
     if v.family == "tile":
-        kinds |= {"call-double", "call-ace", "call-meld", "window-ok"}
+        kinds |= {"call-double", "call-ace", "call-meld", "call-take", "call-add", "call-break", "window-ok"}
     return kinds
 
 
