@@ -81,7 +81,9 @@ def main() -> int:
                     help="end this sitting after so many minutes; the same command resumes")
     ap.add_argument("--init", type=Path, default=None, help="train on from the weights in this folder")
     ap.add_argument("--all", action="store_true", help="train on the held-out photos too")
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=2,
+                    help="torch's CPU threads (1 on a machine busy with other work: spinning "
+                         "threads that outnumber the free cores run several times slower)")
     ap.add_argument("--no-artwork", action="store_true", help="no npm artwork in drawn scenes")
     ap.add_argument("--only", choices=tuple(STEPS), action="append", help="run only these stages")
     args = ap.parse_args()
@@ -103,7 +105,11 @@ def main() -> int:
             cmd += ["--minutes", f"{left:.1f}"]
         print(f"== {name}: {' '.join(cmd[2:])}", flush=True)
         start = time.time()
-        code = subprocess.run(cmd, check=False).returncode
+        child = subprocess.Popen(cmd)
+        try:
+            code = child.wait()
+        except KeyboardInterrupt:  # Ctrl-C reaches the stage too: it saves its checkpoint
+            code = child.wait()
         if code == 3:
             print(f"== {name} stopped after {(time.time() - start) / 60:.1f} min; "
                   "run the same command to go on", flush=True)
