@@ -223,7 +223,8 @@ def test_king_rummy_another_player_takes_a_melded_joker_at_once():
     assert refused(call(d, other, "joker", "7H 8H"))
     assert refused(call(d, other, "joker", "PJ"))
     call(d, other, "joker", "7H")
-    assert d.state.notice == f"{NAMES[other]} takes the joker, putting 7H in its place; {NAMES[turn]} plays on"
+    assert d.state.notice == (f"{NAMES[other]} takes the joker, putting 7H in its place; {NAMES[turn]} plays on"
+                              " (a player nearer in turn may still claim it within 5 seconds)")
     assert d.state.deal.turn == turn
     replays(d)
 
