@@ -394,31 +394,60 @@ def _not_melded(name: str, doing: str) -> str:
             f"and no tile leaves it but in the first meld, so {name} cannot {doing}")
 
 
+@dataclass(frozen=True)
+class _OnTable:
+    """A meld a seat names on the table to change it, and what the change is made with."""
+
+    groups: list[list[Tile]]
+    table: Table
+    at: int
+    owner: int
+    melded: bool
+    melds_now: bool
+
+
+def _meld_on_table(record: TileDeal, deal: DealState, seat: int, name: str, cards: Groups,
+                   t_ms: int, verb: str, doing: str, shape: str) -> _OnTable | str:
+    """The common checks of adding to and breaking a meld on the table: in turn, the groups
+    readable (the first the meld as it lies; ``shape`` says what the rest must be, e.g.
+    "one group", "groups"), the seat melded or melding now, the meld on the table. The meld
+    and its owner, or the refusal."""
+    problem = _in_turn(deal, seat, name, doing, t_ms)
+    if problem:
+        return problem
+    groups = _groups(cards)
+    if isinstance(groups, str):
+        return f"{name}'s {verb}: {groups}"
+    if (len(groups) != 2) if shape == "one group" else (len(groups) < 2):
+        example = ("R10 R11 R12 / R13" if shape == "one group"
+                   else "Y3 Y4 Y5 Y6 / Y3 Y4 Y5 / Y5 K5 B5 / Y6")
+        then = ("the tiles added from the board" if shape == "one group"
+                else "the groups it becomes with the tiles from the board")
+        what = "meld" if shape == "one group" else "run"
+        return f"{name}'s {verb}: name the {what} as it lies on the table, then {then} ({example})"
+    melded = seat in record.melded
+    melds_now = _melds_now(record, seat)
+    if not melded and not melds_now:
+        return _not_melded(name, "add tiles to the melds on the table" if verb == "add"
+                           else "break a run on the table")
+    table = record.table_now(seat)
+    at = _find(table, groups[0], seat)
+    if at is None:
+        return f"{name}'s {verb}: {_words(groups[0])} is not a meld on the table"
+    return _OnTable(groups, table, at, table[at][0], melded, melds_now)
+
+
 def add(record: TileDeal, deal: DealState, seat: int, names: tuple[str, ...], cards: Groups,
         t_ms: int) -> Answer:
     """``seat`` adds tiles from its board to a meld on the table (``cards``: the meld as it
     lies, then the tiles added)."""
     name = names[seat]
-    problem = _in_turn(deal, seat, name, "adds tiles to the table", t_ms)
-    if problem:
-        return None, problem
-    groups = _groups(cards)
-    if isinstance(groups, str):
-        return None, f"{name}'s add: {groups}"
-    if len(groups) != 2:
-        return None, (f"{name}'s add: name the meld as it lies on the table, then the tiles added "
-                      "from the board (R10 R11 R12 / R13)")
-    meld, added = groups
-    melded = seat in record.melded
-    melds_now = _melds_now(record, seat)
-    if not melded and not melds_now:
-        return None, _not_melded(name, "add tiles to the melds on the table")
-    table = record.table_now(seat)
-    at = _find(table, meld, seat)
-    if at is None:
-        return None, f"{name}'s add: {_words(meld)} is not a meld on the table"
-    owner = table[at][0]
-    if check_add(TurnFacts(melded=melded, melds_now=melds_now), own_meld=owner == seat):
+    found = _meld_on_table(record, deal, seat, name, cards, t_ms, "add", "adds tiles to the table",
+                           "one group")
+    if isinstance(found, str):
+        return None, found
+    (meld, added), table, at, owner = found.groups, found.table, found.at, found.owner
+    if check_add(TurnFacts(melded=found.melded, melds_now=found.melds_now), own_meld=owner == seat):
         return None, (f"{name} melds for the first time this turn: tiles go only on {name}'s own melds "
                       f"now, on {names[owner]}'s from {name}'s next turn")
     grown = read_meld([*meld, *added])
@@ -439,26 +468,12 @@ def break_run(record: TileDeal, deal: DealState, seat: int, names: tuple[str, ..
     """``seat`` breaks a run on the table with tiles from its board (``cards``: the run as it
     lies, then the groups it becomes)."""
     name = names[seat]
-    problem = _in_turn(deal, seat, name, "breaks a run", t_ms)
-    if problem:
-        return None, problem
-    groups = _groups(cards)
-    if isinstance(groups, str):
-        return None, f"{name}'s break: {groups}"
-    if len(groups) < 2:
-        return None, (f"{name}'s break: name the run as it lies on the table, then the groups it "
-                      "becomes with the tiles from the board (Y3 Y4 Y5 Y6 / Y3 Y4 Y5 / Y5 K5 B5 / Y6)")
-    run, after = groups[0], groups[1:]
-    melded = seat in record.melded
-    melds_now = _melds_now(record, seat)
-    if not melded and not melds_now:
-        return None, _not_melded(name, "break a run on the table")
-    table = record.table_now(seat)
-    at = _find(table, run, seat)
-    if at is None:
-        return None, f"{name}'s break: {_words(run)} is not a meld on the table"
-    owner = table[at][0]
-    if melds_now and owner != seat:
+    found = _meld_on_table(record, deal, seat, name, cards, t_ms, "break", "breaks a run", "groups")
+    if isinstance(found, str):
+        return None, found
+    run, after = found.groups[0], found.groups[1:]
+    table, at, owner = found.table, found.at, found.owner
+    if found.melds_now and owner != seat:
         return None, (f"{name} melds for the first time this turn: only {name}'s own runs may be broken "
                       f"now, {names[owner]}'s from {name}'s next turn")
     used = list((Counter(_key([t for g in after for t in g])) - Counter(_key(run))).elements())
