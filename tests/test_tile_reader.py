@@ -155,16 +155,19 @@ def test_without_weights_the_classical_reader_reads() -> None:
 
 @shipped
 def test_the_shipped_reader_reads_a_rendered_held_out_table() -> None:
-    rng = np.random.default_rng(11)
+    """A fixed draw of a row table, scattered turned tiles and a rack in held-out plastics,
+    seen at a slant (89 tiles): F1 0.92 with the shipped weights (rows and rack 0.98, the
+    scattered tiles 0.38; see ``vision/README.md``, "Tiles (learnt)")."""
+    rng = np.random.default_rng(12)
     right = got_n = want_n = 0
-    for layout in ("rows", "scattered"):
+    for layout in ("rows", "scattered", "rack"):
         image, tiles = tile_scene(rng, (960, 720), (60.0, 110.0), layout, None, True, 0.1, fonts=BUNDLED)
         reading = read_table(image, pieces="tiles")
         got, want = Counter(c.card for c in reading.cards), Counter(t.tile for t in tiles)
         right += sum(min(got[k], want[k]) for k in want)
         got_n, want_n = got_n + sum(got.values()), want_n + sum(want.values())
     p, r = right / max(1, got_n), right / max(1, want_n)
-    assert 2 * p * r / max(1e-9, p + r) >= 0.8
+    assert want_n >= 80 and 2 * p * r / max(1e-9, p + r) >= 0.88
 
 
 def test_see_reads_a_tile_games_photos_as_tiles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

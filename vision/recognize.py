@@ -38,7 +38,7 @@ from vision.rescan import (
 )
 from vision.scale import choose_size, next_size
 from vision.table_regions import CardRegions, card_regions
-from vision.tile_reader import DEFAULT_TILE_WEIGHTS, read_tile_table
+from vision.tile_reader import DEFAULT_TILE_WEIGHTS, read_tile_table, tile_maps
 from vision.tiles import TILE_REACH, read_tiles
 
 
@@ -140,10 +140,12 @@ def _tiles_reading(tiles: list[DetectedCard], regions: CardRegions | None) -> Ta
 
 def warm_up(weights: Path = DEFAULT_WEIGHTS, index_weights: Path = DEFAULT_CLASSIFIER,
             card_weights: Path = DEFAULT_CARD_CLASSIFIER) -> None:
-    """Load the detector and the crop classifiers and run each once, so the first real image
-    is timed fairly."""
+    """Load the detector, the crop classifiers and the tile reader's network and run each
+    once, so the first real image is timed fairly."""
     blank = np.zeros((64, 64, 3), np.uint8)
     detect(blank, weights=weights)
+    if DEFAULT_TILE_WEIGHTS.is_file():
+        tile_maps(blank, DEFAULT_TILE_WEIGHTS, 64)
     if index_weights.is_file():
         classify_crops([np.zeros((*crop_size(index_weights)[::-1], 3), np.uint8)], index_weights)
     if card_weights.is_file():

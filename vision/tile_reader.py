@@ -48,8 +48,10 @@ STRIDE: Final = 4
 #: (22–110, log-uniform).
 TARGET_TILE: Final = 48.0
 #: Tiles measured within this factor of the target are read at the first size.
-TOLERANCE: Final = 1.45
+TOLERANCE: Final = 1.25
 FIRST_SIZE: Final = 384
+#: Looks at most per photo: the first, and two at the sizes its tiles' measures ask for.
+LOOKS: Final = 3
 MIN_SIZE: Final = 96
 MAX_SIZE: Final = 1280
 #: A heat peak at least this sure is a tile.
@@ -160,8 +162,9 @@ def size_for(tile_px: float, image_side: int) -> int:
 def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
                size: int | None = None) -> list[TilePeak]:
     """The tiles on a BGR image: at ``size`` when given, else at the size that brings its
-    tiles to ``TARGET_TILE`` (measured on a first look at ``FIRST_SIZE``; when that finds
-    nothing, the photo is looked at twice as fine, then half as fine)."""
+    tiles to ``TARGET_TILE`` (measured on a first look at ``FIRST_SIZE`` and again at each
+    size looked at; when the first finds nothing, the photo is looked at twice as fine, then
+    half as fine)."""
     if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 8:
         raise VisionError(f"expected a BGR image, got shape {image.shape}")
     side = max(image.shape[:2])
@@ -181,16 +184,24 @@ def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
 
 
 def _at_best_size(image: np.ndarray, weights: Path, found: list[TilePeak], size: int) -> list[TilePeak]:
+    """The tiles read again at the size that brings them to ``TARGET_TILE``, measured anew
+    at each size looked at (boxes of tiles far smaller than the target come out too big, so
+    a first measure of small tiles undershoots), at most ``LOOKS`` looks in all."""
     side = max(image.shape[:2])
-    height = tile_height(found)
-    assert height is not None
-    seen = height * size / side
-    if 1 / TOLERANCE <= seen / TARGET_TILE <= TOLERANCE:
-        return found
-    better = size_for(height, side)
-    if better == size:
-        return found
-    return decode_tiles(*tile_maps(image, weights, better))
+    seen_sizes = {size}
+    for _ in range(LOOKS - 1):
+        height = tile_height(found)
+        if height is None or 1 / TOLERANCE <= height * size / side / TARGET_TILE <= TOLERANCE:
+            break
+        better = size_for(height, side)
+        if better in seen_sizes:
+            break
+        again = decode_tiles(*tile_maps(image, weights, better))
+        if tile_height(again) is None:
+            break
+        found, size = again, better
+        seen_sizes.add(size)
+    return found
 
 
 def read_tiles_learnt(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
