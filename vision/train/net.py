@@ -27,10 +27,12 @@ def _block(cin: int, cout: int, stride: int) -> nn.Sequential:
     )
 
 
-class CardNet(nn.Module):
-    """Stride-4 output map: index heat, index size, index class, card heat, card size, card class."""
+class HeatNet(nn.Module):
+    """A stride-4 output map of ``out_channels`` over a BGR image of any size: a five-stage
+    encoder whose features are summed top-down to stride 4 (a small feature pyramid), then a
+    shared head. The card and tile detectors are both this design with their own channels."""
 
-    def __init__(self, width: int = 16) -> None:
+    def __init__(self, out_channels: int, width: int = 16) -> None:
         super().__init__()
         w = width
         self.s2 = _block(3, w, 2)
@@ -51,13 +53,12 @@ class CardNet(nn.Module):
             nn.Conv2d(f, 2 * f, 3, 1, 1, bias=False),
             nn.BatchNorm2d(2 * f),
             nn.ReLU(inplace=True),
-            nn.Conv2d(2 * f, OUT_CHANNELS, 1),
+            nn.Conv2d(2 * f, out_channels, 1),
         )
-        with torch.no_grad():
-            bias = cast(torch.Tensor, self.head[-1].bias)
-            bias.zero_()
-            bias[0] = -4.0
-            bias[3 + N_INDEX] = -4.0
+
+    def out_bias(self) -> torch.Tensor:
+        """The last convolution's bias (subclasses start their heat channels low)."""
+        return cast(torch.Tensor, self.head[-1].bias)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = x * (1.0 / 255.0) - 0.5
@@ -71,6 +72,18 @@ class CardNet(nn.Module):
         p = self.l4(a4) + self.up(p)
         maps: torch.Tensor = self.head(p)
         return maps
+
+
+class CardNet(HeatNet):
+    """Stride-4 output map: index heat, index size, index class, card heat, card size, card class."""
+
+    def __init__(self, width: int = 16) -> None:
+        super().__init__(OUT_CHANNELS, width)
+        with torch.no_grad():
+            bias = self.out_bias()
+            bias.zero_()
+            bias[0] = -4.0
+            bias[3 + N_INDEX] = -4.0
 
 
 def _convs_in_order(model: CardNet) -> list[tuple[nn.Conv2d, nn.BatchNorm2d | None]]:

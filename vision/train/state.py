@@ -39,6 +39,7 @@ def save(out: Path, signature: dict[str, Any], step: int, model: nn.Module,
          opt: torch.optim.Optimizer, rng: np.random.Generator) -> None:
     """Write the checkpoint atomically (a power cut leaves the previous one whole)."""
     path = state_path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     torch.save({"signature": signature, "step": step, "model": model.state_dict(),
                 "opt": opt.state_dict(), "rng": rng.bit_generator.state,

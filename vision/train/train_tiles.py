@@ -5,20 +5,19 @@ Usage (from the repo root, with the ``train`` extra installed)::
 
     .venv/bin/python -m vision.train.train_tiles --steps 3000 --seed 0 --threads 1
 
-The budget is a number of optimizer steps, so a run is repeatable. Every ``--every`` steps
-the model, optimizer, step and both random generators' states are saved to a checkpoint
-(named after the run's arguments, in the temporary folder unless ``--ckpt``); rerun with the
-same arguments, the run goes on from there. The forward pass runs in bfloat16 (autocast),
+The budget is a number of optimizer steps, so a run is repeatable. Every ``--every`` steps,
+and when stopped (``--minutes``, Ctrl-C), the model, optimizer, step and both random
+generators' states are saved to a checkpoint beside ``--out`` (``vision.train.state``); rerun
+with the same arguments, the run goes on from there. It is also the ``tiles`` stage of
+``python -m vision.train``. The forward pass runs in bfloat16 (autocast),
 the loss in float32. Fonts and plastics held out for the benchmark are never drawn.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import math
 import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -29,6 +28,7 @@ import torch.nn.functional as F
 from engine.tiles import COLOURS
 from vision.tile_reader import N_NUMBERS, TILE_OUT
 from vision.tile_synth import SceneTile, tile_scene
+from vision.train import state
 from vision.train.tile_net import TileNet
 
 REPO = Path(__file__).resolve().parents[2]
@@ -127,14 +127,6 @@ def export(model: TileNet, path: Path) -> None:
     model.train()
 
 
-def checkpoint_path(args: argparse.Namespace) -> Path:
-    if args.ckpt is not None:
-        return Path(args.ckpt)
-    key = f"{args.steps}-{args.seed}-{args.batch}-{args.crop}-{args.lr}-{args.width}-{Path(args.out).resolve()}"
-    digest = hashlib.sha1(key.encode()).hexdigest()[:10]
-    return Path(tempfile.gettempdir()) / f"tablekit-tilenet-{digest}.pt"
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=3000, help="optimizer steps (the budget)")
@@ -146,54 +138,54 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     ap.add_argument("--width", type=int, default=16, help="the network's base width")
     ap.add_argument("--every", type=int, default=200, help="steps between checkpoints")
-    ap.add_argument("--ckpt", type=Path, default=None, help="checkpoint file (default: by arguments)")
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="stop this sitting after so many minutes; the same command resumes")
+    ap.add_argument("--fresh", action="store_true", help="ignore a checkpoint and start over")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     model = TileNet(args.width)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    ckpt = checkpoint_path(args)
-    step = 0
-    if ckpt.is_file():
-        state = torch.load(ckpt, weights_only=False)
-        model.load_state_dict(state["model"])
-        opt.load_state_dict(state["optimizer"])
-        rng.bit_generator.state = state["numpy"]
-        torch.set_rng_state(state["torch"])
-        step = int(state["step"])
-        print(f"resumed from {ckpt} at step {step}", flush=True)
+    sig = {k: getattr(args, k) for k in ("steps", "seed", "batch", "crop", "lr", "width")}
+    if args.fresh:
+        state.forget(args.out)
+    step = state.load(args.out, sig, model, opt, rng)
+    if step:
+        print(f"resumed at step {step} of {args.steps}", flush=True)
     warm = min(200, args.steps // 10)
     start = time.time()
+    sitting = args.minutes * 60 if args.minutes else float("inf")
     running: dict[str, float] = {}
-    while step < args.steps:
-        lr = args.lr * (step + 1) / warm if step < warm else \
-            args.lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * (step - warm) / max(1, args.steps - warm))))
-        for group in opt.param_groups:
-            group["lr"] = lr
-        x, t = batch(rng, args.batch, args.crop)
-        with torch.autocast("cpu", dtype=torch.bfloat16):
-            out = model(x)
-        loss, parts = loss_fn(out.float(), t)
-        opt.zero_grad()
-        loss.backward()  # type: ignore[no-untyped-call]
-        opt.step()
-        step += 1
-        for k, v in parts.items():
-            running[k] = 0.95 * running.get(k, v) + 0.05 * v
-        if step % 25 == 0:
-            shown = " ".join(f"{k} {v:.3f}" for k, v in running.items())
-            print(f"step {step}/{args.steps} {(time.time() - start) / 60:.1f} min lr {lr:.5f} "
-                  f"loss {sum(running.values()):.3f} ({shown})", flush=True)
-        if step % args.every == 0 or step == args.steps:
-            tmp = ckpt.with_suffix(".tmp")
-            torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(),
-                        "numpy": rng.bit_generator.state, "torch": torch.get_rng_state(),
-                        "step": step, "args": vars(args)}, tmp)
-            os.replace(tmp, ckpt)
-            export(model, args.out.with_suffix(".latest.onnx") if step < args.steps else args.out)
-    if not args.out.is_file() or ckpt.stat().st_mtime > args.out.stat().st_mtime:
-        export(model, args.out)
+    try:
+        while step < args.steps and time.time() - start < sitting:
+            lr = args.lr * (step + 1) / warm if step < warm else \
+                args.lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * (step - warm) / max(1, args.steps - warm))))
+            for group in opt.param_groups:
+                group["lr"] = lr
+            x, t = batch(rng, args.batch, args.crop)
+            with state.precision("bf16"):
+                out = model(x)
+            loss, parts = loss_fn(out.float(), t)
+            opt.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call]
+            opt.step()
+            step += 1
+            for k, v in parts.items():
+                running[k] = 0.95 * running.get(k, v) + 0.05 * v
+            if step % 25 == 0:
+                shown = " ".join(f"{k} {v:.3f}" for k, v in running.items())
+                print(f"step {step}/{args.steps} {(time.time() - start) / 60:.1f} min lr {lr:.5f} "
+                      f"loss {sum(running.values()):.3f} ({shown})", flush=True)
+            if step % args.every == 0:
+                state.save(args.out, sig, step, model, opt, rng)
+    except KeyboardInterrupt:
+        pass
+    state.save(args.out, sig, step, model, opt, rng)
+    if step < args.steps:
+        print(f"stopped at step {step} of {args.steps}; the same command resumes", flush=True)
+        raise SystemExit(3)
+    export(model, args.out)
     print(f"wrote {args.out} after {step} steps ({(time.time() - start) / 60:.1f} min this run)", flush=True)
 
 
