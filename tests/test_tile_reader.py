@@ -16,7 +16,6 @@ from engine.tiles import COLOURS, parse_tile
 from vision.errors import VisionError
 from vision.recognize import read_table
 from vision.tile_reader import (
-    DEFAULT_TILE_WEIGHTS,
     N_NUMBERS,
     TILE_CLASSES,
     TILE_OUT,
@@ -36,7 +35,6 @@ from vision.tile_synth import (
 )
 
 BUNDLED = (Path(pygame.__file__).parent / pygame.font.get_default_font(),)
-shipped = pytest.mark.skipif(not DEFAULT_TILE_WEIGHTS.is_file(), reason="no tilenet.onnx shipped")
 
 
 def test_classes_are_the_engines_tiles() -> None:
@@ -153,7 +151,6 @@ def test_without_weights_the_classical_reader_reads() -> None:
     assert [c.card for c in reading.cards] == ["R3", "R4", "R5"]
 
 
-@shipped
 def test_the_shipped_reader_reads_a_rendered_held_out_table() -> None:
     """A fixed draw of a row table, scattered turned tiles and a rack in held-out plastics,
     seen at a slant (89 tiles): F1 0.92 with the shipped weights (rows and rack 0.98, the
