@@ -14,9 +14,9 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 from collections.abc import Iterator  # noqa: E402
 
-import pygame  # noqa: E402
 import pytest  # noqa: E402
 from _game_fixtures import Driver, game, groups  # noqa: E402
+from _panel_fixtures import keys, tap  # noqa: E402
 
 from display.viewmodel import CallsView, PlayView  # noqa: E402
 from display.window import Screen  # noqa: E402
@@ -84,24 +84,6 @@ def start(variant: str, players: int = 4, **options: object) -> Driver:
 
 def call(d: Driver, seat: int, what: str, cards: str = "") -> list:
     return d(Called(seat, what, groups(cards) if cards else (), d.at(300)))
-
-
-def keys(table: Table, text: str) -> None:
-    for ch in text:
-        call_key(table, ch if ch != " " else "space", ch)
-
-
-def tap(table: Table, screen: Screen, name: str) -> None:
-    table.draw()
-    canvas = screen.renderer.last
-    assert canvas is not None and name in canvas.regions, f"{name} is not on the screen"
-    x, y = canvas.regions[name].center
-    w, h = canvas.surface.get_size()
-    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
-        got = screen.tap(pygame.event.Event(kind, x=x / w, y=y / h, touch_id=1, finger_id=0))
-        assert got is not None and got.target == name
-        if got.down:
-            table.calls_tap(got.target)
 
 
 # --- the call panel offers each game's own calls --------------------------------------------
