@@ -75,12 +75,7 @@ def draw(canvas: Canvas, view: ScorepadView, faces: FaceDrawer) -> None:
     band = L.rect((0.04, 0.645, 0.92, 0.115))
     if view.confirming and view.confirmers:
         # each seat that may confirm as a button to tap (``seat:N``, as its panel in play)
-        cells = split_columns(band, [1.0] * len(view.confirmers), gap=L.py(0.012))
-        for (seat, name), cell in zip(view.confirmers, cells, strict=True):
-            pygame.draw.rect(canvas.surface, theme.HIGHLIGHT, cell, border_radius=L.py(0.01))
-            canvas.text(f"{name}: confirm", L.line("body"), inset(cell, L.py(0.012)),
-                        theme.HIGHLIGHT_TEXT, align="center")
-            canvas.mark(f"seat:{seat}", cell)
+        _confirm_buttons(canvas, view.confirmers, band)
         canvas.mark("pad:confirm", band)
     elif view.confirming and view.confirm_by:
         pygame.draw.rect(canvas.surface, theme.HIGHLIGHT, band, border_radius=L.py(0.01))
@@ -94,6 +89,18 @@ def draw(canvas: Canvas, view: ScorepadView, faces: FaceDrawer) -> None:
 
     _problem(canvas, view.problem, 0.11)
     chrome.footer(canvas, view.prompt)
+
+
+def _confirm_buttons(canvas: Canvas, confirmers: tuple[tuple[int, str], ...], area: pygame.Rect) -> None:
+    """Each seat that may confirm as a button to tap across ``area`` (``seat:N``, as its panel
+    in play)."""
+    L = canvas.layout
+    cells = split_columns(area, [1.0] * max(1, len(confirmers)), gap=L.py(0.012))
+    for (seat, name), cell in zip(confirmers, cells, strict=False):
+        pygame.draw.rect(canvas.surface, theme.HIGHLIGHT, cell, border_radius=L.py(0.01))
+        canvas.text(f"{name}: confirm", L.line("body"), inset(cell, L.py(0.012)),
+                    theme.HIGHLIGHT_TEXT, align="center")
+        canvas.mark(f"seat:{seat}", cell)
 
 
 def _problem(canvas: Canvas, text: str, height: float) -> None:
@@ -132,13 +139,7 @@ def _draw_cards(canvas: Canvas, view: ScorepadView, hand: HandPadView, faces: Fa
     else:
         band = L.rect((0.04, 0.52, 0.92, 0.1))
         canvas.paragraph(view.confirm_by, L.line("body"), band, theme.HIGHLIGHT, align="center")
-        cells = split_columns(L.rect((0.04, 0.63, 0.92, 0.13)), [1.0] * max(1, len(view.confirmers)),
-                              gap=L.py(0.012))
-        for (seat, name), cell in zip(view.confirmers, cells, strict=False):
-            pygame.draw.rect(canvas.surface, theme.HIGHLIGHT, cell, border_radius=L.py(0.01))
-            canvas.text(f"{name}: confirm", L.line("body"), inset(cell, L.py(0.012)),
-                        theme.HIGHLIGHT_TEXT, align="center")
-            canvas.mark(f"seat:{seat}", cell)
+        _confirm_buttons(canvas, view.confirmers, L.rect((0.04, 0.63, 0.92, 0.13)))
         canvas.mark("pad:confirm", band)
 
     _problem(canvas, view.problem, 0.1)
