@@ -139,13 +139,16 @@ def _tiles_reading(tiles: list[DetectedCard], regions: CardRegions | None) -> Ta
 
 
 def warm_up(weights: Path = DEFAULT_WEIGHTS, index_weights: Path = DEFAULT_CLASSIFIER,
-            card_weights: Path = DEFAULT_CARD_CLASSIFIER) -> None:
-    """Load the detector, the crop classifiers and the tile reader's network and run each
-    once, so the first real image is timed fairly."""
+            card_weights: Path = DEFAULT_CARD_CLASSIFIER, pieces: str = "auto") -> None:
+    """Load the networks ``read_table`` will run for ``pieces`` and run each once, so the
+    first real image is timed fairly: the tile reader's for tiles, else the detector and the
+    crop classifiers."""
     blank = np.zeros((64, 64, 3), np.uint8)
+    if pieces == "tiles":
+        if DEFAULT_TILE_WEIGHTS.is_file():
+            tile_maps(blank, DEFAULT_TILE_WEIGHTS, 64)
+        return
     detect(blank, weights=weights)
-    if DEFAULT_TILE_WEIGHTS.is_file():
-        tile_maps(blank, DEFAULT_TILE_WEIGHTS, 64)
     if index_weights.is_file():
         classify_crops([np.zeros((*crop_size(index_weights)[::-1], 3), np.uint8)], index_weights)
     if card_weights.is_file():

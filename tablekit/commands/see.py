@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         pieces = "tiles" if find(args.variant).uses_tiles else "cards"
     calibration = Calibration.load(Path(args.calibration)) if args.calibration else None
     deck = DeckTemplates.load(calibration.deck) if calibration and calibration.deck else None
-    warm_up()
+    warm_up(pieces=pieces)
     failures = 0
     for path in image_paths(args.paths):
         try:
