@@ -74,6 +74,12 @@ def _done_marker(out: Path, name: str) -> Path:
     return out / f".{name}.done.json"
 
 
+def _result_args(argv: list[str]) -> list[str]:
+    """A stage's arguments less ``--threads`` (which changes how fast, not what is learnt)."""
+    at = argv.index("--threads")
+    return argv[:at] + argv[at + 2:]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=0)
@@ -96,7 +102,7 @@ def main() -> int:
         if args.only and name not in args.only:
             continue
         marker = _done_marker(args.out, name)
-        if marker.is_file() and json.loads(marker.read_text()) == argv:
+        if marker.is_file() and json.loads(marker.read_text()) == _result_args(argv):
             print(f"== {name}: done already ({marker.name})", flush=True)
             continue
         cmd = [sys.executable, "-m", *argv]
@@ -120,7 +126,7 @@ def main() -> int:
         if code != 0:
             print(f"error: the {name} stage failed", file=sys.stderr)
             return 1
-        marker.write_text(json.dumps(argv) + "\n")
+        marker.write_text(json.dumps(_result_args(argv)) + "\n")
         print(f"== {name} done in {(time.time() - start) / 60:.1f} min", flush=True)
     print(f"all stages done in {(time.time() - began) / 60:.1f} min; weights in {args.out}", flush=True)
     return 0
