@@ -76,6 +76,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--weights", type=Path, default=DEFAULT_TILE_WEIGHTS)
     ap.add_argument("--no-classical", action="store_true", help="skip the classical reader")
+    ap.add_argument("--ablate-looks", action="store_true",
+                    help="also read with fewer looks: one (the first look's size only) and two (the "
+                         "size measured once, not again): what each later look is worth")
     args = ap.parse_args()
     print("RENDERED tables (vision.tile_synth, held-out typefaces and plastics), not photographs")
     readers: dict[str, Callable[[np.ndarray], TableReading]] = {}
@@ -83,6 +86,9 @@ def main() -> int:
         readers["learnt"] = lambda im: read_tile_table(im, args.weights)
     else:
         print(f"no learnt weights at {args.weights}")
+    if args.ablate_looks and args.weights.is_file():
+        readers["1 look"] = lambda im: read_tile_table(im, args.weights, looks=1)
+        readers["2 looks"] = lambda im: read_tile_table(im, args.weights, looks=2)
     if not args.no_classical:
         readers["classical"] = lambda im: read_tile_table(im, Path("/nonexistent/tilenet.onnx"))
     if "learnt" in readers:  # load the network before timing

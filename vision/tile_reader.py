@@ -160,11 +160,11 @@ def size_for(tile_px: float, image_side: int) -> int:
 
 
 def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
-               size: int | None = None) -> list[TilePeak]:
+               size: int | None = None, looks: int = LOOKS) -> list[TilePeak]:
     """The tiles on a BGR image: at ``size`` when given, else at the size that brings its
     tiles to ``TARGET_TILE`` (measured on a first look at ``FIRST_SIZE`` and again at each
     size looked at; when the first finds nothing, the photo is looked at twice as fine, then
-    half as fine)."""
+    half as fine), at most ``looks`` looks at the measured sizes."""
     if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 8:
         raise VisionError(f"expected a BGR image, got shape {image.shape}")
     side = max(image.shape[:2])
@@ -178,18 +178,19 @@ def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
             if MIN_SIZE <= other <= min(MAX_SIZE, max(MIN_SIZE, -(-side // 32) * 32)) and other != first:
                 more = decode_tiles(*tile_maps(image, weights, other))
                 if tile_height(more) is not None:
-                    return _at_best_size(image, weights, more, other)
+                    return _at_best_size(image, weights, more, other, looks)
         return found
-    return _at_best_size(image, weights, found, first)
+    return _at_best_size(image, weights, found, first, looks)
 
 
-def _at_best_size(image: np.ndarray, weights: Path, found: list[TilePeak], size: int) -> list[TilePeak]:
+def _at_best_size(image: np.ndarray, weights: Path, found: list[TilePeak], size: int,
+                  looks: int) -> list[TilePeak]:
     """The tiles read again at the size that brings them to ``TARGET_TILE``, measured anew
     at each size looked at (boxes of tiles far smaller than the target come out too big, so
-    a first measure of small tiles undershoots), at most ``LOOKS`` looks in all."""
+    a first measure of small tiles undershoots), at most ``looks`` looks in all."""
     side = max(image.shape[:2])
     seen_sizes = {size}
-    for _ in range(LOOKS - 1):
+    for _ in range(looks - 1):
         height = tile_height(found)
         if height is None or 1 / TOLERANCE <= height * size / side / TARGET_TILE <= TOLERANCE:
             break
@@ -205,19 +206,21 @@ def _at_best_size(image: np.ndarray, weights: Path, found: list[TilePeak], size:
 
 
 def read_tiles_learnt(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
-                      min_confidence: float = MIN_CONFIDENCE, size: int | None = None) -> list[DetectedCard]:
+                      min_confidence: float = MIN_CONFIDENCE, size: int | None = None,
+                      looks: int = LOOKS) -> list[DetectedCard]:
     """Every tile on the image in the engine's tile notation (``R7``, ``JY``), ``??`` when
     its class is less sure than ``min_confidence``; sorted left to right."""
     out = []
-    for p in find_tiles(image, weights, size):
+    for p in find_tiles(image, weights, size, looks):
         name = p.label if p.confidence >= min_confidence else UNREADABLE
         out.append(DetectedCard(name, p.box, p.confidence))
     return sorted(out, key=lambda c: (c.box[0], c.box[1]))
 
 
-def read_tile_table(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS) -> TableReading:
+def read_tile_table(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
+                    looks: int = LOOKS) -> TableReading:
     """The tiles on a table photo, grouped into sets and runs as they lie: with the learnt
     reader when its weights are there, else with the classical one (``vision.tiles``)."""
-    tiles = read_tiles_learnt(image, weights) if weights.is_file() else read_tiles(image)
+    tiles = read_tiles_learnt(image, weights, looks=looks) if weights.is_file() else read_tiles(image)
     found = tuple(tiles)
     return TableReading(found, group_cards(found, card_reach=TILE_REACH, regions=card_regions(image)))
