@@ -64,6 +64,8 @@ class ZoneRequest:
     seat: int
     deal: int
     turns: int = 0
+    #: What the game is played with (``cards`` or ``tiles``; ``auto``: tell from the photo).
+    pieces: str = "auto"
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +80,8 @@ class TableRequest:
     deal: int
     turns: int = 0
     rereads: int = 0
+    #: What the game is played with (``cards`` or ``tiles``; ``auto``: tell from the photo).
+    pieces: str = "auto"
 
 
 @dataclass(frozen=True)
@@ -209,13 +213,13 @@ class FrameCamera:
                 break
         return frame
 
-    def _reading(self) -> TableReading | None:
+    def _reading(self, pieces: str = "auto") -> TableReading | None:
         from vision.recognize import read_table
 
         frame = self._frame()
         if frame is None:
             return None
-        reader = partial(read_table, deck=self.deck)
+        reader = partial(read_table, deck=self.deck, pieces=pieces)
         if self.calibration is not None:
             reading = self.calibration.read(frame, reader)
         else:
@@ -223,8 +227,8 @@ class FrameCamera:
         self._last = (frame, reading)
         return reading
 
-    def _groups_in(self, zone: str) -> Groups | None:
-        reading = self._reading()
+    def _groups_in(self, zone: str, pieces: str = "auto") -> Groups | None:
+        reading = self._reading(pieces)
         if reading is None:
             return None
         if self._last is not None:
@@ -236,7 +240,7 @@ class FrameCamera:
         return tuple(tuple(g) for g in groups)
 
     def read_zone(self, request: ZoneRequest) -> Groups | None:
-        return self._groups_in(seat_zone(request.seat))
+        return self._groups_in(seat_zone(request.seat), request.pieces)
 
     def zone_photo(self, request: ZoneRequest) -> bytes | None:
         """The JPEG of the last frame read for ``request``'s zone, cropped to the zone when
@@ -257,7 +261,7 @@ class FrameCamera:
         taken in the order the recognizer groups them; the stock is not counted."""
         if self.calibration is None:
             return None
-        reading = self._reading()
+        reading = self._reading(request.pieces)
         if reading is None:
             return None
         zones = self.calibration.group_zones(reading)

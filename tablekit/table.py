@@ -264,14 +264,19 @@ class Table:
 
     def zone_request(self, seat: int) -> ZoneRequest:
         """Read ``seat``'s zone now."""
-        return ZoneRequest(seat, self.deal_number(), self._turns())
+        return ZoneRequest(seat, self.deal_number(), self._turns(), self._pieces())
 
     def table_request(self) -> TableRequest:
         """Read the whole table now: after a turn, or again on the turn-check screen."""
         deal = self.state.deal
         check = deal.watch.check if deal is not None and deal.watch is not None else None
         rereads = check.reads if self.state.phase == "turn-check" and check is not None else 0
-        return TableRequest(self.state.game.players, self.deal_number(), self._turns(), rereads)
+        return TableRequest(self.state.game.players, self.deal_number(), self._turns(), rereads,
+                            self._pieces())
+
+    def _pieces(self) -> str:
+        """What the camera should look for: the game's tiles or cards."""
+        return "tiles" if self.state.game.variant.uses_tiles else "cards"
 
     def _perform(self, effect: Effect) -> None:
         self.effects.append(effect)

@@ -167,6 +167,36 @@ def test_a_calibrated_camera_reads_each_seat_zone_and_the_pile_in_the_centre():
     assert FrameCamera(Frames()).read_table(TableRequest(4, 1)) is None  # no zones: nobody's melds are known
 
 
+def test_the_camera_is_told_whether_the_game_is_played_with_cards_or_tiles(table, tmp_path, monkeypatch):
+    import vision.recognize
+    from tablekit.cameras import FrameCamera, ZoneRequest
+    from vision.reading import TableReading
+
+    assert table.table_request().pieces == table.zone_request(1).pieces == "cards"
+    with Journal(tmp_path / "tiles.sqlite") as journal:
+        tiles = Table.start(journal, game("tile-rummy", NAMES), ManualClock(1000), camera=ScriptedCamera())
+        assert tiles.table_request().pieces == tiles.zone_request(0).pieces == "tiles"
+
+    asked = []
+
+    def spy(image, **kwargs):
+        asked.append(kwargs["pieces"])
+        return TableReading((), ())
+
+    monkeypatch.setattr(vision.recognize, "read_table", spy)
+
+    class Frames:
+        name = "frames"
+
+        def frames(self):
+            yield from range(3)
+
+    camera = FrameCamera(Frames())
+    camera.read_zone(ZoneRequest(0, 1, pieces="tiles"))
+    camera.read_zone(ZoneRequest(0, 1))
+    assert asked == ["tiles", "auto"]  # a request that does not say lets the photo tell
+
+
 def test_a_reading_lost_in_a_crash_is_taken_again_on_resume(tmp_path):
     with Journal(tmp_path / "j.sqlite") as journal:
         t = Table.start(journal, game("open-rummy-2deck", NAMES), ManualClock(1000),

@@ -37,7 +37,13 @@ def test_camera_calibrates_from_a_photo_of_the_mat(tmp_path: Path) -> None:
     cal = tmp_path / "cal.json"
     assert main(["camera", "--source", str(shots), "--calibrate", str(cal)]) == 0
     data = json.loads(cal.read_text())
-    assert data["mat"] == "A3" and len(data["homography"]) == 3
+    assert data["mat"] == "A3" and len(data["homography"]) == 3 and "game" not in data
+    # the game played on the mat is kept with it, so that `see` knows tiles from cards
+    assert main(["camera", "--source", str(shots), "--calibrate", str(cal), "--variant", "Tile-Rummy"]) == 0
+    assert json.loads(cal.read_text())["game"] == "tile-rummy"
+    cal.unlink()
+    assert main(["camera", "--source", str(shots), "--calibrate", str(cal), "--variant", "snap"]) == 2
+    assert not cal.exists()  # an unknown game is refused before anything is written
 
 
 def test_camera_preview_writes_annotated_still_frames(tmp_path: Path,

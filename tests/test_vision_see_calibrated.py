@@ -101,9 +101,11 @@ class BlueCardReader:
 
     def __init__(self) -> None:
         self.images: list[np.ndarray] = []
+        self.pieces: list[object] = []  # what each call was asked to read
 
-    def __call__(self, image: np.ndarray, **_: object) -> TableReading:
+    def __call__(self, image: np.ndarray, **kwargs: object) -> TableReading:
         self.images.append(image)
+        self.pieces.append(kwargs.get("pieces", "auto"))
         hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
         mask = ((hsv[..., 0] > 95) & (hsv[..., 0] < 130) & (hsv[..., 1] > 120)).astype(np.uint8)
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
@@ -247,6 +249,8 @@ BROKEN = {
                    '"homography": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}', "unknown mat size"),
     "seats.json": ('{"mat": "A3", "seats": 12, "image_size": [640, 480], '
                    '"homography": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}', "2 to 8 seats"),
+    "game.json": ('{"mat": "A3", "game": 7, "image_size": [640, 480], '
+                  '"homography": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}', "'game' must be a variant id"),
 }
 
 
@@ -293,3 +297,31 @@ def test_the_text_output_names_each_meld_zone(
     assert out.startswith(f"{photo}: ") and out.count("\n") == 1
     assert sorted(part.split("@")[1].split()[0] for part in out.split("|")) == sorted(
         zone for zone, _, _ in PLACED)
+
+
+@pytest.mark.parametrize(("game", "variant", "pieces"), [
+    ("tile-rummy", None, "tiles"), ("indian-points", None, "cards"), (None, None, "auto"),
+    ("tile-rummy", "indian-points", "cards")])  # --variant names the game over the calibration
+def test_the_calibration_s_game_says_whether_cards_or_tiles_are_read(
+        game: str | None, variant: str | None, pieces: str, tmp_path: Path, calibration: Path,
+        blue_reader: BlueCardReader, capsys: pytest.CaptureFixture[str]) -> None:
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), _photo())
+    data = json.loads(calibration.read_text())
+    data.pop("game", None)
+    calibration.write_text(json.dumps(data | ({"game": game} if game else {})))
+    assert Calibration.load(calibration).game == game
+    code, lines, _ = _see(capsys, "--calibration", str(calibration), *(["--variant", variant] if variant else []),
+                          str(photo))
+    assert code == 0 and len(lines) == 1 and blue_reader.pieces == [pieces]
+
+
+def test_a_calibration_naming_an_unknown_game_is_one_error_line(
+        tmp_path: Path, calibration: Path, blue_reader: BlueCardReader,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), _photo())
+    calibration.write_text(json.dumps(json.loads(calibration.read_text()) | {"game": "snap"}))
+    code, lines, err = _see(capsys, "--calibration", str(calibration), str(photo))
+    assert code == 2 and lines == [] and not blue_reader.images
+    assert err.count("\n") == 1 and "snap" in err

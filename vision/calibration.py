@@ -38,6 +38,9 @@ class Calibration:
     px_per_mm: float = 2.0
     zones: tuple[Zone, ...] = field(default=())
     deck: Path | None = None  # enrolled deck templates (``tablekit enroll``), if any
+    #: The game played on this mat (a variant id, ``tablekit variants``), if one was named:
+    #: it tells ``tablekit see`` whether to read cards or tiles.
+    game: str | None = None
 
     def to_mat(self, points: np.ndarray) -> np.ndarray:
         """Image points (N, 2) in mat millimetres."""
@@ -132,6 +135,7 @@ class Calibration:
             "homography": self.homography.tolist(), "image_size": list(self.image_size),
             "white_gains": list(self.white_gains), "px_per_mm": self.px_per_mm,
             **({"deck": str(self.deck)} if self.deck else {}),
+            **({"game": self.game} if self.game else {}),
         }
 
     def save(self, path: Path) -> None:
@@ -191,9 +195,12 @@ class Calibration:
         deck = data.get("deck")
         if deck is not None and not isinstance(deck, str):
             raise CalibrationError(f"'deck' must be a path, not {deck!r}")
+        game = data.get("game")
+        if game is not None and (not isinstance(game, str) or not game.strip()):
+            raise CalibrationError(f"'game' must be a variant id (see `tablekit variants`), not {game!r}")
         return cls(mat, h, (int(size[0]), int(size[1])),
                    (float(gains[0]), float(gains[1]), float(gains[2])), float(px_per_mm), zones,
-                   base / deck if deck else None)
+                   base / deck if deck else None, game.strip() if game else None)
 
 
 def _numbers(value: object, name: str, shape: tuple[int, ...]) -> np.ndarray:

@@ -24,7 +24,9 @@ from vision.classifier import (
 )
 from vision.detector import DEFAULT_WEIGHTS, NEGATIVE_SCORE, Detection, detect, detect_both
 from vision.enroll import DeckTemplates
+from vision.errors import VisionError
 from vision.grouping import group_cards
+from vision.pieces import tell
 from vision.reading import DetectedCard, TableReading
 from vision.rescan import (
     RESCAN_LOOKS,
@@ -38,8 +40,16 @@ from vision.rescan import (
 )
 from vision.scale import choose_size, next_size
 from vision.table_regions import CardRegions, card_regions
-from vision.tile_reader import DEFAULT_TILE_WEIGHTS, read_tile_table, tile_maps
+from vision.tile_reader import (
+    DEFAULT_TILE_WEIGHTS,
+    has_weights,
+    read_tile_table,
+    tile_maps,
+)
 from vision.tiles import TILE_REACH, read_tiles
+
+#: What ``read_table`` may be asked to read.
+PIECES = ("auto", "cards", "tiles")
 
 
 def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
@@ -53,12 +63,15 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                turn_unsure: float = TURN_UNSURE) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
-    ``pieces`` is ``cards``, ``tiles`` or ``auto`` (tiles are reported instead of cards when at
-    least two are read with confidence and more tiles than cards are read). While a card is
-    left unread, or none is found, the image is looked at again in each way of ``rescan`` in
-    turn (see ``vision.rescan``). The detector's input size is chosen so that indices reach it
-    at the size it learnt (``vision.scale``): from ``px_per_mm`` (a calibrated top-down view)
-    when given, else from a first look at the default size; ``size`` fixes it instead. The
+    ``pieces`` is ``cards``, ``tiles`` or ``auto``: first looks of the card detector and the
+    learnt tile reader tell which lie on the table (``vision.pieces``), and only that
+    reader runs (without the tile reader's weights, the classical tile reader runs after
+    the cards, and tiles are reported when at least two are read with confidence and more
+    tiles than cards). While a card is left unread, or none is found, the image is looked at
+    again in each way of ``rescan`` in turn (see ``vision.rescan``). The detector's input
+    size is chosen so that indices reach it at the size it learnt (``vision.scale``): from
+    ``px_per_mm`` (a calibrated top-down view) when given, else from a first look at the
+    default size; ``size`` fixes it instead. The
     firm index peaks of the photo's negative join its own (``vision.detector.detect_both``:
     light ink on dark card); ``negative_score`` 1 turns that off. ``zoom_unsure`` and
     ``zoom_both_ways`` say which indices are read again in zoomed boxes, and how, and
@@ -69,6 +82,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     read by the learnt tile reader (``vision.tile_reader``) when ``weights/tilenet.onnx`` is
     there, else by the classical one (``vision.tiles``).
     """
+    if pieces not in PIECES:
+        raise VisionError(f"pieces must be one of {', '.join(PIECES)}, not {pieces!r}")
     if pieces == "tiles":
         return read_tile_table(image, DEFAULT_TILE_WEIGHTS)
 
@@ -78,8 +93,6 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     # the classifiers' reads of crops of each image looked at (by denoise and turn): a later
     # look at the same peaks boxes the same crops
     reads: dict[tuple[bool, int], Reads] = {}
-    # the table between cards keeps them apart
-    regions = card_regions(image)
 
     def seen_by(look: Look) -> np.ndarray:
         return turned(despeckle(image) if look.denoise else image, look.turn)
@@ -112,6 +125,15 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                 for c in assemble(detections, params, seen,
                                   regions.turned(look.turn) if regions is not None else None)]
 
+    if pieces == "auto" and has_weights(DEFAULT_TILE_WEIGHTS):
+        # both networks' first looks tell cards from tiles (vision.pieces): a tile table
+        # is read by the tile reader alone, never by the card pipeline and its second looks
+        seen = tell(image, found_by(Look(), image), DEFAULT_TILE_WEIGHTS)
+        if seen.pieces == "tiles":
+            return read_tile_table(image, DEFAULT_TILE_WEIGHTS, made=seen.looks)
+        pieces = "cards"
+    # the table between cards keeps them apart
+    regions = card_regions(image)
     if size is None and px_per_mm is None:
         size = choose_size(max(image.shape[:2]), found_by(Look(), image))
     elif size is None:
@@ -125,7 +147,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
             break
         found = fill_unread(found, read_cards(look))
     cards = tuple(found)
-    if pieces == "auto":
+    if pieces == "auto":  # no learnt tile reader: the classical one, after the cards
         tiles = read_tiles(image)
         read = sum(t.readable for t in tiles)
         if read >= 2 and read > sum(c.readable for c in cards):
@@ -141,12 +163,12 @@ def _tiles_reading(tiles: list[DetectedCard], regions: CardRegions | None) -> Ta
 def warm_up(weights: Path = DEFAULT_WEIGHTS, index_weights: Path = DEFAULT_CLASSIFIER,
             card_weights: Path = DEFAULT_CARD_CLASSIFIER, pieces: str = "auto") -> None:
     """Load the networks ``read_table`` will run for ``pieces`` and run each once, so the
-    first real image is timed fairly: the tile reader's for tiles, else the detector and the
-    crop classifiers."""
+    first real image is timed fairly: the tile reader's for tiles, the detector's and the
+    crop classifiers' for cards, all of them for ``auto``."""
     blank = np.zeros((64, 64, 3), np.uint8)
+    if pieces != "cards" and DEFAULT_TILE_WEIGHTS.is_file():
+        tile_maps(blank, DEFAULT_TILE_WEIGHTS, 64)
     if pieces == "tiles":
-        if DEFAULT_TILE_WEIGHTS.is_file():
-            tile_maps(blank, DEFAULT_TILE_WEIGHTS, 64)
         return
     detect(blank, weights=weights)
     if index_weights.is_file():

@@ -159,68 +159,107 @@ def size_for(tile_px: float, image_side: int) -> int:
     return int(max(MIN_SIZE, min(limit, round(want / 32) * 32)))
 
 
-def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
-               size: int | None = None, looks: int = LOOKS) -> list[TilePeak]:
-    """The tiles on a BGR image: at ``size`` when given, else at the size that brings its
-    tiles to ``TARGET_TILE`` (measured on a first look at ``FIRST_SIZE`` and again at each
-    size looked at; when the first finds nothing, the photo is looked at twice as fine, then
-    half as fine), at most ``looks`` looks at the measured sizes."""
+def _check(image: np.ndarray) -> None:
     if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 8:
         raise VisionError(f"expected a BGR image, got shape {image.shape}")
+
+
+def first_size(image: np.ndarray) -> int:
+    """The input size of the first look: ``FIRST_SIZE``, or the photo's own side when
+    smaller (rounded up to a multiple of 32, at least ``MIN_SIZE``)."""
+    return int(min(FIRST_SIZE, max(MIN_SIZE, -(-max(image.shape[:2]) // 32) * 32)))
+
+
+@dataclass(frozen=True, slots=True)
+class TileLooks:
+    """The looks made at a photo so far: the input sizes looked at, in order, and the tiles
+    the last of them found."""
+
+    sizes: tuple[int, ...]
+    found: list[TilePeak]
+
+
+def look_first(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS) -> TileLooks:
+    """The first look: the photo at ``first_size``."""
+    _check(image)
+    size = first_size(image)
+    return TileLooks((size,), decode_tiles(*tile_maps(image, weights, size)))
+
+
+def look_again(image: np.ndarray, weights: Path, made: TileLooks) -> TileLooks | None:
+    """One more look, at the size that brings the tiles the last look found to
+    ``TARGET_TILE`` (boxes of tiles far smaller than the target come out too big, so a first
+    measure of small tiles undershoots and the next look measures anew); None when that
+    look is not worth making: nothing sure to measure, the tiles already near the target, a
+    size already looked at, or nothing sure found there."""
     side = max(image.shape[:2])
+    size = made.sizes[-1]
+    height = tile_height(made.found)
+    if height is None or 1 / TOLERANCE <= height * size / side / TARGET_TILE <= TOLERANCE:
+        return None
+    better = size_for(height, side)
+    if better in made.sizes:
+        return None
+    again = decode_tiles(*tile_maps(image, weights, better))
+    if tile_height(again) is None:
+        return None
+    return TileLooks((*made.sizes, better), again)
+
+
+def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
+               size: int | None = None, looks: int = LOOKS,
+               made: TileLooks | None = None) -> list[TilePeak]:
+    """The tiles on a BGR image: at ``size`` when given, else at the size that brings its
+    tiles to ``TARGET_TILE`` (measured on a first look at ``FIRST_SIZE`` and again at each
+    size looked at, ``look_again``; when the first finds nothing, the photo is looked at
+    twice as fine, then half as fine), at most ``looks`` looks at the measured sizes.
+    ``made`` holds the looks already made (``look_first``, ``look_again``)."""
     if size is not None:
+        _check(image)
         return decode_tiles(*tile_maps(image, weights, size))
-    first = min(FIRST_SIZE, max(MIN_SIZE, -(-side // 32) * 32))
-    found = decode_tiles(*tile_maps(image, weights, first))
-    height = tile_height(found)
-    if height is None:
+    if made is None:
+        made = look_first(image, weights)
+    if len(made.sizes) == 1 and tile_height(made.found) is None:
+        side = max(image.shape[:2])
+        first = made.sizes[0]
         for other in (2 * first, first // 2):
             if MIN_SIZE <= other <= min(MAX_SIZE, max(MIN_SIZE, -(-side // 32) * 32)) and other != first:
                 more = decode_tiles(*tile_maps(image, weights, other))
                 if tile_height(more) is not None:
-                    return _at_best_size(image, weights, more, other, looks)
-        return found
-    return _at_best_size(image, weights, found, first, looks)
-
-
-def _at_best_size(image: np.ndarray, weights: Path, found: list[TilePeak], size: int,
-                  looks: int) -> list[TilePeak]:
-    """The tiles read again at the size that brings them to ``TARGET_TILE``, measured anew
-    at each size looked at (boxes of tiles far smaller than the target come out too big, so
-    a first measure of small tiles undershoots), at most ``looks`` looks in all."""
-    side = max(image.shape[:2])
-    seen_sizes = {size}
-    for _ in range(looks - 1):
-        height = tile_height(found)
-        if height is None or 1 / TOLERANCE <= height * size / side / TARGET_TILE <= TOLERANCE:
+                    made = TileLooks((*made.sizes, other), more)
+                    break
+        else:
+            return made.found
+        looks += 1  # the look twice or half as fine stands in for the first
+    while len(made.sizes) < looks:
+        again = look_again(image, weights, made)
+        if again is None:
             break
-        better = size_for(height, side)
-        if better in seen_sizes:
-            break
-        again = decode_tiles(*tile_maps(image, weights, better))
-        if tile_height(again) is None:
-            break
-        found, size = again, better
-        seen_sizes.add(size)
-    return found
+        made = again
+    return made.found
 
 
 def read_tiles_learnt(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
                       min_confidence: float = MIN_CONFIDENCE, size: int | None = None,
-                      looks: int = LOOKS) -> list[DetectedCard]:
+                      looks: int = LOOKS, made: TileLooks | None = None,
+                      ) -> list[DetectedCard]:
     """Every tile on the image in the engine's tile notation (``R7``, ``JY``), ``??`` when
     its class is less sure than ``min_confidence``; sorted left to right."""
     out = []
-    for p in find_tiles(image, weights, size, looks):
+    for p in find_tiles(image, weights, size, looks, made):
         name = p.label if p.confidence >= min_confidence else UNREADABLE
         out.append(DetectedCard(name, p.box, p.confidence))
     return sorted(out, key=lambda c: (c.box[0], c.box[1]))
 
 
-def read_tile_table(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
-                    looks: int = LOOKS) -> TableReading:
+def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGHTS,
+                    looks: int = LOOKS, made: TileLooks | None = None) -> TableReading:
     """The tiles on a table photo, grouped into sets and runs as they lie: with the learnt
-    reader when its weights are there, else with the classical one (``vision.tiles``)."""
-    tiles = read_tiles_learnt(image, weights, looks=looks) if weights.is_file() else read_tiles(image)
+    reader when its weights are there, else (or with ``weights`` None) with the classical
+    one (``vision.tiles``). ``made`` holds the learnt reader's looks already made."""
+    if weights is not None and weights.is_file():
+        tiles = read_tiles_learnt(image, weights, looks=looks, made=made)
+    else:
+        tiles = read_tiles(image)
     found = tuple(tiles)
     return TableReading(found, group_cards(found, card_reach=TILE_REACH, regions=card_regions(image)))

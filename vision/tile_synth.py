@@ -12,8 +12,10 @@ half round is not a 9.
 
 A scene (:func:`tile_scene`) lays tiles in rows of sets (pushed together or a little
 apart), on racks, or scattered and turned any way, among face-down tiles and clutter, on
-wood, cloth, felt or a light floor; seen at a slant, under warm or cold light with glare,
-blurred, noisy and JPEG-compressed. Every tile's face corners are known exactly.
+wood, cloth, felt or a light floor, some among playing cards (``cards``: what the reader
+must learn is not a tile, so that it can also tell a card table from a tile table); seen at
+a slant, under warm or cold light with glare, blurred, noisy and JPEG-compressed. Every
+tile's face corners are known exactly.
 
 Families :data:`HELD_OUT_TILE_FAMILIES` and plastics :data:`HELD_OUT_PLASTICS` are never drawn
 in training, only by the benchmark.
@@ -31,7 +33,9 @@ import cv2
 import numpy as np
 
 from engine.tiles import COLOURS
-from vision.deck_styles import font_family, font_files
+from vision.deck_styles import font_family, font_files, random_style, styled_face
+from vision.synth import CARD_H, CARD_W, random_card
+from vision.synth import draw_face as draw_card_face
 from vision.tile_reader import TILE_CLASSES
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -522,15 +526,18 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
                tile_px: tuple[float, float] = (26.0, 100.0), layout: str | None = None,
                held_out_fonts: bool | None = False, held_out_plastics: bool | None = False,
                slant: float | None = None, sets: int | None = None,
-               fonts: tuple[Path, ...] | None = None) -> tuple[np.ndarray, list[SceneTile]]:
+               fonts: tuple[Path, ...] | None = None, cards: float = 0.0,
+               ) -> tuple[np.ndarray, list[SceneTile]]:
     """A drawn table ``size`` (w, h) of tiles, as a camera sees it, and its tiles.
 
     ``tile_px`` is the range of a tile's height in pixels (log-uniform); ``layout`` is
     ``rows``, ``rack`` or ``scattered`` (random when None); ``slant`` the perspective's
     strength (each corner moved up to this share of the image; random when None); ``sets``
     how many tile-set designs are mixed on the table (random when None); ``fonts`` the font
-    files to draw numerals with (else the held-out or training ones). Tiles whose centre
-    lies outside the image are not listed."""
+    files to draw numerals with (else the held-out or training ones). ``cards`` is the
+    chance that playing cards lie on the table too, things the reader must learn are not
+    tiles (a third of such tables hold cards only). Tiles whose centre lies outside the
+    image are not listed."""
     W, H = size
     layout = layout or str(rng.choice(["rows", "rack", "scattered"], p=[0.5, 0.2, 0.3]))
     th = float(np.exp(rng.uniform(np.log(tile_px[0]), np.log(tile_px[1]))))
@@ -544,6 +551,10 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
         ledge = poly.copy()
         ledge[:2] = poly[3] + (poly[0] - poly[3]) * 0.22, poly[2] + (poly[1] - poly[2]) * 0.22
         cv2.fillPoly(canvas, [ledge.astype(np.int32)], tuple(float(c) * 0.7 for c in colour), cv2.LINE_AA)
+    if cards > 0 and rng.random() < cards:
+        _lay_cards(canvas, rng, th, held_out_fonts)
+        if rng.random() < 1 / 3:
+            placed = []
     if rng.random() < 0.3:  # clutter: things that are not tiles
         for _ in range(int(rng.integers(1, 4))):
             c = (float(rng.uniform(0, W)), float(rng.uniform(0, H)))
@@ -593,6 +604,33 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
     image = _photo(canvas, rng)
     seen = [t for t in out if 0 <= t.centre[0] < W and 0 <= t.centre[1] < H]
     return image, seen
+
+
+#: A playing card's height over a tile's (about 88 mm against 35–45 mm).
+CARD_PER_TILE: Final = (1.8, 2.6)
+
+
+def _lay_cards(canvas: np.ndarray, rng: np.random.Generator, tile_px: float,
+               held_out_fonts: bool | None) -> None:
+    """A few playing cards laid on ``canvas`` (float32, in place): alone, or overlapping in a
+    small fan or row, in the project's drawn faces or a random deck design (in the held-out
+    typefaces when ``held_out_fonts``, else the training ones)."""
+    H, W = canvas.shape[:2]
+    height = tile_px * float(rng.uniform(*CARD_PER_TILE))
+    s = height / CARD_H
+    style = random_style(rng, held_out_fonts) if rng.random() < 0.6 else None
+    for _ in range(int(rng.integers(1, 4))):
+        cx, cy = float(rng.uniform(0, W)), float(rng.uniform(0, H))
+        angle = float(rng.uniform(0, 2 * np.pi))
+        step = float(rng.uniform(0.15, 0.5)) * CARD_W * s
+        for i in range(int(rng.integers(1, 6))):
+            card = random_card(rng, jokers=0.03)
+            face = styled_face(card, style, rng) if style is not None else draw_card_face(card, rng)
+            ca, sa = np.cos(angle) * s, np.sin(angle) * s
+            m = np.array([[ca, -sa, 0.0], [sa, ca, 0.0]], np.float32)
+            centre = np.array([cx + i * step * np.cos(angle), cy + i * step * np.sin(angle)])
+            m[:, 2] = centre - m[:, :2] @ np.array([CARD_W / 2, CARD_H / 2])
+            _blend(canvas, face.image.astype(np.float32), np.ones((CARD_H, CARD_W), np.float32), m)
 
 
 def _slanted(canvas: np.ndarray, tiles: list[SceneTile], rng: np.random.Generator,

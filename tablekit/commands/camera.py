@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 NAME = "camera"
@@ -23,6 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mat", choices=("A2", "A3", "letter"), default="A3")
     parser.add_argument("--seats", type=int, default=4, choices=range(2, 9), metavar="2-8")
     parser.add_argument("--deck", metavar="FILE", help="enrolled deck (from `tablekit enroll`)")
+    parser.add_argument("--variant", help="with --calibrate: the game played on this mat (see "
+                                           "`tablekit variants`), saved so that `see` reads its "
+                                           "tiles or cards")
     parser.add_argument("--calibration", metavar="FILE", help="use this calibration")
     parser.add_argument("--out", default="camera-frames", help="folder for annotated frames")
     parser.add_argument("--show", action="store_true", help="show a live window if possible")
@@ -32,6 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
+    from engine.variants import find
     from vision.annotate import annotate
     from vision.calibration import Calibration, calibrate
     from vision.enroll import DeckTemplates
@@ -41,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.sources import open_source
     from vision.stillness import StillnessGate
 
+    game = find(args.variant).id if args.calibrate and args.variant else None
     try:
         source = open_source(args.source)
     except FrameSourceError as exc:
@@ -58,8 +64,9 @@ def run(args: argparse.Namespace) -> int:
                     error = str(exc)
                     continue
                 if args.deck:
-                    cal = Calibration(cal.mat, cal.homography, cal.image_size, cal.white_gains,
-                                      cal.px_per_mm, cal.zones, Path(args.deck).resolve())
+                    cal = replace(cal, deck=Path(args.deck).resolve())
+                if game:
+                    cal = replace(cal, game=game)
                 cal.save(Path(args.calibrate))
                 print(f"wrote {args.calibrate}: white gains "
                       + " ".join(f"{g:.2f}" for g in cal.white_gains))

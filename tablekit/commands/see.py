@@ -2,8 +2,10 @@
 
 The contract is ``../shared/spec/see.md``: a directory means its ``.jpg``/``.jpeg``/``.png``
 files sorted; an unreadable file yields an ``error`` line and the run goes on; ``ms`` is the
-recognition time only. ``--variant`` names the game on the table: a tile game's photos are
-read as tiles only (the card pipeline never runs on them), a card game's as cards only.
+recognition time only. ``--variant`` (else the calibration's game) names the game on the
+table: a tile game's photos are read as tiles only (the card pipeline never runs on them), a
+card game's as cards only. Without either, each photo's first looks tell which it holds
+(``vision.pieces``), and only that reader runs.
 
 With ``--calibration`` each image is white-balanced and warped to the mat's top-down view,
 read there, and every box mapped back to the image's own pixels; each card also carries the
@@ -71,12 +73,13 @@ def run(args: argparse.Namespace) -> int:
     from vision.images import read_image
     from vision.recognize import read_table, warm_up
 
-    pieces = "auto"  # cards, unless more tiles than cards are read
-    if getattr(args, "variant", None):
+    calibration = Calibration.load(Path(args.calibration)) if args.calibration else None
+    pieces = "auto"  # told from each photo (vision.pieces)
+    game = getattr(args, "variant", None) or (calibration.game if calibration else None)
+    if game:
         from engine.variants import find
 
-        pieces = "tiles" if find(args.variant).uses_tiles else "cards"
-    calibration = Calibration.load(Path(args.calibration)) if args.calibration else None
+        pieces = "tiles" if find(game).uses_tiles else "cards"
     deck = DeckTemplates.load(calibration.deck) if calibration and calibration.deck else None
     warm_up(pieces=pieces)
     failures = 0

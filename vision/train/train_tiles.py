@@ -37,6 +37,8 @@ STRIDE = 4
 #: The range of tile heights (pixels) drawn in training crops; the reader scales photos so
 #: tiles reach the network near the middle of it (``vision.tile_reader.TARGET_TILE``).
 TILE_PX = (22.0, 110.0)
+#: The share of training scenes with playing cards lying among (or instead of) the tiles.
+CARDS = 0.3
 
 
 def targets(tiles: list[SceneTile], crop: int) -> dict[str, np.ndarray]:
@@ -105,10 +107,11 @@ def loss_fn(out: torch.Tensor, t: dict[str, torch.Tensor]) -> tuple[torch.Tensor
     return total, {k: float(v.detach()) for k, v in parts.items()}
 
 
-def batch(rng: np.random.Generator, n: int, crop: int) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+def batch(rng: np.random.Generator, n: int, crop: int,
+          cards: float = 0.0) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
     images, tg = [], []
     for _ in range(n):
-        image, tiles = tile_scene(rng, (crop, crop), TILE_PX)
+        image, tiles = tile_scene(rng, (crop, crop), TILE_PX, cards=cards)
         images.append(image)
         tg.append(targets(tiles, crop))
     x = torch.from_numpy(np.stack(images).transpose(0, 3, 1, 2).astype(np.float32))
@@ -137,6 +140,9 @@ def main() -> None:
     ap.add_argument("--crop", type=int, default=256)
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     ap.add_argument("--width", type=int, default=16, help="the network's base width")
+    ap.add_argument("--cards", type=float, default=CARDS,
+                    help="share of scenes with playing cards on the table (not tiles: so that "
+                         "the reader, and `see` choosing cards or tiles, is not fooled by a card)")
     ap.add_argument("--every", type=int, default=200, help="steps between checkpoints")
     ap.add_argument("--minutes", type=float, default=None,
                     help="stop this sitting after so many minutes; the same command resumes")
@@ -147,7 +153,7 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     model = TileNet(args.width)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    sig = {k: getattr(args, k) for k in ("steps", "seed", "batch", "crop", "lr", "width")}
+    sig = {k: getattr(args, k) for k in ("steps", "seed", "batch", "crop", "lr", "width", "cards")}
     if args.fresh:
         state.forget(args.out)
     step = state.load(args.out, sig, model, opt, rng)
@@ -163,7 +169,7 @@ def main() -> None:
                 args.lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * (step - warm) / max(1, args.steps - warm))))
             for group in opt.param_groups:
                 group["lr"] = lr
-            x, t = batch(rng, args.batch, args.crop)
+            x, t = batch(rng, args.batch, args.crop, args.cards)
             with state.precision("bf16"):
                 out = model(x)
             loss, parts = loss_fn(out.float(), t)

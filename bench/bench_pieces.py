@@ -1,0 +1,123 @@
+"""Benchmark of telling cards from tiles (``vision.pieces``): what ``tablekit see`` decides
+lies on the table when no game is named.
+
+Usage: ``.venv/bin/python bench/bench_pieces.py [--data ../shared/data] [--photos 4]
+[--tables 12] [--tile-weights FILE] [--one-look]``
+
+Sources: the shared labelled card photos (real photographs, every ``--photos``-th part of
+each folder so the run stays short; the tile reader never saw any of them), rendered card
+tables of ``bench/bench_tables.py`` (several decks, held-out typefaces among them), and
+rendered tile tables of ``bench/bench_tiles_learnt.py`` (held-out typefaces and plastics).
+Per source: how many photos were told right, the card marks and sure tiles counted (median,
+and the tiles' range), how many took the tile reader's second look, and the median and p95
+ms of the choice (the card detector's first look included). ``--one-look`` also scores the
+choice without the second look: what it is worth.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+from bench_tables import SOURCES as CARD_SOURCES  # noqa: E402
+from bench_tables import table  # noqa: E402
+from bench_tiles_learnt import SIZE, TILE_PX  # noqa: E402
+from bench_tiles_learnt import SOURCES as TILE_SOURCES  # noqa: E402
+from scoring import p95  # noqa: E402
+
+from vision.pieces import tell_pieces  # noqa: E402
+from vision.tile_reader import DEFAULT_TILE_WEIGHTS  # noqa: E402
+from vision.tile_synth import tile_scene  # noqa: E402
+
+PHOTO_FOLDERS = ("cards-corners", "cards-ranks")
+
+
+def photos(data: Path, folder: str, every: int) -> Iterator[np.ndarray]:
+    images = sorted((data / folder / "images").glob("*.jpg"))
+    for path in images[::max(1, every)]:
+        image = cv2.imread(str(path))
+        if image is not None:
+            yield image
+
+
+def card_tables(source: str, n: int, seed: int) -> Iterator[np.ndarray]:
+    rng = np.random.default_rng([seed, CARD_SOURCES.index(source)])
+    for _ in range(n):
+        yield table(rng, source, (1280, 960))[0]
+
+
+def tile_tables(source: str, n: int, seed: int) -> Iterator[np.ndarray]:
+    layout, fonts, plastics, slant = TILE_SOURCES[source]
+    rng = np.random.default_rng([seed, 100 + list(TILE_SOURCES).index(source)])
+    for _ in range(n):
+        yield tile_scene(rng, SIZE, TILE_PX, layout, fonts, plastics, slant)[0]
+
+
+def run(name: str, images: Iterator[np.ndarray], want: str, weights: Path,
+        one_look: bool) -> tuple[int, int]:
+    right = total = second = right_one = 0
+    times: list[float] = []
+    marks, tiles = [], []
+    for image in images:
+        start = time.perf_counter()
+        seen = tell_pieces(image, weights)
+        times.append((time.perf_counter() - start) * 1000)
+        right += seen.pieces == want
+        total += 1
+        second += len(seen.looks.sizes) > 1
+        marks.append(seen.card_marks)
+        tiles.append(seen.tiles)
+        if one_look:
+            right_one += tell_pieces(image, weights, second_look=False).pieces == want
+    if total:
+        alone = f" one look {right_one:4d}/{total:<4d}" if one_look else ""
+        print(f"{name:30s} {want:5s} {right:4d}/{total:<4d}{alone} marks {statistics.median(marks):5.1f} "
+              f"tiles {statistics.median(tiles):5.1f} ({min(tiles)}-{max(tiles)}) second looks {second:3d} "
+              f"median_ms {statistics.median(times):6.1f} p95_ms {p95(times):6.1f}", flush=True)
+    return right, total
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data",
+                    help="the labelled photo folders (skipped when missing)")
+    ap.add_argument("--photos", type=int, default=4, help="read every Nth photo of each folder")
+    ap.add_argument("--tables", type=int, default=12, help="rendered tables per source")
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--tile-weights", type=Path, default=DEFAULT_TILE_WEIGHTS)
+    ap.add_argument("--one-look", action="store_true", help="also choose without the second look")
+    args = ap.parse_args()
+    if not args.tile_weights.is_file():
+        print(f"error: no tile reader weights at {args.tile_weights}", file=sys.stderr)
+        return 2
+    tell_pieces(np.zeros((64, 64, 3), np.uint8), args.tile_weights)  # load both networks
+    print("cards or tiles, told from both networks' first looks: photos are real, tables rendered")
+    right = total = 0
+    runs: list[tuple[str, Iterator[np.ndarray], str]] = []
+    for folder in PHOTO_FOLDERS:
+        if (args.data / folder).is_dir():
+            runs.append((f"photos {folder}", photos(args.data, folder, args.photos), "cards"))
+        else:
+            print(f"(no {folder} under {args.data}: skipped)")
+    runs += [(f"card tables {s}", card_tables(s, args.tables, args.seed), "cards") for s in CARD_SOURCES]
+    runs += [(f"tile tables {s}", tile_tables(s, args.tables, args.seed), "tiles") for s in TILE_SOURCES]
+    for name, images, want in runs:
+        r, t = run(name, images, want, args.tile_weights, args.one_look)
+        right, total = right + r, total + t
+    print(f"{'all':30s}       {right:4d}/{total:<4d}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,107 @@
+"""Cards or tiles, told from the photo (``vision.pieces``): the count on made-up peaks, then
+both shipped networks on real card photos and on rendered tile tables of held-out plastics,
+and ``tablekit see`` without a game never running the card pipeline on a tile table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import vision.recognize
+from tablekit.cli import main
+from vision.detector import Detection
+from vision.pieces import MIN_TILES, tell, tell_pieces
+from vision.recognize import read_table
+from vision.tile_reader import TILE_CLASSES, TileLooks, TilePeak
+from vision.tile_synth import tile_scene
+
+PHOTOS = Path(__file__).resolve().parent / "data" / "photos"
+#: The numeral font bundled in pygame's package (the Debian fonts may be missing on CI).
+BUNDLED = (Path(__import__("pygame").__file__).parent / "freesansbold.ttf",)
+
+
+def test_only_sure_tiles_read_surely_outnumbering_the_card_marks_make_a_tile_table(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.pieces
+
+    def mark(score: float, kind: str = "index") -> Detection:
+        return Detection(kind, 10.0, 10.0, (0.0, 0.0, 20.0, 30.0), score, np.ones(3) / 3)
+
+    def tile(score: float, sure: float) -> TilePeak:
+        probs = np.full(len(TILE_CLASSES), (1 - sure) / (len(TILE_CLASSES) - 1))
+        probs[3] = sure
+        return TilePeak(50.0, 50.0, (40.0, 35.0, 60.0, 65.0), score, probs, (0.0, -1.0))
+
+    looks: list[list[TilePeak]] = []  # what the tile reader's first and second looks find
+    monkeypatch.setattr(vision.pieces, "look_first", lambda image, w: TileLooks((384,), looks[0]))
+    monkeypatch.setattr(vision.pieces, "look_again",
+                        lambda image, w, made: TileLooks((384, 768), looks[1]) if len(looks) > 1 else None)
+    blank = np.zeros((8, 8, 3), np.uint8)
+    marks = [mark(0.9), mark(0.4, "card"), mark(0.2)]  # the last too weak to count
+    sure = [tile(0.8, 0.9) for _ in range(MIN_TILES)]
+    looks[:] = [sure]
+    seen = tell(blank, marks, Path("w"))
+    assert (seen.pieces, seen.card_marks, seen.tiles, seen.looks.sizes) == ("tiles", 2, MIN_TILES, (384,))
+    assert tell(blank, marks + [mark(0.5)] * 2, Path("w")).pieces == "cards"  # outnumbered by marks
+    looks[:] = [sure[:-1]]
+    assert tell(blank, [], Path("w")).pieces == "cards"  # too few to be a table of tiles
+    # tile-shaped peaks read unsurely (tiles too small at 384): the second look reads them
+    looks[:] = [[tile(0.8, 0.3)] * 4, sure]
+    seen = tell(blank, marks, Path("w"))
+    assert (seen.pieces, seen.looks.sizes) == ("tiles", (384, 768))
+    assert tell(blank, marks, Path("w"), second_look=False).pieces == "cards"
+    looks[:] = [[tile(0.8, 0.3)] * 4, [tile(0.8, 0.3)] * 4]
+    assert tell(blank, marks, Path("w")).pieces == "cards"  # unread there too: not tiles
+    looks[:] = [[tile(0.8, 0.3)] * 2, sure]
+    assert tell(blank, marks + [mark(0.5)] * 2, Path("w")).looks.sizes == (384,)  # fewer than the marks
+
+
+def test_real_card_photos_are_cards() -> None:
+    paths = sorted(PHOTOS.glob("*/images/*.jpg"))
+    assert len(paths) >= 10
+    for path in paths:
+        image = cv2.imread(str(path))
+        assert tell_pieces(image).pieces == "cards", path.name
+
+
+def test_rendered_tile_tables_of_held_out_plastics_are_tiles() -> None:
+    rng = np.random.default_rng(21)
+    for layout in ("rows", "rack", "scattered", "rows"):
+        image, tiles = tile_scene(rng, (960, 720), (60.0, 110.0), layout, None, True, 0.05, fonts=BUNDLED)
+        assert len(tiles) >= 3
+        seen = tell_pieces(image)
+        assert seen.pieces == "tiles", (layout, seen)
+
+
+def test_without_a_game_a_tile_table_never_reaches_the_card_pipeline(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    rng = np.random.default_rng(4)
+    image, tiles = tile_scene(rng, (960, 720), (70.0, 100.0), "rows", None, True, 0.0, fonts=BUNDLED)
+    photo = tmp_path / "tiles.png"
+    cv2.imwrite(str(photo), image)
+    card = sorted(PHOTOS.glob("cards-corners/images/*.jpg"))[0]
+    (tmp_path / "z-card.jpg").write_bytes(card.read_bytes())
+
+    crops_read = []
+    real = vision.recognize.refine_indices
+
+    def spy(*args: object, **kwargs: object) -> object:
+        crops_read.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(vision.recognize, "refine_indices", spy)
+    reading = read_table(image)
+    assert not crops_read  # the card pipeline never ran
+    tile_names = {t.tile for t in tiles}
+    assert sum(c.card in tile_names for c in reading.cards) >= 0.8 * len(tiles)
+
+    assert main(["see", "--json", str(tmp_path)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [Path(line["image"]).name for line in lines] == ["tiles.png", "z-card.jpg"]
+    assert lines[0]["cards"] and all(c["card"] in TILE_CLASSES or c["card"] == "??" for c in lines[0]["cards"])
+    assert lines[1]["cards"] and not any(c["card"] in TILE_CLASSES for c in lines[1]["cards"])
+    assert len(crops_read) >= 1  # the card photo was read as cards

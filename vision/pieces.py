@@ -1,0 +1,90 @@
+"""Telling a photo of playing cards from a photo of rummy tiles, before reading either.
+
+``tablekit see`` without ``--variant`` (and a calibration without a game) must find out
+what lies on the table, and must not run the card pipeline, with its second looks, on a
+table of tiles. Both networks take a first look at the photo at 384 pixels (the card
+detector's is the one ``vision.scale`` measures the indices by, so a card table pays only
+for the tile reader's). A *sure tile* is a tile-reader peak of at least
+``vision.tile_reader.SURE`` whose class it reads at least ``MIN_CONFIDENCE`` surely; a
+*card mark*, a card-detector peak (index or whole card) of at least ``vision.scale.SURE``.
+
+- At least ``MIN_TILES`` sure tiles, more than the card marks: a tile table.
+- Otherwise, when the tile reader found at least as many tile-shaped peaks as there are card
+  marks (and ``MIN_TILES``), but could not read them, they may be tiles too small for 384
+  pixels: it looks again at the size that brings them to the size it learnt (the look it
+  would make anyway on a tile table, ``vision.tile_reader.look_again``), and ``MIN_TILES``
+  sure tiles there make a tile table.
+- Anything else is read as cards.
+
+The tile reader can tell because it learnt playing cards as things that are not tiles
+(``vision.tile_synth``'s ``cards``); the card detector takes a tile's numeral for an index
+often enough that its marks alone cannot. ``bench/bench_pieces.py`` measures the choice (with
+``--one-look``, without the second look) on the shared card photos, rendered card tables and
+rendered tile tables of held-out designs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+
+from vision.detector import DEFAULT_WEIGHTS, Detection, detect_both
+from vision.scale import SURE as CARD_SURE
+from vision.tile_reader import (
+    DEFAULT_TILE_WEIGHTS,
+    MIN_CONFIDENCE,
+    SURE,
+    TileLooks,
+    TilePeak,
+    look_again,
+    look_first,
+)
+
+#: Fewer sure tiles than this is no tile table.
+MIN_TILES: Final = 3
+
+
+@dataclass(frozen=True, slots=True)
+class PiecesSeen:
+    """The choice, what it was made from, and the tile reader's looks (a tile table's
+    reading goes on from them)."""
+
+    pieces: str  # "cards" or "tiles"
+    card_marks: int
+    tiles: int  # sure tiles in the tile reader's last look
+    looks: TileLooks
+
+
+def sure_tiles(found: Sequence[TilePeak]) -> int:
+    """The tiles found surely and read surely."""
+    return sum(p.score >= SURE and p.confidence >= MIN_CONFIDENCE for p in found)
+
+
+def tell(image: np.ndarray, card_first: Sequence[Detection],
+         tile_weights: Path = DEFAULT_TILE_WEIGHTS, second_look: bool = True) -> PiecesSeen:
+    """Cards or tiles on a BGR image, from the card detector's first look ``card_first``
+    and the tile reader's looks (see the module's notes)."""
+    marks = sum(d.score >= CARD_SURE for d in card_first)
+    made = look_first(image, tile_weights)
+    tiles = sure_tiles(made.found)
+    if tiles >= MIN_TILES and tiles > marks:
+        return PiecesSeen("tiles", marks, tiles, made)
+    shaped = sum(p.score >= SURE for p in made.found)
+    if second_look and shaped >= max(MIN_TILES, marks):
+        again = look_again(image, tile_weights, made)
+        if again is not None:
+            made, tiles = again, sure_tiles(again.found)
+            if tiles >= MIN_TILES:
+                return PiecesSeen("tiles", marks, tiles, made)
+    return PiecesSeen("cards", marks, tiles, made)
+
+
+def tell_pieces(image: np.ndarray, tile_weights: Path = DEFAULT_TILE_WEIGHTS,
+                card_weights: Path = DEFAULT_WEIGHTS, second_look: bool = True) -> PiecesSeen:
+    """``tell`` with the card detector's first look made here (``read_table`` makes it once
+    and shares it with the choice of the detector's input size)."""
+    return tell(image, detect_both(image, CARD_SURE, card_weights), tile_weights, second_look)
