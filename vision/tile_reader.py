@@ -10,14 +10,17 @@ sets print under it), so a 6 and a 9 are told by the tile's own layout, never gu
 Like the card detector (``vision.scale``), the network reads tiles best at one size (a
 tile about ``TARGET_TILE`` input pixels high), so a photo is first looked at with its longer
 side at ``FIRST_SIZE``; when the tiles found there are much smaller or bigger than that,
-it is read again at the size that brings them to it. A tile whose class the network is not
+it is read again at the size that brings them to it. The network reads an upright tile far
+better than a turned one, so each tile it reads less surely than ``UPRIGHT_BELOW`` is read
+again in a small patch of the photo turned upright by the tile's own up direction and
+scaled to the size it learnt (``read_upright``). A tile whose class the network is still not
 sure of is ``??``. Tiles are grouped as they lie (``vision.grouping`` with the classical
 reader's reach): tiles that touch or nearly touch, on one patch of ``vision.table_regions``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
@@ -63,6 +66,12 @@ MIN_CONFIDENCE: Final = 0.5
 #: A tile's height over its axis-aligned box's longer side, on average over the ways a
 #: tile lies (upright 1, turned 45° about 0.85).
 HEIGHT_PER_BOX: Final = 0.95
+#: Tiles read less surely than this are read again turned upright (``read_upright``) ...
+UPRIGHT_BELOW: Final = 0.9
+#: ... in a square patch this many pixels wide (a multiple of 32) ...
+UPRIGHT_PATCH: Final = 96
+#: ... scaled so that the tile is this many pixels high in it.
+UPRIGHT_TILE: Final = TARGET_TILE
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +130,6 @@ def decode_tiles(maps: np.ndarray, scale: float, threshold: float = MIN_SCORE) -
     ys, xs = np.nonzero((prob >= dil) & (prob >= threshold))
     order = np.argsort(-prob[ys, xs])
     gh, gw = prob.shape
-    numbers, colours = maps[5:5 + N_NUMBERS], maps[5 + N_NUMBERS:TILE_OUT]
     out: list[TilePeak] = []
     for k in order:
         gy, gx = int(ys[k]), int(xs[k])
@@ -130,17 +138,63 @@ def decode_tiles(maps: np.ndarray, scale: float, threshold: float = MIN_SCORE) -
         x, y = (gx + 0.5) * STRIDE / scale, (gy + 0.5) * STRIDE / scale
         if any(np.hypot(x - p.x, y - p.y) < 0.33 * min(w, h) for p in out):
             continue
-        # the class read over the peak's 3×3 cells, each weighed by its heat
-        y0, y1, x0, x1 = max(0, gy - 1), min(gh, gy + 2), max(0, gx - 1), min(gw, gx + 2)
-        weight = prob[y0:y1, x0:x1].reshape(-1)
-        weight = weight / max(1e-6, float(weight.sum()))
-        pn = _softmax(numbers[:, y0:y1, x0:x1].reshape(N_NUMBERS, -1)) @ weight
-        pc = _softmax(colours[:, y0:y1, x0:x1].reshape(N_COLOURS, -1)) @ weight
-        probs = class_probs(pn, pc)
+        probs = _class_at(maps, prob, gy, gx)
         ux, uy = float(maps[3, gy, gx]), float(maps[4, gy, gx])
         n = float(np.hypot(ux, uy)) or 1.0
         out.append(TilePeak(x, y, (x - w / 2, y - h / 2, x + w / 2, y + h / 2), float(prob[gy, gx]),
                             probs, (ux / n, uy / n)))
+    return out
+
+
+def _class_at(maps: np.ndarray, prob: np.ndarray, gy: int, gx: int) -> np.ndarray:
+    """The class probabilities read over the 3×3 cells around (gy, gx), each weighed by its
+    heat ``prob``."""
+    gh, gw = prob.shape
+    y0, y1, x0, x1 = max(0, gy - 1), min(gh, gy + 2), max(0, gx - 1), min(gw, gx + 2)
+    weight = prob[y0:y1, x0:x1].reshape(-1)
+    weight = weight / max(1e-6, float(weight.sum()))
+    pn = _softmax(maps[5:5 + N_NUMBERS, y0:y1, x0:x1].reshape(N_NUMBERS, -1)) @ weight
+    pc = _softmax(maps[5 + N_NUMBERS:TILE_OUT, y0:y1, x0:x1].reshape(N_COLOURS, -1)) @ weight
+    return class_probs(pn, pc)
+
+
+def upright_patch(image: np.ndarray, tile: TilePeak, side: int = UPRIGHT_PATCH,
+                  height: float = UPRIGHT_TILE) -> np.ndarray:
+    """A ``side``-pixel square of ``image`` centred on ``tile``, turned so that the tile's
+    up direction points up and scaled so that it is ``height`` pixels high (BGR)."""
+    ux, uy = tile.up
+    k = height / max(1.0, HEIGHT_PER_BOX * max(tile.box[2] - tile.box[0], tile.box[3] - tile.box[1]))
+    # patch x along the tile's right (its up turned a quarter clockwise), y against its up
+    m = k * np.array([[-uy, ux], [-ux, -uy]], np.float64)
+    shift = side / 2 - m @ np.array([tile.x, tile.y])
+    affine = np.hstack([m, shift[:, None]])
+    out: np.ndarray = cv2.warpAffine(image, affine, (side, side), flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def read_upright(image: np.ndarray, found: list[TilePeak], weights: Path = DEFAULT_TILE_WEIGHTS,
+                 below: float = UPRIGHT_BELOW, side: int = UPRIGHT_PATCH,
+                 height: float = UPRIGHT_TILE) -> list[TilePeak]:
+    """The tiles read less surely than ``below`` read again, each in a patch turned upright
+    by its own up direction and scaled to the size the network learnt (all patches in one
+    batch); a tile takes the upright read when that is surer. The network reads upright
+    tiles far better than turned ones (``bench/bench_tiles_learnt.py --ablate-upright``)."""
+    unsure = [i for i, p in enumerate(found) if p.confidence < below]
+    if not unsure:
+        return found
+    batch = np.stack([upright_patch(image, found[i], side, height) for i in unsure]).transpose(0, 3, 1, 2)
+    maps = load_network(weights)(batch.astype(np.float32))
+    out = list(found)
+    centre = side // STRIDE // 2
+    for i, m in zip(unsure, maps, strict=True):
+        prob = 1.0 / (1.0 + np.exp(-m[0]))
+        # the strongest heat within a cell or two of the patch's centre is this tile
+        win = prob[centre - 2:centre + 2, centre - 2:centre + 2]
+        gy, gx = np.unravel_index(int(np.argmax(win)), win.shape)
+        probs = _class_at(m, prob, centre - 2 + int(gy), centre - 2 + int(gx))
+        if float(probs.max()) > found[i].confidence:
+            out[i] = replace(found[i], probs=probs)
     return out
 
 
@@ -241,24 +295,27 @@ def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
 
 def read_tiles_learnt(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
                       min_confidence: float = MIN_CONFIDENCE, size: int | None = None,
-                      looks: int = LOOKS, made: TileLooks | None = None,
+                      looks: int = LOOKS, made: TileLooks | None = None, upright: bool = True,
                       ) -> list[DetectedCard]:
     """Every tile on the image in the engine's tile notation (``R7``, ``JY``), ``??`` when
     its class is less sure than ``min_confidence``; sorted left to right."""
     out = []
-    for p in find_tiles(image, weights, size, looks, made):
+    found = find_tiles(image, weights, size, looks, made)
+    for p in read_upright(image, found, weights) if upright else found:
         name = p.label if p.confidence >= min_confidence else UNREADABLE
         out.append(DetectedCard(name, p.box, p.confidence))
     return sorted(out, key=lambda c: (c.box[0], c.box[1]))
 
 
 def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGHTS,
-                    looks: int = LOOKS, made: TileLooks | None = None) -> TableReading:
+                    looks: int = LOOKS, made: TileLooks | None = None,
+                    upright: bool = True) -> TableReading:
     """The tiles on a table photo, grouped into sets and runs as they lie: with the learnt
     reader when its weights are there, else (or with ``weights`` None) with the classical
-    one (``vision.tiles``). ``made`` holds the learnt reader's looks already made."""
+    one (``vision.tiles``). ``made`` holds the learnt reader's looks already made;
+    ``upright`` reads its unsure tiles again turned upright (``read_upright``)."""
     if weights is not None and weights.is_file():
-        tiles = read_tiles_learnt(image, weights, looks=looks, made=made)
+        tiles = read_tiles_learnt(image, weights, looks=looks, made=made, upright=upright)
     else:
         tiles = read_tiles(image)
     found = tuple(tiles)
