@@ -1,11 +1,12 @@
 """Benchmark of telling cards from tiles (``vision.pieces``): what ``tablekit see`` decides
 lies on the table when no game is named.
 
-Usage: ``.venv/bin/python bench/bench_pieces.py [--data ../shared/data] [--photos 4]
+Usage: ``.venv/bin/python bench/bench_pieces.py [--data ../shared/data] [--photos 1]
 [--tables 12] [--tile-weights FILE] [--one-look]``
 
-Sources: the shared labelled card photos (real photographs, every ``--photos``-th part of
-each folder so the run stays short; the tile reader never saw any of them), rendered card
+Sources: the shared labelled card photos (real photographs, every ``--photos``-th of each
+folder, the capture groups training leaves out apart; the tile reader never saw any of
+them), rendered card
 tables of ``bench/bench_tables.py`` (several decks, held-out typefaces among them), and
 rendered tile tables of ``bench/bench_tiles_learnt.py`` (held-out typefaces and plastics).
 Per source: how many photos were told right, the card marks and sure tiles counted (median,
@@ -39,12 +40,16 @@ from scoring import p95  # noqa: E402
 from vision.pieces import tell_pieces  # noqa: E402
 from vision.tile_reader import DEFAULT_TILE_WEIGHTS  # noqa: E402
 from vision.tile_synth import tile_scene  # noqa: E402
+from vision.train.split import is_held_out  # noqa: E402
 
 PHOTO_FOLDERS = ("cards-corners", "cards-ranks")
 
 
-def photos(data: Path, folder: str, every: int) -> Iterator[np.ndarray]:
-    images = sorted((data / folder / "images").glob("*.jpg"))
+def photos(data: Path, folder: str, every: int, held_out: bool) -> Iterator[np.ndarray]:
+    """Every ``every``-th photo of the folder in (``held_out``) or out of the capture groups
+    that training leaves out."""
+    images = sorted(p for p in (data / folder / "images").iterdir()
+                    if p.suffix.lower() in (".jpg", ".jpeg", ".png") and is_held_out(p.name) == held_out)
     for path in images[::max(1, every)]:
         image = cv2.imread(str(path))
         if image is not None:
@@ -92,7 +97,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data",
                     help="the labelled photo folders (skipped when missing)")
-    ap.add_argument("--photos", type=int, default=4, help="read every Nth photo of each folder")
+    ap.add_argument("--photos", type=int, default=1, help="read every Nth photo of each folder")
     ap.add_argument("--tables", type=int, default=12, help="rendered tables per source")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--tile-weights", type=Path, default=DEFAULT_TILE_WEIGHTS)
@@ -107,7 +112,9 @@ def main() -> int:
     runs: list[tuple[str, Iterator[np.ndarray], str]] = []
     for folder in PHOTO_FOLDERS:
         if (args.data / folder).is_dir():
-            runs.append((f"photos {folder}", photos(args.data, folder, args.photos), "cards"))
+            for held in (False, True):
+                name = f"photos {folder}{' held-out' if held else ''}"
+                runs.append((name, photos(args.data, folder, args.photos, held), "cards"))
         else:
             print(f"(no {folder} under {args.data}: skipped)")
     runs += [(f"card tables {s}", card_tables(s, args.tables, args.seed), "cards") for s in CARD_SOURCES]

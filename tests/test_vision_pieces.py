@@ -46,18 +46,20 @@ def test_only_sure_tiles_read_surely_outnumbering_the_card_marks_make_a_tile_tab
     looks[:] = [sure]
     seen = tell(blank, marks, Path("w"))
     assert (seen.pieces, seen.card_marks, seen.tiles, seen.looks.sizes) == ("tiles", 2, MIN_TILES, (384,))
-    assert tell(blank, marks + [mark(0.5)] * 2, Path("w")).pieces == "cards"  # outnumbered by marks
+    assert tell(blank, marks + [mark(0.5)] * (MIN_TILES - 2), Path("w")).pieces == "cards"  # as many marks
     looks[:] = [sure[:-1]]
     assert tell(blank, [], Path("w")).pieces == "cards"  # too few to be a table of tiles
     # tile-shaped peaks read unsurely (tiles too small at 384): the second look reads them
-    looks[:] = [[tile(0.8, 0.3)] * 4, sure]
+    shaped = [tile(0.8, 0.3)] * (MIN_TILES + 1)
+    looks[:] = [shaped, sure]
     seen = tell(blank, marks, Path("w"))
     assert (seen.pieces, seen.looks.sizes) == ("tiles", (384, 768))
     assert tell(blank, marks, Path("w"), second_look=False).pieces == "cards"
-    looks[:] = [[tile(0.8, 0.3)] * 4, [tile(0.8, 0.3)] * 4]
+    looks[:] = [shaped, shaped]
     assert tell(blank, marks, Path("w")).pieces == "cards"  # unread there too: not tiles
-    looks[:] = [[tile(0.8, 0.3)] * 2, sure]
-    assert tell(blank, marks + [mark(0.5)] * 2, Path("w")).looks.sizes == (384,)  # fewer than the marks
+    looks[:] = [shaped, sure]
+    many = [mark(0.5)] * (MIN_TILES + 2)
+    assert tell(blank, many, Path("w")).looks.sizes == (384,)  # fewer than the card marks
 
 
 def test_real_card_photos_are_cards() -> None:
