@@ -59,6 +59,28 @@ def test_camera_preview_writes_annotated_still_frames(tmp_path: Path,
     assert sorted(p.suffix for p in out.iterdir()) == [".jpg"] * len(lines)
 
 
+def test_camera_preview_reads_the_pieces_of_the_game_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    import vision.recognize
+    from vision.reading import TableReading
+
+    asked = []
+
+    def spy(image: np.ndarray, **kwargs: object) -> TableReading:
+        asked.append(kwargs.get("pieces"))
+        return TableReading((), ())
+
+    monkeypatch.setattr(vision.recognize, "read_table", spy)
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    cv2.imwrite(str(shots / "0.png"), np.full((120, 160, 3), 90, np.uint8))
+    for variant, want in (("tile-rummy", "tiles"), ("indian-points", "cards"), (None, "auto")):
+        extra = ["--variant", variant] if variant else []
+        assert main(["camera", "--source", str(shots), "--out", str(tmp_path / "out"), *extra]) == 0
+        assert asked.pop() == want
+    capsys.readouterr()
+
+
 def test_enroll_from_photos_named_by_card(tmp_path: Path) -> None:
     src = DATA / "cards-corners" / "images" / "cc-IMG_20220921_195330.jpg"
     shutil.copy(src, tmp_path / "8H.jpg")

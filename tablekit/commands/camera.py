@@ -24,9 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mat", choices=("A2", "A3", "letter"), default="A3")
     parser.add_argument("--seats", type=int, default=4, choices=range(2, 9), metavar="2-8")
     parser.add_argument("--deck", metavar="FILE", help="enrolled deck (from `tablekit enroll`)")
-    parser.add_argument("--variant", help="with --calibrate: the game played on this mat (see "
-                                           "`tablekit variants`), saved so that `see` reads its "
-                                           "tiles or cards")
+    parser.add_argument("--variant", help="the game played on this mat (see `tablekit variants`): "
+                                           "saved with --calibrate, so that `see` reads its tiles "
+                                           "or cards; the preview reads them too")
     parser.add_argument("--calibration", metavar="FILE", help="use this calibration")
     parser.add_argument("--out", default="camera-frames", help="folder for annotated frames")
     parser.add_argument("--show", action="store_true", help="show a live window if possible")
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.sources import open_source
     from vision.stillness import StillnessGate
 
-    game = find(args.variant).id if args.calibrate and args.variant else None
+    game = find(args.variant).id if args.variant else None
     try:
         source = open_source(args.source)
     except FrameSourceError as exc:
@@ -76,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
         saved = Calibration.load(Path(args.calibration)) if args.calibration else None
         deck_path = args.deck or (saved.deck if saved else None)
         deck = DeckTemplates.load(Path(deck_path)) if deck_path else None
+        played = game or (saved.game if saved else None)
+        pieces = ("tiles" if find(played).uses_tiles else "cards") if played else "auto"
         out = Path(args.out)
         window = args.show
         count = 0
@@ -85,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
             if gate is not None and not gate.push(frame):
                 continue
             image = saved.white_balance(frame) if saved else frame
-            reading = read_table(image, deck=deck)
+            reading = read_table(image, deck=deck, pieces=pieces)
             zones = saved.group_zones(reading) if saved else [None] * len(reading.groups)
             print(json.dumps({"frame": n, **reading.to_json(), "zones": zones}), flush=True)
             drawn = annotate(frame, reading)
