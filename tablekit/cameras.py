@@ -321,7 +321,7 @@ class VisionCamera:
             return None
         rng = np.random.default_rng([self.seed, request.deal, request.seat, self.reads])
         image, _ = scene(rng, self.size, [list(g) for g in truth])
-        got = tuple(tuple(g) for g in read_table(image).group_cards())
+        got = tuple(tuple(g) for g in read_table(image, pieces="cards").group_cards())
         self.reads += 1
         self.exact += got == truth
         flat_true = [c for g in truth for c in g]
