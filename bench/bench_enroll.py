@@ -1,7 +1,7 @@
 """Benchmark of deck enrolment (``tablekit enroll``) on a deck design held out of training.
 
 Usage: ``.venv/bin/python bench/bench_enroll.py [--designs 3] [--tables 6] [--seed 3]
-[--kinds standard,light-on-dark,metallic]``
+[--kinds standard,light-on-dark,metallic] [--minutes 10]``
 
 For random designs of held-out typefaces (``vision.deck_styles``; ``--designs`` of each kind),
 one enrolment photo per card of the deck (52, under the 60 a club would take) is rendered,
@@ -52,6 +52,8 @@ def main() -> int:
     ap.add_argument("--tables", type=int, default=6)
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--kinds", default="standard,light-on-dark,metallic")
+    ap.add_argument("--minutes", type=float, default=0.0,
+                    help="also fine-tune the detector to each deck for at most so long")
     args = ap.parse_args()
     warm_up()
     rng = np.random.default_rng(args.seed)
@@ -86,6 +88,14 @@ def main() -> int:
               f"f1_without={f1(tables):.4f} f1_head={f1(tables, deck=head_only):.4f} "
               f"f1_templates={f1(tables, deck=templates_only):.4f} "
               f"f1_both={f1(tables, deck=deck):.4f}", flush=True)
+        if args.minutes > 0:
+            start = time.perf_counter()
+            tuned = enroll(photos, detector_minutes=args.minutes, log=lambda line: None)
+            took = time.perf_counter() - start
+            alone = replace(tuned, cards=(), patches=tuned.patches[:0], head=None)
+            print(f"enroll design={style.family}/{style.kind} fine-tuned={tuned.detector is not None} "
+                  f"enroll_s={took:.1f} f1_detector={f1(tables, deck=alone):.4f} "
+                  f"f1_all={f1(tables, deck=tuned):.4f}", flush=True)
     return 0
 
 

@@ -81,6 +81,15 @@ def test_camera_preview_reads_the_pieces_of_the_game_named(tmp_path: Path, monke
     capsys.readouterr()
 
 
+def test_enroll_refuses_minutes_that_are_not_a_sane_number(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for bad, said in (("soon", "not a number of minutes"), ("-1", "from 0 to 120")):
+        with pytest.raises(SystemExit) as stop:
+            main(["enroll", "--deck", str(tmp_path / "deck.npz"), "--minutes", bad, str(tmp_path)])
+        assert stop.value.code == 2
+        assert said in capsys.readouterr().err
+    assert not (tmp_path / "deck.npz").exists()
+
+
 def test_enroll_from_photos_named_by_card(tmp_path: Path) -> None:
     src = DATA / "cards-corners" / "images" / "cc-IMG_20220921_195330.jpg"
     shutil.copy(src, tmp_path / "8H.jpg")

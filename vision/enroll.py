@@ -10,13 +10,22 @@ Each enrolled photo shows one known card. Two things are learnt from them:
   showed keeps the classifier's read. Seconds on the CPU, no training libraries;
 - **templates**: the clearest corner indices cut out and scaled to a fixed patch; when
   reading, every index patch is compared (normalised correlation, four quarter turns) with
-  them and a close match sharpens the class distribution towards that card.
+  them and a close match sharpens the class distribution towards that card;
+- with the training extra installed, a **detector** trained on from the shipped one for a few
+  minutes on the photos and on tables drawn with the deck's own faces, cut from the photos
+  (``vision.card_faces``, ``vision.train.fine_tune``). It is kept in the deck file and read
+  in place of the shipped detector wherever the deck is used.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import tempfile
 import zipfile
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import lru_cache, partial
 from pathlib import Path
 
 import cv2
@@ -31,6 +40,10 @@ from vision.reading import Box
 PATCH = 32
 #: More templates than any deck needs (54 cards, several photos each) is not a deck file.
 MAX_TEMPLATES = 4096
+#: A detector larger than this is not one the kit trained (the shipped one is about 2 MB).
+MAX_DETECTOR_BYTES = 64 << 20
+#: Fewer cut faces than this cannot teach the detector a deck; enrolment then fits the head only.
+MIN_FACES = 8
 
 
 def index_patch(image: np.ndarray, box: Box) -> np.ndarray | None:
@@ -95,21 +108,44 @@ def fit_head(reads: np.ndarray, labels: np.ndarray, pull: float = 0.05, steps: i
     return w.astype(np.float32)
 
 
+@lru_cache(maxsize=4)
+def _detector_file(onnx: bytes) -> Path:
+    """A deck's detector as a file the inference backends can open (kept, by content, in the
+    temporary folder: written once, atomically)."""
+    folder = Path(tempfile.gettempdir()) / "tablekit-decks"
+    folder.mkdir(exist_ok=True)
+    path = folder / f"{hashlib.sha256(onnx).hexdigest()[:24]}.onnx"
+    if not path.is_file() or path.stat().st_size != len(onnx):
+        part = path.with_suffix(f".{os.getpid()}.part")
+        part.write_bytes(onnx)
+        part.replace(path)
+    return path
+
+
 @dataclass(frozen=True)
 class DeckTemplates:
-    """Enrolled index patches (N, PATCH, PATCH) and the card each shows, and the head fitted
-    to the deck (``head``: weights, classes × classes; None when the file was written before
-    heads, or no index could be read)."""
+    """Enrolled index patches (N, PATCH, PATCH) and the card each shows, the head fitted to
+    the deck (``head``: weights, classes × classes; None when the file was written before
+    heads, or no index could be read) and the detector trained on to it (``detector_onnx``:
+    an ONNX file's bytes; None when enrolment did not fine-tune one)."""
 
     cards: tuple[str, ...]
     patches: np.ndarray
     head: np.ndarray | None = None
+    detector_onnx: bytes | None = field(default=None, repr=False)
+
+    @property
+    def detector(self) -> Path | None:
+        """The deck's own detector as a file, to read tables with (None: the shipped one)."""
+        return None if self.detector_onnx is None else _detector_file(self.detector_onnx)
 
     def save(self, path: Path) -> None:
-        if self.head is None:
-            np.savez_compressed(path, cards=np.array(self.cards), patches=self.patches)
-        else:
-            np.savez_compressed(path, cards=np.array(self.cards), patches=self.patches, head=self.head)
+        parts: dict[str, np.ndarray] = {"cards": np.array(self.cards), "patches": self.patches}
+        if self.head is not None:
+            parts["head"] = self.head
+        if self.detector_onnx is not None:
+            parts["detector"] = np.frombuffer(self.detector_onnx, np.uint8)
+        np.savez_compressed(path, **parts)  # type: ignore[arg-type]  # numpy types **kwds loosely
 
     @classmethod
     def load(cls, path: Path) -> DeckTemplates:
@@ -130,6 +166,7 @@ class DeckTemplates:
                 names = tuple(str(c) for c in cards)
                 patches = patches.astype(np.float32)
                 head = _load_head(data)
+                detector = _load_detector(data)
         except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise VisionError(f"cannot load deck templates {path}: {exc}") from None
         unknown = sorted({c for c in names if c not in INDEX_CLASSES})
@@ -137,7 +174,16 @@ class DeckTemplates:
             raise VisionError(f"cannot load deck templates {path}: unknown card(s) {', '.join(unknown[:5])}")
         if not np.isfinite(patches).all():
             raise VisionError(f"cannot load deck templates {path}: patches hold values that are not numbers")
-        return cls(names, patches, head)
+        deck = cls(names, patches, head, detector)
+        if deck.detector is not None:
+            from vision.inference import load_network
+
+            try:
+                load_network(deck.detector)
+            except VisionError:
+                raise VisionError(f"cannot load deck templates {path}: its detector is not a "
+                                  f"network the kit can run") from None
+        return deck
 
     def similarity(self, patch: np.ndarray) -> np.ndarray:
         """Best correlation with each template over four quarter turns."""
@@ -196,6 +242,16 @@ def _load_head(data: NpzFile) -> np.ndarray | None:
     return out
 
 
+def _load_detector(data: NpzFile) -> bytes | None:
+    """The fine-tuned detector stored in the deck file, as bytes (None in a file without one)."""
+    if "detector" not in data.files:
+        return None
+    raw = data["detector"]
+    if raw.ndim != 1 or raw.dtype != np.uint8 or not 0 < raw.size <= MAX_DETECTOR_BYTES:
+        raise ValueError(f"the detector must be an ONNX file's bytes (at most {MAX_DETECTOR_BYTES >> 20} MB)")
+    return raw.tobytes()
+
+
 def _views(image: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
     """The photo as taken and as a table might show it: dimmer and noisy, blurred, smaller."""
     h, w = image.shape[:2]
@@ -204,17 +260,47 @@ def _views(image: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
     return [image, dim.astype(np.uint8), cv2.GaussianBlur(image, (5, 5), 1.2), small]
 
 
+def fine_tuned_detector(photos: list[tuple[str, np.ndarray]], minutes: float, seed: int = 0,
+                        log: Callable[[str], None] = print) -> bytes | None:
+    """The shipped detector trained on for at most ``minutes`` to the deck of ``photos``
+    (``vision.train.fine_tune``), as ONNX bytes; None, saying why through ``log``, when the
+    training extra is not installed or too few cards could be cut out of the photos."""
+    from vision.card_faces import enrolled_faces
+
+    faces = enrolled_faces(photos)
+    log(f"cut {len(faces)} of {len(photos)} cards out of their photos")
+    if len(faces) < MIN_FACES:
+        log(f"the detector is not fine-tuned: it needs at least {MIN_FACES} cards cut out "
+            f"(photograph each card alone, wholly in the frame, on a plain table)")
+        return None
+    try:
+        from vision.train.fine_tune import FineTuneSettings, fine_tune
+    except ImportError:
+        log("the detector is not fine-tuned: that needs the training extra "
+            "(pip install -e '.[train]')")
+        return None
+    with tempfile.TemporaryDirectory() as scratch:
+        out = fine_tune(faces, Path(scratch) / "detector.onnx",
+                        FineTuneSettings(minutes=minutes, seed=seed), log=log)
+        return out.read_bytes()
+
+
 def enroll(photos: list[tuple[str, np.ndarray]], detect_fn: object = None,
-           head: bool = True, seed: int = 0) -> DeckTemplates:
+           head: bool = True, seed: int = 0, detector_minutes: float = 0.0,
+           log: Callable[[str], None] = print) -> DeckTemplates:
     """Templates and a fitted head from photos of known single cards: ``[(card, image), …]``.
     ``detect_fn`` (an image to detections) replaces the detector for the templates; the head
     reads the photos as the table does (the detector, the photo's negative, the index
-    classifier) and is left out with ``head=False``."""
+    classifier) and is left out with ``head=False``. With ``detector_minutes`` the detector is
+    first fine-tuned to the deck for at most that long (``fine_tuned_detector``), and the
+    templates and head are learnt from its reads."""
     from engine.cards import parse_card
     from vision.classifier import refine_indices
-    from vision.detector import detect, detect_both
+    from vision.detector import DEFAULT_WEIGHTS, detect, detect_both
 
-    detector = detect if detect_fn is None else detect_fn
+    onnx = fine_tuned_detector(photos, detector_minutes, seed, log) if detector_minutes > 0 else None
+    weights = _detector_file(onnx) if onnx is not None else DEFAULT_WEIGHTS
+    detector = partial(detect, weights=weights) if detect_fn is None else detect_fn
     rng = np.random.default_rng(seed)
     cards: list[str] = []
     patches: list[np.ndarray] = []
@@ -232,7 +318,8 @@ def enroll(photos: list[tuple[str, np.ndarray]], detect_fn: object = None,
         if not head or name not in INDEX_CLASSES:
             continue
         for view in _views(image, rng):
-            indices = [d for d in refine_indices(view, detect_both(view)) if d.kind == "index"]
+            indices = [d for d in refine_indices(view, detect_both(view, weights=weights))
+                       if d.kind == "index"]
             indices.sort(key=lambda d: -d.score)
             for d in indices[:2]:
                 reads.append(d.probs)
@@ -240,4 +327,4 @@ def enroll(photos: list[tuple[str, np.ndarray]], detect_fn: object = None,
     if not cards:
         raise VisionError("no corner index was found on any enrolment photo")
     fitted = fit_head(np.stack(reads), np.array(labels)) if reads else None
-    return DeckTemplates(tuple(cards), np.stack(patches).astype(np.float32), fitted)
+    return DeckTemplates(tuple(cards), np.stack(patches).astype(np.float32), fitted, onnx)

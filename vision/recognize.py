@@ -86,6 +86,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         raise VisionError(f"pieces must be one of {', '.join(PIECES)}, not {pieces!r}")
     if pieces == "tiles":
         return read_tile_table(image, DEFAULT_TILE_WEIGHTS)
+    if deck is not None and deck.detector is not None and weights == DEFAULT_WEIGHTS:
+        weights = deck.detector  # the detector enrolment trained on to the club's deck
 
     # the detector's peaks for each (image, size, threshold): a look that differs from an
     # earlier one only in how the index crops are read reuses them

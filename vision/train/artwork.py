@@ -23,6 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.card_faces import index_from_ink
 from vision.synth import CARD_H, CARD_W, Face
 
 #: (package, version) pairs fetched with ``npm pack``.
@@ -133,28 +134,10 @@ def _add(faces: list[ArtFace], design: str, card: str, image: np.ndarray) -> Non
 
 
 def find_index(face: np.ndarray) -> tuple[float, float, float, float] | None:
-    """The top-left corner index of a face: the ink components that lie wholly in the index
-    column of the corner, united; None when nothing there looks like an index."""
+    """The top-left corner index of an artwork face (dark or coloured ink on light paper)."""
     hsv = cv2.cvtColor(face, cv2.COLOR_BGR2HSV)
     ink = ((hsv[..., 2] < 150) | ((hsv[..., 1] > 90) & (hsv[..., 2] > 60))).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    right, bottom = 0.17 * CARD_W, 0.36 * CARD_H
-    parts = []
-    for x, y, w, h, area in stats[1:n]:
-        if area < 6 or x + w > right or y + h > bottom or x < 2 or y < 2:
-            continue
-        if x + w / 2 > 0.13 * CARD_W:
-            continue
-        parts.append((x, y, x + w, y + h))
-    if not parts:
-        return None
-    x0 = min(p[0] for p in parts) - 2
-    y0 = min(p[1] for p in parts) - 2
-    x1 = max(p[2] for p in parts) + 2
-    y1 = max(p[3] for p in parts) + 2
-    if not (0.1 * CARD_H <= y1 - y0 <= 0.34 * CARD_H and 0.04 * CARD_W <= x1 - x0):
-        return None
-    return float(x0), float(y0), float(x1), float(y1)
+    return index_from_ink(ink)
 
 
 def face_maker(faces: list[ArtFace], drawn_share: float = 0.3,

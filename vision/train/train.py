@@ -139,9 +139,10 @@ def main() -> None:
 
 
 def fit(photos: list[Photo], synth: list[Photo], args: argparse.Namespace, total: int,
-        out: Path, rng: np.random.Generator) -> bool:
+        out: Path, rng: np.random.Generator, finish: bool = False) -> bool:
     """Train a network for ``total`` steps (resuming its checkpoint) and export it to
-    ``out``; False when the sitting's ``--minutes`` ran out first (the checkpoint is kept)."""
+    ``out``; False when the sitting's ``--minutes`` ran out first (the checkpoint is kept),
+    unless ``finish``: then what was learnt by then is exported (a fine-tune's time budget)."""
     model = CardNet()
     init = getattr(args, "init_onnx", None)
     if init is not None:
@@ -193,7 +194,7 @@ def fit(photos: list[Photo], synth: list[Photo], args: argparse.Namespace, total
     except KeyboardInterrupt:
         stopped = True
     state.save(out, sig, step, model, opt, rng)
-    if stopped:
+    if stopped and not finish:
         print(f"stopped at step {step} of {total}; the same command resumes", flush=True)
         return False
     export(model, out)

@@ -1,0 +1,102 @@
+"""Cards cut out of enrolment photos, and a deck file that carries its own detector."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.card_faces import cut_face, enrolled_faces, find_card, index_box
+from vision.deck_styles import random_style, styled_face
+from vision.detector import DEFAULT_WEIGHTS
+from vision.enroll import DeckTemplates, enroll
+from vision.errors import VisionError
+from vision.recognize import read_table
+from vision.synth import CARD_H, CARD_W, draw_face, scene
+
+
+def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+@pytest.mark.parametrize("kind", ["standard", "light-on-dark"])
+def test_a_card_photographed_alone_is_cut_out_and_its_indices_land_where_they_were_drawn(kind: str) -> None:
+    rng = np.random.default_rng(4)
+    style = random_style(rng, held_out=True, kind=kind)
+    found = 0
+    for card in ("7H", "KS", "3D", "QC", "9S", "5H"):
+        image, cards = scene(rng, (640, 480), [[card]], draw=lambda c, r: styled_face(c, style, r))
+        faces = enrolled_faces([(card, image)])
+        if not faces:
+            continue
+        face = faces[0]
+        assert face.face.image.shape == (CARD_H, CARD_W, 3)
+        want = cards[0].visible_indices
+        for box in face.photo_indices():
+            assert max(_iou(box, w) for w in want) > 0.4, (card, box, want)
+        found += 1
+    assert found >= 4  # most of a deck's photos give their face
+
+
+def test_the_cut_face_is_upright_and_its_index_is_top_left() -> None:
+    rng = np.random.default_rng(9)
+    face = draw_face("8C", rng)
+    image, _ = scene(rng, (640, 480), [["8C"]], draw=lambda c, r: face)
+    cut = cut_face(image)
+    assert cut is not None
+    box = index_box(cut.image)
+    assert box is not None
+    drawn = min(face.indices, key=lambda b: b[0] + b[1])  # the drawn face's top-left index
+    turned = (CARD_W - drawn[2], CARD_H - drawn[3], CARD_W - drawn[0], CARD_H - drawn[1])
+    assert max(_iou(box, drawn), _iou(box, turned)) > 0.4  # a card reads the same either way up
+
+
+def test_a_photo_without_a_card_gives_no_face() -> None:
+    rng = np.random.default_rng(2)
+    table = np.clip(rng.normal(90, 25, (480, 640, 3)), 0, 255).astype(np.uint8)
+    table = cv2.GaussianBlur(table, (7, 7), 2)
+    assert find_card(table) is None
+    assert enrolled_faces([("AS", table)]) == []
+
+
+def _photos(*cards: str) -> list[tuple[str, np.ndarray]]:
+    rng = np.random.default_rng(1)
+    return [(card, scene(rng, (640, 480), [[card]])[0]) for card in cards]
+
+
+def test_too_few_cut_cards_leave_the_detector_as_shipped_and_say_why() -> None:
+    said: list[str] = []
+    deck = enroll(_photos("QH", "4S"), detector_minutes=5, log=said.append)
+    assert deck.detector_onnx is None and deck.detector is None
+    assert any("not fine-tuned" in line for line in said)
+
+
+def test_a_deck_file_carries_its_detector_and_the_table_is_read_with_it(tmp_path: Path) -> None:
+    deck = enroll(_photos("QH", "4S"))
+    tuned = DeckTemplates(deck.cards, deck.patches, deck.head, DEFAULT_WEIGHTS.read_bytes())
+    path = tmp_path / "deck.npz"
+    tuned.save(path)
+    back = DeckTemplates.load(path)
+    assert back.detector is not None and back.detector.read_bytes() == DEFAULT_WEIGHTS.read_bytes()
+    image, _ = scene(np.random.default_rng(5), (640, 480), [["QH", "KH", "AH"]])
+    # the same network under the deck's own file reads the same table the same way
+    want = read_table(image, pieces="cards", deck=deck)
+    got = read_table(image, pieces="cards", deck=back)
+    assert [c.card for c in got.cards] == [c.card for c in want.cards]
+
+
+def test_a_deck_file_whose_detector_cannot_run_is_refused_by_name(tmp_path: Path) -> None:
+    path = tmp_path / "deck.npz"
+    np.savez(path, cards=np.array(["QH"]), patches=np.zeros((1, 32, 32), np.float32),
+             detector=np.frombuffer(b"not an onnx file", np.uint8))
+    with pytest.raises(VisionError, match="detector is not a network"):
+        DeckTemplates.load(path)
+    np.savez(path, cards=np.array(["QH"]), patches=np.zeros((1, 32, 32), np.float32),
+             detector=np.zeros((4, 4), np.float32))
+    with pytest.raises(VisionError, match="detector must be"):
+        DeckTemplates.load(path)

@@ -1,0 +1,124 @@
+"""Fine-tuning the detector to one club's deck (``tablekit enroll``; torch, the train extra).
+
+The enrolment photos give the deck's faces (``vision.card_faces``). The detector is trained on
+from the shipped weights, for a few minutes, on three kinds of example:
+
+- the enrolment photos themselves, each index labelled where the cut face puts it;
+- drawn tables of that deck alone (``vision.synth.scene`` with its faces, single cards and
+  whole crowded tables, on the photos' own table with the card taken out and on drawn ones);
+- drawn tables of the designs the detector was trained on (``vision.deck_styles`` and the
+  project's drawn faces), so that it keeps reading the decks it knew.
+
+Batch norms stay as shipped and the learning rate is a tenth of a from-scratch run's, so a few
+minutes move the detector towards the deck without unlearning the rest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.card_faces import EnrolledFace, both_indices
+from vision.deck_styles import any_deck
+from vision.detector import DEFAULT_WEIGHTS
+from vision.labels import index_class
+from vision.synth import Face, draw_face
+from vision.train.dataset import Photo, synthetic_photos
+from vision.train.train import fit
+
+
+@dataclass(frozen=True)
+class FineTuneSettings:
+    """How long and how hard the detector is trained on (the defaults fit enrolment's budget)."""
+
+    steps: int = 1500
+    minutes: float = 20.0
+    lr: float = 2e-4
+    crop: int = 256
+    batch: int = 16
+    deck_scenes: int = 240
+    other_scenes: int = 120
+    photo_share: float = 0.2  # of each batch: the enrolment photos (the rest: drawn scenes)
+    crowded: float = 0.35
+    threads: int = 2
+    seed: int = 0
+
+
+def deck_face_maker(faces: list[EnrolledFace]) -> Callable[[str, np.random.Generator], Face]:
+    """A scene face function drawing this deck only: a card's own face when it was enrolled,
+    else another enrolled face (the detector learns where indices lie and how they look, which
+    any face of the deck shows), slightly relit each time."""
+    by_card: dict[str, list[EnrolledFace]] = {}
+    for f in faces:
+        by_card.setdefault(f.card, []).append(f)
+
+    def make(card: str, rng: np.random.Generator) -> Face:
+        options = by_card.get(card) or faces
+        face = options[int(rng.integers(len(options)))]
+        gain = rng.uniform(0.85, 1.1, 3)
+        image = np.clip(face.face.image.astype(np.float32) * gain[None, None, :], 0, 255).astype(np.uint8)
+        return Face(face.card, image, both_indices(face.index))
+
+    return make
+
+
+def enrolment_photo(name: str, face: EnrolledFace) -> Photo:
+    """An enrolment photo labelled with its card's two indices."""
+    k = index_class(face.card)
+    indices = [((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, k)
+               for x0, y0, x1, y1 in face.photo_indices()]
+    return Photo(name, face.photo, indices, [], [], True, False)
+
+
+def backgrounds(faces: list[EnrolledFace], limit: int = 30) -> list[np.ndarray]:
+    """The enrolment photos' table with the card taken out (its quad filled in from the table
+    around it), at most ``limit`` of them."""
+    out = []
+    for f in faces[:: max(1, len(faces) // limit)][:limit]:
+        image, quad = f.photo, f.face.quad
+        card = np.zeros(image.shape[:2], np.uint8)
+        cv2.fillConvexPoly(card, quad.round().astype(np.int32), 255)
+        grown = cv2.dilate(card, np.ones((9, 9), np.uint8))
+        small = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        out.append(cv2.inpaint(small, cv2.resize(grown, small.shape[1::-1]), 5, cv2.INPAINT_TELEA))
+    return out
+
+
+def fine_tune(faces: list[EnrolledFace], out: Path, settings: FineTuneSettings | None = None,
+              init: Path = DEFAULT_WEIGHTS, log: Callable[[str], None] = print) -> Path:
+    """Train the detector at ``init`` on towards the deck of ``faces`` (cut from enrolment
+    photos) and write it to ``out`` (ONNX). Stops after ``settings.steps`` steps or
+    ``settings.minutes``, whichever comes first, and exports what it has."""
+    import torch
+
+    s = settings or FineTuneSettings()
+    if not faces:
+        raise ValueError("no enrolled face to draw the deck's tables with")
+    torch.manual_seed(s.seed)
+    torch.set_num_threads(s.threads)
+    rng = np.random.default_rng(s.seed)
+    photos = [enrolment_photo(f"enrolled-{i}", f) for i, f in enumerate(faces)]
+    deck = synthetic_photos(s.deck_scenes, s.seed + 1, deck_face_maker(faces), backgrounds(faces),
+                            crowded=s.crowded)
+    known = synthetic_photos(s.other_scenes, s.seed + 2, any_deck(False, draw_face, 0.5), None,
+                             crowded=s.crowded)
+    log(f"fine-tuning the detector: {len(photos)} photos, {len(deck)} drawn tables of the deck, "
+        f"{len(known)} of known designs; at most {s.steps} steps or {s.minutes:g} minutes")
+    args = argparse.Namespace(
+        seed=s.seed, batch=s.batch, crop=s.crop, synth=len(deck) + len(known),
+        synth_share=1.0 - s.photo_share, lr=s.lr, all=False,
+        precision="bf16", no_artwork=True, drawn_share=0.0, styled_share=0.0,
+        crowded_share=s.crowded, init_onnx=init, pseudo=None, fresh=True, minutes=s.minutes)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as scratch:  # the trainer's checkpoints live and die here
+        work = Path(scratch) / out.name
+        fit(photos, deck + known, args, s.steps, work, rng, finish=True)
+        out.write_bytes(work.read_bytes())
+    return out
+
