@@ -59,9 +59,9 @@ def test_the_cut_face_is_upright_and_its_index_is_top_left() -> None:
 def test_a_photo_without_a_card_gives_no_face() -> None:
     rng = np.random.default_rng(2)
     table = np.clip(rng.normal(90, 25, (480, 640, 3)), 0, 255).astype(np.uint8)
-    table = cv2.GaussianBlur(table, (7, 7), 2)
-    assert find_card(table) is None
-    assert enrolled_faces([("AS", table)]) == []
+    smooth = cv2.GaussianBlur(table, (7, 7), 2)
+    assert find_card(smooth) is None
+    assert enrolled_faces([("AS", smooth)]) == []
 
 
 def _photos(*cards: str) -> list[tuple[str, np.ndarray]]:
