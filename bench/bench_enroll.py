@@ -95,6 +95,8 @@ def main() -> int:
             alone = replace(tuned, cards=(), patches=tuned.patches[:0], head=None)
             print(f"enroll design={style.family}/{style.kind} fine-tuned={tuned.detector is not None} "
                   f"enroll_s={took:.1f} f1_detector={f1(tables, deck=alone):.4f} "
+                  f"f1_detector_head={f1(tables, deck=replace(alone, head=tuned.head)):.4f} "
+                  f"f1_detector_templates={f1(tables, deck=replace(tuned, head=None)):.4f} "
                   f"f1_all={f1(tables, deck=tuned):.4f}", flush=True)
     return 0
 
