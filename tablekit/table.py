@@ -276,7 +276,7 @@ class Table:
 
     def _pieces(self) -> str:
         """What the camera should look for: the game's tiles or cards."""
-        return "tiles" if self.state.game.variant.uses_tiles else "cards"
+        return self.state.game.variant.pieces
 
     def _perform(self, effect: Effect) -> None:
         self.effects.append(effect)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.synth import CARD_H, CARD_W
+from vision.synth import CARD_H, CARD_W, FACE_CORNERS, box_through
 
 Box = tuple[float, float, float, float]
 
@@ -42,11 +42,7 @@ class CutFace:
 
     def to_photo(self, box: Box) -> Box:
         """A box in face pixels as the axis-aligned box it covers in the photo."""
-        src = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
-        m = cv2.getPerspectiveTransform(src, self.quad.astype(np.float32))
-        x0, y0, x1, y1 = box
-        pts = np.array([[[x0, y0]], [[x1, y0]], [[x1, y1]], [[x0, y1]]], np.float32)
-        q = cv2.perspectiveTransform(pts, m).reshape(-1, 2)
+        q = box_through(cv2.getPerspectiveTransform(FACE_CORNERS, self.quad.astype(np.float32)), box)
         return float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())
 
 
@@ -112,8 +108,7 @@ def cut_face(image: np.ndarray) -> CutFace | None:
     quad = find_card(image)
     if quad is None:
         return None
-    dst = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
-    m = cv2.getPerspectiveTransform(quad, dst)
+    m = cv2.getPerspectiveTransform(quad, FACE_CORNERS)
     face = cv2.warpPerspective(image, m, (CARD_W, CARD_H), flags=cv2.INTER_AREA,
                                borderMode=cv2.BORDER_REPLICATE)
     return CutFace(face, quad)

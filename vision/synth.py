@@ -18,6 +18,8 @@ from vision.labels import RANKS, SUITS
 from vision.reading import DetectedCard
 
 CARD_W, CARD_H = 250, 350
+#: A drawn face's corners (TL, TR, BR, BL) in its own pixels.
+FACE_CORNERS = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX,
          cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_PLAIN)
 
@@ -287,9 +289,9 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
             quad = quad - middle + np.array([cx, cy])
             placed.append((card, g, quad, draw(card, rng)))
     coverage = np.zeros((h, w), np.int32) - 1
+    onto = [cv2.getPerspectiveTransform(FACE_CORNERS, quad.astype(np.float32)) for _, _, quad, _ in placed]
     for k, (_card, _g, quad, face) in enumerate(placed):
-        src = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
-        m = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+        m = onto[k]
         warped = cv2.warpPerspective(face.image, m, (w, h), flags=cv2.INTER_AREA)
         mask = np.zeros((h, w), np.uint8)
         cv2.fillConvexPoly(mask, quad.round().astype(np.int32), 255)
@@ -302,12 +304,9 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
         coverage[shape > 0] = -2
     out = []
     for k, (card, g, quad, face) in enumerate(placed):
-        src = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
-        m = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
         visible = []
-        for x0, y0, x1, y1 in face.indices:
-            pts = np.array([[[x0, y0]], [[x1, y0]], [[x1, y1]], [[x0, y1]]], np.float32)
-            q = cv2.perspectiveTransform(pts, m).reshape(-1, 2)
+        for box in face.indices:
+            q = box_through(onto[k], box)
             x0i, y0i = max(0, int(q[:, 0].min())), max(0, int(q[:, 1].min()))
             x1i, y1i = min(w, int(q[:, 0].max()) + 1), min(h, int(q[:, 1].max()) + 1)
             if x1i - x0i < 3 or y1i - y0i < 3:
@@ -323,6 +322,14 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
                                 float(q[:, 0].max()), float(q[:, 1].max())))
         out.append(SceneCard(card, g, quad, tuple(visible)))
     return img, out
+
+
+def box_through(m: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """The corners (4×2) of a face box (x0, y0, x1, y1) carried by the homography ``m``."""
+    x0, y0, x1, y1 = box
+    pts = np.array([[[x0, y0]], [[x1, y0]], [[x1, y1]], [[x0, y1]]], np.float32)
+    out: np.ndarray = cv2.perspectiveTransform(pts, m).reshape(-1, 2)
+    return out
 
 
 def touching_melds(cards: list[SceneCard]) -> set[frozenset[int]]:

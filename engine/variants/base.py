@@ -71,6 +71,11 @@ class Variant:
     #: The house rules the family reads (its judge's switches and the table's own), by key.
     house_options: ClassVar[Mapping[str, OptionKind]] = {}
 
+    @property
+    def pieces(self) -> str:
+        """What the game is played with: ``tiles`` or ``cards`` (what a camera looks for)."""
+        return "tiles" if self.uses_tiles else "cards"
+
     def table_options(self) -> Mapping[str, OptionKind]:
         """The house rules a table may set for this game (a family may add per-game ones)."""
         return self.house_options

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         deck_path = args.deck or (saved.deck if saved else None)
         deck = DeckTemplates.load(Path(deck_path)) if deck_path else None
         played = game or (saved.game if saved else None)
-        pieces = ("tiles" if find(played).uses_tiles else "cards") if played else "auto"
+        pieces = find(played).pieces if played else "auto"
         out = Path(args.out)
         window = args.show
         count = 0

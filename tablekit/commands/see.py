@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     if game:
         from engine.variants import find
 
-        pieces = "tiles" if find(game).uses_tiles else "cards"
+        pieces = find(game).pieces
     deck = DeckTemplates.load(calibration.deck) if calibration and calibration.deck else None
     warm_up(pieces=pieces)
     failures = 0

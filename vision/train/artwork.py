@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.card_faces import index_from_ink
+from vision.card_faces import both_indices, index_from_ink
 from vision.synth import CARD_H, CARD_W, Face
 
 #: (package, version) pairs fetched with ``npm pack``.
@@ -163,9 +163,7 @@ def face_maker(faces: list[ArtFace], drawn_share: float = 0.3,
         ink = rng.uniform(0.0, 40.0)
         img = img * paper[None, None, :] + ink * (1 - img / 255.0)
         image = np.clip(img, 0, 255).astype(np.uint8)
-        x0, y0, x1, y1 = art.index
-        other = (CARD_W - x1, CARD_H - y1, CARD_W - x0, CARD_H - y0)
-        return Face(card, image, (art.index, other))
+        return Face(card, image, both_indices(art.index))
 
     return make
 
