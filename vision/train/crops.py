@@ -121,7 +121,14 @@ def add_proposals(photos: list[Photo], weights: Path, threshold: float = 0.12) -
         for d in found:
             objs = photo.indices if d.kind == "index" else photo.cards
             valid = photo.has_indices if d.kind == "index" else photo.has_cards
-            if not valid or (d.kind == "index" and photo.partial_indices):
+            if d.kind == "index" and (not valid or photo.partial_indices):
+                # only the cards are labelled here: an index lies on its card, so a box off
+                # every card is surely background (printed matter, a box, the floor)
+                if photo.has_cards and off_cards(d.x, d.y, photo):
+                    photo.proposals.append((d.kind, d.box, BACKGROUND))
+                    count += 1
+                continue
+            if not valid:
                 continue
             label = BACKGROUND if d.kind == "index" else N_CARD_OUT - 1
             for cx, cy, w, h, k in objs:
@@ -134,6 +141,13 @@ def add_proposals(photos: list[Photo], weights: Path, threshold: float = 0.12) -
             photo.proposals.append((d.kind, d.box, label))
             count += 1
     return count
+
+
+def off_cards(x: float, y: float, photo: Photo, margin: float = 0.1) -> bool:
+    """Whether the point (x, y) lies outside every labelled card box of ``photo``, each box
+    grown by ``margin`` of its size on every side (labelled boxes are drawn by hand)."""
+    return all(abs(x - cx) > (0.5 + margin) * w or abs(y - cy) > (0.5 + margin) * h
+               for cx, cy, w, h, _ in photo.cards)
 
 
 def proposal_crops(photos: list[Photo], kind: str, rng: np.random.Generator,
