@@ -37,7 +37,7 @@ from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER
 from vision.detector import DEFAULT_WEIGHTS
 
 #: Each stage's optimizer steps at ``--scale 1``.
-STEPS = {"detector": 40000, "index": 10000, "card": 5000, "tiles": 2800}
+STEPS = {"detector": 40000, "index": 30000, "card": 5000, "tiles": 2800}
 
 
 def stages(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
