@@ -52,3 +52,10 @@ def test_photos_without_card_labels_give_no_unlabelled_index_crops(monkeypatch: 
     monkeypatch.setattr(vision.detector, "detect", lambda image, threshold, weights: [_peak("index", 50, 50)])
     assert add_proposals([photo], Path("unused.onnx")) == 0
     assert photo.proposals == []
+
+
+def test_an_index_box_on_a_labelled_back_is_no_crop(monkeypatch: pytest.MonkeyPatch) -> None:
+    photo = _ranks_photo()
+    photo.backs.append((300.0, 200.0, 60.0, 90.0))
+    monkeypatch.setattr(vision.detector, "detect", lambda image, threshold, weights: [_peak("index", 310, 210)])
+    assert add_proposals([photo], Path("unused.onnx")) == 0

@@ -124,7 +124,7 @@ def add_proposals(photos: list[Photo], weights: Path, threshold: float = 0.12) -
             if d.kind == "index" and (not valid or photo.partial_indices):
                 # only the cards are labelled here: an index lies on its card, so a box off
                 # every card is surely background (printed matter, a box, the floor)
-                if photo.has_cards and off_cards(d.x, d.y, photo):
+                if photo.has_cards and off_cards(d.x, d.y, photo) and not on_back(d.x, d.y, photo):
                     photo.proposals.append((d.kind, d.box, BACKGROUND))
                     count += 1
                 continue
@@ -135,8 +135,7 @@ def add_proposals(photos: list[Photo], weights: Path, threshold: float = 0.12) -
                 if abs(d.x - cx) <= 0.5 * w and abs(d.y - cy) <= 0.5 * h:
                     label = k
                     break
-            if label in (BACKGROUND, N_CARD_OUT - 1) and any(
-                    abs(d.x - b[0]) <= b[2] and abs(d.y - b[1]) <= b[3] for b in photo.backs):
+            if label in (BACKGROUND, N_CARD_OUT - 1) and on_back(d.x, d.y, photo):
                 continue
             photo.proposals.append((d.kind, d.box, label))
             count += 1
@@ -148,6 +147,11 @@ def off_cards(x: float, y: float, photo: Photo, margin: float = 0.1) -> bool:
     grown by ``margin`` of its size on every side (labelled boxes are drawn by hand)."""
     return all(abs(x - cx) > (0.5 + margin) * w or abs(y - cy) > (0.5 + margin) * h
                for cx, cy, w, h, _ in photo.cards)
+
+
+def on_back(x: float, y: float, photo: Photo) -> bool:
+    """Whether (x, y) lies near a labelled card back of ``photo`` (neither a card nor background)."""
+    return any(abs(x - bx) <= bw and abs(y - by) <= bh for bx, by, bw, bh in photo.backs)
 
 
 def proposal_crops(photos: list[Photo], kind: str, rng: np.random.Generator,
