@@ -119,17 +119,16 @@ def add_proposals(photos: list[Photo], weights: Path, threshold: float = 0.12) -
     for photo in photos:
         found = detect(photo.image, threshold, weights)
         for d in found:
-            objs = photo.indices if d.kind == "index" else photo.cards
-            valid = photo.has_indices if d.kind == "index" else photo.has_cards
-            if d.kind == "index" and (not valid or photo.partial_indices):
+            if d.kind == "index" and (not photo.has_indices or photo.partial_indices):
                 # only the cards are labelled here: an index lies on its card, so a box off
                 # every card is surely background (printed matter, a box, the floor)
                 if photo.has_cards and off_cards(d.x, d.y, photo) and not on_back(d.x, d.y, photo):
                     photo.proposals.append((d.kind, d.box, BACKGROUND))
                     count += 1
                 continue
-            if not valid:
+            if d.kind == "card" and not photo.has_cards:
                 continue
+            objs = photo.indices if d.kind == "index" else photo.cards
             label = BACKGROUND if d.kind == "index" else N_CARD_OUT - 1
             for cx, cy, w, h, k in objs:
                 if abs(d.x - cx) <= 0.5 * w and abs(d.y - cy) <= 0.5 * h:
