@@ -11,7 +11,11 @@ Sources (each scored apart; none is enough alone):
 - ``ranks-held``: the held-out capture groups of ``cards-ranks`` (ranks only);
 - ``tables-held``: rendered 1280×960 tables of held-out typefaces (``bench_tables.py``);
 - ``tables-4c``: the same with every card printed with four corner indices;
-- ``tables-dark``: the same in light-on-dark designs.
+- ``tables-dark``: the same in light-on-dark designs;
+- ``tables-dim``: the same in dim, warm, noisy light;
+- ``phone-close``: the held-out phone photos, their middles blown up 1.6 times as by a
+  camera held close (indices larger than any the detector learnt; a card is wanted when one
+  of its labelled corners is in the picture).
 
 Printed per variant and source: F1, the change from the recognizer as shipped and the median
 ms per image (times move with the machine's load; compare within one run). A rule
@@ -75,6 +79,14 @@ def variants() -> dict[str, dict[str, Any]]:
     out["with look denoise"] = {"rescan": RESCAN_LOOKS + (Look(denoise=True),)}
     out["fixed size 384"] = {"size": INPUT_SIZE}
     out["no negative peaks"] = {"negative_score": 1.0}
+    # the index size the input size is chosen for (vision.scale.TARGET_INDEX): smaller is
+    # faster, each pixel less a tenth or so of the detector's time
+    # close-ups read at a smaller input size than the default (vision.scale.LARGE_INDEX)
+    for smallest in (256, 192):
+        out[f"down to {smallest}"] = {"smallest": smallest}
+    for px in (24.0, 20.0):
+        out[f"index {px:.0f} px"] = {"index_px": px}
+        out[f"index {px:.0f} px without negative"] = {"index_px": px, "negative_score": 1.0}
     out["negative peaks from 0.5"] = {"negative_score": 0.5}
     out["negative peaks from 0.45"] = {"negative_score": 0.45}
     # how each index is read: zoomed boxes for every index (as before ZOOM_UNSURE), for
@@ -89,15 +101,35 @@ def variants() -> dict[str, dict[str, Any]]:
     return out
 
 
-def photo_source(data: Path, folder: str, session: str = "") -> list[tuple[np.ndarray, str, set[str]]]:
+def photo_names(data: Path, folder: str, session: str = "") -> list[str]:
     """The held-out photos of ``folder`` (those whose name holds ``session``, or, for
-    ``!NAME``, those whose name does not)."""
-    want = truth(json.loads((data / folder / "labels.json").read_text()))
-    out = []
+    ``!NAME``, those whose name does not), by name."""
+    labels = json.loads((data / folder / "labels.json").read_text())
     keep = ((lambda n: session[1:] not in n) if session.startswith("!") else (lambda n: session in n))
-    for name in sorted(n for n in want if is_held_out(n) and keep(n)):
-        kind, cards = want[name]
-        out.append((cv2.imread(str(data / folder / "images" / name)), kind, cards))
+    return sorted(n for n in labels if is_held_out(n) and keep(n))
+
+
+def photo_source(data: Path, folder: str, session: str = "") -> list[tuple[np.ndarray, str, set[str]]]:
+    """The held-out photos of ``photo_names``, each with its kind of label and its cards."""
+    want = truth(json.loads((data / folder / "labels.json").read_text()))
+    return [(cv2.imread(str(data / folder / "images" / name)), *want[name])
+            for name in photo_names(data, folder, session)]
+
+
+def close_ups(items: list[tuple[np.ndarray, str, set[str]]], labels: dict[str, Any],
+              zoom: float = 1.6) -> list[tuple[np.ndarray, str, set[str]]]:
+    """Each photo's middle blown up ``zoom`` times, wanting the cards with a labelled corner
+    inside that middle."""
+    out = []
+    for (image, kind, _), name in zip(items, labels, strict=True):
+        h, w = image.shape[:2]
+        ch, cw = int(h / zoom), int(w / zoom)
+        y0, x0 = (h - ch) // 2, (w - cw) // 2
+        want = {norm(str(b["label"])) for b in labels[name] if b["label"] != "BACK"
+                and x0 <= float(b["cx"]) * w < x0 + cw and y0 <= float(b["cy"]) * h < y0 + ch}
+        if want:
+            middle = image[y0:y0 + ch, x0:x0 + cw]
+            out.append((cv2.resize(middle, (w, h), interpolation=cv2.INTER_CUBIC), kind, want))
     return out
 
 
@@ -146,8 +178,13 @@ def main() -> int:
             continue
         items = photo_source(args.data, folder, session)
         sources[name] = lambda kw, items=items: photo_f1(items, kw)  # type: ignore[misc]
+        if name == "phone-held":
+            labels = json.loads((args.data / folder / "labels.json").read_text())
+            named = {n: labels[n] for n in photo_names(args.data, folder, session)}
+            close = close_ups(items, named)
+            sources["phone-close"] = lambda kw, items=close: photo_f1(items, kw)  # type: ignore[misc]
     for source, name in (("held-out", "tables-held"), ("four-corner", "tables-4c"),
-                         ("light-on-dark", "tables-dark")):
+                         ("light-on-dark", "tables-dark"), ("dim", "tables-dim")):
         rng = np.random.default_rng(11)
         tabs = []
         for _ in range(args.tables):

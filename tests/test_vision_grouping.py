@@ -99,11 +99,14 @@ def _mixed(first: str, p_first: float, second: str, p_second: float, x: float, y
 #: The rules that ship switched off (they paid on fewer than two held-out sources in
 #: ``bench/bench_ablation.py``), switched on: their mechanisms are still tested.
 RULES_ON = AssemblyParams(corner_reach=0.55, interior=0.3, ghost=1.5, weak_rank=True)
+#: Merging nearby index peaks ships off too; switched on at its former reach.
+MERGE_ON = AssemblyParams(merge=0.7)
 
 
 def test_the_rules_that_paid_on_too_few_sources_ship_switched_off() -> None:
     shipped = AssemblyParams()
     assert (shipped.corner_reach, shipped.interior, shipped.ghost, shipped.weak_rank) == (0.0, 0.0, 0.0, False)
+    assert shipped.merge == 0.0
 
 
 def test_opposite_corners_of_one_card_are_one_card_even_when_their_reads_disagree() -> None:
@@ -166,18 +169,18 @@ def test_two_peaks_on_one_index_are_one_read() -> None:
     assert len(merged) == 1
     assert merged[0].score == pytest.approx(1 - 0.4 * 0.6)  # two pieces of evidence
     assert INDEX_CLASSES[int(np.argmax(merged[0].probs))] == "6H"
-    assert [c.card for c in assemble([weak, strong])] == ["6H"]
-    assert sorted(c.card for c in assemble([weak, strong], AssemblyParams(merge=0.0))) == ["6D", "6H"]
+    assert [c.card for c in assemble([weak, strong], MERGE_ON)] == ["6H"]
+    assert sorted(c.card for c in assemble([weak, strong])) == ["6D", "6H"]
 
 
 def test_neighbours_in_a_tight_fan_are_not_merged() -> None:
     # indices 20 px tall, 13 px wide: fan neighbours one index width apart stay two cards
     found = [_peak("7C", 100, 100, 0.8), _peak("7C", 114, 101, 0.7), _peak("8C", 128, 102, 0.7)]
-    assert len(merge_peaks(found, AssemblyParams().merge)) == 3
-    assert sorted(c.card for c in assemble(found)) == ["7C", "7C", "8C"]
+    assert len(merge_peaks(found, MERGE_ON.merge)) == 3
+    assert sorted(c.card for c in assemble(found, MERGE_ON)) == ["7C", "7C", "8C"]
     # tighter still: three quarters of a width apart (boxes of fanned indices come out wide)
     tight = [_peak("7C", 100, 100, 0.8), _peak("8C", 110, 101, 0.7), _peak("9C", 120, 102, 0.7)]
-    assert sorted(c.card for c in assemble(tight)) == ["7C", "8C", "9C"]
+    assert sorted(c.card for c in assemble(tight, MERGE_ON)) == ["7C", "8C", "9C"]
     assert len(merge_peaks(tight, 0.8)) < 3
 
 
@@ -216,8 +219,8 @@ def test_weak_peaks_that_agree_on_one_index_add_up_to_a_card() -> None:
     # four weak peaks on each corner of a queen: none alone passes the index threshold
     corner = [_peak("QC", 100 + dx, 100 + dy, 0.15) for dx, dy in ((0, 0), (4, 0), (0, 4), (4, 4))]
     other = [_peak("QC", 150 + dx, 170 + dy, 0.15) for dx, dy in ((0, 0), (4, 0), (0, 4), (4, 4))]
-    assert [c.card for c in assemble(corner + other)] == ["QC"]
-    assert assemble(corner + other, AssemblyParams(merge=0.0)) == []
+    assert [c.card for c in assemble(corner + other, MERGE_ON)] == ["QC"]
+    assert assemble(corner + other) == []
 
 
 def test_a_second_peak_inside_a_read_card_is_not_another_card_whatever_it_reads() -> None:

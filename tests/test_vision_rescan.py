@@ -149,7 +149,7 @@ def test_the_looks_go_from_cheap_to_thorough_and_all_read_the_image() -> None:
 
 
 def test_in_a_drawn_fan_the_sharpest_look_reads_an_index_the_first_reading_left_unread() -> None:
-    image, cards = scene(np.random.default_rng(81), (1280, 960))
+    image, cards = scene(np.random.default_rng(131), (1280, 960))
     image = cv2.GaussianBlur(image, (3, 3), 0.8)
     want = {c.card for c in cards if c.visible_indices}
     first = [c.card for c in read_table(image, rescan=()).cards]

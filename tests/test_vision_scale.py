@@ -135,12 +135,15 @@ def test_a_wide_shot_of_a_table_is_read_at_the_size_its_indices_need() -> None:
     from vision.synth import scene
 
     groups = [["5H", "6H", "7H", "8H"], ["KS", "KD", "KC"], ["9C", "10C", "JC", "QC"], ["2D", "2S", "2H"]]
-    image, cards = scene(np.random.default_rng(2), (1280, 960), groups, scale=0.42, per_row=2)
+    image, cards = scene(np.random.default_rng(2), (1280, 960), groups, scale=0.34, per_row=2)
     image = cv2.GaussianBlur(image, (3, 3), 0.7)
-    want = sorted(c.card for c in cards if c.visible_indices)
-    chosen = sorted(c.card for c in read_table(image).cards if c.readable)
+    want = {c.card for c in cards if c.visible_indices}
+    chosen = [c.card for c in read_table(image).cards if c.readable]
     fixed = [c.card for c in read_table(image, size=INPUT_SIZE).cards if c.readable]
-    assert chosen == want
+    # every card with an index in view, and nothing that is not on the table (a card the
+    # drawing counts as covered may show enough of an index to be read)
+    assert want <= set(chosen) <= {c.card for c in cards}
+    assert len(chosen) == len(set(chosen))
     assert len(fixed) < len(want) / 2
 
 
@@ -165,9 +168,9 @@ def test_a_deck_printed_with_four_corner_indices_is_counted_once_a_card() -> Non
     assert doubled > 0
 
 
-def test_a_deck_of_light_ink_on_black_cards_is_found_on_the_photos_negative() -> None:
-    # the detector learnt dark ink on pale card and finds nothing on these; its firm peaks
-    # on the photo's negative find the indices, which the index classifier reads as printed
+def test_a_deck_of_light_ink_on_black_cards_is_read_as_it_lies() -> None:
+    # the detector learnt light-on-dark decks among its drawn designs: it reads these on the
+    # photo itself, and the peaks of the photo's negative add no second card
     from vision.deck_styles import DeckStyle, styled_face
     from vision.recognize import read_table
     from vision.synth import scene
@@ -175,9 +178,36 @@ def test_a_deck_of_light_ink_on_black_cards_is_found_on_the_photos_negative() ->
     light, warm = (235, 235, 235), (110, 110, 250)
     style = DeckStyle("light-on-dark", (28, 24, 22), {"H": warm, "D": warm, "S": light, "C": light},
                       None, 1, 40.0, 2, 2)
-    image, cards = scene(np.random.default_rng(1), (960, 720), [["4S", "5S", "6S"], ["KH", "KC"]],
-                         draw=lambda card, rng: styled_face(card, style, rng), scale=0.7)
-    want = sorted(c.card for c in cards if c.visible_indices)
-    assert want == ["4S", "5S", "6S", "KC", "KH"]
-    assert sorted(c.card for c in read_table(image).cards if c.readable) == want
-    assert not [c for c in read_table(image, negative_score=1.0).cards if c.readable]
+    for seed in (1, 2):
+        image, cards = scene(np.random.default_rng(seed), (960, 720), [["4S", "5S", "6S"], ["KH", "KC"]],
+                             draw=lambda card, rng: styled_face(card, style, rng), scale=0.7)
+        want = sorted(c.card for c in cards if c.visible_indices)
+        assert want == ["4S", "5S", "6S", "KC", "KH"]
+        assert sorted(c.card for c in read_table(image, negative_score=1.0).cards if c.readable) == want
+        assert sorted(c.card for c in read_table(image, negative_score=0.3).cards if c.readable) == want
+
+
+def test_an_index_found_in_the_photo_and_in_its_negative_is_one_detection() -> None:
+    # a four-corner deck's queen of diamonds: at the default size the photo's own peak on its
+    # lower-left index is weak (0.39) and its negative's firmer (0.45); the two are one index
+    from vision.deck_styles import DeckStyle, styled_face
+    from vision.detector import detect, detect_both
+    from vision.synth import scene
+
+    red, black = (30, 25, 200), (25, 25, 25)
+    style = DeckStyle("standard", (235, 242, 246), {"H": red, "D": red, "S": black, "C": black},
+                      None, 0, 38.0, 2, 4)
+    image, _ = scene(np.random.default_rng(0), (960, 720), [["4S"], ["9H"], ["QD"]],
+                     draw=lambda card, rng: styled_face(card, style, rng), scale=0.8)
+
+    def near(found: list[Detection]) -> list[Detection]:
+        return [d for d in found if d.kind == "index" and 700 < d.x < 800 and 500 < d.y < 620]
+
+    (own,) = near(detect(image, 0.1))
+    (negative,) = near(detect(255 - image, 0.4))
+    assert own.score < 0.4 < negative.score
+    (both,) = near(detect_both(image, 0.1, negative_score=0.4))
+    assert both.score == negative.score and both.label == "QD"
+    assert np.allclose(both.probs, (own.score * own.probs + negative.score * negative.probs)
+                       / (own.score + negative.score))
+

@@ -127,11 +127,29 @@ def detect_both(image: np.ndarray, threshold: float = 0.3, weights: Path = DEFAU
     weak ones are mostly shadows and dark clutter turned pale), and none inside a card or an
     index the photo itself shows as firmly: what is seen in its own polarity is read there
     (court art turned negative can pass for an index, and a second box on an index read
-    already only blurs its read)."""
+    already only blurs its read). A negative peak inside an index box of the photo's own,
+    however weak, is that same index found in both polarities: it is one detection
+    (``join_twin``), never two cards."""
     found = detect(image, threshold, weights, size)
     if negative_score >= 1:
         return found
     seen = [d.box for d in found if d.score >= negative_score]
     negative = cv2.bitwise_not(image)
-    return found + [d for d in detect(negative, max(threshold, negative_score), weights, size)
-                    if d.kind == "index" and not any(inside(d.x, d.y, b) for b in seen)]
+    for peak in detect(negative, max(threshold, negative_score), weights, size):
+        if peak.kind != "index" or any(inside(peak.x, peak.y, b) for b in seen):
+            continue
+        twins = [i for i, d in enumerate(found) if d.kind == "index" and inside(peak.x, peak.y, d.box)]
+        if twins:
+            i = min(twins, key=lambda j: (found[j].x - peak.x) ** 2 + (found[j].y - peak.y) ** 2)
+            found[i] = join_twin(found[i], peak)
+        else:
+            found.append(peak)
+    return found
+
+
+def join_twin(a: Detection, b: Detection) -> Detection:
+    """One index found twice (in the photo and in its negative): the stronger peak's box and
+    score, and the two reads averaged, weighted by score."""
+    strong = a if a.score >= b.score else b
+    probs = (a.score * a.probs + b.score * b.probs) / (a.score + b.score)
+    return Detection(strong.kind, strong.x, strong.y, strong.box, strong.score, probs)

@@ -22,7 +22,14 @@ from vision.classifier import (
     refine_cards,
     refine_indices,
 )
-from vision.detector import DEFAULT_WEIGHTS, NEGATIVE_SCORE, Detection, detect, detect_both
+from vision.detector import (
+    DEFAULT_WEIGHTS,
+    INPUT_SIZE,
+    NEGATIVE_SCORE,
+    Detection,
+    detect,
+    detect_both,
+)
 from vision.enroll import DeckTemplates
 from vision.errors import VisionError
 from vision.grouping import group_cards
@@ -38,7 +45,7 @@ from vision.rescan import (
     turn_back,
     turned,
 )
-from vision.scale import choose_size, next_size
+from vision.scale import TARGET_INDEX, choose_size, next_size
 from vision.table_regions import CardRegions, card_regions
 from vision.tile_reader import (
     DEFAULT_TILE_WEIGHTS,
@@ -60,7 +67,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                px_per_mm: float | None = None, size: int | None = None,
                negative_score: float = NEGATIVE_SCORE,
                zoom_unsure: float = ZOOM_UNSURE, zoom_both_ways: bool = True,
-               turn_unsure: float = TURN_UNSURE) -> TableReading:
+               turn_unsure: float = TURN_UNSURE, index_px: float = TARGET_INDEX,
+               smallest: int = INPUT_SIZE) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto``: first looks of the card detector and the
@@ -71,7 +79,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     again in each way of ``rescan`` in turn (see ``vision.rescan``). The detector's input
     size is chosen so that indices reach it at the size it learnt (``vision.scale``): from
     ``px_per_mm`` (a calibrated top-down view) when given, else from a first look at the
-    default size; ``size`` fixes it instead. The
+    default size, so that an index spans about ``index_px`` input pixels (no smaller an
+    input than ``smallest``); ``size`` fixes it instead. The
     firm index peaks of the photo's negative join its own (``vision.detector.detect_both``:
     light ink on dark card); ``negative_score`` 1 turns that off. ``zoom_unsure`` and
     ``zoom_both_ways`` say which indices are read again in zoomed boxes, and how, and
@@ -137,9 +146,10 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     # the table between cards keeps them apart
     regions = card_regions(image)
     if size is None and px_per_mm is None:
-        size = choose_size(max(image.shape[:2]), found_by(Look(), image))
+        size = choose_size(max(image.shape[:2]), found_by(Look(), image), target=index_px,
+                           smallest=smallest)
     elif size is None:
-        size = choose_size(max(image.shape[:2]), (), px_per_mm)
+        size = choose_size(max(image.shape[:2]), (), px_per_mm, index_px, smallest)
     found = read_cards(Look(size=size))
     bigger = next_size(size, max(image.shape[:2])) if not any(c.readable for c in found) else None
     if bigger is not None:  # nothing read, not even to measure by: the photo's finer level

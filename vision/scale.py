@@ -27,6 +27,9 @@ TARGET_INDEX: Final = 30.0
 #: dozen pixels come out a third or more too big (they read 18–22 where a finer look
 #: measures 13–16), so a lower bar would leave such tables at the default size.
 SMALL_INDEX: Final = 24.0
+#: Indices measured larger than this at the default size (a close-up) send the photo to a
+#: smaller input size, when a smaller one is allowed (``choose_size``'s ``smallest``).
+LARGE_INDEX: Final = 60.0
 #: A corner index's long side over its card's long side (printed decks: about 0.2–0.25).
 INDEX_PER_CARD: Final = 0.22
 #: A printed corner index (rank over suit) is about this long on a standard card, in mm.
@@ -49,27 +52,34 @@ def index_size(found: Sequence[Detection]) -> float | None:
     return float(indices[0]) if indices else None
 
 
-def size_for(index_px: float, image_side: int, target: float = TARGET_INDEX) -> int:
-    """The detector input size (a multiple of 32, ``INPUT_SIZE`` to ``MAX_SIZE`` and no more
+def size_for(index_px: float, image_side: int, target: float = TARGET_INDEX,
+             smallest: int = INPUT_SIZE) -> int:
+    """The detector input size (a multiple of 32, ``smallest`` to ``MAX_SIZE`` and no more
     than the photo's own longer side rounded up) at which an index of ``index_px`` image
     pixels spans ``target`` input pixels."""
     want = target * image_side / max(index_px, 1.0)
     limit = min(MAX_SIZE, -(-image_side // 32) * 32)
-    return int(max(INPUT_SIZE, min(limit, round(want / 32) * 32)))
+    return int(max(smallest, min(limit, round(want / 32) * 32)))
 
 
-def choose_size(image_side: int, first: Sequence[Detection], px_per_mm: float | None = None) -> int:
+def choose_size(image_side: int, first: Sequence[Detection], px_per_mm: float | None = None,
+                target: float = TARGET_INDEX, smallest: int = INPUT_SIZE) -> int:
     """The input size for a photo whose longer side is ``image_side`` pixels: from the
     calibration's ``px_per_mm`` when known, else from the detections ``first`` found at the
-    default size (unchanged unless its indices came out smaller than ``SMALL_INDEX``)."""
+    default size, so that an index spans ``target`` input pixels. From a first look the
+    default size stands unless its indices came out smaller than ``SMALL_INDEX`` or, where
+    ``smallest`` allows a smaller input, larger than ``LARGE_INDEX`` (a close-up)."""
     if px_per_mm is not None and px_per_mm > 0:
-        return size_for(INDEX_MM * px_per_mm, image_side)
+        return size_for(INDEX_MM * px_per_mm, image_side, target, smallest)
     measured = index_size(first)
     if measured is None:
         return INPUT_SIZE
-    if measured * INPUT_SIZE / image_side >= SMALL_INDEX:
+    seen = measured * INPUT_SIZE / image_side
+    if seen > LARGE_INDEX and smallest < INPUT_SIZE:
+        return min(INPUT_SIZE, size_for(measured, image_side, target, smallest))
+    if seen >= min(SMALL_INDEX, target):
         return INPUT_SIZE
-    return size_for(measured, image_side)
+    return size_for(measured, image_side, target)
 
 
 def next_size(size: int, image_side: int) -> int | None:
