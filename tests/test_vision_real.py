@@ -16,7 +16,7 @@ import pytest
 
 from vision.assemble import DEFAULT_PARAMS
 from vision.classifier import refine_indices
-from vision.detector import detect
+from vision.detector import INPUT_SIZE, detect
 from vision.grouping import group_cards
 from vision.reading import inside
 from vision.recognize import read_table
@@ -121,10 +121,11 @@ def test_an_index_in_a_box_of_the_wrong_size_is_read_at_another_zoom() -> None:
     assert [c.card for c in read_table(image).cards if c.readable] == ["6S"]
 
 
-def test_a_close_up_is_read_at_the_smaller_sizes_of_the_looks() -> None:
+def test_a_close_up_is_read_at_a_smaller_size() -> None:
     # a held-out photo of the two of clubs, its middle blown up 1.6 times as by a camera held
     # close: its indices are bigger than any the detector learnt from, and at the usual size
-    # they are left unread; the looks at smaller sizes read the card
+    # they are left unread; the size chosen from the first look is smaller, and reads it, as
+    # do the looks at smaller sizes
     name = "cc-IMG_20220921_194205.jpg"
     photo = cv2.imread(str(DATA / "cards-corners" / "images" / name))
     h, w = photo.shape[:2]
@@ -132,10 +133,14 @@ def test_a_close_up_is_read_at_the_smaller_sizes_of_the_looks() -> None:
     middle = photo[(h - ch) // 2:(h - ch) // 2 + ch, (w - cw) // 2:(w - cw) // 2 + cw]
     image = cv2.resize(middle, (w, h), interpolation=cv2.INTER_CUBIC)
     want = sorted(_want_cards(_labels("cards-corners")[name]))
-    first = read_table(image, rescan=()).cards
+    first = read_table(image, rescan=(), smallest=INPUT_SIZE).cards
     assert first and not any(c.readable for c in first)
-    assert [c.card for c in read_table(image).cards] == want
-    smaller = [look for look in RESCAN_LOOKS if look.size < 384]
+    (card,) = read_table(image, rescan=()).cards
+    assert card.card == want[0]
+    x0, y0, x1, y1 = card.box  # its box is cut to the photo: the visible extent
+    assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h
+    assert [c.card for c in read_table(image, smallest=INPUT_SIZE).cards] == want
+    smaller = [look for look in RESCAN_LOOKS if look.size < INPUT_SIZE]
     assert smaller
     for look in smaller:
         assert [c.card for c in read_table(image, size=look.size, rescan=()).cards] == want

@@ -119,6 +119,18 @@ def test_merging_corners_can_be_switched_off() -> None:
     assert len(merge_corners([a, other], DEFAULT_PARAMS)) == 2
 
 
+def test_a_close_up_is_read_at_a_smaller_size_and_a_usual_photo_at_the_default() -> None:
+    # indices measured 120 px at 384 on a 640 photo: a close-up, sent down to where they
+    # span about the target; 60 px on the same photo (36 at 384) stays at the default
+    from vision.scale import LARGE_INDEX, SMALLEST
+
+    big = [_found("index", 200), _found("index", 210)]
+    assert 205 * INPUT_SIZE / 640 > LARGE_INDEX
+    assert SMALLEST <= choose_size(640, big) < INPUT_SIZE
+    assert choose_size(640, big, smallest=INPUT_SIZE) == INPUT_SIZE
+    assert choose_size(640, [_found("index", 60), _found("index", 64)]) == INPUT_SIZE
+
+
 def test_a_photo_where_nothing_was_found_is_looked_at_one_level_finer() -> None:
     assert next_size(INPUT_SIZE, 1280) == 2 * INPUT_SIZE
     assert next_size(INPUT_SIZE, 640) is None  # no finer than the photo itself

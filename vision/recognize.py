@@ -24,7 +24,6 @@ from vision.classifier import (
 )
 from vision.detector import (
     DEFAULT_WEIGHTS,
-    INPUT_SIZE,
     NEGATIVE_SCORE,
     Detection,
     detect,
@@ -45,7 +44,7 @@ from vision.rescan import (
     turn_back,
     turned,
 )
-from vision.scale import TARGET_INDEX, choose_size, next_size
+from vision.scale import SMALLEST, TARGET_INDEX, choose_size, next_size
 from vision.table_regions import CardRegions, card_regions
 from vision.tile_reader import (
     DEFAULT_TILE_WEIGHTS,
@@ -68,7 +67,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                negative_score: float = NEGATIVE_SCORE,
                zoom_unsure: float = ZOOM_UNSURE, zoom_both_ways: bool = True,
                turn_unsure: float = TURN_UNSURE, index_px: float = TARGET_INDEX,
-               smallest: int = INPUT_SIZE) -> TableReading:
+               smallest: int = SMALLEST) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto``: first looks of the card detector and the
@@ -158,13 +157,23 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         if not needs_rescan(found):
             break
         found = fill_unread(found, read_cards(look))
-    cards = tuple(found)
+    cards = tuple(within(c, image.shape[1], image.shape[0]) for c in found)
     if pieces == "auto":  # no learnt tile reader: the classical one, after the cards
         tiles = read_tiles(image)
         read = sum(t.readable for t in tiles)
         if read >= 2 and read > sum(c.readable for c in cards):
             return _tiles_reading(tiles, regions)
     return TableReading(cards, group_cards(cards, regions=regions))
+
+
+def within(card: DetectedCard, width: int, height: int) -> DetectedCard:
+    """``card`` with its boxes cut to the image: a card's box is its visible extent (a box
+    grown from a close-up's large corner can reach past the photo's edge)."""
+    def cut(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        x0, y0, x1, y1 = box
+        return (min(max(x0, 0.0), width), min(max(y0, 0.0), height),
+                min(max(x1, 0.0), width), min(max(y1, 0.0), height))
+    return replace(card, box=cut(card.box), indices=tuple(cut(b) for b in card.indices))
 
 
 def _tiles_reading(tiles: list[DetectedCard], regions: CardRegions | None) -> TableReading:

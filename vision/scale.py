@@ -28,8 +28,14 @@ TARGET_INDEX: Final = 30.0
 #: measures 13–16), so a lower bar would leave such tables at the default size.
 SMALL_INDEX: Final = 24.0
 #: Indices measured larger than this at the default size (a close-up) send the photo to a
-#: smaller input size, when a smaller one is allowed (``choose_size``'s ``smallest``).
+#: smaller input size, down to ``SMALLEST`` (``choose_size``'s ``smallest``). Twice the
+#: target: the detector's boxes for large indices come out small (a close-up's 190-pixel
+#: indices measure about 110), so only clear close-ups are sent down.
 LARGE_INDEX: Final = 60.0
+#: The smallest input size a close-up is read at (``bench/bench_ablation.py``, ``down to``:
+#: against 384, +0.013 on the held-out phone photos and +0.015 on their close-ups, the
+#: other six sources unchanged; 256 gained +0.006 and 0).
+SMALLEST: Final = 192
 #: A corner index's long side over its card's long side (printed decks: about 0.2–0.25).
 INDEX_PER_CARD: Final = 0.22
 #: A printed corner index (rank over suit) is about this long on a standard card, in mm.
@@ -63,7 +69,7 @@ def size_for(index_px: float, image_side: int, target: float = TARGET_INDEX,
 
 
 def choose_size(image_side: int, first: Sequence[Detection], px_per_mm: float | None = None,
-                target: float = TARGET_INDEX, smallest: int = INPUT_SIZE) -> int:
+                target: float = TARGET_INDEX, smallest: int = SMALLEST) -> int:
     """The input size for a photo whose longer side is ``image_side`` pixels: from the
     calibration's ``px_per_mm`` when known, else from the detections ``first`` found at the
     default size, so that an index spans ``target`` input pixels. From a first look the
