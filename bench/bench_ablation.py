@@ -79,11 +79,11 @@ def variants() -> dict[str, dict[str, Any]]:
     out["with look denoise"] = {"rescan": RESCAN_LOOKS + (Look(denoise=True),)}
     out["fixed size 384"] = {"size": INPUT_SIZE}
     out["no negative peaks"] = {"negative_score": 1.0}
-    # the index size the input size is chosen for (vision.scale.TARGET_INDEX): smaller is
-    # faster, each pixel less a tenth or so of the detector's time
     # close-ups read at a smaller input size than the default (vision.scale.LARGE_INDEX)
     for smallest in (256, 192):
         out[f"down to {smallest}"] = {"smallest": smallest}
+    # the index size the input size is chosen for (vision.scale.TARGET_INDEX): smaller is
+    # faster, each pixel less a tenth or so of the detector's time
     for px in (24.0, 20.0):
         out[f"index {px:.0f} px"] = {"index_px": px}
         out[f"index {px:.0f} px without negative"] = {"index_px": px, "negative_score": 1.0}

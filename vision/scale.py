@@ -72,11 +72,12 @@ def choose_size(image_side: int, first: Sequence[Detection], px_per_mm: float | 
                 target: float = TARGET_INDEX, smallest: int = SMALLEST) -> int:
     """The input size for a photo whose longer side is ``image_side`` pixels: from the
     calibration's ``px_per_mm`` when known, else from the detections ``first`` found at the
-    default size, so that an index spans ``target`` input pixels. From a first look the
+    default size, so that an index spans ``target`` input pixels (a calibrated view is never
+    read below the default size; its close-ups are not measured). From a first look the
     default size stands unless its indices came out smaller than ``SMALL_INDEX`` or, where
     ``smallest`` allows a smaller input, larger than ``LARGE_INDEX`` (a close-up)."""
     if px_per_mm is not None and px_per_mm > 0:
-        return size_for(INDEX_MM * px_per_mm, image_side, target, smallest)
+        return size_for(INDEX_MM * px_per_mm, image_side, target)
     measured = index_size(first)
     if measured is None:
         return INPUT_SIZE
