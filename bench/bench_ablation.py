@@ -101,19 +101,18 @@ def variants() -> dict[str, dict[str, Any]]:
     return out
 
 
-def photo_names(data: Path, folder: str, session: str = "") -> list[str]:
-    """The held-out photos of ``folder`` (those whose name holds ``session``, or, for
+def held_out_names(labels: dict[str, Any], session: str = "") -> list[str]:
+    """The held-out photos among ``labels`` (those whose name holds ``session``, or, for
     ``!NAME``, those whose name does not), by name."""
-    labels = json.loads((data / folder / "labels.json").read_text())
     keep = ((lambda n: session[1:] not in n) if session.startswith("!") else (lambda n: session in n))
     return sorted(n for n in labels if is_held_out(n) and keep(n))
 
 
-def photo_source(data: Path, folder: str, session: str = "") -> list[tuple[np.ndarray, str, set[str]]]:
-    """The held-out photos of ``photo_names``, each with its kind of label and its cards."""
-    want = truth(json.loads((data / folder / "labels.json").read_text()))
-    return [(cv2.imread(str(data / folder / "images" / name)), *want[name])
-            for name in photo_names(data, folder, session)]
+def photo_source(data: Path, folder: str, labels: dict[str, Any],
+                 names: list[str]) -> list[tuple[np.ndarray, str, set[str]]]:
+    """The photos ``names`` of ``folder``, each with its kind of label and its cards."""
+    want = truth(labels)
+    return [(cv2.imread(str(data / folder / "images" / name)), *want[name]) for name in names]
 
 
 def close_ups(items: list[tuple[np.ndarray, str, set[str]]], labels: dict[str, Any],
@@ -176,12 +175,12 @@ def main() -> int:
         if not (args.data / folder).is_dir():
             print(f"{name}: {folder} not found under {args.data}; that source is left out")
             continue
-        items = photo_source(args.data, folder, session)
+        labels = json.loads((args.data / folder / "labels.json").read_text())
+        names = held_out_names(labels, session)
+        items = photo_source(args.data, folder, labels, names)
         sources[name] = lambda kw, items=items: photo_f1(items, kw)  # type: ignore[misc]
         if name == "phone-held":
-            labels = json.loads((args.data / folder / "labels.json").read_text())
-            named = {n: labels[n] for n in photo_names(args.data, folder, session)}
-            close = close_ups(items, named)
+            close = close_ups(items, {n: labels[n] for n in names})
             sources["phone-close"] = lambda kw, items=close: photo_f1(items, kw)  # type: ignore[misc]
     for source, name in (("held-out", "tables-held"), ("four-corner", "tables-4c"),
                          ("light-on-dark", "tables-dark"), ("dim", "tables-dim")):

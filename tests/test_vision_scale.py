@@ -159,20 +159,26 @@ def test_a_wide_shot_of_a_table_is_read_at_the_size_its_indices_need() -> None:
     assert len(fixed) < len(want) / 2
 
 
-def test_a_deck_printed_with_four_corner_indices_is_counted_once_a_card() -> None:
-    # three cards of a deck with an index in every corner, read by the whole recognizer:
-    # without the four-corner rule some are counted twice (two diagonals, two cards)
+def _four_corner_scene(seed: int) -> tuple[np.ndarray, list]:  # type: ignore[type-arg]
+    """A drawn 960×720 table of three cards (4S, 9H, QD) of a deck with an index in every corner."""
     from vision.deck_styles import DeckStyle, styled_face
-    from vision.recognize import read_table
     from vision.synth import scene
 
     red, black = (30, 25, 200), (25, 25, 25)
     style = DeckStyle("standard", (235, 242, 246), {"H": red, "D": red, "S": black, "C": black},
                       None, 0, 38.0, 2, 4)
+    return scene(np.random.default_rng(seed), (960, 720), [["4S"], ["9H"], ["QD"]],
+                 draw=lambda card, rng: styled_face(card, style, rng), scale=0.8)
+
+
+def test_a_deck_printed_with_four_corner_indices_is_counted_once_a_card() -> None:
+    # three cards of a deck with an index in every corner, read by the whole recognizer:
+    # without the four-corner rule some are counted twice (two diagonals, two cards)
+    from vision.recognize import read_table
+
     doubled = 0
     for seed in (0, 2):
-        image, cards = scene(np.random.default_rng(seed), (960, 720), [["4S"], ["9H"], ["QD"]],
-                             draw=lambda card, rng: styled_face(card, style, rng), scale=0.8)
+        image, cards = _four_corner_scene(seed)
         assert sorted(c.card for c in cards if c.visible_indices) == ["4S", "9H", "QD"]
         assert sorted(c.card for c in read_table(image).cards if c.readable) == ["4S", "9H", "QD"]
         off = read_table(image, params=replace(DEFAULT_PARAMS, corner_side=0))
@@ -202,15 +208,9 @@ def test_a_deck_of_light_ink_on_black_cards_is_read_as_it_lies() -> None:
 def test_an_index_found_in_the_photo_and_in_its_negative_is_one_detection() -> None:
     # a four-corner deck's queen of diamonds: at the default size the photo's own peak on its
     # lower-left index is weak (0.39) and its negative's firmer (0.45); the two are one index
-    from vision.deck_styles import DeckStyle, styled_face
     from vision.detector import detect, detect_both
-    from vision.synth import scene
 
-    red, black = (30, 25, 200), (25, 25, 25)
-    style = DeckStyle("standard", (235, 242, 246), {"H": red, "D": red, "S": black, "C": black},
-                      None, 0, 38.0, 2, 4)
-    image, _ = scene(np.random.default_rng(0), (960, 720), [["4S"], ["9H"], ["QD"]],
-                     draw=lambda card, rng: styled_face(card, style, rng), scale=0.8)
+    image, _ = _four_corner_scene(0)
 
     def near(found: list[Detection]) -> list[Detection]:
         return [d for d in found if d.kind == "index" and 700 < d.x < 800 and 500 < d.y < 620]
