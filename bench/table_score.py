@@ -1,0 +1,100 @@
+"""Scoring a reading of a rendered table against the scene's truth, card by card and meld by meld.
+
+A rendered card counts as visible when at least one of its printed indices shows nearly
+whole (``vision.synth.scene``). A card lying mostly under its neighbours, with only part of
+an index showing, is still on the table: reading it right is no error, and missing it is no
+miss. So a read that lies on such a card (an index centre of the read, or its box centre,
+inside the card's outline) and names it is *optional*: it counts neither way in precision
+and recall, and a meld is grouped exactly when one group holds the meld's visible cards and,
+besides, only optional reads of that meld's own hidden cards. ``strict`` figures count every
+read that is not a visible card as wrong, as the scoring did before.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from scoring import compare
+
+from vision.reading import DetectedCard, TableReading
+from vision.synth import SceneCard, touching_melds
+
+
+@dataclass
+class TableScore:
+    """Counts summed over tables: cards right, wrong and missed (optional reads left out, and
+    ``strict_wrong`` with them in), tables read exactly, and melds grouped exactly."""
+
+    right: int = 0
+    wrong: int = 0
+    missed: int = 0
+    strict_wrong: int = 0
+    exact: int = 0
+    tables: int = 0
+    melds: int = 0
+    melds_hit: int = 0
+    melds_strict: int = 0
+
+    def add(self, other: TableScore) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+def _centres(card: DetectedCard) -> list[tuple[float, float]]:
+    boxes = card.indices or (card.box,)
+    return [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in boxes]
+
+
+def optional_reads(scene: Sequence[SceneCard], reading: TableReading) -> dict[int, SceneCard]:
+    """The reads (by position) that name a card of the scene with no index showing whole and
+    lie on it; each such card excuses one read at most."""
+    hidden = [c for c in scene if not c.visible_indices]
+    claimed: set[int] = set()
+    out: dict[int, SceneCard] = {}
+    for i, read in enumerate(reading.cards):
+        for k, card in enumerate(hidden):
+            if k in claimed or card.card != read.card:
+                continue
+            outline = card.quad.astype(np.float32).reshape(-1, 1, 2)
+            if any(cv2.pointPolygonTest(outline, p, False) >= 0 for p in _centres(read)):
+                claimed.add(k)
+                out[i] = card
+                break
+    return out
+
+
+def score_table(scene: Sequence[SceneCard], reading: TableReading) -> TableScore:
+    """One table's counts (see ``TableScore``)."""
+    want = Counter(c.card for c in scene if c.visible_indices)
+    got = Counter(c.card for c in reading.cards if c.readable)
+    optional = optional_reads(scene, reading)
+    excused = Counter(reading.cards[i].card for i in optional)
+    right, strict_wrong, missed = compare(want, got)
+    wrong = sum((got - want - excused).values())
+    score = TableScore(right, wrong, missed, strict_wrong, int(missed == 0 and wrong == 0), 1)
+    truth: dict[int, Counter[str]] = {}
+    for c in scene:
+        if c.visible_indices:
+            truth.setdefault(c.group, Counter())[c.card] += 1
+    touching = {g for pair in touching_melds(scene) for g in pair}
+    strict = [Counter(reading.cards[i].card for i in g) for g in reading.groups]
+    lenient = list(range(len(reading.groups)))
+    for group, meld in truth.items():
+        if group in touching:
+            continue  # melds whose cards touch are one group by the contract
+        score.melds += 1
+        if meld in strict:
+            strict.remove(meld)
+            score.melds_strict += 1
+        for k in lenient:
+            kept = Counter(reading.cards[i].card for i in reading.groups[k]
+                           if not (i in optional and optional[i].group == group))
+            if kept == meld:
+                lenient.remove(k)
+                score.melds_hit += 1
+                break
+    return score
