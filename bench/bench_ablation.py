@@ -49,7 +49,7 @@ from scoring import prf  # noqa: E402
 from table_score import TableScore, score_table  # noqa: E402
 
 from vision.assemble import DEFAULT_PARAMS  # noqa: E402
-from vision.detector import INPUT_SIZE  # noqa: E402
+from vision.detector import INPUT_SIZE, NEGATIVE_SCORE  # noqa: E402
 from vision.recognize import read_table, warm_up  # noqa: E402
 from vision.rescan import RESCAN_LOOKS, Look  # noqa: E402
 from vision.synth import SceneCard  # noqa: E402
@@ -80,7 +80,9 @@ def variants() -> dict[str, dict[str, Any]]:
         out[f"no look {label}"] = {"rescan": RESCAN_LOOKS[:i] + RESCAN_LOOKS[i + 1:]}
     out["with look denoise"] = {"rescan": RESCAN_LOOKS + (Look(denoise=True),)}
     out["fixed size 384"] = {"size": INPUT_SIZE}
-    out["no negative peaks"] = {"negative_score": 1.0}
+    # the negative's index peaks in every look, as shipped before (vision.detector.NEGATIVE_PEAKS)
+    out["with negative peaks"] = {"negative_score": NEGATIVE_SCORE}
+    out["with negative peaks from 0.5"] = {"negative_score": 0.5}
     # close-ups read at a smaller input size than the default (vision.scale.LARGE_INDEX)
     for smallest in (256, 192):
         out[f"down to {smallest}"] = {"smallest": smallest}
@@ -88,9 +90,6 @@ def variants() -> dict[str, dict[str, Any]]:
     # faster, each pixel less a tenth or so of the detector's time
     for px in (24.0, 20.0):
         out[f"index {px:.0f} px"] = {"index_px": px}
-        out[f"index {px:.0f} px without negative"] = {"index_px": px, "negative_score": 1.0}
-    out["negative peaks from 0.5"] = {"negative_score": 0.5}
-    out["negative peaks from 0.45"] = {"negative_score": 0.45}
     # how each index is read: zoomed boxes for every index (as before ZOOM_UNSURE), for
     # none, or with the zoomed boxes read one way round only
     out["zoom every index"] = {"zoom_unsure": 1.01}

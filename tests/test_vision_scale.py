@@ -222,4 +222,3 @@ def test_an_index_found_in_the_photo_and_in_its_negative_is_one_detection() -> N
     assert both.score == negative.score and both.label == "QD"
     assert np.allclose(both.probs, (own.score * own.probs + negative.score * negative.probs)
                        / (own.score + negative.score))
-

@@ -32,7 +32,7 @@ from typing import Final
 
 import numpy as np
 
-from vision.detector import DEFAULT_WEIGHTS, Detection, detect_both
+from vision.detector import DEFAULT_WEIGHTS, Detection, detect
 from vision.scale import SURE as CARD_SURE
 from vision.tile_reader import (
     DEFAULT_TILE_WEIGHTS,
@@ -91,4 +91,4 @@ def tell_pieces(image: np.ndarray, tile_weights: Path = DEFAULT_TILE_WEIGHTS,
                 card_weights: Path = DEFAULT_WEIGHTS, second_look: bool = True) -> PiecesSeen:
     """``tell`` with the card detector's first look made here (``read_table`` makes it once
     and shares it with the choice of the detector's input size)."""
-    return tell(image, detect_both(image, CARD_SURE, card_weights), tile_weights, second_look)
+    return tell(image, detect(image, CARD_SURE, card_weights), tile_weights, second_look)

@@ -24,7 +24,7 @@ from vision.classifier import (
 )
 from vision.detector import (
     DEFAULT_WEIGHTS,
-    NEGATIVE_SCORE,
+    NEGATIVE_PEAKS,
     Detection,
     detect,
     detect_both,
@@ -64,7 +64,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                card_weights: Path = DEFAULT_CARD_CLASSIFIER,
                rescan: tuple[Look, ...] = RESCAN_LOOKS,
                px_per_mm: float | None = None, size: int | None = None,
-               negative_score: float = NEGATIVE_SCORE,
+               negative_score: float = NEGATIVE_PEAKS,
                zoom_unsure: float = ZOOM_UNSURE, zoom_both_ways: bool = True,
                turn_unsure: float = TURN_UNSURE, index_px: float = TARGET_INDEX,
                smallest: int = SMALLEST) -> TableReading:
@@ -80,8 +80,9 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     ``px_per_mm`` (a calibrated top-down view) when given, else from a first look at the
     default size, so that an index spans about ``index_px`` input pixels (no smaller an
     input than ``smallest``); ``size`` fixes it instead. The
-    firm index peaks of the photo's negative join its own (``vision.detector.detect_both``:
-    light ink on dark card); ``negative_score`` 1 turns that off. ``zoom_unsure`` and
+    index peaks of the photo's negative scoring ``negative_score`` or more join its own
+    (``vision.detector.detect_both``: light ink on dark card); at 1, as shipped
+    (``vision.detector.NEGATIVE_PEAKS``), they never do. ``zoom_unsure`` and
     ``zoom_both_ways`` say which indices are read again in zoomed boxes, and how, and
     ``turn_unsure`` which index crops are also read turned half round
     (``vision.classifier.refine_indices``).
