@@ -14,6 +14,7 @@ Sources (each scored apart; none is enough alone):
 - ``tables-4c``: the same with every card printed with four corner indices;
 - ``tables-dark``: the same in light-on-dark designs;
 - ``tables-dim``: the same in dim, warm, noisy light;
+- ``tables-jumbo``: the same in jumbo-index designs (an index a third or more of the card);
 - ``phone-close``: the held-out phone photos, their middles blown up 1.6 times as by a
   camera held close (indices larger than any the detector learnt; a card is wanted when one
   of its labelled corners is in the picture).
@@ -78,6 +79,9 @@ def variants() -> dict[str, dict[str, Any]]:
         label = (f"size {look.size}" if look.size != INPUT_SIZE else f"turn {look.turn}" if look.turn
                  else "denoise" if look.denoise else "sharpest" if look.sharpest else str(i))
         out[f"no look {label}"] = {"rescan": RESCAN_LOOKS[:i] + RESCAN_LOOKS[i + 1:]}
+    # how far apart (in index sizes) one card's corners may lie at the least
+    for side in (1.1, 0.8):
+        out[f"corner_side {side}"] = {"params": replace(p, corner_side=side)}
     out["with look denoise"] = {"rescan": RESCAN_LOOKS + (Look(denoise=True),)}
     out["fixed size 384"] = {"size": INPUT_SIZE}
     # the negative's index peaks in every look, as shipped before (vision.detector.NEGATIVE_PEAKS)
@@ -182,7 +186,8 @@ def main() -> int:
             close = close_ups(items, {n: labels[n] for n in names})
             sources["phone-close"] = lambda kw, items=close: photo_f1(items, kw)  # type: ignore[misc]
     for source, name in (("held-out", "tables-held"), ("four-corner", "tables-4c"),
-                         ("light-on-dark", "tables-dark"), ("dim", "tables-dim")):
+                         ("light-on-dark", "tables-dark"), ("dim", "tables-dim"),
+                         ("jumbo", "tables-jumbo")):
         rng = np.random.default_rng(11)
         tabs = []
         for _ in range(args.tables):
