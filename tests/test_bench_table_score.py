@@ -1,0 +1,57 @@
+"""The rendered tables' scoring (``bench/table_score.py``): a right read of a card with no
+index showing whole is optional; anything else read is right or wrong as before."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+
+from table_score import score_table  # noqa: E402
+
+from vision.reading import DetectedCard, TableReading  # noqa: E402
+from vision.synth import SceneCard  # noqa: E402
+
+
+def _card(name: str, group: int, x: float, shown: bool) -> SceneCard:
+    quad = np.array([[x, 100], [x + 70, 100], [x + 70, 200], [x, 200]], np.float32)
+    index = ((x + 2, 102, x + 14, 122),) if shown else ()
+    return SceneCard(name, group, quad, index)
+
+
+def _read(name: str, x: float) -> DetectedCard:
+    return DetectedCard(name, (x, 100, x + 14, 122), 0.9, ((x + 2, 102, x + 14, 122),))
+
+
+# one meld: 5H and 6H show their indices, 7H lies under them with none showing whole;
+# a second meld far off: KS alone
+SCENE = [_card("7H", 0, 100, False), _card("5H", 0, 120, True), _card("6H", 0, 140, True),
+         _card("KS", 1, 600, True)]
+
+
+def test_a_right_read_of_a_hidden_card_is_neither_right_nor_wrong() -> None:
+    cards = (_read("5H", 120), _read("6H", 140), _read("7H", 100), _read("KS", 600))
+    score = score_table(SCENE, TableReading(cards, ((2, 0, 1), (3,))))
+    assert (score.right, score.wrong, score.missed) == (3, 0, 0)
+    assert score.strict_wrong == 1  # the strict count calls it wrong, as before
+    assert (score.melds_hit, score.melds_strict, score.melds) == (2, 1, 2)
+    assert score.exact == 1
+
+
+def test_a_read_off_its_card_or_naming_another_is_wrong() -> None:
+    # 7H read where KS lies, and 8H read on the hidden card: both wrong
+    cards = (_read("5H", 120), _read("6H", 140), _read("7H", 600), _read("8H", 100), _read("KS", 600))
+    score = score_table(SCENE, TableReading(cards, ((3, 0, 1), (2, 4))))
+    assert (score.right, score.wrong, score.missed) == (3, 2, 0)
+    assert (score.melds_hit, score.melds) == (0, 2)
+    assert score.exact == 0
+
+
+def test_a_hidden_card_excuses_one_read_only() -> None:
+    cards = (_read("5H", 120), _read("6H", 140), _read("7H", 100), _read("7H", 102), _read("KS", 600))
+    score = score_table(SCENE, TableReading(cards, ((2, 3, 0, 1), (4,))))
+    assert score.wrong == 1
+    assert score.melds_hit == 1  # KS only: the meld holds a second 7H
