@@ -34,7 +34,6 @@ class TableScore:
     missed: int = 0
     strict_wrong: int = 0
     exact: int = 0
-    tables: int = 0
     melds: int = 0
     melds_hit: int = 0
     melds_strict: int = 0
@@ -52,14 +51,13 @@ def _centres(card: DetectedCard) -> list[tuple[float, float]]:
 def optional_reads(scene: Sequence[SceneCard], reading: TableReading) -> dict[int, SceneCard]:
     """The reads (by position) that name a card of the scene with no index showing whole and
     lie on it; each such card excuses one read at most."""
-    hidden = [c for c in scene if not c.visible_indices]
+    hidden = [(c, c.quad.astype(np.float32).reshape(-1, 1, 2)) for c in scene if not c.visible_indices]
     claimed: set[int] = set()
     out: dict[int, SceneCard] = {}
     for i, read in enumerate(reading.cards):
-        for k, card in enumerate(hidden):
+        for k, (card, outline) in enumerate(hidden):
             if k in claimed or card.card != read.card:
                 continue
-            outline = card.quad.astype(np.float32).reshape(-1, 1, 2)
             if any(cv2.pointPolygonTest(outline, p, False) >= 0 for p in _centres(read)):
                 claimed.add(k)
                 out[i] = card
@@ -75,7 +73,7 @@ def score_table(scene: Sequence[SceneCard], reading: TableReading) -> TableScore
     excused = Counter(reading.cards[i].card for i in optional)
     right, strict_wrong, missed = compare(want, got)
     wrong = sum((got - want - excused).values())
-    score = TableScore(right, wrong, missed, strict_wrong, int(missed == 0 and wrong == 0), 1)
+    score = TableScore(right, wrong, missed, strict_wrong, int(missed == 0 and wrong == 0))
     truth: dict[int, Counter[str]] = {}
     for c in scene:
         if c.visible_indices:
