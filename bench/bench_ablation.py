@@ -66,7 +66,8 @@ def variants() -> dict[str, dict[str, Any]]:
     # each rule: its value switched off, and switched on (for the rules shipped off)
     rules = {"merge": (0.0, 0.7), "corner_reach": (0.0, 0.55), "interior": (0.0, 0.3),
              "ghost": (0.0, 1.5), "weak_rank": (False, True), "duplicate": (1.01, 0.6),
-             "corner_side": (0.0, 1.5), "pair_sure": (1.01, 0.6), "hint_score": (1.0, 0.2)}
+             "corner_side": (0.0, 1.5), "pair_sure": (1.01, 0.6), "hint_score": (1.0, 0.2),
+             "turn_sure": (1.01, 0.9)}
     for name, (off, on) in rules.items():
         if getattr(p, name) == off:
             out[f"with {name}"] = {"params": replace(p, **{name: on})}
@@ -82,6 +83,8 @@ def variants() -> dict[str, dict[str, Any]]:
     # how far apart (in index sizes) one card's corners may lie at the least
     for side in (1.1, 0.8):
         out[f"corner_side {side}"] = {"params": replace(p, corner_side=side)}
+    # two indices read surely facing opposite ways pair from nearer than pair_min (jumbo)
+    out["turned pairs from 1.2"] = {"params": replace(p, turned_pair_min=1.2)}
     out["with look denoise"] = {"rescan": RESCAN_LOOKS + (Look(denoise=True),)}
     out["fixed size 384"] = {"size": INPUT_SIZE}
     # the negative's index peaks in every look, as shipped before (vision.detector.NEGATIVE_PEAKS)

@@ -6,8 +6,11 @@ an index showing, is still on the table: reading it right is no error, and missi
 miss. So a read that lies on such a card (an index centre of the read, or its box centre,
 inside the card's outline) and names it is *optional*: it counts neither way in precision
 and recall, and a meld is grouped exactly when one group holds the meld's visible cards and,
-besides, only optional reads of that meld's own hidden cards. ``strict`` figures count every
-read that is not a visible card as wrong, as the scoring did before.
+besides, only optional reads of that meld's own hidden cards. So is a ``??`` lying where
+such a card is the top one: the contract (``see``) lists a card it cannot read with
+confidence as ``??`` rather than guess it. ``strict`` figures count every read that is not a
+visible card as wrong, and every ``??`` in a meld's group as breaking it, as the scoring did
+before.
 """
 
 from __future__ import annotations
@@ -50,17 +53,34 @@ def _centres(card: DetectedCard) -> list[tuple[float, float]]:
 
 def optional_reads(scene: Sequence[SceneCard], reading: TableReading) -> dict[int, SceneCard]:
     """The reads (by position) that name a card of the scene with no index showing whole and
-    lie on it; each such card excuses one read at most."""
-    hidden = [(c, c.quad.astype(np.float32).reshape(-1, 1, 2)) for c in scene if not c.visible_indices]
+    lie on it, and the unreadable reads (``??``) lying where such a card is the top one (the
+    scene lists its cards bottom first); each such card excuses one read at most, a read
+    naming it before a ``??``."""
+    outlines = [c.quad.astype(np.float32).reshape(-1, 1, 2) for c in scene]
+
+    def on(k: int, point: tuple[float, float]) -> bool:
+        return cv2.pointPolygonTest(outlines[k], point, False) >= 0
+
+    def on_top(k: int, point: tuple[float, float]) -> bool:
+        return on(k, point) and not any(on(j, point) for j in range(k + 1, len(scene)))
+
+    hidden = [k for k, c in enumerate(scene) if not c.visible_indices]
     claimed: set[int] = set()
     out: dict[int, SceneCard] = {}
-    for i, read in enumerate(reading.cards):
-        for k, (card, outline) in enumerate(hidden):
-            if k in claimed or card.card != read.card:
+    # the reads naming a card first, so a ``??`` never takes the excuse of a card read right
+    order = sorted(range(len(reading.cards)), key=lambda i: not reading.cards[i].readable)
+    for i in order:
+        read = reading.cards[i]
+        for k in hidden:
+            if k in claimed:
                 continue
-            if any(cv2.pointPolygonTest(outline, p, False) >= 0 for p in _centres(read)):
+            if read.readable:
+                lies = scene[k].card == read.card and any(on(k, p) for p in _centres(read))
+            else:
+                lies = any(on_top(k, p) for p in _centres(read))
+            if lies:
                 claimed.add(k)
-                out[i] = card
+                out[i] = scene[k]
                 break
     return out
 

@@ -55,3 +55,33 @@ def test_a_hidden_card_excuses_one_read_only() -> None:
     score = score_table(SCENE, TableReading(cards, ((2, 3, 0, 1), (4,))))
     assert score.wrong == 1
     assert score.melds_hit == 1  # KS only: the meld holds a second 7H
+
+
+def _unread(x: float) -> DetectedCard:
+    return DetectedCard("??", (x, 110, x + 60, 190), 0.2, ())
+
+
+def test_an_unreadable_read_where_a_hidden_card_is_on_top_is_optional() -> None:
+    # a card whose indices are both covered, its middle on top: ?? is what the contract asks
+    scene = [_card("5H", 0, 120, True), _card("6H", 0, 140, True), _card("9H", 0, 400, False),
+             _card("KS", 1, 600, True)]
+    cards = (_read("5H", 120), _read("6H", 140), _unread(400), _read("KS", 600))
+    score = score_table(scene, TableReading(cards, ((2, 0, 1), (3,))))
+    assert (score.right, score.wrong, score.missed) == (3, 0, 0)
+    assert (score.melds_hit, score.melds_strict) == (2, 1)
+
+
+def test_an_unreadable_read_on_a_card_shown_on_top_breaks_its_meld() -> None:
+    # the ?? lies on the hidden 7H, but where 6H (indices showing) covers it: a ghost
+    cards = (_read("5H", 120), _read("6H", 140), _unread(120), _read("KS", 600))
+    score = score_table(SCENE, TableReading(cards, ((2, 0, 1), (3,))))
+    assert score.melds_hit == 1  # KS only
+
+
+def test_a_hidden_card_read_right_keeps_its_excuse_from_an_unreadable_read() -> None:
+    scene = [_card("5H", 0, 120, True), _card("9H", 0, 400, False), _card("KS", 1, 600, True)]
+    # the ?? is listed first, yet the 9H read takes the hidden card's excuse
+    cards = (_unread(400), _read("9H", 400), _read("5H", 120), _read("KS", 600))
+    score = score_table(scene, TableReading(cards, ((0, 1, 2), (3,))))
+    assert score.wrong == 0
+    assert score.melds_hit == 1  # the ?? beside the excused 9H still breaks the meld

@@ -8,6 +8,7 @@ indices inside it, or stands alone when no index inside it was found.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -46,6 +47,15 @@ class AssemblyParams:
     #: Two indices each read at least this surely, as different cards, never pair (a five of
     #: spades and a five of clubs fanned a card's diagonal apart agree a little on the rank).
     pair_sure: float = 0.6
+    #: A card prints its two corner indices facing opposite ways, and the same corner of two
+    #: alike cards (two decks in one fan or row) faces the same way: two indices whose turns
+    #: (``Detection.upright``) are each read at least this surely, in boxes the same way
+    #: round, pair only when they face opposite ways (above 1, turns are never looked at).
+    turn_sure: float = 0.9
+    #: ...and two indices read surely facing opposite ways pair from this many index sizes
+    #: apart (a jumbo index is a third of its card, its corners nearer than ``pair_min``);
+    #: at ``pair_min`` or more, no nearer than other pairs.
+    turned_pair_min: float = 2.5
     #: Of the index groups inside a whole card, the card's own is the surest weighed by how
     #: well its rank agrees with the card's read, plus this (so that a read the card rules out
     #: can still be its own when nothing agrees). In a fan the top card's box holds the
@@ -178,7 +188,11 @@ def pair_indices(indices: list[Detection], params: AssemblyParams,
             da, db = indices[a], indices[b]
             s = (long_side(da.box) + long_side(db.box)) / 2
             d = float(np.hypot(da.x - db.x, da.y - db.y))
-            if not params.pair_min * s <= d <= params.pair_max * s:
+            ways = facing(da, db, params.turn_sure)
+            if ways == "same":
+                continue  # the same corner of two cards
+            least = min(params.pair_min, params.turned_pair_min) if ways == "opposite" else params.pair_min
+            if not least * s <= d <= params.pair_max * s:
                 continue
             if min(da.confidence, db.confidence) >= params.pair_sure and da.label != db.label:
                 continue
@@ -196,6 +210,24 @@ def pair_indices(indices: list[Detection], params: AssemblyParams,
     order = sorted(range(len(indices)), key=lambda i: -indices[i].score)
     cards += [[indices[i]] for i in order if i not in used]
     return cards
+
+
+def facing(a: Detection, b: Detection, sure: float) -> str | None:
+    """``"same"`` or ``"opposite"``: which ways two indices face, when both turns were read at
+    least ``sure`` either way in boxes the same way round (each crop is turned upright from
+    its box's longer side); None when that is not known."""
+    return ways_of(a.box, a.upright, b.box, b.upright, sure)
+
+
+def ways_of(a: Box, a_up: float | None, b: Box, b_up: float | None, sure: float) -> str | None:
+    """``facing`` for two index boxes and their turns (``Detection.upright``)."""
+    if a_up is None or b_up is None:
+        return None
+    if ((a[2] - a[0]) > (a[3] - a[1])) != ((b[2] - b[0]) > (b[3] - b[1])):
+        return None
+    if min(max(a_up, 1 - a_up), max(b_up, 1 - b_up)) < sure:
+        return None
+    return "same" if (a_up >= 0.5) == (b_up >= 0.5) else "opposite"
 
 
 def _own_index_weight(group: list[Detection], read: np.ndarray, whole: Detection,
@@ -364,18 +396,22 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
         boxes = tuple(d.box for d in group)
         score = max(d.score for d in group)
         out.append(_card(name, _union(list(boxes)), conf, boxes, score, params))
-    return merge_corners([c for c in out if c is not None], params, regions)
+    return merge_corners([c for c in out if c is not None], params, regions,
+                         {d.box: d.upright for d in indices})
 
 
 def _centre(box: Box) -> np.ndarray:
     return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
 
 
-def one_card_corners(boxes: list[Box], params: AssemblyParams) -> bool:
+def one_card_corners(boxes: list[Box], params: AssemblyParams,
+                     ups: Sequence[float | None] | None = None) -> bool:
     """Whether index boxes (two to four) lie as the corners of one card: each pair between
     ``corner_side`` and ``pair_max`` index sizes apart, and three or four of them at the
     corners of a rectangle (a right angle at the middle one of three; two equal diagonals
-    sharing their midpoint for four)."""
+    sharing their midpoint for four). With the boxes' turns ``ups``, two facing the same way
+    (``ways_of``) must lie closer than ``pair_min``: only the two ends of one short side of a
+    card face the same way, and a short side is shorter than the least diagonal."""
     if not 2 <= len(boxes) <= 4:
         return False
     size = float(np.mean([long_side(b) for b in boxes]))
@@ -383,6 +419,8 @@ def one_card_corners(boxes: list[Box], params: AssemblyParams) -> bool:
     dist = {(i, j): float(np.linalg.norm(pts[i] - pts[j]))
             for i in range(len(pts)) for j in range(i + 1, len(pts))}
     if not all(params.corner_side * size <= d <= params.pair_max * size for d in dist.values()):
+        return False
+    if ups is not None and not _turns_fit(boxes, ups, dist, params.pair_min * size, params.turn_sure):
         return False
     tol = params.corner_square
     if len(pts) == 3:
@@ -402,12 +440,32 @@ def one_card_corners(boxes: list[Box], params: AssemblyParams) -> bool:
     return True
 
 
+def _turns_fit(boxes: list[Box], ups: Sequence[float | None], dist: dict[tuple[int, int], float],
+               least_diagonal: float, sure: float) -> bool:
+    """Whether the ways index boxes face (``ways_of``) fit one card's corners: a card's two
+    ends of a short side face the same way, and the ends of a long side or a diagonal face
+    opposite ways. So no three face one way, no pair facing the same way lies farther apart
+    than a pair facing opposite ways, and two alone facing the same way lie nearer than
+    ``least_diagonal``. Pairs whose ways are unknown fit anything."""
+    ways = {ij: ways_of(boxes[ij[0]], ups[ij[0]], boxes[ij[1]], ups[ij[1]], sure) for ij in dist}
+    same = [dist[ij] for ij, w in ways.items() if w == "same"]
+    opposite = [dist[ij] for ij, w in ways.items() if w == "opposite"]
+    if len(boxes) == 2:
+        return not same or same[0] < least_diagonal
+    if any(ways.get((i, j)) == ways.get((i, k)) == ways.get((j, k)) == "same"
+           for i in range(len(boxes)) for j in range(i + 1, len(boxes)) for k in range(j + 1, len(boxes))):
+        return False
+    return not same or not opposite or max(same) < min(opposite)
+
+
 def merge_corners(cards: list[DetectedCard], params: AssemblyParams,
-                  regions: CardRegions | None = None) -> list[DetectedCard]:
+                  regions: CardRegions | None = None,
+                  ups: dict[Box, float | None] | None = None) -> list[DetectedCard]:
     """One entry per physical card of a deck printed with four corner indices: cards read
-    alike whose indices together lie as one card's corners (``one_card_corners``), on one
-    card patch, are merged, surest first. Two alike cards of two decks do not lie so (their
-    indices come closer than a card's short side, or off its rectangle) and stay two."""
+    alike whose indices together lie as one card's corners (``one_card_corners``, with each
+    index box's turn from ``ups``), on one card patch, are merged, surest first. Two alike
+    cards of two decks do not lie so (their indices come closer than a card's short side, off
+    its rectangle, or face the same way a diagonal apart) and stay two."""
     if params.corner_side <= 0:
         return cards
     out = list(cards)
@@ -425,7 +483,7 @@ def merge_corners(cards: list[DetectedCard], params: AssemblyParams,
                 boxes = list(a.indices) + list(b.indices)
                 if regions is not None and len({regions.index_patch(x) for x in boxes} - {0}) > 1:
                     continue
-                if one_card_corners(boxes, params):
+                if one_card_corners(boxes, params, [ups.get(x) for x in boxes] if ups else None):
                     out[i] = DetectedCard(a.card, _union([a.box, b.box]), max(a.confidence, b.confidence),
                                           tuple(boxes))
                     del out[j]

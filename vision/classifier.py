@@ -211,6 +211,22 @@ def _reread(detections: list[Detection], kind: str, probs: np.ndarray, max_backg
     return out
 
 
+#: Which way each index stands in its crop: p(upright), p(turned half round). A card's two
+#: printed indices face opposite ways; the same corner of two alike cards, the same way.
+DEFAULT_TURN: Final = Path(__file__).with_name("weights") / "indexturn.onnx"
+
+
+def read_turns(image: np.ndarray, boxes: list[Box], weights: Path = DEFAULT_TURN) -> np.ndarray:
+    """For each index box, the probability that its index stands upright (rank above suit) in
+    its crop (``crop_index``: turned a quarter clockwise first when wider than tall); NaN
+    for every box when there are no turn weights."""
+    if not weights.is_file():
+        return np.full(len(boxes), np.nan, np.float32)
+    probs = classify_crops([crop_index(image, b) for b in boxes], weights, 2)
+    out: np.ndarray = probs[:, 0]
+    return out
+
+
 #: Whole-card crops (portrait): the rank read from the card's pips, court art and indices.
 CARD_W: Final = 40
 CARD_H: Final = 56

@@ -39,7 +39,9 @@ class Detection:
     """One peak of a heat map: a corner index (``kind='index'``) or a whole card (``'card'``).
 
     ``probs`` is the class distribution (over ``INDEX_CLASSES`` or ``CARD_CLASSES``);
-    ``box`` is ``(x0, y0, x1, y1)`` in the image's pixels.
+    ``box`` is ``(x0, y0, x1, y1)`` in the image's pixels. ``upright``, for an index read by
+    the turn classifier (``vision.classifier.read_turns``), is the probability that it stands
+    upright in its crop; None when unread.
     """
 
     kind: str
@@ -48,6 +50,7 @@ class Detection:
     box: tuple[float, float, float, float]
     score: float
     probs: np.ndarray
+    upright: float | None = None
 
     @property
     def label(self) -> str:

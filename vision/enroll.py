@@ -212,7 +212,7 @@ class DeckTemplates:
             np.maximum.at(best, class_of, sim)
             boost = np.where(best >= floor, np.exp(sharpness * (best - floor)), 1.0)
             probs = d.probs * boost
-            out.append(Detection(d.kind, d.x, d.y, d.box, d.score, probs / probs.sum()))
+            out.append(replace(d, probs=probs / probs.sum()))
         return out
 
 

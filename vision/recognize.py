@@ -12,6 +12,7 @@ from vision.assemble import DEFAULT_PARAMS, AssemblyParams, assemble
 from vision.classifier import (
     DEFAULT_CARD_CLASSIFIER,
     DEFAULT_CLASSIFIER,
+    DEFAULT_TURN,
     N_CARD_OUT,
     TURN_UNSURE,
     ZOOM_UNSURE,
@@ -19,6 +20,7 @@ from vision.classifier import (
     classify_crops,
     crop_card,
     crop_size,
+    read_turns,
     refine_cards,
     refine_indices,
 )
@@ -67,7 +69,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                negative_score: float = NEGATIVE_PEAKS,
                zoom_unsure: float = ZOOM_UNSURE, zoom_both_ways: bool = True,
                turn_unsure: float = TURN_UNSURE, index_px: float = TARGET_INDEX,
-               smallest: int = SMALLEST) -> TableReading:
+               smallest: int = SMALLEST, turn_weights: Path | None = DEFAULT_TURN) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto``: first looks of the card detector and the
@@ -85,7 +87,9 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     (``vision.detector.NEGATIVE_PEAKS``), they never do. ``zoom_unsure`` and
     ``zoom_both_ways`` say which indices are read again in zoomed boxes, and how, and
     ``turn_unsure`` which index crops are also read turned half round
-    (``vision.classifier.refine_indices``).
+    (``vision.classifier.refine_indices``). ``turn_weights`` (None: not at all) reads which
+    way each index faces, so that only indices facing opposite ways pair as one card's
+    corners (``vision.assemble.facing``).
 
     With ``pieces="tiles"`` (a tile game's table) the card pipeline never runs: the tiles are
     read by the learnt tile reader (``vision.tile_reader``) when ``weights/tilenet.onnx`` is
@@ -128,6 +132,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         detections = refine_cards(seen, detections, card_weights, cache=cache)
         if deck is not None:
             detections = deck.refine(seen, detections)
+        if turn_weights is not None:
+            detections = with_turns(seen, detections, turn_weights, params.index_score)
         if not look.turn % 4:
             return assemble(detections, params, seen, regions)
         dims = (image.shape[1], image.shape[0])
@@ -167,6 +173,20 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     return TableReading(cards, group_cards(cards, regions=regions))
 
 
+def with_turns(image: np.ndarray, detections: list[Detection], weights: Path,
+               min_score: float) -> list[Detection]:
+    """``detections`` with the turn of each index scoring ``min_score`` or more read
+    (``vision.classifier.read_turns``; unchanged without the turn weights)."""
+    which = [i for i, d in enumerate(detections) if d.kind == "index" and d.score >= min_score]
+    if not which or not weights.is_file():
+        return detections
+    turns = read_turns(image, [detections[i].box for i in which], weights)
+    out = list(detections)
+    for i, up in zip(which, turns, strict=True):
+        out[i] = replace(out[i], upright=float(up))
+    return out
+
+
 def within(card: DetectedCard, width: int, height: int) -> DetectedCard:
     """``card`` with its boxes cut to the image: a card's box is its visible extent (a box
     grown from a close-up's large corner can reach past the photo's edge)."""
@@ -195,5 +215,7 @@ def warm_up(weights: Path = DEFAULT_WEIGHTS, index_weights: Path = DEFAULT_CLASS
     detect(blank, weights=weights)
     if index_weights.is_file():
         classify_crops([np.zeros((*crop_size(index_weights)[::-1], 3), np.uint8)], index_weights)
+    if DEFAULT_TURN.is_file():
+        read_turns(blank, [(0, 0, 32, 48)])
     if card_weights.is_file():
         classify_crops([crop_card(blank, (0, 0, 64, 64))], card_weights, N_CARD_OUT)

@@ -5,11 +5,12 @@ Usage (repo root, the ``train`` extra installed)::
     .venv/bin/python -m vision.train [--seed 0] [--out vision/weights] [--scale 1.0]
                                      [--minutes M] [--init vision/weights] [--all] [--threads 2]
 
-Four stages run one after another, each a module of this package that can also be run on
+Five stages run one after another, each a module of this package that can also be run on
 its own: the detector (``vision.train.train``, heat maps for corner indices and whole
 cards), then the index classifier (``vision.train.train_classifier --kind index``, trained
 on label boxes, drawn scenes and the new detector's own boxes), then the whole-card rank
-classifier (``--kind card``), then the tile detector (``vision.train.train_tiles``). Each stage's budget is a number of optimizer steps (``STEPS``,
+classifier (``--kind card``), then the index-turn classifier (``vision.train.train_turn``,
+drawn scenes only), then the tile detector (``vision.train.train_tiles``). Each stage's budget is a number of optimizer steps (``STEPS``,
 times ``--scale``), so a seed gives the same weights however busy the machine is. With no
 ``--init`` every network starts from random weights (seeded by ``--seed``); with ``--init
 DIR`` each trains on from the weight files of that folder (a shorter run that refines them).
@@ -33,11 +34,11 @@ import sys
 import time
 from pathlib import Path
 
-from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER
+from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER, DEFAULT_TURN
 from vision.detector import DEFAULT_WEIGHTS
 
 #: Each stage's optimizer steps at ``--scale 1``.
-STEPS = {"detector": 40000, "index": 30000, "card": 5000, "tiles": 2800}
+STEPS = {"detector": 40000, "index": 30000, "card": 5000, "turn": 3000, "tiles": 2800}
 
 
 def stages(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
@@ -64,6 +65,9 @@ def stages(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
         ("card", ["vision.train.train_classifier", "--kind", "card", "--out", str(card),
                   "--synth", "700", "--detector", str(detector), *steps("card"),
                   *init(DEFAULT_CARD_CLASSIFIER.name, "1e-3"), *common]),
+        # which way each index faces: drawn scenes only, from nothing (no earlier weights)
+        ("turn", ["vision.train.train_turn", "--out", str(out / DEFAULT_TURN.name), *steps("turn"),
+                  *common]),
         # drawn tile scenes only, from nothing (no photos, artwork or earlier weights)
         ("tiles", ["vision.train.train_tiles", "--out", str(out / "tilenet.onnx"), *steps("tiles"),
                    "--seed", str(args.seed), "--threads", str(args.threads)]),

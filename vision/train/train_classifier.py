@@ -54,9 +54,11 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 class IndexNet(nn.Module):
-    """A small CNN over a ``CROP_W``×``CROP_H`` BGR crop."""
+    """A small CNN over a ``CROP_W``×``CROP_H`` BGR crop: three blocks of ``widths``
+    channels, then a dense layer of ``hidden``."""
 
-    def __init__(self, width: int = CROP_W, height: int = CROP_H, n_out: int = N_OUT) -> None:
+    def __init__(self, width: int = CROP_W, height: int = CROP_H, n_out: int = N_OUT,
+                 widths: tuple[int, int, int] = (24, 48, 64), hidden: int = 128) -> None:
         super().__init__()
 
         def block(cin: int, cout: int) -> nn.Sequential:
@@ -64,11 +66,11 @@ class IndexNet(nn.Module):
                                  nn.ReLU(inplace=True), nn.Conv2d(cout, cout, 3, 1, 1, bias=False),
                                  nn.BatchNorm2d(cout), nn.ReLU(inplace=True), nn.MaxPool2d(2))
 
-        self.channels = 64
-        self.features = nn.Sequential(block(3, 24), block(24, 48), block(48, self.channels))
+        a, b, self.channels = widths
+        self.features = nn.Sequential(block(3, a), block(a, b), block(b, self.channels))
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.3),
-                                  nn.Linear(self.channels * (height // 8) * (width // 8), 128),
-                                  nn.ReLU(inplace=True), nn.Linear(128, n_out))
+                                  nn.Linear(self.channels * (height // 8) * (width // 8), hidden),
+                                  nn.ReLU(inplace=True), nn.Linear(hidden, n_out))
 
     def layers(self) -> tuple[list[tuple[nn.Conv2d, nn.BatchNorm2d | None]], list[nn.Linear]]:
         """Convolutions with their batch norms, and the dense layers, in forward order."""

@@ -1,0 +1,149 @@
+"""Which way each corner index faces (``indexturn.onnx``), and pairing by it: a card's two
+printed indices face opposite ways, the same corner of two alike cards the same way."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.assemble import AssemblyParams, assemble, facing, one_card_corners, pair_indices
+from vision.classifier import DEFAULT_TURN, read_turns
+from vision.detector import Detection
+from vision.labels import INDEX_CLASSES
+from vision.synth import SceneCard, draw_face
+from vision.train.turns import TURNED, UPRIGHT, index_ups, turn_label
+
+PHOTOS = Path(__file__).parent / "data" / "photos" / "cards-corners"
+
+
+def _index(card: str, x: float, y: float, upright: float | None, size: float = 20.0) -> Detection:
+    probs = np.full(len(INDEX_CLASSES), 0.03 / (len(INDEX_CLASSES) - 1))
+    probs[INDEX_CLASSES.index(card)] = 0.97
+    box = (x - size / 3, y - size / 2, x + size / 3, y + size / 2)
+    return Detection("index", x, y, box, 0.9, probs, upright)
+
+
+def test_the_label_follows_the_crops_quarter_turn() -> None:
+    tall, wide = (0, 0, 10, 20), (0, 0, 20, 10)
+    assert turn_label(tall, np.array([0.0, -1.0])) == UPRIGHT
+    assert turn_label(tall, np.array([0.0, 1.0])) == TURNED
+    # a wide box is turned a quarter clockwise: an index pointing left ends up upright
+    assert turn_label(wide, np.array([-1.0, 0.0])) == UPRIGHT
+    assert turn_label(wide, np.array([1.0, 0.0])) == TURNED
+    # near the diagonal the crop's turn could go either way: no label
+    assert turn_label(tall, np.array([0.8, -0.6])) is None
+
+
+def test_a_cards_top_index_points_to_its_top_edge_and_its_bottom_one_away() -> None:
+    quad = np.array([[100, 100], [170, 100], [170, 200], [100, 200]], np.float32)
+    card = SceneCard("5H", 0, quad, ((102, 102, 114, 122), (156, 178, 168, 198)))
+    (top, up_top), (bottom, up_bottom) = index_ups([card])
+    assert top == (102, 102, 114, 122) and up_top[1] < -0.99
+    assert bottom == (156, 178, 168, 198) and up_bottom[1] > 0.99
+    # the same card lying upside down: its bottom index, printed turned, now stands at the
+    # top pointing up, so the image's indices point as before
+    turned = SceneCard("5H", 0, quad[[2, 3, 0, 1]], card.visible_indices)
+    assert [round(float(u[1])) for _, u in index_ups([turned])] == [-1, 1]
+    # lying on its side, its top edge to the right: the index at the left (its bottom one)
+    # points left
+    side = SceneCard("5H", 0, quad[[1, 2, 3, 0]], ((102, 102, 122, 114), (148, 186, 168, 198)))
+    assert [round(float(u[0])) for _, u in index_ups([side])] == [-1, 1]
+
+
+def test_alike_indices_facing_the_same_way_are_two_cards() -> None:
+    # two sevens of clubs from two decks a card's diagonal apart, both standing upright
+    a, b = _index("7C", 100, 100, 0.98), _index("7C", 145, 160, 0.97)
+    assert facing(a, b, 0.9) == "same"
+    assert [c.card for c in assemble([a, b])] == ["7C", "7C"]
+    # facing opposite ways they are one card's two corners
+    assert [c.card for c in assemble([a, replace(b, upright=0.03)])] == ["7C"]
+    # turns read unsurely, or not at all, leave pairing to distance and reads
+    assert [c.card for c in assemble([replace(a, upright=0.7), b])] == ["7C"]
+    assert [c.card for c in assemble([replace(a, upright=None), b])] == ["7C"]
+    assert [c.card for c in assemble([a, b], AssemblyParams(turn_sure=1.01))] == ["7C"]
+
+
+def test_turns_of_boxes_turned_differently_are_not_compared() -> None:
+    a = _index("7C", 100, 100, 0.98)
+    b = replace(_index("7C", 145, 160, 0.98), box=(135, 153, 155, 167))  # wider than tall
+    assert facing(a, b, 0.9) is None
+
+
+def test_opposite_corners_nearer_than_a_diagonal_pair_only_when_allowed() -> None:
+    # a jumbo index: the card's corners 1.4 index sizes apart
+    a, b = _index("JS", 100, 100, 0.98, 40), _index("JS", 110, 155, 0.02, 40)
+    assert len(pair_indices([a, b], AssemblyParams())) == 2
+    assert len(pair_indices([a, b], AssemblyParams(turned_pair_min=1.2))) == 1
+    # the same corner of two alike cards so near stays two cards whatever the bound
+    assert len(pair_indices([a, replace(b, upright=0.98)], AssemblyParams(turned_pair_min=1.2))) == 2
+
+
+@pytest.mark.skipif(not DEFAULT_TURN.is_file(), reason="no shipped turn weights")
+def test_the_shipped_turn_network_reads_a_drawn_cards_two_corners_opposite_ways() -> None:
+    rng = np.random.default_rng(3)
+    reads = []
+    for card in ("7C", "QH", "10D", "AS"):
+        face = draw_face(card, rng)
+        image = cv2.copyMakeBorder(face.image, 20, 20, 20, 20, cv2.BORDER_CONSTANT, value=(60, 90, 40))
+        boxes = [(x0 + 20, y0 + 20, x1 + 20, y1 + 20) for x0, y0, x1, y1 in face.indices]
+        top, bottom = sorted(boxes, key=lambda b: b[1])
+        p_top, p_bottom = read_turns(image, [top, bottom])
+        reads.append((p_top, p_bottom))
+        # the card lying upside down: the same indices, each now facing the other way
+        flipped = np.ascontiguousarray(image[::-1, ::-1])
+        h, w = flipped.shape[:2]
+        q_top = read_turns(flipped, [(w - top[2], h - top[3], w - top[0], h - top[1])])[0]
+        reads.append((1 - q_top, p_bottom))
+    assert all(up > 0.5 > down for up, down in reads), reads
+
+
+@pytest.mark.skipif(not DEFAULT_TURN.is_file(), reason="no shipped turn weights")
+def test_the_shipped_turn_network_reads_real_cards_corners_opposite_ways() -> None:
+    # the photos kept in the repository: each card whose two opposite corners are labelled
+    labels = json.loads((PHOTOS / "labels.json").read_text())
+    opposite = pairs = 0
+    for name, boxes in labels.items():
+        image = cv2.imread(str(PHOTOS / "images" / name))
+        h, w = image.shape[:2]
+        by: dict[str, list[tuple[float, float, float, float]]] = {}
+        for b in boxes:
+            if b["label"].upper() != "BACK":
+                x0, y0 = (b["cx"] - b["w"] / 2) * w, (b["cy"] - b["h"] / 2) * h
+                by.setdefault(b["label"], []).append((x0, y0, x0 + b["w"] * w, y0 + b["h"] * h))
+        for corners in by.values():
+            if len(corners) != 2:
+                continue
+            a, c = corners
+            size = max(a[2] - a[0], a[3] - a[1], c[2] - c[0], c[3] - c[1])
+            apart = np.hypot((a[0] + a[2] - c[0] - c[2]) / 2, (a[1] + a[3] - c[1] - c[3]) / 2)
+            if apart < 2.5 * size or ((a[2] - a[0]) > (a[3] - a[1])) != ((c[2] - c[0]) > (c[3] - c[1])):
+                continue  # not one card's two opposite corners, or crops turned differently
+            pa, pc = read_turns(image, [a, c])
+            pairs += 1
+            opposite += (pa >= 0.5) != (pc >= 0.5)
+    assert pairs >= 8
+    assert opposite >= 0.85 * pairs, (opposite, pairs)
+
+
+def test_a_four_corner_cards_corners_fit_only_with_their_own_turns() -> None:
+    def box(x: float, y: float) -> tuple[float, float, float, float]:
+        return (x - 7, y - 10, x + 7, y + 10)
+
+    tl, tr, bl, br = box(110, 115), box(150, 115), box(110, 175), box(150, 175)
+    params = AssemblyParams()
+    # the top two stand upright, the bottom two turned: one card
+    assert one_card_corners([tl, tr, bl, br], params, [0.98, 0.97, 0.02, 0.03])
+    assert one_card_corners([tl, tr, bl, br], params, None)
+    # each facing the same way as the corner across the diagonal: not one card's corners
+    assert not one_card_corners([tl, tr, bl, br], params, [0.98, 0.02, 0.03, 0.97])
+    # three facing one way never lie on one card
+    assert not one_card_corners([tl, tr, bl], params, [0.98, 0.97, 0.96])
+    assert one_card_corners([tl, tr, bl], params, [0.98, 0.97, 0.02])
+    # two alone facing the same way a card's diagonal apart are two cards' same corner
+    assert not one_card_corners([tl, br], params, [0.98, 0.97])
+    assert one_card_corners([tl, br], params, [0.98, 0.03])

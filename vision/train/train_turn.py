@@ -1,0 +1,114 @@
+"""Rebuild ``indexturn.onnx``: which way each corner index stands in its crop (upright, or
+turned half round), so that two indices pair as one card's corners only when they face
+opposite ways (``vision.assemble``). CPU, torch.
+
+Usage (repo root, torch in the venv)::
+
+    .venv/bin/python -m vision.train.train_turn [--steps 3000] [--synth 900] [--seed 0]
+
+Trained on drawn scenes alone (``vision.train.turns``: their cards' outlines say which way
+every index faces), in the index classifier's crops and recolouring; the faces mix the
+project's drawn ones, fetched artwork and random deck designs, never a held-out typeface.
+The budget is ``--steps``; a checkpoint beside ``--out`` at every epoch's end lets the same
+command carry on (``vision.train.state``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from vision.classifier import CROP_H, CROP_W, DEFAULT_TURN
+from vision.train import state
+from vision.train.artwork import add_artwork_arguments, scene_faces
+from vision.train.train_classifier import IndexNet, export
+from vision.train.turns import drawn_scenes, turn_crops
+
+#: The turn network's blocks and dense layer: a tenth of the index classifier's work.
+WIDTHS = (8, 16, 32)
+HIDDEN = 32
+
+
+def turn_net() -> IndexNet:
+    """The index-turn network: upright or turned, over an index crop."""
+    return IndexNet(CROP_W, CROP_H, 2, WIDTHS, HIDDEN)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=DEFAULT_TURN)
+    ap.add_argument("--steps", type=int, default=3000, help="optimizer steps (the budget)")
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="stop this sitting after so many minutes; the same command resumes")
+    ap.add_argument("--fresh", action="store_true", help="ignore a checkpoint and start over")
+    ap.add_argument("--precision", choices=("bf16", "fp32"), default="bf16")
+    ap.add_argument("--synth", type=int, default=900, help="drawn scenes")
+    ap.add_argument("--crowded-share", type=float, default=0.4)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--threads", type=int, default=2, help="torch's CPU threads")
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--all", action="store_true", help="accepted for the one command; no photos are used")
+    add_artwork_arguments(ap)
+    args = ap.parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(args.seed)
+    began = time.time()
+    scenes = drawn_scenes(args.synth, np.random.default_rng(args.seed + 5), scene_faces(args),
+                          args.crowded_share)
+    print(f"{len(scenes)} drawn scenes, {sum(len(u) for _, u in scenes)} indices, "
+          f"{(time.time() - began) / 60:.1f} min", flush=True)
+    model = turn_net()
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    sig = {k: getattr(args, k) for k in ("steps", "synth", "crowded_share", "seed", "batch", "lr",
+                                         "precision", "no_artwork", "drawn_share", "styled_share")}
+    if args.fresh:
+        state.forget(args.out)
+    step = state.load(args.out, sig, model, opt, rng)
+    if step:
+        print(f"resumed at step {step} of {args.steps}", flush=True)
+    sitting = args.minutes * 60 if args.minutes else float("inf")
+    epoch = 0
+    try:
+        while step < args.steps and time.time() - began < sitting:
+            x, y = turn_crops(scenes, rng)
+            order = rng.permutation(len(x))
+            total = correct = 0
+            for i in range(0, len(order), args.batch):
+                if step >= args.steps:
+                    break
+                for group in opt.param_groups:
+                    group["lr"] = state.cosine_lr(step, args.steps, args.lr, warmup=100, floor=1e-5)
+                idx = order[i:i + args.batch]
+                xb = torch.from_numpy(x[idx].transpose(0, 3, 1, 2).astype(np.float32))
+                yb = torch.from_numpy(y[idx])
+                with state.precision(args.precision):
+                    logits = model(xb)
+                loss = F.cross_entropy(logits.float(), yb, label_smoothing=0.02)
+                opt.zero_grad()
+                loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward unannotated
+                opt.step()
+                step += 1
+                total += len(idx)
+                correct += int((logits.argmax(1) == yb).sum())
+            epoch += 1
+            print(f"epoch {epoch} step {step}/{args.steps} {(time.time() - began) / 60:.1f} min: "
+                  f"{len(x)} crops, train acc {correct / max(total, 1):.3f}", flush=True)
+            state.save(args.out, sig, step, model, opt, rng)
+    except KeyboardInterrupt:
+        pass  # the last checkpoint (an epoch's end) stands
+    if step < args.steps:
+        print(f"stopped at step {step} of {args.steps}; the same command resumes", flush=True)
+        raise SystemExit(3)
+    export(model, args.out, (CROP_W, CROP_H))
+    print(f"wrote {args.out} after {step} steps", flush=True)
+
+
+if __name__ == "__main__":
+    main()
