@@ -106,6 +106,9 @@ def variants() -> dict[str, dict[str, Any]]:
     out["turned reads of every crop"] = {"turn_unsure": 1.01}
     for unsure in (0.9, 0.8):
         out[f"turned reads below {unsure}"] = {"turn_unsure": unsure}
+    # which whole-card crops are also read turned half round: every one (as shipped), or
+    # only those whose first read is unsure
+    out["turned card reads below 0.95"] = {"card_turn_unsure": 0.95}
     return out
 
 

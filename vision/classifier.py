@@ -235,6 +235,11 @@ DEFAULT_CARD_CLASSIFIER: Final = Path(__file__).with_name("weights") / "cardrank
 N_CARD_OUT: Final = len(CARD_CLASSES) + 1
 
 
+#: Each whole-card crop is also read turned half round unless its first read is this sure
+#: (above 1: every crop, as shipped).
+CARD_TURN_UNSURE: Final = 1.01
+
+
 def crop_card(image: np.ndarray, box: Box) -> np.ndarray:
     """The card under ``box`` turned to portrait and resized to ``CARD_W``×``CARD_H`` (BGR)."""
     return _upright(image, box, (CARD_W, CARD_H))
@@ -243,13 +248,14 @@ def crop_card(image: np.ndarray, box: Box) -> np.ndarray:
 def refine_cards(image: np.ndarray, detections: list[Detection],
                  weights: Path = DEFAULT_CARD_CLASSIFIER, max_background: float = 0.5,
                  detector_weight: float = 0.0, both_ways: bool = True,
-                 cache: Reads | None = None) -> list[Detection]:
+                 cache: Reads | None = None, turn_unsure: float = CARD_TURN_UNSURE) -> list[Detection]:
     """Whole-card detections re-read by the card classifier (dropped when "not a card"); with
-    ``both_ways`` each card is also read turned half round, as for indices. Reads kept in
-    ``cache`` (one per image) are not made again."""
+    ``both_ways`` each card whose first read names no class ``turn_unsure`` surely is also
+    read turned half round, as for indices. Reads kept in ``cache`` (one per image) are not
+    made again."""
     if not weights.is_file():
         return detections
     cards = [d for d in detections if d.kind == "card"]
     probs = read_boxes(lambda box: crop_card(image, box), [d.box for d in cards], weights,
-                       N_CARD_OUT, both_ways, 1.01, cache)
+                       N_CARD_OUT, both_ways, turn_unsure, cache)
     return _reread(detections, "card", probs, max_background, detector_weight)

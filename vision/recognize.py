@@ -10,6 +10,7 @@ import numpy as np
 
 from vision.assemble import DEFAULT_PARAMS, AssemblyParams, assemble
 from vision.classifier import (
+    CARD_TURN_UNSURE,
     DEFAULT_CARD_CLASSIFIER,
     DEFAULT_CLASSIFIER,
     DEFAULT_TURN,
@@ -69,7 +70,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                negative_score: float = NEGATIVE_PEAKS,
                zoom_unsure: float = ZOOM_UNSURE, zoom_both_ways: bool = True,
                turn_unsure: float = TURN_UNSURE, index_px: float = TARGET_INDEX,
-               smallest: int = SMALLEST, turn_weights: Path | None = DEFAULT_TURN) -> TableReading:
+               smallest: int = SMALLEST, turn_weights: Path | None = DEFAULT_TURN,
+               card_turn_unsure: float = CARD_TURN_UNSURE) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto``: first looks of the card detector and the
@@ -87,7 +89,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     (``vision.detector.NEGATIVE_PEAKS``), they never do. ``zoom_unsure`` and
     ``zoom_both_ways`` say which indices are read again in zoomed boxes, and how, and
     ``turn_unsure`` which index crops are also read turned half round
-    (``vision.classifier.refine_indices``). ``turn_weights`` (None: not at all) reads which
+    (``vision.classifier.refine_indices``), ``card_turn_unsure`` which whole-card crops. ``turn_weights`` (None: not at all) reads which
     way each index faces, so that only indices facing opposite ways pair as one card's
     corners (``vision.assemble.facing``).
 
@@ -129,11 +131,12 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                                     zoom_score=look.zoom_score, sharpest=look.sharpest,
                                     zoom_unsure=zoom_unsure, zoom_both_ways=zoom_both_ways,
                                     turn_unsure=turn_unsure, cache=cache)
-        detections = refine_cards(seen, detections, card_weights, cache=cache)
+        detections = refine_cards(seen, detections, card_weights, cache=cache,
+                                  turn_unsure=card_turn_unsure)
         if deck is not None:
             detections = deck.refine(seen, detections)
         if turn_weights is not None:
-            detections = with_turns(seen, detections, turn_weights, params.index_score)
+            detections = with_turns(seen, detections, turn_weights, params.index_score, cache)
         if not look.turn % 4:
             return assemble(detections, params, seen, regions)
         dims = (image.shape[1], image.shape[0])
@@ -174,16 +177,22 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
 
 
 def with_turns(image: np.ndarray, detections: list[Detection], weights: Path,
-               min_score: float) -> list[Detection]:
+               min_score: float, cache: Reads | None = None) -> list[Detection]:
     """``detections`` with the turn of each index scoring ``min_score`` or more read
-    (``vision.classifier.read_turns``; unchanged without the turn weights)."""
+    (``vision.classifier.read_turns``; unchanged without the turn weights). Turns kept in
+    ``cache`` (one per image, by box) are not read again."""
     which = [i for i, d in enumerate(detections) if d.kind == "index" and d.score >= min_score]
     if not which or not weights.is_file():
         return detections
-    turns = read_turns(image, [detections[i].box for i in which], weights)
+    cache = {} if cache is None else cache
+    keys = [(str(weights), detections[i].box) for i in which]
+    fresh = list(dict.fromkeys(k for k in keys if k not in cache))
+    if fresh:
+        got = read_turns(image, [box for _, box in fresh], weights)
+        cache.update((k, np.array([up], np.float32)) for k, up in zip(fresh, got, strict=True))
     out = list(detections)
-    for i, up in zip(which, turns, strict=True):
-        out[i] = replace(out[i], upright=float(up))
+    for i, key in zip(which, keys, strict=True):
+        out[i] = replace(out[i], upright=float(cache[key][0]))
     return out
 
 
