@@ -94,6 +94,35 @@ def export(model: IndexNet, path: Path, size: tuple[int, int]) -> None:
     model.train()
 
 
+def fit_epoch(model: nn.Module, opt: torch.optim.Optimizer, x: np.ndarray, y: np.ndarray,
+              rng: np.random.Generator, step: int, args: argparse.Namespace,
+              smoothing: float) -> tuple[int, float]:
+    """One pass over the crops ``x`` (N, H, W, 3) and labels ``y`` in an order drawn from
+    ``rng``, in batches of ``args.batch``, until ``args.steps``: the learning rate follows the
+    step (``state.cosine_lr`` from ``args.lr``), the forward pass runs in ``args.precision``.
+    The step reached and the share of crops classed right on the way."""
+    order = rng.permutation(len(x))
+    total = correct = 0
+    for i in range(0, len(order), args.batch):
+        if step >= args.steps:
+            break
+        for group in opt.param_groups:
+            group["lr"] = state.cosine_lr(step, args.steps, args.lr, warmup=100, floor=1e-5)
+        idx = order[i:i + args.batch]
+        xb = torch.from_numpy(x[idx].transpose(0, 3, 1, 2).astype(np.float32))
+        yb = torch.from_numpy(y[idx])
+        with state.precision(args.precision):
+            logits = model(xb)
+        loss = F.cross_entropy(logits.float(), yb, label_smoothing=smoothing)
+        opt.zero_grad()
+        loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward unannotated
+        opt.step()
+        step += 1
+        total += len(idx)
+        correct += int((logits.argmax(1) == yb).sum())
+    return step, correct / max(total, 1)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
@@ -183,28 +212,10 @@ def main() -> None:
             if args.init_onnx is not None:
                 freeze_norms(model)
             x, y = crops(rng)
-            order = rng.permutation(len(x))
-            total = correct = 0
-            for i in range(0, len(order), args.batch):
-                if step >= args.steps:
-                    break
-                for group in opt.param_groups:
-                    group["lr"] = state.cosine_lr(step, args.steps, args.lr, warmup=100, floor=1e-5)
-                idx = order[i:i + args.batch]
-                xb = torch.from_numpy(x[idx].transpose(0, 3, 1, 2).astype(np.float32))
-                yb = torch.from_numpy(y[idx])
-                with state.precision(args.precision):
-                    logits = model(xb)
-                loss = F.cross_entropy(logits.float(), yb, label_smoothing=0.05)
-                opt.zero_grad()
-                loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward unannotated
-                opt.step()
-                step += 1
-                total += len(idx)
-                correct += int((logits.argmax(1) == yb).sum())
+            step, accuracy = fit_epoch(model, opt, x, y, rng, step, args, smoothing=0.05)
             epoch += 1
             print(f"epoch {epoch} step {step}/{args.steps} {(time.time() - began) / 60:.1f} min: "
-                  f"{len(x)} crops, train acc {correct / max(total, 1):.3f}", flush=True)
+                  f"{len(x)} crops, train acc {accuracy:.3f}", flush=True)
             state.save(out, sig, step, model, opt, rng)
     except KeyboardInterrupt:
         pass  # the last checkpoint (an epoch's end) stands

@@ -21,12 +21,11 @@ from pathlib import Path
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 
 from vision.classifier import CROP_H, CROP_W, DEFAULT_TURN
 from vision.train import state
 from vision.train.artwork import add_artwork_arguments, scene_faces
-from vision.train.train_classifier import IndexNet, export
+from vision.train.train_classifier import IndexNet, export, fit_epoch
 from vision.train.turns import drawn_scenes, turn_crops
 
 #: The turn network's blocks and dense layer: a tenth of the index classifier's work.
@@ -78,28 +77,10 @@ def main() -> None:
     try:
         while step < args.steps and time.time() - began < sitting:
             x, y = turn_crops(scenes, rng)
-            order = rng.permutation(len(x))
-            total = correct = 0
-            for i in range(0, len(order), args.batch):
-                if step >= args.steps:
-                    break
-                for group in opt.param_groups:
-                    group["lr"] = state.cosine_lr(step, args.steps, args.lr, warmup=100, floor=1e-5)
-                idx = order[i:i + args.batch]
-                xb = torch.from_numpy(x[idx].transpose(0, 3, 1, 2).astype(np.float32))
-                yb = torch.from_numpy(y[idx])
-                with state.precision(args.precision):
-                    logits = model(xb)
-                loss = F.cross_entropy(logits.float(), yb, label_smoothing=0.02)
-                opt.zero_grad()
-                loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward unannotated
-                opt.step()
-                step += 1
-                total += len(idx)
-                correct += int((logits.argmax(1) == yb).sum())
+            step, accuracy = fit_epoch(model, opt, x, y, rng, step, args, smoothing=0.02)
             epoch += 1
             print(f"epoch {epoch} step {step}/{args.steps} {(time.time() - began) / 60:.1f} min: "
-                  f"{len(x)} crops, train acc {correct / max(total, 1):.3f}", flush=True)
+                  f"{len(x)} crops, train acc {accuracy:.3f}", flush=True)
             state.save(args.out, sig, step, model, opt, rng)
     except KeyboardInterrupt:
         pass  # the last checkpoint (an epoch's end) stands
