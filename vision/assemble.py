@@ -409,9 +409,8 @@ def one_card_corners(boxes: list[Box], params: AssemblyParams,
     """Whether index boxes (two to four) lie as the corners of one card: each pair between
     ``corner_side`` and ``pair_max`` index sizes apart, and three or four of them at the
     corners of a rectangle (a right angle at the middle one of three; two equal diagonals
-    sharing their midpoint for four). With the boxes' turns ``ups``, two facing the same way
-    (``ways_of``) must lie closer than ``pair_min``: only the two ends of one short side of a
-    card face the same way, and a short side is shorter than the least diagonal."""
+    sharing their midpoint for four). With the boxes' turns ``ups``, the ways they face must
+    fit one card's corners too (``_turns_fit``)."""
     if not 2 <= len(boxes) <= 4:
         return False
     size = float(np.mean([long_side(b) for b in boxes]))

@@ -89,9 +89,9 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     (``vision.detector.NEGATIVE_PEAKS``), they never do. ``zoom_unsure`` and
     ``zoom_both_ways`` say which indices are read again in zoomed boxes, and how, and
     ``turn_unsure`` which index crops are also read turned half round
-    (``vision.classifier.refine_indices``), ``card_turn_unsure`` which whole-card crops. ``turn_weights`` (None: not at all) reads which
-    way each index faces, so that only indices facing opposite ways pair as one card's
-    corners (``vision.assemble.facing``).
+    (``vision.classifier.refine_indices``), ``card_turn_unsure`` which whole-card crops.
+    ``turn_weights`` (None: not at all) reads which way each index faces, so that indices
+    facing the same way never pair as one card's corners (``vision.assemble.facing``).
 
     With ``pieces="tiles"`` (a tile game's table) the card pipeline never runs: the tiles are
     read by the learnt tile reader (``vision.tile_reader``) when ``weights/tilenet.onnx`` is
