@@ -19,6 +19,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -29,59 +30,55 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from bench_tables import SOURCES, table  # noqa: E402
 
-from vision.classifier import DEFAULT_TURN, read_turns  # noqa: E402
+from vision.classifier import DEFAULT_TURN, read_turns, zoom_box  # noqa: E402
 from vision.reading import Box  # noqa: E402
 from vision.train.turns import UPRIGHT, index_ups, turn_label  # noqa: E402
 
 
-def _grow(box: Box, f: float) -> Box:
-    cx, cy, hw, hh = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, (box[2] - box[0]) * f / 2, (box[3] - box[1]) * f / 2
-    return (cx - hw, cy - hh, cx + hw, cy + hh)
-
-
-def photo_pairs(root: Path) -> list[tuple[str, Box, Box]]:
-    """Each card's two labelled opposite corners, in photos that label every card so (each
-    name twice, at least 2.5 index sizes apart) and with both boxes the same way round."""
-    labels = json.loads((root / "labels.json").read_text())
+def corner_pairs(boxes: list[dict[str, Any]], width: int, height: int) -> list[tuple[Box, Box]]:
+    """One photo's cards whose two opposite corners its labels (``labels.json`` entries,
+    centres and sizes as shares of the ``width``×``height`` image) both give: each name
+    labelled twice, at least 2.5 index sizes apart, both boxes the same way round."""
+    by: dict[str, list[Box]] = {}
+    for b in boxes:
+        if b["label"].upper() != "BACK":
+            x0, y0 = (b["cx"] - b["w"] / 2) * width, (b["cy"] - b["h"] / 2) * height
+            by.setdefault(b["label"], []).append((x0, y0, x0 + b["w"] * width, y0 + b["h"] * height))
     out = []
-    for name, boxes in sorted(labels.items()):
-        img_size = cv2.imread(str(root / "images" / name), cv2.IMREAD_REDUCED_GRAYSCALE_8)
-        if img_size is None:
+    for pair in by.values():
+        if len(pair) != 2:
             continue
-        h, w = img_size.shape[0] * 8, img_size.shape[1] * 8
-        by: dict[str, list[Box]] = {}
-        for b in boxes:
-            if b["label"].upper() != "BACK":
-                x0, y0 = (b["cx"] - b["w"] / 2) * w, (b["cy"] - b["h"] / 2) * h
-                by.setdefault(b["label"], []).append((x0, y0, x0 + b["w"] * w, y0 + b["h"] * h))
-        for pair in by.values():
-            if len(pair) != 2:
-                continue
-            a, c = pair
-            size = (max(a[2] - a[0], a[3] - a[1]) + max(c[2] - c[0], c[3] - c[1])) / 2
-            apart = np.hypot((a[0] + a[2] - c[0] - c[2]) / 2, (a[1] + a[3] - c[1] - c[3]) / 2)
-            same_way = ((a[2] - a[0]) > (a[3] - a[1])) == ((c[2] - c[0]) > (c[3] - c[1]))
-            if apart >= 2.5 * size and same_way:
-                out.append((name, a, c))
+        a, c = pair
+        size = (max(a[2] - a[0], a[3] - a[1]) + max(c[2] - c[0], c[3] - c[1])) / 2
+        apart = np.hypot((a[0] + a[2] - c[0] - c[2]) / 2, (a[1] + a[3] - c[1] - c[3]) / 2)
+        same_way = ((a[2] - a[0]) > (a[3] - a[1])) == ((c[2] - c[0]) > (c[3] - c[1]))
+        if apart >= 2.5 * size and same_way:
+            out.append((a, c))
     return out
 
 
 def bench_photos(root: Path, weights: Path, sure: float) -> None:
-    pairs = photo_pairs(root)
-    for grow in (1.0, 1.2):
-        opposite = same = blocked = 0
-        for name in dict.fromkeys(n for n, _, _ in pairs):
-            image = cv2.imread(str(root / "images" / name))
-            mine = [(a, c) for n, a, c in pairs if n == name]
-            p = read_turns(image, [_grow(b, grow) for ab in mine for b in ab], weights).reshape(-1, 2)
+    labels = json.loads((root / "labels.json").read_text())
+    counts = {grow: [0, 0, 0] for grow in (1.0, 1.2)}  # opposite, same, surely the same
+    pairs = 0
+    for name, boxes in sorted(labels.items()):
+        image = cv2.imread(str(root / "images" / name))
+        if image is None:
+            continue
+        mine = corner_pairs(boxes, image.shape[1], image.shape[0])
+        pairs += len(mine)
+        for grow, tally in counts.items():
+            if not mine:
+                continue
+            p = read_turns(image, [zoom_box(b, grow) for ab in mine for b in ab], weights).reshape(-1, 2)
             for pa, pc in p:
                 if (pa >= 0.5) != (pc >= 0.5):
-                    opposite += 1
+                    tally[0] += 1
                 else:
-                    same += 1
-                    if min(max(pa, 1 - pa), max(pc, 1 - pc)) >= sure:
-                        blocked += 1
-        print(f"photos {root.name}, boxes x{grow}: {len(pairs)} cards' corner pairs: "
+                    tally[1] += 1
+                    tally[2] += min(max(pa, 1 - pa), max(pc, 1 - pc)) >= sure
+    for grow, (opposite, same, blocked) in counts.items():
+        print(f"photos {root.name}, boxes x{grow}: {pairs} cards' corner pairs: "
               f"{opposite} read opposite, {same} the same way, {blocked} surely the same way "
               f"(a true pair kept apart)", flush=True)
 

@@ -4,6 +4,7 @@ printed indices face opposite ways, the same corner of two alike cards the same 
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -11,12 +12,16 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.assemble import AssemblyParams, assemble, facing, one_card_corners, pair_indices
-from vision.classifier import DEFAULT_TURN, read_turns
-from vision.detector import Detection
-from vision.labels import INDEX_CLASSES
-from vision.synth import SceneCard, draw_face
-from vision.train.turns import TURNED, UPRIGHT, index_ups, turn_label
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+
+from bench_index_turn import corner_pairs  # noqa: E402
+
+from vision.assemble import AssemblyParams, assemble, facing, one_card_corners, pair_indices  # noqa: E402
+from vision.classifier import DEFAULT_TURN, read_turns  # noqa: E402
+from vision.detector import Detection  # noqa: E402
+from vision.labels import INDEX_CLASSES  # noqa: E402
+from vision.synth import SceneCard, draw_face  # noqa: E402
+from vision.train.turns import TURNED, UPRIGHT, index_ups, turn_label  # noqa: E402
 
 PHOTOS = Path(__file__).parent / "data" / "photos" / "cards-corners"
 
@@ -109,20 +114,7 @@ def test_the_shipped_turn_network_reads_real_cards_corners_opposite_ways() -> No
     opposite = pairs = 0
     for name, boxes in labels.items():
         image = cv2.imread(str(PHOTOS / "images" / name))
-        h, w = image.shape[:2]
-        by: dict[str, list[tuple[float, float, float, float]]] = {}
-        for b in boxes:
-            if b["label"].upper() != "BACK":
-                x0, y0 = (b["cx"] - b["w"] / 2) * w, (b["cy"] - b["h"] / 2) * h
-                by.setdefault(b["label"], []).append((x0, y0, x0 + b["w"] * w, y0 + b["h"] * h))
-        for corners in by.values():
-            if len(corners) != 2:
-                continue
-            a, c = corners
-            size = max(a[2] - a[0], a[3] - a[1], c[2] - c[0], c[3] - c[1])
-            apart = np.hypot((a[0] + a[2] - c[0] - c[2]) / 2, (a[1] + a[3] - c[1] - c[3]) / 2)
-            if apart < 2.5 * size or ((a[2] - a[0]) > (a[3] - a[1])) != ((c[2] - c[0]) > (c[3] - c[1])):
-                continue  # not one card's two opposite corners, or crops turned differently
+        for a, c in corner_pairs(boxes, image.shape[1], image.shape[0]):
             pa, pc = read_turns(image, [a, c])
             pairs += 1
             opposite += (pa >= 0.5) != (pc >= 0.5)

@@ -134,7 +134,7 @@ def refine_indices(image: np.ndarray, detections: list[Detection], weights: Path
     sure = [i for i, d in enumerate(indices)
             if d.score >= zoom_score and probs[i, :-1].max() < zoom_unsure]
     if zooms and sure:
-        zoomed = [_zoom(indices[i].box, z) for z in zooms for i in sure]
+        zoomed = [zoom_box(indices[i].box, z) for z in zooms for i in sure]
         more = read_boxes(crop, zoomed, weights, N_OUT, both_ways and zoom_both_ways, turn_unsure,
                           cache).reshape(len(zooms), len(sure), N_OUT)
         views = np.concatenate([probs[sure][None], more])
@@ -155,7 +155,7 @@ def sharpest_reads(views: np.ndarray) -> np.ndarray:
     return out
 
 
-def _zoom(box: Box, factor: float) -> Box:
+def zoom_box(box: Box, factor: float) -> Box:
     """``box`` scaled by ``factor`` about its centre."""
     x0, y0, x1, y1 = box
     cx, cy, hw, hh = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) * factor / 2, (y1 - y0) * factor / 2
