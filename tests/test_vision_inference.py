@@ -1,5 +1,5 @@
-"""Running the shipped networks (``vision/inference.py``): onnxruntime and OpenCV agree, any
-batch and detector input size runs, and bad weights or a bad backend name are named."""
+"""Running the shipped networks (``vision/inference.py``): onnxruntime and OpenCV agree on the
+float files, any batch and detector input size runs, and bad weights or a bad backend name are named."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from vision.synth import scene
 ])
 def test_both_backends_read_a_batch_of_crops_alike(weights: Path, shape: tuple[int, ...], n_out: int) -> None:
     batch = np.random.default_rng(1).integers(0, 256, shape).astype(np.float32)
-    fast = load_network(weights, "onnxruntime")(batch)
+    fast = load_network(weights, "onnxruntime", "float")(batch)
     plain = load_network(weights, "opencv")(batch)
     assert fast.shape == plain.shape == (shape[0], n_out)
     np.testing.assert_allclose(fast, plain, atol=1e-3)
@@ -41,7 +41,7 @@ def test_both_backends_read_a_batch_of_crops_alike(weights: Path, shape: tuple[i
 def test_both_backends_run_the_detector_on_a_drawn_table_at_each_input_size(size: int) -> None:
     image, _ = scene(np.random.default_rng(5), (size, size), [["4S", "5S", "6S"]])
     blob = image.transpose(2, 0, 1)[None].astype(np.float32)
-    fast = load_network(DEFAULT_WEIGHTS, "onnxruntime")(blob)
+    fast = load_network(DEFAULT_WEIGHTS, "onnxruntime", "float")(blob)
     plain = load_network(DEFAULT_WEIGHTS, "opencv")(blob)
     assert fast.shape[2:] == (size // 4, size // 4)
     np.testing.assert_allclose(fast, plain, atol=1e-2)

@@ -5,12 +5,14 @@ Usage (repo root, the ``train`` extra installed)::
     .venv/bin/python -m vision.train [--seed 0] [--out vision/weights] [--scale 1.0]
                                      [--minutes M] [--init vision/weights] [--all] [--threads 2]
 
-Five stages run one after another, each a module of this package that can also be run on
+Six stages run one after another, each a module of this package that can also be run on
 its own: the detector (``vision.train.train``, heat maps for corner indices and whole
 cards), then the index classifier (``vision.train.train_classifier --kind index``, trained
 on label boxes, drawn scenes and the new detector's own boxes), then the whole-card rank
 classifier (``--kind card``), then the index-turn classifier (``vision.train.train_turn``,
-drawn scenes only), then the tile detector (``vision.train.train_tiles``). Each stage's budget is a number of optimizer steps (``STEPS``,
+drawn scenes only), then the tile detector (``vision.train.train_tiles``), then the 8-bit
+copies of the two crop classifiers (``vision.train.quantize``: no training, their
+activations' ranges measured on what the new networks are fed). Each stage's budget is a number of optimizer steps (``STEPS``,
 times ``--scale``), so a seed gives the same weights however busy the machine is. With no
 ``--init`` every network starts from random weights (seeded by ``--seed``); with ``--init
 DIR`` each trains on from the weight files of that folder (a shorter run that refines them).
@@ -37,8 +39,10 @@ from pathlib import Path
 from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER, DEFAULT_TURN
 from vision.detector import DEFAULT_WEIGHTS
 
-#: Each stage's optimizer steps at ``--scale 1``.
+#: Each training stage's optimizer steps at ``--scale 1``.
 STEPS = {"detector": 40000, "index": 30000, "card": 5000, "turn": 3000, "tiles": 2800}
+#: Every stage, in order: the training ones, then the 8-bit copies (no steps).
+STAGES = (*STEPS, "int8")
 
 
 def stages(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
@@ -71,6 +75,8 @@ def stages(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
         # drawn tile scenes only, from nothing (no photos, artwork or earlier weights)
         ("tiles", ["vision.train.train_tiles", "--out", str(out / "tilenet.onnx"), *steps("tiles"),
                    "--seed", str(args.seed), "--threads", str(args.threads)]),
+        # the crop classifiers' 8-bit copies, measured on what the networks above are fed
+        ("int8", ["vision.train.quantize", "--weights", str(out), *common]),
     ]
 
 
@@ -98,7 +104,7 @@ def main() -> int:
                     help="torch's CPU threads (1 on a machine busy with other work: spinning "
                          "threads that outnumber the free cores run several times slower)")
     ap.add_argument("--no-artwork", action="store_true", help="no npm artwork in drawn scenes")
-    ap.add_argument("--only", choices=tuple(STEPS), action="append", help="run only these stages")
+    ap.add_argument("--only", choices=STAGES, action="append", help="run only these stages")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     began = time.time()

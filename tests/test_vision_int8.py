@@ -1,0 +1,146 @@
+"""The crop classifiers' 8-bit copies (``vision.train.quantize``, run by ``vision.inference``):
+the shipped ones are current and read real cards as the float networks do; a stale, broken or
+unwanted copy is never run; calibration records what the kit feeds a network."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnx
+import pytest
+
+from vision.classifier import (
+    DEFAULT_CARD_CLASSIFIER,
+    DEFAULT_CLASSIFIER,
+    DEFAULT_TURN,
+    N_OUT,
+    classify_crops,
+    crop_index,
+    zoom_box,
+)
+from vision.errors import VisionError
+from vision.inference import (
+    SOURCE_KEY,
+    default_precision,
+    file_sha256,
+    int8_copy,
+    load_network,
+    recording,
+)
+from vision.labels import index_class
+from vision.train.quantize import NETS, quantize
+
+PHOTOS = Path(__file__).parent / "data" / "photos" / "cards-corners"
+
+
+def _labelled_index_crops() -> tuple[list[np.ndarray], np.ndarray]:
+    """Crops of every labelled index in the real photos kept in the repository, in its box
+    and in boxes a fifth smaller and a quarter larger (as the kit reads unsure ones)."""
+    labels = json.loads((PHOTOS / "labels.json").read_text())
+    crops, classes = [], []
+    for name, boxes in labels.items():
+        image = cv2.imread(str(PHOTOS / "images" / name))
+        h, w = image.shape[:2]
+        for b in boxes:
+            cx, cy, bw, bh = b["cx"] * w, b["cy"] * h, b["w"] * w, b["h"] * h
+            for zoom in (1.0, 0.8, 1.25):
+                box = zoom_box((cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2), zoom)
+                crops.append(crop_index(image, box))
+                classes.append(index_class(b["label"]))
+    return crops, np.array(classes)
+
+
+@pytest.mark.parametrize("stem", NETS)
+def test_each_shipped_copy_was_made_from_the_shipped_float_network(stem: str) -> None:
+    float_file = DEFAULT_CLASSIFIER.with_name(f"{stem}.onnx")
+    copy = int8_copy(float_file)
+    meta = {p.key: p.value for p in onnx.load(str(copy)).metadata_props}
+    assert meta[SOURCE_KEY] == file_sha256(float_file)
+    assert load_network(float_file, "onnxruntime", "int8").ran == copy
+    assert load_network(float_file, "onnxruntime", "float").ran == float_file
+    assert load_network(float_file, "opencv", "int8").ran == float_file  # OpenCV runs the float file
+
+
+def test_the_8_bit_index_classifier_reads_real_cards_as_the_float_one_does() -> None:
+    crops, truth = _labelled_index_crops()
+    assert len(crops) >= 60
+    blob = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32)
+    fast = load_network(DEFAULT_CLASSIFIER, "onnxruntime", "int8")(blob).argmax(axis=1)
+    exact = load_network(DEFAULT_CLASSIFIER, "onnxruntime", "float")(blob).argmax(axis=1)
+    assert np.mean(fast == exact) >= 0.95, np.mean(fast == exact)
+    assert np.mean(fast == truth) >= np.mean(exact == truth) - 0.03
+
+
+def test_a_stale_or_broken_copy_is_not_run(tmp_path: Path) -> None:
+    float_file = tmp_path / "indexnet.onnx"
+    shutil.copy(DEFAULT_CLASSIFIER, float_file)
+    shutil.copy(int8_copy(DEFAULT_CLASSIFIER), int8_copy(float_file))
+    assert load_network(float_file, "onnxruntime", "int8").ran == int8_copy(float_file)
+    # the float network retrained (here: only its description changed): the copy is stale
+    retrained = tmp_path / "retrained.onnx"
+    model = onnx.load(str(DEFAULT_CLASSIFIER))
+    model.doc_string = "retrained"
+    onnx.save(model, str(retrained))
+    shutil.copy(int8_copy(DEFAULT_CLASSIFIER), int8_copy(retrained))
+    assert load_network(retrained, "onnxruntime", "int8").ran == retrained
+    broken = tmp_path / "broken.onnx"
+    shutil.copy(DEFAULT_CLASSIFIER, broken)
+    int8_copy(broken).write_bytes(b"not a network")
+    net = load_network(broken, "onnxruntime", "int8")
+    assert net.ran == broken
+    assert net(np.zeros((2, 3, 48, 32), np.float32)).shape == (2, N_OUT)
+
+
+def test_the_precision_is_chosen_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TABLEKIT_PRECISION", raising=False)
+    assert default_precision() == "int8"
+    monkeypatch.setenv("TABLEKIT_PRECISION", " Float ")
+    assert default_precision() == "float"
+    monkeypatch.setenv("TABLEKIT_PRECISION", "int4")
+    with pytest.raises(VisionError, match="TABLEKIT_PRECISION='int4'"):
+        default_precision()
+
+
+def test_recording_keeps_each_batch_fed_to_the_watched_networks_only_while_open() -> None:
+    crops = [np.full((48, 32, 3), v, np.uint8) for v in (0, 128, 255)]
+    with recording(DEFAULT_CLASSIFIER) as seen:
+        classify_crops(crops, DEFAULT_CLASSIFIER)
+        classify_crops(crops[:1], DEFAULT_CARD_CLASSIFIER.with_name("indexturn.onnx"), 2)
+    classify_crops(crops, DEFAULT_CLASSIFIER)
+    assert list(seen) == [str(DEFAULT_CLASSIFIER)]
+    assert [b.shape for b in seen[str(DEFAULT_CLASSIFIER)]] == [(3, 3, 48, 32)]
+    np.testing.assert_array_equal(seen[str(DEFAULT_CLASSIFIER)][0][1], 128.0)
+
+
+def test_quantize_makes_a_current_copy_that_reads_as_the_float_network(tmp_path: Path) -> None:
+    # the small turn network, calibrated on real index crops turned both ways
+    float_file = tmp_path / "indexturn.onnx"
+    shutil.copy(DEFAULT_TURN, float_file)
+    crops, _ = _labelled_index_crops()
+    blob = np.stack(crops + [c[::-1, ::-1] for c in crops]).transpose(0, 3, 1, 2).astype(np.float32)
+    quantize(float_file, [blob[i:i + 32] for i in range(0, len(blob), 32)], int8_copy(float_file))
+    fast_net = load_network(float_file, "onnxruntime", "int8")
+    assert fast_net.ran == int8_copy(float_file)
+    fast = fast_net(blob).argmax(axis=1)
+    exact = load_network(float_file, "onnxruntime", "float")(blob).argmax(axis=1)
+    assert np.mean(fast == exact) >= 0.95
+    with pytest.raises(ValueError, match="no inputs"):
+        quantize(float_file, [], tmp_path / "none.onnx")
+
+
+def test_the_one_command_ends_with_the_8_bit_copies_of_the_weights_it_trained(tmp_path: Path) -> None:
+    from vision.train.__main__ import STAGES, stages
+
+    args = argparse.Namespace(out=tmp_path, seed=3, threads=1, all=False, no_artwork=True,
+                              init=None, scale=1.0)
+    planned = stages(args)
+    assert [name for name, _ in planned] == list(STAGES)
+    name, argv = planned[-1]
+    assert name == "int8"
+    assert argv[:3] == ["vision.train.quantize", "--weights", str(tmp_path)]
+    assert argv[argv.index("--seed") + 1] == "3" and "--no-artwork" in argv
