@@ -12,8 +12,9 @@ on label boxes, drawn scenes and the new detector's own boxes), then the whole-c
 classifier (``--kind card``), then the index-turn classifier (``vision.train.train_turn``,
 drawn scenes only), then the tile detector (``vision.train.train_tiles``), then the 8-bit
 copies of the two crop classifiers (``vision.train.quantize``: no training, their
-activations' ranges measured on what the new networks are fed). Each stage's budget is a number of optimizer steps (``STEPS``,
-times ``--scale``), so a seed gives the same weights however busy the machine is. With no
+activations' ranges measured on what the new networks are fed). Each training stage's
+budget is a number of optimizer steps (``STEPS``, times ``--scale``), so a seed gives the
+same weights however busy the machine is. With no
 ``--init`` every network starts from random weights (seeded by ``--seed``); with ``--init
 DIR`` each trains on from the weight files of that folder (a shorter run that refines them).
 
