@@ -32,23 +32,25 @@ sys.path.insert(0, str(REPO / "bench"))
 from vision.classifier import (  # noqa: E402
     DEFAULT_CARD_CLASSIFIER,
     DEFAULT_CLASSIFIER,
+    crop_batch,
     crop_card,
     crop_index,
     zoom_box,
 )
 from vision.inference import int8_copy, load_network, recording  # noqa: E402
+from vision.train.dataset import Photo, load_photos  # noqa: E402
 
 
 def _box(cx: float, cy: float, w: float, h: float) -> tuple[float, float, float, float]:
     return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
 
-def photo_crops(data: Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Labelled crops of the held-out photos: index crops (three zooms) and card crops."""
-    from vision.train.dataset import load_photos
-
+def labelled_crops(photos: list[Photo]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Batches of the labelled crops of ``photos`` with their classes: every index, in its box
+    and in boxes a fifth smaller and a quarter larger (unsure reads are zoomed so), and every
+    card."""
     index, index_cls, card, card_cls = [], [], [], []
-    for photo in load_photos(data, held_out=True):
+    for photo in photos:
         for cx, cy, w, h, cls in photo.indices:
             for zoom in (1.0, 0.8, 1.25):
                 index.append(crop_index(photo.image, zoom_box(_box(cx, cy, w, h), zoom)))
@@ -56,11 +58,10 @@ def photo_crops(data: Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         for cx, cy, w, h, cls in photo.cards:
             card.append(crop_card(photo.image, _box(cx, cy, w, h)))
             card_cls.append(cls)
-
-    def blob(crops: list[np.ndarray]) -> np.ndarray:
-        return np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32)
-
-    return {"index": (blob(index), np.array(index_cls)), "card": (blob(card), np.array(card_cls))}
+    out = {"index": (crop_batch(index), np.array(index_cls))} if index else {}
+    if card:
+        out["card"] = (crop_batch(card), np.array(card_cls))
+    return out
 
 
 def table_batches(tables: int) -> dict[str, np.ndarray]:
@@ -101,7 +102,8 @@ def main() -> int:
     os.environ["TABLEKIT_PRECISION"] = "float"  # the tables are read, and recorded, in float
     sets: dict[str, tuple[np.ndarray, np.ndarray | None]] = {}
     if all((args.data / f).is_dir() for f in ("cards-corners", "cards-ranks")):
-        sets.update({f"{k} photos": v for k, v in photo_crops(args.data).items()})
+        held_out = load_photos(args.data, held_out=True)
+        sets.update({f"{k} photos": v for k, v in labelled_crops(held_out).items()})
     else:
         print(f"the shared photos are not under {args.data}: rendered tables only", flush=True)
     sets.update({f"{k} tables": (v, None) for k, v in table_batches(args.tables).items()})

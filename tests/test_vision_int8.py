@@ -5,26 +5,27 @@ unwanted copy is never run; calibration records what the kit feeds a network."""
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
+import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 import onnx
 import pytest
 
-from vision.classifier import (
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+
+from bench_int8 import labelled_crops  # noqa: E402
+
+from vision.classifier import (  # noqa: E402
     DEFAULT_CARD_CLASSIFIER,
     DEFAULT_CLASSIFIER,
     DEFAULT_TURN,
     N_OUT,
     classify_crops,
-    crop_index,
-    zoom_box,
 )
-from vision.errors import VisionError
-from vision.inference import (
+from vision.errors import VisionError  # noqa: E402
+from vision.inference import (  # noqa: E402
     SOURCE_KEY,
     default_precision,
     file_sha256,
@@ -32,27 +33,16 @@ from vision.inference import (
     load_network,
     recording,
 )
-from vision.labels import index_class
-from vision.train.quantize import NETS, quantize
+from vision.train.dataset import load_corners  # noqa: E402
+from vision.train.quantize import NETS, quantize  # noqa: E402
 
 PHOTOS = Path(__file__).parent / "data" / "photos" / "cards-corners"
 
 
-def _labelled_index_crops() -> tuple[list[np.ndarray], np.ndarray]:
+def _labelled_index_crops() -> tuple[np.ndarray, np.ndarray]:
     """Crops of every labelled index in the real photos kept in the repository, in its box
     and in boxes a fifth smaller and a quarter larger (as the kit reads unsure ones)."""
-    labels = json.loads((PHOTOS / "labels.json").read_text())
-    crops, classes = [], []
-    for name, boxes in labels.items():
-        image = cv2.imread(str(PHOTOS / "images" / name))
-        h, w = image.shape[:2]
-        for b in boxes:
-            cx, cy, bw, bh = b["cx"] * w, b["cy"] * h, b["w"] * w, b["h"] * h
-            for zoom in (1.0, 0.8, 1.25):
-                box = zoom_box((cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2), zoom)
-                crops.append(crop_index(image, box))
-                classes.append(index_class(b["label"]))
-    return crops, np.array(classes)
+    return labelled_crops(load_corners(PHOTOS))["index"]
 
 
 @pytest.mark.parametrize("stem", NETS)
@@ -67,9 +57,8 @@ def test_each_shipped_copy_was_made_from_the_shipped_float_network(stem: str) ->
 
 
 def test_the_8_bit_index_classifier_reads_real_cards_as_the_float_one_does() -> None:
-    crops, truth = _labelled_index_crops()
-    assert len(crops) >= 60
-    blob = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32)
+    blob, truth = _labelled_index_crops()
+    assert len(blob) >= 60
     fast = load_network(DEFAULT_CLASSIFIER, "onnxruntime", "int8")(blob).argmax(axis=1)
     exact = load_network(DEFAULT_CLASSIFIER, "onnxruntime", "float")(blob).argmax(axis=1)
     assert np.mean(fast == exact) >= 0.95, np.mean(fast == exact)
@@ -122,7 +111,7 @@ def test_quantize_makes_a_current_copy_that_reads_as_the_float_network(tmp_path:
     float_file = tmp_path / "indexturn.onnx"
     shutil.copy(DEFAULT_TURN, float_file)
     crops, _ = _labelled_index_crops()
-    blob = np.stack(crops + [c[::-1, ::-1] for c in crops]).transpose(0, 3, 1, 2).astype(np.float32)
+    blob = np.concatenate([crops, crops[:, :, ::-1, ::-1]])  # each turned half round too
     quantize(float_file, [blob[i:i + 32] for i in range(0, len(blob), 32)], int8_copy(float_file))
     fast_net = load_network(float_file, "onnxruntime", "int8")
     assert fast_net.ran == int8_copy(float_file)

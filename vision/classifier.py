@@ -89,13 +89,17 @@ def _read_crop_size(meta: str, _stamp: int) -> tuple[int, int]:
         raise VisionError(f"cannot read the crop size in {meta}: {exc}") from None
 
 
+def crop_batch(crops: list[np.ndarray]) -> np.ndarray:
+    """Same-sized BGR crops (H, W, 3) as one float32 NCHW batch, as the classifiers take them."""
+    return np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32)
+
+
 def classify_crops(crops: list[np.ndarray], weights: Path = DEFAULT_CLASSIFIER,
                    n_out: int = N_OUT) -> np.ndarray:
     """Class probabilities (N, n_out) for a list of same-sized crops."""
     if not crops:
         return np.zeros((0, n_out), np.float32)
-    blob = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32)
-    logits = load_network(weights)(blob).reshape(len(crops), n_out)
+    logits = load_network(weights)(crop_batch(crops)).reshape(len(crops), n_out)
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
     probs: np.ndarray = e / e.sum(axis=1, keepdims=True)
     return probs

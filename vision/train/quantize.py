@@ -117,7 +117,8 @@ def main() -> int:
     args = ap.parse_args()
     # the float networks are measured, whatever copies lie beside them
     os.environ["TABLEKIT_PRECISION"] = "float"
-    from vision.classifier import DEFAULT_TURN
+    from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER, DEFAULT_TURN
+    from vision.detector import DEFAULT_WEIGHTS
     from vision.recognize import read_table
 
     began = time.time()
@@ -133,9 +134,9 @@ def main() -> int:
         return 2
     with recording(*nets) as seen:
         for image in images:
-            read_table(image, pieces="cards", weights=args.weights / "cardnet.onnx",
-                       index_weights=args.weights / "indexnet.onnx",
-                       card_weights=args.weights / "cardrank.onnx",
+            read_table(image, pieces="cards", weights=args.weights / DEFAULT_WEIGHTS.name,
+                       index_weights=args.weights / DEFAULT_CLASSIFIER.name,
+                       card_weights=args.weights / DEFAULT_CARD_CLASSIFIER.name,
                        turn_weights=args.weights / DEFAULT_TURN.name)
     print(f"read {len(images)} images for calibration in {(time.time() - began) / 60:.1f} min", flush=True)
     for net in nets:
