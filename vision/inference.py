@@ -35,12 +35,19 @@ PRECISIONS: Final = ("int8", "float")
 SOURCE_KEY: Final = "tablekit_source_sha256"
 
 
+def _env_choice(name: str, allowed: tuple[str, ...]) -> str | None:
+    """The value of environment variable ``name`` (trimmed, lower case), None when unset or
+    empty; a value not in ``allowed`` is an error naming them."""
+    chosen = os.environ.get(name, "").strip().lower()
+    if chosen and chosen not in allowed:
+        raise VisionError(f"{name}={chosen!r}: expected one of {', '.join(allowed)}")
+    return chosen or None
+
+
 def default_backend() -> str:
     """The backend named by ``TABLEKIT_DNN``, else onnxruntime when it imports, else OpenCV."""
-    chosen = os.environ.get("TABLEKIT_DNN", "").strip().lower()
+    chosen = _env_choice("TABLEKIT_DNN", BACKENDS)
     if chosen:
-        if chosen not in BACKENDS:
-            raise VisionError(f"TABLEKIT_DNN={chosen!r}: expected one of {', '.join(BACKENDS)}")
         return chosen
     try:
         import onnxruntime  # noqa: F401
@@ -51,10 +58,7 @@ def default_backend() -> str:
 
 def default_precision() -> str:
     """The precision named by ``TABLEKIT_PRECISION``, else ``int8``."""
-    chosen = os.environ.get("TABLEKIT_PRECISION", "").strip().lower() or "int8"
-    if chosen not in PRECISIONS:
-        raise VisionError(f"TABLEKIT_PRECISION={chosen!r}: expected one of {', '.join(PRECISIONS)}")
-    return chosen
+    return _env_choice("TABLEKIT_PRECISION", PRECISIONS) or "int8"
 
 
 def int8_copy(path: Path) -> Path:
