@@ -28,6 +28,23 @@ def test_font_families_are_read_from_file_names() -> None:
     assert font_family(Path("DejaVuSerifCondensed-Italic.ttf")) == "DejaVuSerif"
     assert font_family(Path("P052-Roman.otf")) == "P052"
     assert font_family(Path("FreeSerifBold.ttf")) == "FreeSerif"
+    # a name may end in several cuts, and a family's own name may end like a cut
+    assert font_family(Path("FreeSerifBoldItalic.ttf")) == "FreeSerif"
+    assert font_family(Path("FreeMonoBoldOblique.ttf")) == "FreeMono"
+    assert font_family(Path("NimbusRoman-Regular.otf")) == "NimbusRoman"
+    assert font_family(Path("LinLibertine_RB.otf")) == "LinLibertine"
+    assert font_family(Path("Courier Prime Bold Italic.otf")) == "CourierPrime"
+    assert font_family(Path("VeranaSansDemi-Oblique.otf")) == "VeranaSans"
+
+
+def test_a_design_takes_its_typeface_from_the_fonts_it_is_given() -> None:
+    given = fonts_for(False)[:1]
+    assert given, "no lettering font installed (fonts-dejavu-core)"
+    rng = np.random.default_rng(2)
+    fonts = {random_style(rng, held_out=False, fonts=given).font for _ in range(60)}
+    assert fonts == {given[0], None}  # the given font, or OpenCV's Hershey lettering
+    draw = any_deck(False, share=1.0, fonts=given)
+    assert draw("QH", rng).image.shape == (CARD_H, CARD_W, 3)
 
 
 def test_held_out_typefaces_never_reach_the_training_designs() -> None:

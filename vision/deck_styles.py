@@ -60,12 +60,22 @@ class DeckStyle:
         return font_family(self.font) if self.font is not None else "Hershey"
 
 
+#: Endings of a font file's name that name a cut, not a family.
+_CUTS: Final = ("Bold", "Italic", "Oblique", "Regular", "Book", "Condensed", "Cond", "Demi", "Medium")
+
+
 def font_family(path: Path) -> str:
-    """The family of a font file, from its name (``DejaVuSans-Bold.ttf`` → ``DejaVuSans``)."""
-    stem = path.stem.split("-")[0]
-    for suffix in ("Bold", "Italic", "Oblique", "Regular", "Roman", "Book", "Condensed"):
-        if stem.endswith(suffix) and stem != suffix:
-            stem = stem[: -len(suffix)]
+    """The family of a font file, from its name: what comes before the first ``-`` or ``_``,
+    spaces dropped, less the endings that name a cut, however many (``DejaVuSans-Bold.ttf``,
+    ``FreeSerifBoldItalic.ttf``, ``LinLibertine_RB.otf``, ``Courier Prime Bold.otf`` →
+    ``DejaVuSans``, ``FreeSerif``, ``LinLibertine``, ``CourierPrime``)."""
+    stem = path.stem.split("-")[0].split("_")[0].replace(" ", "")
+    cut = True
+    while cut:
+        cut = False
+        for suffix in _CUTS:
+            if stem.endswith(suffix) and stem != suffix:
+                stem, cut = stem[: -len(suffix)], True
     return stem
 
 
@@ -115,11 +125,12 @@ def _jitter(rng: np.random.Generator, colour: BGR, amount: int) -> BGR:
 
 
 def random_style(rng: np.random.Generator, held_out: bool | None = False,
-                 kind: str | None = None) -> DeckStyle:
+                 kind: str | None = None, fonts: tuple[Path, ...] | None = None) -> DeckStyle:
     """A random deck design; its typeface is from the training families (``held_out=False``),
-    the held-out ones (``True``) or any; ``kind`` forces the kind of design."""
+    the held-out ones (``True``) or any, or from ``fonts`` when given (a training run's
+    pinned list); ``kind`` forces the kind of design."""
     kind = kind or str(rng.choice(KINDS, p=[0.3, 0.15, 0.25, 0.15, 0.15]))
-    fonts = fonts_for(held_out)
+    fonts = fonts_for(held_out) if fonts is None else fonts
     use_hershey = not fonts or (held_out is not True and rng.random() < 0.15)
     font = None if use_hershey else fonts[int(rng.integers(len(fonts)))]
     red, black = _jitter(rng, (30, 25, 200), 30), _jitter(rng, (25, 25, 25), 25)
@@ -272,13 +283,15 @@ def deck_drawer(rng: np.random.Generator, decks: int = 2, held_out: bool | None 
 
 def any_deck(held_out: bool | None = False,
              base: Callable[[str, np.random.Generator], Face] | None = None,
-             share: float = 0.5) -> Callable[[str, np.random.Generator], Face]:
-    """A face drawer for training: each card in a fresh random design ``share`` of the time,
-    else drawn by ``base`` (e.g. the artwork and drawn faces)."""
+             share: float = 0.5, fonts: tuple[Path, ...] | None = None,
+             ) -> Callable[[str, np.random.Generator], Face]:
+    """A face drawer for training: each card in a fresh random design ``share`` of the time
+    (its typeface from ``fonts`` when given), else drawn by ``base`` (e.g. the artwork and
+    drawn faces)."""
 
     def draw(card: str, r: np.random.Generator) -> Face:
         if base is not None and r.random() >= share:
             return base(card, r)
-        return styled_face(card, random_style(r, held_out), r)
+        return styled_face(card, random_style(r, held_out, fonts=fonts), r)
 
     return draw

@@ -527,6 +527,7 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
                held_out_fonts: bool | None = False, held_out_plastics: bool | None = False,
                slant: float | None = None, sets: int | None = None,
                fonts: tuple[Path, ...] | None = None, cards: float = 0.0,
+               card_fonts: tuple[Path, ...] | None = None,
                ) -> tuple[np.ndarray, list[SceneTile]]:
     """A drawn table ``size`` (w, h) of tiles, as a camera sees it, and its tiles.
 
@@ -536,8 +537,8 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
     how many tile-set designs are mixed on the table (random when None); ``fonts`` the font
     files to draw numerals with (else the held-out or training ones). ``cards`` is the
     chance that playing cards lie on the table too, things the reader must learn are not
-    tiles (a third of such tables hold cards only). Tiles whose centre lies outside the
-    image are not listed."""
+    tiles (a third of such tables hold cards only), their decks' typefaces from
+    ``card_fonts`` when given. Tiles whose centre lies outside the image are not listed."""
     W, H = size
     layout = layout or str(rng.choice(["rows", "rack", "scattered"], p=[0.5, 0.2, 0.3]))
     th = float(np.exp(rng.uniform(np.log(tile_px[0]), np.log(tile_px[1]))))
@@ -552,7 +553,7 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
         ledge[:2] = poly[3] + (poly[0] - poly[3]) * 0.22, poly[2] + (poly[1] - poly[2]) * 0.22
         cv2.fillPoly(canvas, [ledge.astype(np.int32)], tuple(float(c) * 0.7 for c in colour), cv2.LINE_AA)
     if cards > 0 and rng.random() < cards:
-        _lay_cards(canvas, rng, th, held_out_fonts)
+        _lay_cards(canvas, rng, th, held_out_fonts, card_fonts)
         if rng.random() < 1 / 3:
             placed = []
     if rng.random() < 0.3:  # clutter: things that are not tiles
@@ -611,14 +612,14 @@ CARD_PER_TILE: Final = (1.8, 2.6)
 
 
 def _lay_cards(canvas: np.ndarray, rng: np.random.Generator, tile_px: float,
-               held_out_fonts: bool | None) -> None:
+               held_out_fonts: bool | None, fonts: tuple[Path, ...] | None = None) -> None:
     """A few playing cards laid on ``canvas`` (float32, in place): alone, or overlapping in a
     small fan or row, in the project's drawn faces or a random deck design (in the held-out
-    typefaces when ``held_out_fonts``, else the training ones)."""
+    typefaces when ``held_out_fonts``, else the training ones, or ``fonts`` when given)."""
     H, W = canvas.shape[:2]
     height = tile_px * float(rng.uniform(*CARD_PER_TILE))
     s = height / CARD_H
-    style = random_style(rng, held_out_fonts) if rng.random() < 0.6 else None
+    style = random_style(rng, held_out_fonts, fonts=fonts) if rng.random() < 0.6 else None
     for _ in range(int(rng.integers(1, 4))):
         cx, cy = float(rng.uniform(0, W)), float(rng.uniform(0, H))
         angle = float(rng.uniform(0, 2 * np.pi))

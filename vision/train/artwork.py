@@ -25,6 +25,7 @@ import numpy as np
 
 from vision.card_faces import both_indices, index_from_ink
 from vision.synth import CARD_H, CARD_W, Face
+from vision.train import typefaces
 
 #: (package, version) pairs fetched with ``npm pack``.
 PACKAGES = (("svg-cards", "4.0.2"), ("@younestouati/playing-cards-standard-deck", "3.0.0"))
@@ -179,6 +180,7 @@ def add_artwork_arguments(parser: argparse.ArgumentParser) -> None:
                              "(vision.deck_styles; held-out typefaces never)")
     parser.add_argument("--artwork-cache", type=Path, default=None,
                         help="where fetched artwork is kept (default: the user cache folder)")
+    typefaces.add_argument(parser)
 
 
 def scene_faces(args: argparse.Namespace) -> Callable[[str, np.random.Generator], Face] | None:
@@ -193,4 +195,8 @@ def scene_faces(args: argparse.Namespace) -> Callable[[str, np.random.Generator]
         base = face_maker(faces, args.drawn_share)
     if args.styled_share <= 0:
         return None if args.no_artwork else base
-    return any_deck(held_out=False, base=base, share=args.styled_share)
+    try:
+        fonts = typefaces.load(args.typefaces)
+    except typefaces.MissingTypefaces as e:
+        raise SystemExit(f"error: {e}") from None
+    return any_deck(held_out=False, base=base, share=args.styled_share, fonts=fonts)

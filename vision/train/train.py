@@ -81,7 +81,7 @@ def export(model: CardNet, path: Path) -> None:
 def signature(args: argparse.Namespace, total: int) -> dict[str, object]:
     """The arguments a run's result depends on (a checkpoint resumes only under the same)."""
     keys = ("seed", "batch", "crop", "synth", "synth_share", "lr", "all", "precision",
-            "no_artwork", "drawn_share", "styled_share", "crowded_share")
+            "no_artwork", "drawn_share", "styled_share", "crowded_share", "typefaces")
     sig: dict[str, object] = {k: getattr(args, k, None) for k in keys}
     sig.update(steps=total, init=str(args.init_onnx) if args.init_onnx else None,
                pseudo=str(args.pseudo) if args.pseudo else None)

@@ -195,7 +195,7 @@ def main() -> None:
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     sig = {k: getattr(args, k) for k in ("kind", "steps", "all", "synth", "seed", "batch", "lr",
                                          "precision", "crop", "crowded_share", "no_artwork", "drawn_share",
-                                         "styled_share")}
+                                         "styled_share", "typefaces")}
     sig.update(init=str(args.init_onnx) if args.init_onnx else None,
                detector=args.detector.name if args.detector else None)
     if args.fresh:

@@ -28,7 +28,7 @@ import torch.nn.functional as F
 from engine.tiles import COLOURS
 from vision.tile_reader import N_NUMBERS, TILE_OUT
 from vision.tile_synth import SceneTile, tile_scene
-from vision.train import state
+from vision.train import state, typefaces
 from vision.train.tile_net import TileNet
 
 REPO = Path(__file__).resolve().parents[2]
@@ -107,11 +107,12 @@ def loss_fn(out: torch.Tensor, t: dict[str, torch.Tensor]) -> tuple[torch.Tensor
     return total, {k: float(v.detach()) for k, v in parts.items()}
 
 
-def batch(rng: np.random.Generator, n: int, crop: int,
-          cards: float = 0.0) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+def batch(rng: np.random.Generator, n: int, crop: int, cards: float = 0.0,
+          fonts: tuple[Path, ...] | None = None, card_fonts: tuple[Path, ...] | None = None,
+          ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
     images, tg = [], []
     for _ in range(n):
-        image, tiles = tile_scene(rng, (crop, crop), TILE_PX, cards=cards)
+        image, tiles = tile_scene(rng, (crop, crop), TILE_PX, cards=cards, fonts=fonts, card_fonts=card_fonts)
         images.append(image)
         tg.append(targets(tiles, crop))
     x = torch.from_numpy(np.stack(images).transpose(0, 3, 1, 2).astype(np.float32))
@@ -147,13 +148,21 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=None,
                     help="stop this sitting after so many minutes; the same command resumes")
     ap.add_argument("--fresh", action="store_true", help="ignore a checkpoint and start over")
+    typefaces.add_argument(ap, "tiles-v1")
+    ap.add_argument("--card-typefaces", default="cards-v1",
+                    help="the pinned typeface list of the decks on tile tables (default cards-v1)")
     args = ap.parse_args()
+    try:
+        fonts, card_fonts = typefaces.load(args.typefaces), typefaces.load(args.card_typefaces)
+    except typefaces.MissingTypefaces as e:
+        raise SystemExit(f"error: {e}") from None
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     model = TileNet(args.width)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    sig = {k: getattr(args, k) for k in ("steps", "seed", "batch", "crop", "lr", "width", "cards")}
+    sig = {k: getattr(args, k) for k in ("steps", "seed", "batch", "crop", "lr", "width", "cards",
+                                         "typefaces", "card_typefaces")}
     if args.fresh:
         state.forget(args.out)
     step = state.load(args.out, sig, model, opt, rng)
@@ -169,7 +178,7 @@ def main() -> None:
                 args.lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * (step - warm) / max(1, args.steps - warm))))
             for group in opt.param_groups:
                 group["lr"] = lr
-            x, t = batch(rng, args.batch, args.crop, args.cards)
+            x, t = batch(rng, args.batch, args.crop, args.cards, fonts, card_fonts)
             with state.precision("bf16"):
                 out = model(x)
             loss, parts = loss_fn(out.float(), t)

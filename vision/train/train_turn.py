@@ -66,7 +66,8 @@ def main() -> None:
     model = turn_net()
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     sig = {k: getattr(args, k) for k in ("steps", "synth", "crowded_share", "seed", "batch", "lr",
-                                         "precision", "no_artwork", "drawn_share", "styled_share")}
+                                         "precision", "no_artwork", "drawn_share", "styled_share",
+                                         "typefaces")}
     if args.fresh:
         state.forget(args.out)
     step = state.load(args.out, sig, model, opt, rng)
