@@ -7,7 +7,8 @@ Each table is a 1280×960 top-down photo stand-in: 3–6 melds of 3–7 cards in
 drawn from two or three decks at once (two identical cards from two decks count twice), at a
 slight slant, blurred, with sensor noise and JPEG. The sources differ in the decks:
 
-- ``trained``: designs of the kinds and typefaces the training scenes use;
+- ``trained``: designs of the kinds the training scenes use, in the typefaces every shipped
+  card network was drawn with (``vision/train/typefaces/cards-v1``, where installed);
 - ``held-out``: typefaces of ``vision.deck_styles.HELD_OUT_FAMILIES``, never in training;
 - ``light-on-dark``, ``four-corner``, ``jumbo``: held-out typefaces in that kind of design;
 - ``dim``: held-out typefaces under a dim, noisy, warm light.
@@ -30,6 +31,7 @@ import statistics
 import sys
 import time
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -46,8 +48,19 @@ from table_score import TableScore, score_table  # noqa: E402
 from vision.deck_styles import deck_drawer, random_style, styled_face  # noqa: E402
 from vision.recognize import read_table, warm_up  # noqa: E402
 from vision.synth import Face, random_card, scene, tilted  # noqa: E402
+from vision.train import typefaces  # noqa: E402
 
 SOURCES = ("trained", "held-out", "light-on-dark", "four-corner", "jumbo", "dim")
+
+
+@lru_cache(maxsize=1)
+def trained_typefaces() -> tuple[Path, ...] | None:
+    """The typefaces every shipped card network was drawn with (the pinned list ``cards-v1``),
+    or None, the installed training families, on a machine that lacks some of them."""
+    try:
+        return typefaces.load("cards-v1")
+    except typefaces.MissingTypefaces:
+        return None
 
 
 def _four_corner_face(card: str, rng: np.random.Generator) -> Face:
@@ -58,7 +71,8 @@ def _four_corner_face(card: str, rng: np.random.Generator) -> Face:
 def table(rng: np.random.Generator, source: str, size: tuple[int, int]):  # type: ignore[no-untyped-def]
     """One rendered table of ``source``: the image, its cards and their melds."""
     kind = {"light-on-dark": "light-on-dark", "jumbo": "jumbo"}.get(source)
-    draw = deck_drawer(rng, decks=int(rng.integers(2, 4)), held_out=source != "trained", kind=kind)
+    draw = deck_drawer(rng, decks=int(rng.integers(2, 4)), held_out=source != "trained", kind=kind,
+                       fonts=trained_typefaces() if source == "trained" else None)
     if source == "four-corner":
         draw = _four_corner_face
     groups = [[random_card(rng, jokers=0.03) for _ in range(int(rng.integers(3, 8)))]
@@ -104,7 +118,9 @@ def main() -> int:
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.lower().split("x"))
     warm_up()
-    print("rendered tables (not photographs); held-out typefaces never seen in training", flush=True)
+    print("rendered tables (not photographs); held-out typefaces never seen in training; trained "
+          + ("typefaces: the pinned list cards-v1" if trained_typefaces() else
+             "typefaces: the installed training families (cards-v1 not all installed)"), flush=True)
     for source in args.sources.split(","):
         if source not in SOURCES:
             print(f"error: unknown source {source!r} (one of {', '.join(SOURCES)})", file=sys.stderr)

@@ -271,9 +271,11 @@ def _copy_corners(img: np.ndarray, index: tuple[float, float, float, float], cor
 
 
 def deck_drawer(rng: np.random.Generator, decks: int = 2, held_out: bool | None = False,
-                kind: str | None = None) -> Callable[[str, np.random.Generator], Face]:
-    """A face drawer for one table: each card is drawn in one of ``decks`` random designs."""
-    styles = [random_style(rng, held_out, kind) for _ in range(decks)]
+                kind: str | None = None, fonts: tuple[Path, ...] | None = None,
+                ) -> Callable[[str, np.random.Generator], Face]:
+    """A face drawer for one table: each card is drawn in one of ``decks`` random designs
+    (their typefaces from ``fonts`` when given)."""
+    styles = [random_style(rng, held_out, kind, fonts) for _ in range(decks)]
 
     def draw(card: str, r: np.random.Generator) -> Face:
         return styled_face(card, styles[int(r.integers(len(styles)))], r)
