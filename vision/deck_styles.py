@@ -7,7 +7,9 @@ design (paper, inks, typeface, index size, corners) and :func:`styled_face` draw
 it, with the boxes of its corner indices. Typefaces come from the font files Debian's font
 packages install (``fonts-dejavu-core`` is enough; ``fonts-urw-base35``, ``fonts-liberation2``
 and ``fonts-freefont-ttf`` add families), grouped by family so whole families can be held out
-of training (:data:`HELD_OUT_FAMILIES`) and used only to measure.
+of training (:data:`HELD_OUT_FAMILIES`) and used only to measure. Training passes the fonts of
+a pinned list instead (``fonts=``, ``vision.train.typefaces``), so its draws do not depend on
+what else a machine has installed.
 """
 
 from __future__ import annotations
