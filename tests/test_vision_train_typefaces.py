@@ -52,6 +52,8 @@ def test_a_missing_font_or_list_is_named(tmp_path: Path, monkeypatch: pytest.Mon
         typefaces.load("mine", tmp_path)
     with pytest.raises(typefaces.MissingTypefaces, match="no typeface list 'other'.*mine"):
         typefaces.load("other", tmp_path)
+    with pytest.raises(SystemExit, match="error: no typeface list 'nonesuch'"):
+        typefaces.required("nonesuch")  # a training stage ends with the reason, no traceback
 
 
 def test_a_wide_list_keeps_each_family_apart_from_the_held_out_ones_and_at_most_four_cuts() -> None:

@@ -195,8 +195,4 @@ def scene_faces(args: argparse.Namespace) -> Callable[[str, np.random.Generator]
         base = face_maker(faces, args.drawn_share)
     if args.styled_share <= 0:
         return None if args.no_artwork else base
-    try:
-        fonts = typefaces.load(args.typefaces)
-    except typefaces.MissingTypefaces as e:
-        raise SystemExit(f"error: {e}") from None
-    return any_deck(held_out=False, base=base, share=args.styled_share, fonts=fonts)
+    return any_deck(held_out=False, base=base, share=args.styled_share, fonts=typefaces.required(args.typefaces))

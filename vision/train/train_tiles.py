@@ -152,10 +152,7 @@ def main() -> None:
     ap.add_argument("--card-typefaces", default="cards-v1",
                     help="the pinned typeface list of the decks on tile tables (default cards-v1)")
     args = ap.parse_args()
-    try:
-        fonts, card_fonts = typefaces.load(args.typefaces), typefaces.load(args.card_typefaces)
-    except typefaces.MissingTypefaces as e:
-        raise SystemExit(f"error: {e}") from None
+    fonts, card_fonts = typefaces.required(args.typefaces), typefaces.required(args.card_typefaces)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)

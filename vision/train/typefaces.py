@@ -70,6 +70,14 @@ def load(name: str, folder: Path = LISTS) -> tuple[Path, ...]:
     return tuple(found)
 
 
+def required(name: str) -> tuple[Path, ...]:
+    """:func:`load` for a training stage: a list it cannot load ends the run with the reason."""
+    try:
+        return load(name)
+    except MissingTypefaces as e:
+        raise SystemExit(f"error: {e}") from None
+
+
 def wide(files: tuple[Path, ...]) -> tuple[Path, ...]:
     """A list for drawing decks from ``files``: lettering families outside the held-out ones,
     each file name once (the first path of it), at most :data:`PER_FAMILY` cuts of a family
