@@ -3,6 +3,7 @@ float files, any batch and detector input size runs, and bad weights or a bad ba
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,7 @@ from vision.classifier import (
 )
 from vision.detector import DEFAULT_WEIGHTS
 from vision.errors import VisionError
-from vision.inference import default_backend, load_network
+from vision.inference import default_backend, default_precision, load_network
 from vision.synth import scene
 
 
@@ -47,14 +48,20 @@ def test_both_backends_run_the_detector_on_a_drawn_table_at_each_input_size(size
     np.testing.assert_allclose(fast, plain, atol=1e-2)
 
 
-def test_onnxruntime_is_the_default_and_the_environment_can_choose(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("TABLEKIT_DNN", raising=False)
-    assert default_backend() == "onnxruntime"
-    monkeypatch.setenv("TABLEKIT_DNN", "OpenCV")
-    assert default_backend() == "opencv"
-    monkeypatch.setenv("TABLEKIT_DNN", "tensorflow")
-    with pytest.raises(VisionError, match="TABLEKIT_DNN='tensorflow'"):
-        default_backend()
+@pytest.mark.parametrize(("variable", "choose", "default", "given", "chosen", "bad"), [
+    ("TABLEKIT_DNN", default_backend, "onnxruntime", "OpenCV", "opencv", "tensorflow"),
+    ("TABLEKIT_PRECISION", default_precision, "int8", " Float ", "float", "int4"),
+])
+def test_the_environment_chooses_the_backend_and_the_precision(
+        monkeypatch: pytest.MonkeyPatch, variable: str, choose: Callable[[], str], default: str,
+        given: str, chosen: str, bad: str) -> None:
+    monkeypatch.delenv(variable, raising=False)
+    assert choose() == default
+    monkeypatch.setenv(variable, given)
+    assert choose() == chosen
+    monkeypatch.setenv(variable, bad)
+    with pytest.raises(VisionError, match=f"{variable}='{bad}'"):
+        choose()
 
 
 @pytest.mark.parametrize("backend", ["onnxruntime", "opencv"])

@@ -24,10 +24,8 @@ from vision.classifier import (  # noqa: E402
     N_OUT,
     classify_crops,
 )
-from vision.errors import VisionError  # noqa: E402
 from vision.inference import (  # noqa: E402
     SOURCE_KEY,
-    default_precision,
     file_sha256,
     int8_copy,
     load_network,
@@ -83,16 +81,6 @@ def test_a_stale_or_broken_copy_is_not_run(tmp_path: Path) -> None:
     net = load_network(broken, "onnxruntime", "int8")
     assert net.ran == broken
     assert net(np.zeros((2, 3, 48, 32), np.float32)).shape == (2, N_OUT)
-
-
-def test_the_precision_is_chosen_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("TABLEKIT_PRECISION", raising=False)
-    assert default_precision() == "int8"
-    monkeypatch.setenv("TABLEKIT_PRECISION", " Float ")
-    assert default_precision() == "float"
-    monkeypatch.setenv("TABLEKIT_PRECISION", "int4")
-    with pytest.raises(VisionError, match="TABLEKIT_PRECISION='int4'"):
-        default_precision()
 
 
 def test_recording_keeps_each_batch_fed_to_the_watched_networks_only_while_open() -> None:

@@ -81,12 +81,16 @@ def font_family(path: Path) -> str:
     return stem
 
 
+def font_dirs() -> tuple[Path, ...]:
+    """The folders fonts are looked for in: ``TABLEKIT_FONT_DIR`` when set, then the system's."""
+    extra = os.environ.get("TABLEKIT_FONT_DIR")
+    return ((Path(extra),) if extra else ()) + FONT_DIRS
+
+
 @lru_cache(maxsize=1)
 def font_files() -> tuple[Path, ...]:
     """Every lettering font file installed (sorted, so draws are repeatable)."""
-    extra = os.environ.get("TABLEKIT_FONT_DIR")
-    dirs = ((Path(extra),) if extra else ()) + FONT_DIRS
-    found = {p for d in dirs if d.is_dir() for ext in ("*.ttf", "*.otf") for p in d.rglob(ext)}
+    found = {p for d in font_dirs() if d.is_dir() for ext in ("*.ttf", "*.otf") for p in d.rglob(ext)}
     return tuple(sorted(p for p in found if font_family(p) not in _NOT_LETTERING and draws_ranks(p)))
 
 

@@ -18,13 +18,12 @@ None holds a held-out family but ``cards-v1``, which keeps the one cut that leak
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections import defaultdict
 from pathlib import Path
 from typing import Final
 
-from vision.deck_styles import FONT_DIRS, HELD_OUT_FAMILIES, font_family, font_files
+from vision.deck_styles import HELD_OUT_FAMILIES, font_dirs, font_family, font_files
 
 LISTS: Final = Path(__file__).with_name("typefaces")
 #: Families with the rank glyphs that are still no card lettering (symbols, mathematics,
@@ -40,11 +39,6 @@ class MissingTypefaces(RuntimeError):
     """A pinned list names font files this machine does not have."""
 
 
-def _roots() -> tuple[Path, ...]:
-    extra = os.environ.get("TABLEKIT_FONT_DIR")
-    return ((Path(extra),) if extra else ()) + FONT_DIRS
-
-
 def load(name: str, folder: Path = LISTS) -> tuple[Path, ...]:
     """The font files of list ``name`` (in ``folder``), in order, each found under the font
     folders."""
@@ -57,7 +51,7 @@ def load(name: str, folder: Path = LISTS) -> tuple[Path, ...]:
         rel = line.strip()
         if not rel or rel.startswith("#"):
             continue
-        hit = next((root / rel for root in _roots() if (root / rel).is_file()), None)
+        hit = next((root / rel for root in font_dirs() if (root / rel).is_file()), None)
         if hit is None:
             missing.append(rel)
         else:
@@ -104,7 +98,7 @@ def write(name: str, files: tuple[Path, ...], header: str, folder: Path = LISTS)
     """Write ``files`` (each under a font folder) as list ``name`` in ``folder``."""
     lines = [f"# {line}" for line in header.splitlines()]
     for p in files:
-        root = next((r for r in _roots() if p.is_relative_to(r)), None)
+        root = next((r for r in font_dirs() if p.is_relative_to(r)), None)
         if root is None:
             raise ValueError(f"{p} is under none of the font folders")
         lines.append(str(p.relative_to(root)))
