@@ -129,15 +129,19 @@ def decode_tiles(maps: np.ndarray, scale: float, threshold: float = MIN_SCORE) -
     dil = cv2.dilate(prob, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((prob >= dil) & (prob >= threshold))
     order = np.argsort(-prob[ys, xs])
-    gh, gw = prob.shape
     out: list[TilePeak] = []
+    # the centres kept so far, as arrays: a photo with a wide field of weak heat (a dark
+    # cloth, a card's court drawing) can hold thousands of peaks
+    kept_x, kept_y = np.empty(len(order)), np.empty(len(order))
     for k in order:
         gy, gx = int(ys[k]), int(xs[k])
         w = float(np.exp(maps[1, gy, gx])) * STRIDE / scale
         h = float(np.exp(maps[2, gy, gx])) * STRIDE / scale
         x, y = (gx + 0.5) * STRIDE / scale, (gy + 0.5) * STRIDE / scale
-        if any(np.hypot(x - p.x, y - p.y) < 0.33 * min(w, h) for p in out):
+        n = len(out)
+        if n and bool(np.any(np.hypot(kept_x[:n] - x, kept_y[:n] - y) < 0.33 * min(w, h))):
             continue
+        kept_x[n], kept_y[n] = x, y
         probs = _class_at(maps, prob, gy, gx)
         ux, uy = float(maps[3, gy, gx]), float(maps[4, gy, gx])
         n = float(np.hypot(ux, uy)) or 1.0
