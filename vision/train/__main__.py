@@ -41,7 +41,7 @@ from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER, DEFAU
 from vision.detector import DEFAULT_WEIGHTS
 
 #: Each training stage's optimizer steps at ``--scale 1``.
-STEPS = {"detector": 40000, "index": 30000, "card": 5000, "turn": 3000, "tiles": 2800}
+STEPS = {"detector": 40000, "index": 30000, "card": 5000, "turn": 3000, "tiles": 5600}
 #: Every stage, in order: the training ones, then the 8-bit copies (no steps).
 STAGES = (*STEPS, "int8")
 

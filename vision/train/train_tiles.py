@@ -3,7 +3,7 @@ scenes (``vision.tile_synth``), from nothing, on the CPU.
 
 Usage (from the repo root, with the ``train`` extra installed)::
 
-    .venv/bin/python -m vision.train.train_tiles --steps 3000 --seed 0 --threads 1
+    .venv/bin/python -m vision.train.train_tiles --steps 5600 --seed 0 --threads 2
 
 The budget is a number of optimizer steps, so a run is repeatable. Every ``--every`` steps,
 and when stopped (``--minutes``, Ctrl-C), the model, optimizer, step and both random
@@ -133,7 +133,7 @@ def export(model: TileNet, path: Path) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--steps", type=int, default=3000, help="optimizer steps (the budget)")
+    ap.add_argument("--steps", type=int, default=5600, help="optimizer steps (the budget)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     ap.add_argument("--threads", type=int, default=2, help="torch's CPU threads")
