@@ -138,10 +138,10 @@ def decode_tiles(maps: np.ndarray, scale: float, threshold: float = MIN_SCORE) -
         w = float(np.exp(maps[1, gy, gx])) * STRIDE / scale
         h = float(np.exp(maps[2, gy, gx])) * STRIDE / scale
         x, y = (gx + 0.5) * STRIDE / scale, (gy + 0.5) * STRIDE / scale
-        n = len(out)
-        if n and bool(np.any(np.hypot(kept_x[:n] - x, kept_y[:n] - y) < 0.33 * min(w, h))):
+        kept = len(out)
+        if kept and bool(np.any(np.hypot(kept_x[:kept] - x, kept_y[:kept] - y) < 0.33 * min(w, h))):
             continue
-        kept_x[n], kept_y[n] = x, y
+        kept_x[kept], kept_y[kept] = x, y
         probs = _class_at(maps, prob, gy, gx)
         ux, uy = float(maps[3, gy, gx]), float(maps[4, gy, gx])
         n = float(np.hypot(ux, uy)) or 1.0
