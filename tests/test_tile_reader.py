@@ -158,16 +158,15 @@ def test_a_field_of_weak_heat_gives_tiles_a_third_of_a_tile_apart_strongest_firs
     maps[4] = -1.0
     found = decode_tiles(maps, 1.0)
     prob = 1 / (1 + np.exp(-maps[0]))
-    peaks = np.count_nonzero((prob >= cv2.dilate(prob, np.ones((3, 3), np.uint8))) & (prob >= 0.3))
-    assert peaks > 1500 and 0 < len(found) < peaks
+    peaks = (prob >= cv2.dilate(prob, np.ones((3, 3), np.uint8))) & (prob >= 0.3)
+    assert np.count_nonzero(peaks) > 1500 and 0 < len(found) < np.count_nonzero(peaks)
     assert [p.score for p in found] == sorted((p.score for p in found), reverse=True)
     for k, p in enumerate(found):
         side = min(p.box[2] - p.box[0], p.box[3] - p.box[1])
         assert all(np.hypot(p.x - q.x, p.y - q.y) >= 0.33 * side - 1e-9 for q in found[:k])
     kept = {(p.x, p.y) for p in found}
     xs, ys, scores = (np.array([getattr(p, k) for p in found]) for k in ("x", "y", "score"))
-    for gy, gx in zip(*np.nonzero((prob >= cv2.dilate(prob, np.ones((3, 3), np.uint8))) & (prob >= 0.3)),
-                      strict=True):
+    for gy, gx in zip(*np.nonzero(peaks), strict=True):
         x, y = (gx + 0.5) * 4, (gy + 0.5) * 4
         if (x, y) not in kept:
             near = np.hypot(xs - x, ys - y) < 0.33 * 4 * float(np.exp(maps[1:3, gy, gx]).min())
