@@ -83,6 +83,10 @@ def variants() -> dict[str, dict[str, Any]]:
     # how far apart (in index sizes) one card's corners may lie at the least
     for side in (1.1, 0.8):
         out[f"corner_side {side}"] = {"params": replace(p, corner_side=side)}
+    # two indices read surely facing opposite ways count as one card's corners from nearer
+    # than corner_side (the ends of a long side; vision.assemble.AssemblyParams.turned_side)
+    for side in (1.2, 1.0, 0.8):
+        out[f"turned side {side}"] = {"params": replace(p, turned_side=side)}
     # two indices read surely facing opposite ways pair from nearer than pair_min (jumbo)
     out["turned pairs from 1.2"] = {"params": replace(p, turned_pair_min=1.2)}
     out["with look denoise"] = {"rescan": RESCAN_LOOKS + (Look(denoise=True),)}

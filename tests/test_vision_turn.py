@@ -88,6 +88,24 @@ def test_opposite_corners_nearer_than_a_diagonal_pair_only_when_allowed() -> Non
     assert len(pair_indices([a, replace(b, upright=0.98)], AssemblyParams(turned_pair_min=1.2))) == 2
 
 
+def test_two_ends_of_a_long_side_facing_opposite_ways_are_one_four_corner_card() -> None:
+    # a card printed in all four corners, seen down the strip a row leaves uncovered: its top
+    # and bottom indices on one long side, 1.2 index sizes apart (under corner_side)
+    top, bottom = _index("JS", 100, 100, 0.98, 40), _index("JS", 100, 148, 0.03, 40)
+    boxes = [top.box, bottom.box]
+    assert one_card_corners(boxes, AssemblyParams(), [0.98, 0.03])
+    assert [c.card for c in assemble([top, bottom])] == ["JS"]
+    # the turns unknown or unsure, or the bound at corner_side: two cards, as before
+    assert not one_card_corners(boxes, AssemblyParams(), None)
+    assert not one_card_corners(boxes, AssemblyParams(), [0.98, 0.3])
+    assert not one_card_corners(boxes, AssemblyParams(turned_side=1.5), [0.98, 0.03])
+    # the same corner of two alike cards so near faces the same way: two cards
+    assert len(assemble([top, replace(bottom, upright=0.98)])) == 2
+    # nearer than turned_side: two cards whatever their turns
+    near = _index("JS", 100, 136, 0.03, 40)
+    assert len(assemble([top, near])) == 2
+
+
 @pytest.mark.skipif(not DEFAULT_TURN.is_file(), reason="no shipped turn weights")
 def test_the_shipped_turn_network_reads_a_drawn_cards_two_corners_opposite_ways() -> None:
     rng = np.random.default_rng(3)

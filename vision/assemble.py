@@ -114,6 +114,11 @@ class AssemblyParams:
     #: one card lie at least this many index sizes apart (the short side between index
     #: centres is about 2)...
     corner_side: float = 1.5
+    #: ...except two read surely facing opposite ways (``facing``), which may lie this near:
+    #: the ends of a card's long side (a jumbo or large index seen down the uncovered strip of
+    #: a row) are nearer than ``corner_side``, and the same corner of two alike cards faces
+    #: the same way. At ``corner_side`` or more the turns change nothing here.
+    turned_side: float = 1.0
     #: ...and the diagonals of four (or the sides of three) agree within this share.
     corner_square: float = 0.2
     #: Whether the index peaks too weak to stand (under ``index_score``) inside a whole card
@@ -417,7 +422,14 @@ def one_card_corners(boxes: list[Box], params: AssemblyParams,
     pts = [_centre(b) for b in boxes]
     dist = {(i, j): float(np.linalg.norm(pts[i] - pts[j]))
             for i in range(len(pts)) for j in range(i + 1, len(pts))}
-    if not all(params.corner_side * size <= d <= params.pair_max * size for d in dist.values()):
+
+    def least(i: int, j: int) -> float:
+        if ups is not None and params.turned_side < params.corner_side and ways_of(
+                boxes[i], ups[i], boxes[j], ups[j], params.turn_sure) == "opposite":
+            return params.turned_side
+        return params.corner_side
+
+    if not all(least(*ij) * size <= d <= params.pair_max * size for ij, d in dist.items()):
         return False
     if ups is not None and not _turns_fit(boxes, ups, dist, params.pair_min * size, params.turn_sure):
         return False
