@@ -87,6 +87,9 @@ def variants() -> dict[str, dict[str, Any]]:
     # than corner_side (the ends of a long side; vision.assemble.AssemblyParams.turned_side)
     for side in (1.2, 1.0, 0.8):
         out[f"turned side {side}"] = {"params": replace(p, turned_side=side)}
+    # four indices lying as a true rectangle count as one card's corners from nearer sides
+    for side, square in ((1.0, 0.1), (1.0, 0.05), (1.2, 0.1)):
+        out[f"four sides {side} at {square}"] = {"params": replace(p, four_side=side, four_square=square)}
     # two indices read surely facing opposite ways pair from nearer than pair_min (jumbo)
     out["turned pairs from 1.2"] = {"params": replace(p, turned_pair_min=1.2)}
     out["with look denoise"] = {"rescan": RESCAN_LOOKS + (Look(denoise=True),)}

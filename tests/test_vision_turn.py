@@ -106,6 +106,25 @@ def test_two_ends_of_a_long_side_facing_opposite_ways_are_one_four_corner_card()
     assert len(assemble([top, near])) == 2
 
 
+def test_four_corners_of_a_narrow_card_are_one_card_only_as_a_true_rectangle() -> None:
+    # a four-corner card whose index centres lie 1.3 index sizes apart across its short side
+    # and 1.9 down its long side, read as two diagonal pairs: one card
+    s = 40
+    tl, br = _index("7S", 100, 100, 0.98, s), _index("7S", 152, 176, 0.02, s)
+    tr, bl = _index("7S", 152, 100, 0.98, s), _index("7S", 100, 176, 0.02, s)
+    boxes = [tl.box, br.box, tr.box, bl.box]
+    ups = [0.98, 0.02, 0.98, 0.02]
+    assert one_card_corners(boxes, AssemblyParams(), ups)
+    assert not one_card_corners(boxes, AssemblyParams(four_side=1.5), ups)
+    # two alike cards side by side, each read by its diagonal (1.2 index sizes apart), make
+    # a slanted parallelogram, not a rectangle: two cards
+    shifted = [tl.box, br.box, _index("7S", 148, 100, 0.98, s).box, _index("7S", 200, 176, 0.02, s).box]
+    assert not one_card_corners(shifted, AssemblyParams(), ups)
+    # sides under four_side stay two cards however true the rectangle
+    narrow = [tl.box, br.box, (117, 80, 143, 120), (65, 156, 91, 196)]
+    assert not one_card_corners(narrow, AssemblyParams(), ups)
+
+
 @pytest.mark.skipif(not DEFAULT_TURN.is_file(), reason="no shipped turn weights")
 def test_the_shipped_turn_network_reads_a_drawn_cards_two_corners_opposite_ways() -> None:
     rng = np.random.default_rng(3)

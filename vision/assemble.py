@@ -121,6 +121,12 @@ class AssemblyParams:
     turned_side: float = 1.0
     #: ...and the diagonals of four (or the sides of three) agree within this share.
     corner_square: float = 0.2
+    #: Four indices lying as a rectangle this true (diagonals equal, and sharing their
+    #: midpoint, within this share) may have sides down to ``four_side`` index sizes: two
+    #: alike cards side by side make a slanted parallelogram, its diagonals unequal by more
+    #: the farther apart they lie (at ``corner_side`` or more, nothing changes).
+    four_square: float = 0.1
+    four_side: float = 1.0
     #: Whether the index peaks too weak to stand (under ``index_score``) inside a whole card
     #: that took no index weigh in on its rank, each in proportion to its score, as they do
     #: on its suit (a jack whose art reads as a king, with both its small indices faint).
@@ -424,6 +430,8 @@ def one_card_corners(boxes: list[Box], params: AssemblyParams,
             for i in range(len(pts)) for j in range(i + 1, len(pts))}
 
     def least(i: int, j: int) -> float:
+        if len(boxes) == 4 and params.four_side < params.corner_side:
+            return min(params.four_side, params.corner_side)
         if ups is not None and params.turned_side < params.corner_side and ways_of(
                 boxes[i], ups[i], boxes[j], ups[j], params.turn_sure) == "opposite":
             return params.turned_side
@@ -447,6 +455,8 @@ def one_card_corners(boxes: list[Box], params: AssemblyParams,
         if {a, b} & {c, d}:
             return False
         middle = float(np.linalg.norm((pts[a] + pts[b]) / 2 - (pts[c] + pts[d]) / 2))
+        if min(dist.values()) < params.corner_side * size:
+            tol = params.four_square  # sides under corner_side: a true rectangle only
         return abs(d1 - d2) <= tol * d1 and middle <= tol * d1
     return True
 
