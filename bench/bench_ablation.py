@@ -90,6 +90,9 @@ def variants() -> dict[str, dict[str, Any]]:
     # four indices lying as a true rectangle count as one card's corners from nearer sides
     for side, square in ((1.0, 0.1), (1.0, 0.05), (1.2, 0.1)):
         out[f"four sides {side} at {square}"] = {"params": replace(p, four_side=side, four_square=square)}
+    # a sure peak read alike near a stronger one is the same index found twice, dropped
+    for twin in (0.5, 0.7, 1.0):
+        out[f"twins {twin}"] = {"params": replace(p, twin=twin)}
     # two indices read surely facing opposite ways pair from nearer than pair_min (jumbo)
     out["turned pairs from 1.2"] = {"params": replace(p, turned_pair_min=1.2)}
     out["with look denoise"] = {"rescan": RESCAN_LOOKS + (Look(denoise=True),)}

@@ -16,7 +16,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 from bench_index_turn import corner_pairs  # noqa: E402
 
-from vision.assemble import AssemblyParams, assemble, facing, one_card_corners, pair_indices  # noqa: E402
+from vision.assemble import (  # noqa: E402
+    AssemblyParams,
+    assemble,
+    drop_twins,
+    facing,
+    one_card_corners,
+    pair_indices,
+)
 from vision.classifier import DEFAULT_TURN, read_turns  # noqa: E402
 from vision.detector import Detection  # noqa: E402
 from vision.labels import INDEX_CLASSES  # noqa: E402
@@ -123,6 +130,25 @@ def test_four_corners_of_a_narrow_card_are_one_card_only_as_a_true_rectangle() -
     # sides under four_side stay two cards however true the rectangle
     narrow = [tl.box, br.box, (117, 80, 143, 120), (65, 156, 91, 196)]
     assert not one_card_corners(narrow, AssemblyParams(), ups)
+
+
+def test_one_index_found_twice_is_one_card_and_faint_twins_add_nothing() -> None:
+    # two sure peaks read alike a third of the index's width apart: one printed index
+    strong = _index("KC", 100, 100, None, 40)
+    twin = replace(_index("KC", 106, 102, None, 40), score=0.6)
+    assert [c.card for c in assemble([strong, twin])] == ["KC"]
+    assert len(assemble([strong, twin], AssemblyParams(twin=0.0))) == 2
+    # peaks read as different cards, or farther than half the short side, stay
+    other = replace(_index("KD", 106, 102, None, 40), score=0.6)
+    assert len(drop_twins([strong, other], 0.5, 0.6)) == 2
+    apart = replace(_index("KC", 120, 100, None, 40), score=0.6)
+    assert len(drop_twins([strong, apart], 0.5, 0.6)) == 2
+    # an unsure read is never taken for the twin of a sure one
+    unsure = replace(twin, probs=np.full(len(INDEX_CLASSES), 1 / len(INDEX_CLASSES)))
+    assert len(drop_twins([strong, unsure], 0.5, 0.6)) == 2
+    # the stronger peak is kept, and its score is not raised
+    kept = drop_twins([twin, strong], 0.5, 0.6)
+    assert kept == [strong]
 
 
 @pytest.mark.skipif(not DEFAULT_TURN.is_file(), reason="no shipped turn weights")

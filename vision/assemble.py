@@ -90,6 +90,11 @@ class AssemblyParams:
     #: off raised F1 on five of six held-out sources (webcam photos, ranks photos, and three
     #: kinds of drawn table) and cost one card on the sixth (phone photos).
     merge: float = 0.0
+    #: Two peaks read alike (the same top class, each at least ``pair_sure``) closer than
+    #: this share of the stronger one's short side are one printed index found twice: the
+    #: weaker is dropped (0 turns this off). Unlike ``merge`` it never raises a score, so
+    #: faint lettering found twice does not become an index.
+    twin: float = 0.5
     #: A whole card with no index of its own that lies this much inside a card already read
     #: is a second peak on that card, whatever it reads (the cards of a fan under the top
     #: one show their indices; a box with none, lying mostly on a card read, is that card
@@ -180,6 +185,22 @@ def merge_peaks(indices: list[Detection], reach: float) -> list[Detection]:
             d = replace(d, probs=probs / probs.sum(), score=float(1.0 - np.prod(1.0 - weights)))
         out.append(d)
     return out
+
+
+def drop_twins(indices: list[Detection], reach: float, sure: float) -> list[Detection]:
+    """``indices`` less each peak lying within ``reach`` times a stronger peak's short side
+    and read as the same class, both at least ``sure``: the same printed index found twice."""
+    if reach <= 0:
+        return indices
+    kept: list[Detection] = []
+    for d in sorted(indices, key=lambda d: -d.score):
+        if d.confidence >= sure and any(
+                k.confidence >= sure and k.label == d.label
+                and np.hypot(k.x - d.x, k.y - d.y) <= reach * min(k.box[2] - k.box[0], k.box[3] - k.box[1])
+                for k in kept):
+            continue
+        kept.append(d)
+    return kept
 
 
 def pair_indices(indices: list[Detection], params: AssemblyParams,
@@ -351,7 +372,8 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
     """Physical cards from raw detections, each labelled or ``??`` below the threshold.
     With the image's card patches, two indices with table between them never pair."""
     peaks = merge_peaks([d for d in detections if d.kind == "index"], params.merge)
-    indices = [d for d in peaks if d.score >= params.index_score]
+    indices = drop_twins([d for d in peaks if d.score >= params.index_score], params.twin,
+                         params.pair_sure)
     weak = [d for d in peaks if d.score < params.index_score]
     wholes = [d for d in detections if d.kind == "card" and d.score >= params.card_score]
     groups = pair_indices(indices, params, regions)
