@@ -67,7 +67,8 @@ def variants() -> dict[str, dict[str, Any]]:
     rules = {"merge": (0.0, 0.7), "corner_reach": (0.0, 0.55), "interior": (0.0, 0.3),
              "ghost": (0.0, 1.5), "weak_rank": (False, True), "duplicate": (1.01, 0.6),
              "corner_side": (0.0, 1.5), "pair_sure": (1.01, 0.6), "hint_score": (1.0, 0.2),
-             "turn_sure": (1.01, 0.9)}
+             "turn_sure": (1.01, 0.9), "turned_side": (1.5, 1.0), "four_side": (1.5, 1.0),
+             "twin": (0.0, 0.5)}
     for name, (off, on) in rules.items():
         if getattr(p, name) == off:
             out[f"with {name}"] = {"params": replace(p, **{name: on})}
@@ -85,13 +86,13 @@ def variants() -> dict[str, dict[str, Any]]:
         out[f"corner_side {side}"] = {"params": replace(p, corner_side=side)}
     # two indices read surely facing opposite ways count as one card's corners from nearer
     # than corner_side (the ends of a long side; vision.assemble.AssemblyParams.turned_side)
-    for side in (1.2, 1.0, 0.8):
+    for side in (1.2, 0.8):
         out[f"turned side {side}"] = {"params": replace(p, turned_side=side)}
     # four indices lying as a true rectangle count as one card's corners from nearer sides
-    for side, square in ((1.0, 0.1), (1.0, 0.05), (1.2, 0.1)):
+    for side, square in ((1.0, 0.05), (1.2, 0.1)):
         out[f"four sides {side} at {square}"] = {"params": replace(p, four_side=side, four_square=square)}
     # a sure peak read alike near a stronger one is the same index found twice, dropped
-    for twin in (0.5, 0.7, 1.0):
+    for twin in (0.7, 1.0):
         out[f"twins {twin}"] = {"params": replace(p, twin=twin)}
     # two indices read surely facing opposite ways pair from nearer than pair_min (jumbo)
     out["turned pairs from 1.2"] = {"params": replace(p, turned_pair_min=1.2)}
