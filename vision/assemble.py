@@ -90,11 +90,12 @@ class AssemblyParams:
     #: off raised F1 on five of six held-out sources (webcam photos, ranks photos, and three
     #: kinds of drawn table) and cost one card on the sixth (phone photos).
     merge: float = 0.0
-    #: Two peaks read alike (the same top class, each at least ``pair_sure``) closer than
+    #: Two peaks read alike (the same top class, each at least ``twin_sure``) closer than
     #: this share of the stronger one's short side are one printed index found twice: the
     #: weaker is dropped (0 turns this off). Unlike ``merge`` it never raises a score, so
     #: faint lettering found twice does not become an index.
     twin: float = 0.5
+    twin_sure: float = 0.6
     #: A whole card with no index of its own that lies this much inside a card already read
     #: is a second peak on that card, whatever it reads (the cards of a fan under the top
     #: one show their indices; a box with none, lying mostly on a card read, is that card
@@ -373,7 +374,7 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
     With the image's card patches, two indices with table between them never pair."""
     peaks = merge_peaks([d for d in detections if d.kind == "index"], params.merge)
     indices = drop_twins([d for d in peaks if d.score >= params.index_score], params.twin,
-                         params.pair_sure)
+                         params.twin_sure)
     weak = [d for d in peaks if d.score < params.index_score]
     wholes = [d for d in detections if d.kind == "card" and d.score >= params.card_score]
     groups = pair_indices(indices, params, regions)
@@ -440,10 +441,12 @@ def _centre(box: Box) -> np.ndarray:
 def one_card_corners(boxes: list[Box], params: AssemblyParams,
                      ups: Sequence[float | None] | None = None) -> bool:
     """Whether index boxes (two to four) lie as the corners of one card: each pair between
-    ``corner_side`` and ``pair_max`` index sizes apart, and three or four of them at the
-    corners of a rectangle (a right angle at the middle one of three; two equal diagonals
-    sharing their midpoint for four). With the boxes' turns ``ups``, the ways they face must
-    fit one card's corners too (``_turns_fit``)."""
+    ``corner_side`` and ``pair_max`` index sizes apart (from ``turned_side`` for a pair read
+    surely facing opposite ways, from ``four_side`` among four), and three or four of them at
+    the corners of a rectangle (a right angle at the middle one of three; two equal diagonals
+    sharing their midpoint for four, within ``four_square`` where a side is under
+    ``corner_side``). With the boxes' turns ``ups``, the ways they face must fit one card's
+    corners too (``_turns_fit``)."""
     if not 2 <= len(boxes) <= 4:
         return False
     size = float(np.mean([long_side(b) for b in boxes]))
@@ -452,12 +455,11 @@ def one_card_corners(boxes: list[Box], params: AssemblyParams,
             for i in range(len(pts)) for j in range(i + 1, len(pts))}
 
     def least(i: int, j: int) -> float:
-        if len(boxes) == 4 and params.four_side < params.corner_side:
-            return min(params.four_side, params.corner_side)
-        if ups is not None and params.turned_side < params.corner_side and ways_of(
+        side = min(params.corner_side, params.four_side) if len(boxes) == 4 else params.corner_side
+        if ups is not None and params.turned_side < side and ways_of(
                 boxes[i], ups[i], boxes[j], ups[j], params.turn_sure) == "opposite":
-            return params.turned_side
-        return params.corner_side
+            side = params.turned_side
+        return side
 
     if not all(least(*ij) * size <= d <= params.pair_max * size for ij, d in dist.items()):
         return False
