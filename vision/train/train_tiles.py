@@ -5,7 +5,11 @@ Usage (from the repo root, with the ``train`` extra installed)::
 
     .venv/bin/python -m vision.train.train_tiles --steps 5600 --seed 0 --threads 2
 
-The budget is a number of optimizer steps, so a run is repeatable. Every ``--every`` steps,
+The budget is a number of optimizer steps, so a run is repeatable. With ``--scene-seeds``
+each scene is drawn from a seed of its own (the run's seed, the step, its place in the
+batch), so ``--workers`` processes can draw a batch between them and any number of them
+draw the same batches; ``--device cuda`` runs the network on a GPU (the same steps and
+data; the weights then differ from a CPU run's in the last bits). Every ``--every`` steps,
 and when stopped (``--minutes``, Ctrl-C), the model, optimizer, step and both random
 generators' states are saved to a checkpoint beside ``--out`` (``vision.train.state``); rerun
 with the same arguments, the run goes on from there. It is also the ``tiles`` stage of
@@ -17,9 +21,12 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import os
+import signal
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -107,20 +114,39 @@ def loss_fn(out: torch.Tensor, t: dict[str, torch.Tensor]) -> tuple[torch.Tensor
     return total, {k: float(v.detach()) for k, v in parts.items()}
 
 
+Drawn = tuple[np.ndarray, dict[str, np.ndarray]]
+
+
+def draw(rng: np.random.Generator, crop: int, cards: float = 0.0,
+         fonts: tuple[Path, ...] | None = None, card_fonts: tuple[Path, ...] | None = None) -> Drawn:
+    """One training scene and its targets."""
+    image, tiles = tile_scene(rng, (crop, crop), TILE_PX, cards=cards, fonts=fonts, card_fonts=card_fonts)
+    return image, targets(tiles, crop)
+
+
+def draw_seeded(job: tuple[tuple[int, int, int], int, float, tuple[Path, ...] | None,
+                           tuple[Path, ...] | None]) -> Drawn:
+    """``draw`` from a seed of its own (run seed, step, place in the batch): a worker's task."""
+    seed, crop, cards, fonts, card_fonts = job
+    return draw(np.random.default_rng(list(seed)), crop, cards, fonts, card_fonts)
+
+
+def stack(drawn: list[Drawn]) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+    """A batch of drawn scenes as tensors."""
+    x = torch.from_numpy(np.stack([d[0] for d in drawn]).transpose(0, 3, 1, 2).astype(np.float32))
+    return x, {k: torch.from_numpy(np.stack([d[1][k] for d in drawn])) for k in drawn[0][1]}
+
+
 def batch(rng: np.random.Generator, n: int, crop: int, cards: float = 0.0,
           fonts: tuple[Path, ...] | None = None, card_fonts: tuple[Path, ...] | None = None,
           ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
-    images, tg = [], []
-    for _ in range(n):
-        image, tiles = tile_scene(rng, (crop, crop), TILE_PX, cards=cards, fonts=fonts, card_fonts=card_fonts)
-        images.append(image)
-        tg.append(targets(tiles, crop))
-    x = torch.from_numpy(np.stack(images).transpose(0, 3, 1, 2).astype(np.float32))
-    return x, {k: torch.from_numpy(np.stack([t[k] for t in tg])) for k in tg[0]}
+    """``n`` scenes drawn one after another from ``rng``."""
+    return stack([draw(rng, crop, cards, fonts, card_fonts) for _ in range(n)])
 
 
 def export(model: TileNet, path: Path) -> None:
     """The model as ONNX with a dynamic batch and input size."""
+    model.to("cpu")
     model.eval()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.onnx")
@@ -148,6 +174,13 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=None,
                     help="stop this sitting after so many minutes; the same command resumes")
     ap.add_argument("--fresh", action="store_true", help="ignore a checkpoint and start over")
+    ap.add_argument("--scene-seeds", action="store_true",
+                    help="draw each scene from a seed of its own (run seed, step, place in the "
+                         "batch), so that --workers can draw in parallel")
+    ap.add_argument("--workers", type=int, default=0,
+                    help="processes drawing scenes with --scene-seeds (0: this one); the "
+                         "batches are the same whatever the number")
+    ap.add_argument("--device", default="cpu", help="where the network runs: cpu, or cuda")
     typefaces.add_argument(ap, "tiles-v1")
     ap.add_argument("--card-typefaces", default="cards-v1",
                     help="the pinned typeface list of the decks on tile tables (default cards-v1)")
@@ -156,10 +189,33 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    model = TileNet(args.width)
+    if args.workers and not args.scene_seeds:
+        raise SystemExit("error: --workers draws scenes in parallel only with --scene-seeds")
+    model = TileNet(args.width).to(args.device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     sig = {k: getattr(args, k) for k in ("steps", "seed", "batch", "crop", "lr", "width", "cards",
                                          "typefaces", "card_typefaces")}
+    if args.scene_seeds:  # a checkpoint of the other way of drawing is another run
+        sig["scene_seeds"] = True
+    # Ctrl-C (the whole process group) ends a sitting through this process alone: workers
+    # that took it too would leave the pool unanswered
+    pool = multiprocessing.get_context("fork").Pool(
+        args.workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)) if args.workers else None
+
+    def jobs(at: int) -> list[tuple]:  # type: ignore[type-arg]
+        return [((args.seed, at, i), args.crop, args.cards, fonts, card_fonts) for i in range(args.batch)]
+
+    # the workers draw the next two batches while the network learns from this one
+    ahead: dict[int, Any] = {}
+
+    def drawn_for(at: int) -> list[Drawn]:
+        if pool is None:
+            return [draw_seeded(j) for j in jobs(at)]
+        for k in range(at, min(at + 3, args.steps)):
+            if k not in ahead:
+                ahead[k] = pool.map_async(draw_seeded, jobs(k))
+        out: list[Drawn] = ahead.pop(at).get()
+        return out
     if args.fresh:
         state.forget(args.out)
     step = state.load(args.out, sig, model, opt, rng)
@@ -175,8 +231,12 @@ def main() -> None:
                 args.lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * (step - warm) / max(1, args.steps - warm))))
             for group in opt.param_groups:
                 group["lr"] = lr
-            x, t = batch(rng, args.batch, args.crop, args.cards, fonts, card_fonts)
-            with state.precision("bf16"):
+            if args.scene_seeds:
+                x, t = stack(drawn_for(step))
+            else:
+                x, t = batch(rng, args.batch, args.crop, args.cards, fonts, card_fonts)
+            x, t = x.to(args.device), {k: v.to(args.device) for k, v in t.items()}
+            with state.precision("bf16", args.device):
                 out = model(x)
             loss, parts = loss_fn(out.float(), t)
             opt.zero_grad()
@@ -193,6 +253,8 @@ def main() -> None:
                 state.save(args.out, sig, step, model, opt, rng)
     except KeyboardInterrupt:
         pass
+    if pool is not None:
+        pool.terminate()
     state.save(args.out, sig, step, model, opt, rng)
     if step < args.steps:
         print(f"stopped at step {step} of {args.steps}; the same command resumes", flush=True)
