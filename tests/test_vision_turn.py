@@ -123,10 +123,15 @@ def test_four_corners_of_a_narrow_card_are_one_card_only_as_a_true_rectangle() -
     ups = [0.98, 0.02, 0.98, 0.02]
     assert one_card_corners(boxes, AssemblyParams(), ups)
     assert not one_card_corners(boxes, AssemblyParams(four_side=1.5), ups)
-    # two alike cards side by side, each read by its diagonal (1.2 index sizes apart), make
-    # a slanted parallelogram, not a rectangle: two cards
+    # two alike cards side by side, each read by its diagonal (1.2 index sizes apart): the
+    # two farthest pairs share an index, so no two diagonals: two cards
     shifted = [tl.box, br.box, _index("7S", 148, 100, 0.98, s).box, _index("7S", 200, 176, 0.02, s).box]
     assert not one_card_corners(shifted, AssemblyParams(), ups)
+    # a figure a little off a rectangle (its diagonals 11% apart) with a side under
+    # corner_side: not one card at four_square, which the looser corner_square would allow
+    skewed = [tl.box, _index("7S", 170, 176, 0.02, s).box, tr.box, bl.box]
+    assert not one_card_corners(skewed, AssemblyParams(), ups)
+    assert one_card_corners(skewed, AssemblyParams(four_square=0.2), ups)
     # sides under four_side stay two cards however true the rectangle
     narrow = [tl.box, br.box, (117, 80, 143, 120), (65, 156, 91, 196)]
     assert not one_card_corners(narrow, AssemblyParams(), ups)

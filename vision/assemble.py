@@ -189,19 +189,21 @@ def merge_peaks(indices: list[Detection], reach: float) -> list[Detection]:
 
 
 def drop_twins(indices: list[Detection], reach: float, sure: float) -> list[Detection]:
-    """``indices`` less each peak lying within ``reach`` times a stronger peak's short side
-    and read as the same class, both at least ``sure``: the same printed index found twice."""
+    """``indices`` (in their order) less each peak lying within ``reach`` times a stronger
+    peak's short side and read as the same class, both at least ``sure``: the same printed
+    index found twice."""
     if reach <= 0:
         return indices
-    kept: list[Detection] = []
-    for d in sorted(indices, key=lambda d: -d.score):
+    kept: list[int] = []
+    for i in sorted(range(len(indices)), key=lambda i: -indices[i].score):
+        d = indices[i]
         if d.confidence >= sure and any(
                 k.confidence >= sure and k.label == d.label
                 and np.hypot(k.x - d.x, k.y - d.y) <= reach * min(k.box[2] - k.box[0], k.box[3] - k.box[1])
-                for k in kept):
+                for k in (indices[j] for j in kept)):
             continue
-        kept.append(d)
-    return kept
+        kept.append(i)
+    return [indices[i] for i in sorted(kept)]  # in the order given
 
 
 def pair_indices(indices: list[Detection], params: AssemblyParams,

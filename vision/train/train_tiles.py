@@ -181,6 +181,9 @@ def main() -> None:
                     help="processes drawing scenes with --scene-seeds (0: this one); the "
                          "batches are the same whatever the number")
     ap.add_argument("--device", default="cpu", help="where the network runs: cpu, or cuda")
+    ap.add_argument("--precision", choices=("bf16", "float32"), default="bf16",
+                    help="the forward pass's arithmetic (bf16: faster where the processor has "
+                         "bfloat16 instructions, and on a GPU; float32 elsewhere)")
     typefaces.add_argument(ap, "tiles-v1")
     ap.add_argument("--card-typefaces", default="cards-v1",
                     help="the pinned typeface list of the decks on tile tables (default cards-v1)")
@@ -191,16 +194,16 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     if args.workers and not args.scene_seeds:
         raise SystemExit("error: --workers draws scenes in parallel only with --scene-seeds")
+    # the drawing processes are forked before the device starts threads of its own, and
+    # leave Ctrl-C (sent to the whole process group) to this one: a sitting ends here
+    pool = multiprocessing.get_context("fork").Pool(
+        args.workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)) if args.workers else None
     model = TileNet(args.width).to(args.device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     sig = {k: getattr(args, k) for k in ("steps", "seed", "batch", "crop", "lr", "width", "cards",
                                          "typefaces", "card_typefaces")}
     if args.scene_seeds:  # a checkpoint of the other way of drawing is another run
         sig["scene_seeds"] = True
-    # Ctrl-C (the whole process group) ends a sitting through this process alone: workers
-    # that took it too would leave the pool unanswered
-    pool = multiprocessing.get_context("fork").Pool(
-        args.workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)) if args.workers else None
 
     def jobs(at: int) -> list[tuple]:  # type: ignore[type-arg]
         return [((args.seed, at, i), args.crop, args.cards, fonts, card_fonts) for i in range(args.batch)]
@@ -236,7 +239,7 @@ def main() -> None:
             else:
                 x, t = batch(rng, args.batch, args.crop, args.cards, fonts, card_fonts)
             x, t = x.to(args.device), {k: v.to(args.device) for k, v in t.items()}
-            with state.precision("bf16", args.device):
+            with state.precision(args.precision, args.device):
                 out = model(x)
             loss, parts = loss_fn(out.float(), t)
             opt.zero_grad()
