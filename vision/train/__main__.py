@@ -41,7 +41,7 @@ from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER, DEFAU
 from vision.detector import DEFAULT_WEIGHTS
 
 #: Each training stage's optimizer steps at ``--scale 1``.
-STEPS = {"detector": 40000, "index": 30000, "card": 5000, "turn": 3000, "tiles": 5600}
+STEPS = {"detector": 40000, "index": 30000, "card": 5000, "turn": 3000, "tiles": 11200}
 #: Every stage, in order: the training ones, then the 8-bit copies (no steps).
 STAGES = (*STEPS, "int8")
 
@@ -75,7 +75,7 @@ def stages(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
                   *common]),
         # drawn tile scenes only, from nothing (no photos, artwork or earlier weights)
         ("tiles", ["vision.train.train_tiles", "--out", str(out / "tilenet.onnx"), *steps("tiles"),
-                   "--seed", str(args.seed), "--threads", str(args.threads)]),
+                   "--scene-seeds", "--seed", str(args.seed), "--threads", str(args.threads)]),
         # the crop classifiers' 8-bit copies, measured on what the networks above are fed
         ("int8", ["vision.train.quantize", "--weights", str(out), *common]),
     ]
