@@ -3,7 +3,7 @@ scenes (``vision.tile_synth``), from nothing, on the CPU.
 
 Usage (from the repo root, with the ``train`` extra installed)::
 
-    .venv/bin/python -m vision.train.train_tiles --steps 5600 --seed 0 --threads 2
+    .venv/bin/python -m vision.train.train_tiles --steps 11200 --seed 0 --scene-seeds --threads 2
 
 The budget is a number of optimizer steps, so a run is repeatable. With ``--scene-seeds``
 each scene is drawn from a seed of its own (the run's seed, the step, its place in the
@@ -159,7 +159,7 @@ def export(model: TileNet, path: Path) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--steps", type=int, default=5600, help="optimizer steps (the budget)")
+    ap.add_argument("--steps", type=int, default=11200, help="optimizer steps (the budget)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     ap.add_argument("--threads", type=int, default=2, help="torch's CPU threads")
