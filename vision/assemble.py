@@ -194,16 +194,16 @@ def drop_twins(indices: list[Detection], reach: float, sure: float) -> list[Dete
     index found twice."""
     if reach <= 0:
         return indices
-    kept: list[int] = []
-    for i in sorted(range(len(indices)), key=lambda i: -indices[i].score):
+    dropped: set[int] = set()
+    order = sorted(range(len(indices)), key=lambda i: -indices[i].score)
+    for n, i in enumerate(order):
         d = indices[i]
         if d.confidence >= sure and any(
                 k.confidence >= sure and k.label == d.label
                 and np.hypot(k.x - d.x, k.y - d.y) <= reach * min(k.box[2] - k.box[0], k.box[3] - k.box[1])
-                for k in (indices[j] for j in kept)):
-            continue
-        kept.append(i)
-    return [indices[i] for i in sorted(kept)]  # in the order given
+                for k in (indices[j] for j in order[:n] if j not in dropped)):
+            dropped.add(i)
+    return [d for i, d in enumerate(indices) if i not in dropped]  # in the order given
 
 
 def pair_indices(indices: list[Detection], params: AssemblyParams,
@@ -456,11 +456,12 @@ def one_card_corners(boxes: list[Box], params: AssemblyParams,
     dist = {(i, j): float(np.linalg.norm(pts[i] - pts[j]))
             for i in range(len(pts)) for j in range(i + 1, len(pts))}
 
+    side = min(params.corner_side, params.four_side) if len(boxes) == 4 else params.corner_side
+
     def least(i: int, j: int) -> float:
-        side = min(params.corner_side, params.four_side) if len(boxes) == 4 else params.corner_side
         if ups is not None and params.turned_side < side and ways_of(
                 boxes[i], ups[i], boxes[j], ups[j], params.turn_sure) == "opposite":
-            side = params.turned_side
+            return params.turned_side
         return side
 
     if not all(least(*ij) * size <= d <= params.pair_max * size for ij, d in dist.items()):
