@@ -192,17 +192,23 @@ def drop_twins(indices: list[Detection], reach: float, sure: float) -> list[Dete
     """``indices`` (in their order) less each peak lying within ``reach`` times a stronger
     peak's short side and read as the same class, both at least ``sure``: the same printed
     index found twice."""
-    if reach <= 0:
+    if reach <= 0 or not indices:
         return indices
+    sure_ones = [i for i, d in enumerate(indices) if d.confidence >= sure]
+    # strongest first (ties in the order given); only sure peaks drop or are dropped
+    order = sorted(sure_ones, key=lambda i: -indices[i].score)
+    xs = np.array([indices[i].x for i in order])
+    ys = np.array([indices[i].y for i in order])
+    labels = np.array([int(np.argmax(indices[i].probs)) for i in order])
+    limits = reach * np.array([min(b[2] - b[0], b[3] - b[1]) for b in (indices[i].box for i in order)])
+    kept = np.zeros(len(order), bool)  # the stronger sure peaks not dropped so far
     dropped: set[int] = set()
-    order = sorted(range(len(indices)), key=lambda i: -indices[i].score)
     for n, i in enumerate(order):
-        d = indices[i]
-        if d.confidence >= sure and any(
-                k.confidence >= sure and k.label == d.label
-                and np.hypot(k.x - d.x, k.y - d.y) <= reach * min(k.box[2] - k.box[0], k.box[3] - k.box[1])
-                for k in (indices[j] for j in order[:n] if j not in dropped)):
+        twin = kept[:n] & (labels[:n] == labels[n]) & (np.hypot(xs[:n] - xs[n], ys[:n] - ys[n]) <= limits[:n])
+        if twin.any():
             dropped.add(i)
+        else:
+            kept[n] = True
     return [d for i, d in enumerate(indices) if i not in dropped]  # in the order given
 
 

@@ -91,7 +91,7 @@ def _read_crop_size(meta: str, _stamp: int) -> tuple[int, int]:
 
 def crop_batch(crops: list[np.ndarray]) -> np.ndarray:
     """Same-sized BGR crops (H, W, 3) as one float32 NCHW batch, as the classifiers take them."""
-    return np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32)
+    return np.ascontiguousarray(np.stack(crops).transpose(0, 3, 1, 2), np.float32)
 
 
 def classify_crops(crops: list[np.ndarray], weights: Path = DEFAULT_CLASSIFIER,

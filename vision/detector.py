@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -62,12 +65,43 @@ class Detection:
         return float(np.max(self.probs))
 
 
+#: The letterboxes made while ``sharing_letterboxes`` is open: (image, canvas, scale) by the
+#: image's identity, the size and whether squared.
+_shared: ContextVar[dict[tuple[int, int, bool], tuple[np.ndarray, np.ndarray, float]] | None] = \
+    ContextVar("letterboxes", default=None)
+
+
+@contextmanager
+def sharing_letterboxes() -> Iterator[None]:
+    """While open, ``letterbox`` makes each (image, size) once and hands the same read-only
+    canvas to every later call: the card detector's and the tile reader's first looks both
+    see the photo at 384 pixels. The images letterboxed must not change while it is open."""
+    token = _shared.set({})
+    try:
+        yield
+    finally:
+        _shared.reset(token)
+
+
 def letterbox(image: np.ndarray, size: int = INPUT_SIZE, square: bool = False) -> tuple[np.ndarray, float]:
     """The image scaled so its longer side is ``size``, padded on the right and bottom to
     multiples of 32 (the net's stride; to a ``size`` square with ``square``); and the scale.
     The net is fully convolutional, so a 4:3 photo costs three quarters of a square's work."""
     if image.ndim != 3 or image.shape[2] != 3:
         raise VisionError(f"expected a BGR image, got shape {image.shape}")
+    shared = _shared.get()
+    if shared is None:
+        return _letterbox(image, size, square)
+    made = shared.get((id(image), size, square))
+    if made is not None and made[0] is image:
+        return made[1], made[2]
+    canvas, scale = _letterbox(image, size, square)
+    canvas.flags.writeable = False
+    shared[(id(image), size, square)] = (image, canvas, scale)  # the image kept: its id stays its own
+    return canvas, scale
+
+
+def _letterbox(image: np.ndarray, size: int, square: bool) -> tuple[np.ndarray, float]:
     h, w = image.shape[:2]
     scale = size / max(h, w)
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
@@ -85,7 +119,7 @@ def run_maps(image: np.ndarray, weights: Path = DEFAULT_WEIGHTS,
     if size % 32:
         raise VisionError(f"detector input size {size} is not a multiple of 32")
     canvas, scale = letterbox(image, size)
-    blob = canvas.transpose(2, 0, 1)[None].astype(np.float32)
+    blob = np.ascontiguousarray(canvas.transpose(2, 0, 1)[None], np.float32)
     return load_network(weights)(blob)[0], scale
 
 

@@ -31,6 +31,7 @@ from vision.detector import (
     Detection,
     detect,
     detect_both,
+    sharing_letterboxes,
 )
 from vision.enroll import DeckTemplates
 from vision.errors import VisionError
@@ -148,7 +149,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     if pieces == "auto" and has_weights(DEFAULT_TILE_WEIGHTS):
         # both networks' first looks tell cards from tiles (vision.pieces): a tile table
         # is read by the tile reader alone, never by the card pipeline and its second looks
-        seen = tell(image, found_by(Look(), image), DEFAULT_TILE_WEIGHTS)
+        with sharing_letterboxes():  # both first looks see the photo at the same size
+            seen = tell(image, found_by(Look(), image), DEFAULT_TILE_WEIGHTS)
         if seen.pieces == "tiles":
             return read_tile_table(image, DEFAULT_TILE_WEIGHTS, made=seen.looks)
         pieces = "cards"

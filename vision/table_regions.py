@@ -122,6 +122,6 @@ def _far_from_table(lab: np.ndarray) -> np.ndarray:
     # a floor under the spread, so a flat drawn table does not make every speck a card
     cov = np.cov(table.T) + np.eye(3) * 4.0
     d = lab.reshape(-1, 3) - mean
-    dist2 = np.einsum("ij,jk,ik->i", d, np.linalg.inv(cov), d).reshape(h, w)
+    dist2 = ((d @ np.linalg.inv(cov)) * d).sum(axis=1).reshape(h, w)
     far: np.ndarray = (dist2 > TABLE_SIGMAS * TABLE_SIGMAS).astype(np.uint8) * 255
     return far

@@ -97,9 +97,10 @@ class TilePeak:
 
 def class_probs(number: np.ndarray, colour: np.ndarray) -> np.ndarray:
     """Probabilities over ``TILE_CLASSES`` from the number's (14) and the colour's (4)
-    probabilities: a numbered tile is its number's times its colour's, the Joly its own."""
-    tiles = (colour[:, None] * number[None, :13]).reshape(-1)
-    return np.concatenate([tiles, number[13:14]])
+    probabilities (or rows of them): a numbered tile is its number's times its colour's, the
+    Joly its own."""
+    tiles = (colour[..., :, None] * number[..., None, :13]).reshape(*number.shape[:-1], -1)
+    return np.concatenate([tiles, number[..., 13:14]], axis=-1)
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:
@@ -118,7 +119,7 @@ def tile_maps(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
     if size % 32:
         raise VisionError(f"tile reader input size {size} is not a multiple of 32")
     canvas, scale = letterbox(image, size)
-    blob = canvas.transpose(2, 0, 1)[None].astype(np.float32)
+    blob = np.ascontiguousarray(canvas.transpose(2, 0, 1)[None], np.float32)
     return load_network(weights)(blob)[0], scale
 
 
@@ -129,36 +130,48 @@ def decode_tiles(maps: np.ndarray, scale: float, threshold: float = MIN_SCORE) -
     dil = cv2.dilate(prob, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((prob >= dil) & (prob >= threshold))
     order = np.argsort(-prob[ys, xs])
-    out: list[TilePeak] = []
-    # the centres kept so far, as arrays: a photo with a wide field of weak heat (a dark
+    ys, xs = ys[order], xs[order]
+    # every peak's box and centre at once: a photo with a wide field of weak heat (a dark
     # cloth, a card's court drawing) can hold thousands of peaks
-    kept_x, kept_y = np.empty(len(order)), np.empty(len(order))
-    for k in order:
-        gy, gx = int(ys[k]), int(xs[k])
-        w = float(np.exp(maps[1, gy, gx])) * STRIDE / scale
-        h = float(np.exp(maps[2, gy, gx])) * STRIDE / scale
-        x, y = (gx + 0.5) * STRIDE / scale, (gy + 0.5) * STRIDE / scale
-        kept = len(out)
-        if kept and bool(np.any(np.hypot(kept_x[:kept] - x, kept_y[:kept] - y) < 0.33 * min(w, h))):
-            continue
-        kept_x[kept], kept_y[kept] = x, y
-        probs = _class_at(maps, prob, gy, gx)
+    ws = np.exp(maps[1, ys, xs]).astype(np.float64) * STRIDE / scale
+    hs = np.exp(maps[2, ys, xs]).astype(np.float64) * STRIDE / scale
+    cx, cy = (xs + 0.5) * STRIDE / scale, (ys + 0.5) * STRIDE / scale
+    reach = 0.33 * np.minimum(ws, hs)
+    kept = np.empty(len(ys), np.int64)
+    n_kept = 0
+    for k in range(len(ys)):
+        others = kept[:n_kept]
+        if not n_kept or not np.any(np.hypot(cx[others] - cx[k], cy[others] - cy[k]) < reach[k]):
+            kept[n_kept] = k
+            n_kept += 1
+    kept = kept[:n_kept]
+    probs = _classes_at(maps, prob, ys[kept], xs[kept])
+    out: list[TilePeak] = []
+    for n, i in enumerate(kept.tolist()):
+        gy, gx = int(ys[i]), int(xs[i])
+        x, y, w, h = float(cx[i]), float(cy[i]), float(ws[i]), float(hs[i])
         ux, uy = float(maps[3, gy, gx]), float(maps[4, gy, gx])
-        n = float(np.hypot(ux, uy)) or 1.0
+        norm = float(np.hypot(ux, uy)) or 1.0
         out.append(TilePeak(x, y, (x - w / 2, y - h / 2, x + w / 2, y + h / 2), float(prob[gy, gx]),
-                            probs, (ux / n, uy / n)))
+                            probs[n], (ux / norm, uy / norm)))
     return out
 
 
-def _class_at(maps: np.ndarray, prob: np.ndarray, gy: int, gx: int) -> np.ndarray:
-    """The class probabilities read over the 3×3 cells around (gy, gx), each weighed by its
-    heat ``prob``."""
-    gh, gw = prob.shape
-    y0, y1, x0, x1 = max(0, gy - 1), min(gh, gy + 2), max(0, gx - 1), min(gw, gx + 2)
-    weight = prob[y0:y1, x0:x1].reshape(-1)
-    weight = weight / max(1e-6, float(weight.sum()))
-    pn = _softmax(maps[5:5 + N_NUMBERS, y0:y1, x0:x1].reshape(N_NUMBERS, -1)) @ weight
-    pc = _softmax(maps[5 + N_NUMBERS:TILE_OUT, y0:y1, x0:x1].reshape(N_COLOURS, -1)) @ weight
+def _classes_at(maps: np.ndarray, prob: np.ndarray, gy: np.ndarray, gx: np.ndarray) -> np.ndarray:
+    """The class probabilities (rows, over ``TILE_CLASSES``) of the cells (gy, gx): each read
+    over the 3×3 cells around it, each cell weighed by its heat ``prob``."""
+    if not len(gy):
+        return np.empty((0, len(TILE_CLASSES)), np.float32)
+    # the maps padded by a cell of no heat: a window cut off by the edge weighs only what lies inside
+    logits = np.pad(maps[5:TILE_OUT], ((0, 0), (1, 1), (1, 1)))
+    heat = np.pad(prob, 1)
+    dy, dx = np.meshgrid(np.arange(3), np.arange(3), indexing="ij")
+    rows, cols = gy[:, None] + dy.reshape(-1), gx[:, None] + dx.reshape(-1)  # (K, 9), padded cells
+    weight = heat[rows, cols]
+    weight = weight / np.maximum(1e-6, weight.sum(axis=1, keepdims=True))
+    cells = logits[:, rows, cols]  # (classes, K, 9)
+    pn = np.einsum("ckn,kn->kc", _softmax(cells[:N_NUMBERS]), weight)
+    pc = np.einsum("ckn,kn->kc", _softmax(cells[N_NUMBERS:]), weight)
     return class_probs(pn, pc)
 
 
@@ -188,7 +201,7 @@ def read_upright(image: np.ndarray, found: list[TilePeak], weights: Path = DEFAU
     if not unsure:
         return found
     batch = np.stack([upright_patch(image, found[i], side, height) for i in unsure]).transpose(0, 3, 1, 2)
-    maps = load_network(weights)(batch.astype(np.float32))
+    maps = load_network(weights)(np.ascontiguousarray(batch, np.float32))
     out = list(found)
     centre = side // STRIDE // 2
     for i, m in zip(unsure, maps, strict=True):
@@ -196,7 +209,7 @@ def read_upright(image: np.ndarray, found: list[TilePeak], weights: Path = DEFAU
         # the strongest heat within a cell or two of the patch's centre is this tile
         win = prob[centre - 2:centre + 2, centre - 2:centre + 2]
         gy, gx = np.unravel_index(int(np.argmax(win)), win.shape)
-        probs = _class_at(m, prob, centre - 2 + int(gy), centre - 2 + int(gx))
+        probs = _classes_at(m, prob, np.array([centre - 2 + int(gy)]), np.array([centre - 2 + int(gx)]))[0]
         if float(probs.max()) > found[i].confidence:
             out[i] = replace(found[i], probs=probs)
     return out
