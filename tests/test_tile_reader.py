@@ -21,6 +21,7 @@ from vision.tile_reader import (
     TILE_OUT,
     UPRIGHT_PATCH,
     TilePeak,
+    _classes_at,
     class_probs,
     decode_tiles,
     read_tile_table,
@@ -129,6 +130,33 @@ def test_class_probabilities_are_number_times_colour() -> None:
     p = class_probs(number / number.sum(), colour)
     assert p.sum() == pytest.approx(1.0)
     assert TILE_CLASSES[int(np.argmax(p))] == f"{COLOURS[2]}9"
+
+
+def test_classes_are_read_over_the_heat_weighed_cells_around_each_peak_edges_included() -> None:
+    """The batched read equals the 3×3 window read cell by cell: each cell's number and colour
+    softmax weighed by its heat, a window cut off by the map's edge weighing only the cells
+    inside it."""
+    rng = np.random.default_rng(5)
+    gh, gw = 7, 9
+    maps = rng.normal(0, 2, (TILE_OUT, gh, gw)).astype(np.float32)
+    prob = (1 / (1 + np.exp(-maps[0]))).astype(np.float32)
+    cells = [(0, 0), (0, 4), (3, 8), (6, 8), (6, 0), (3, 4)]
+    got = _classes_at(maps, prob, np.array([c[0] for c in cells]), np.array([c[1] for c in cells]))
+
+    def softmax(x: np.ndarray) -> np.ndarray:
+        e = np.exp(x - x.max())
+        return e / e.sum()
+
+    for row, (gy, gx) in zip(got, cells, strict=True):
+        number, colour, total = np.zeros(N_NUMBERS), np.zeros(TILE_OUT - 5 - N_NUMBERS), 0.0
+        for y in range(max(0, gy - 1), min(gh, gy + 2)):
+            for x in range(max(0, gx - 1), min(gw, gx + 2)):
+                number += prob[y, x] * softmax(maps[5:5 + N_NUMBERS, y, x].astype(np.float64))
+                colour += prob[y, x] * softmax(maps[5 + N_NUMBERS:, y, x].astype(np.float64))
+                total += prob[y, x]
+        assert row == pytest.approx(class_probs(number / total, colour / total), abs=1e-6)
+        assert row.sum() == pytest.approx(1.0, abs=1e-5)
+    assert _classes_at(maps, prob, np.array([], int), np.array([], int)).shape == (0, len(TILE_CLASSES))
 
 
 def test_a_tile_the_network_is_unsure_of_is_unreadable(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -72,3 +72,19 @@ def test_missing_or_broken_weights_are_named(tmp_path: Path, backend: str) -> No
     broken.write_bytes(b"not a network")
     with pytest.raises(VisionError, match="cannot load network weights .*broken.onnx"):
         load_network(broken, backend)
+
+
+def test_looks_at_one_size_share_one_read_only_letterbox_while_sharing() -> None:
+    from vision.detector import letterbox, sharing_letterboxes
+
+    image = np.random.default_rng(2).integers(0, 256, (300, 400, 3), np.uint8)
+    other = image.copy()
+    alone, scale = letterbox(image, 128)
+    assert letterbox(image, 128)[0] is not alone and alone.flags.writeable
+    with sharing_letterboxes():
+        first, first_scale = letterbox(image, 128)
+        assert letterbox(image, 128)[0] is first and not first.flags.writeable
+        assert np.array_equal(first, alone) and first_scale == scale
+        assert letterbox(image, 96)[0] is not first  # another size is made anew
+        assert letterbox(other, 128)[0] is not first  # so is another image, however alike
+    assert letterbox(image, 128)[0] is not first  # closed: nothing kept
