@@ -156,6 +156,8 @@ def test_classes_are_read_over_the_heat_weighed_cells_around_each_peak_edges_inc
                 total += prob[y, x]
         assert row == pytest.approx(class_probs(number / total, colour / total), abs=1e-6)
         assert row.sum() == pytest.approx(1.0, abs=1e-5)
+    inside = _classes_at(maps, prob, np.array([3, 1]), np.array([4, 7]))  # no window cut: not padded
+    assert inside[0] == pytest.approx(got[5], abs=1e-7)
     assert _classes_at(maps, prob, np.array([], int), np.array([], int)).shape == (0, len(TILE_CLASSES))
 
 

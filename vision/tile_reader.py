@@ -162,11 +162,13 @@ def _classes_at(maps: np.ndarray, prob: np.ndarray, gy: np.ndarray, gx: np.ndarr
     over the 3×3 cells around it, each cell weighed by its heat ``prob``."""
     if not len(gy):
         return np.empty((0, len(TILE_CLASSES)), np.float32)
-    # the maps padded by a cell of no heat: a window cut off by the edge weighs only what lies inside
-    logits = np.pad(maps[5:TILE_OUT], ((0, 0), (1, 1), (1, 1)))
-    heat = np.pad(prob, 1)
-    dy, dx = np.meshgrid(np.arange(3), np.arange(3), indexing="ij")
-    rows, cols = gy[:, None] + dy.reshape(-1), gx[:, None] + dx.reshape(-1)  # (K, 9), padded cells
+    gh, gw = prob.shape
+    if gy.min() >= 1 and gx.min() >= 1 and gy.max() <= gh - 2 and gx.max() <= gw - 2:
+        logits, heat, shift = maps[5:TILE_OUT], prob, -1
+    else:  # padded by a cell of no heat: a window cut off by the edge weighs only what lies inside
+        logits, heat, shift = np.pad(maps[5:TILE_OUT], ((0, 0), (1, 1), (1, 1))), np.pad(prob, 1), 0
+    dy, dx = np.meshgrid(np.arange(3) + shift, np.arange(3) + shift, indexing="ij")
+    rows, cols = gy[:, None] + dy.reshape(-1), gx[:, None] + dx.reshape(-1)  # (K, 9)
     weight = heat[rows, cols]
     weight = weight / np.maximum(1e-6, weight.sum(axis=1, keepdims=True))
     cells = logits[:, rows, cols]  # (classes, K, 9)
