@@ -1,11 +1,14 @@
 """Benchmark of the corner-index classifier alone: accuracy on the labelled index boxes of
-``cards-corners`` (train and held-out capture groups), read both ways round as at run time.
+``cards-corners`` (train and held-out capture groups), read both ways round as at run time,
+and with ``--tables N`` on the printed indices of rendered tables (``bench_tables.py``'s
+sources, N tables each; a box is every index that shows nearly whole).
 
 Usage: ``.venv/bin/python bench/bench_index_crops.py [--weights vision/weights/indexnet.onnx]
-[--data ../shared/data] [--wrong]``
+[--data ../shared/data] [--wrong] [--tables 0] [--seed 5]``
 
 This separates the classifier from the detector: a held-out index read wrongly here is a
-classifier fault however well the detector boxes it. ``--wrong`` lists those reads.
+classifier fault however well the detector boxes it. ``--wrong`` lists those reads (and the
+commonest confusions on the tables).
 """
 
 from __future__ import annotations
@@ -14,12 +17,17 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+from bench_tables import SOURCES, table  # noqa: E402
 
 from vision.assemble import DEFAULT_PARAMS  # noqa: E402
 from vision.classifier import DEFAULT_CLASSIFIER, N_OUT, crop_index, crop_size, read_crops  # noqa: E402
@@ -30,12 +38,40 @@ from vision.train.split import is_held_out  # noqa: E402
 SURE = DEFAULT_PARAMS.min_confidence
 
 
+def tables(weights: Path, n: int, seed: int, wrong: bool) -> None:
+    """Accuracy on the whole printed indices of ``n`` rendered tables of each source."""
+    size = crop_size(weights)
+    names = INDEX_CLASSES + ("not an index",)
+    for source in SOURCES:
+        rng = np.random.default_rng(seed)
+        crops, want = [], []
+        for _ in range(n):
+            image, cards = table(rng, source, (1280, 960))
+            for c in cards:
+                for box in c.visible_indices:
+                    crops.append(crop_index(image, box, size))
+                    want.append(index_class(c.card))
+        probs = read_crops(crops, weights, N_OUT, both_ways=True)
+        got = probs.argmax(axis=1)
+        right = got == np.array(want)
+        sure = right & (probs.max(axis=1) >= SURE)
+        print(f"index crops tables {source:13s} crops={len(want):4d} accuracy={right.mean():.4f} "
+              f"sure_and_right={sure.mean():.4f}")
+        if wrong:
+            confused = Counter(f"{INDEX_CLASSES[w]}->{names[g]}" for w, g in zip(want, got, strict=True) if w != g)
+            print("  " + ", ".join(f"{k} {v}" for k, v in confused.most_common(8)))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--weights", type=Path, default=DEFAULT_CLASSIFIER)
     ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
     ap.add_argument("--wrong", action="store_true", help="list the held-out indices read wrongly")
+    ap.add_argument("--tables", type=int, default=0, help="rendered tables per source (0: none)")
+    ap.add_argument("--seed", type=int, default=5, help="the rendered tables' seed")
     args = ap.parse_args()
+    if args.tables:
+        tables(args.weights, args.tables, args.seed, args.wrong)
     root = args.data / "cards-corners"
     if not root.is_dir():
         print(f"cards-corners: not found under {args.data}")
