@@ -1,11 +1,17 @@
-"""Rebuild ``vision/weights/cardnet.onnx`` from the shared photos (CPU, torch).
+"""Rebuild ``vision/weights/cardnet.onnx`` from the shared photos (torch, on the CPU or a GPU).
 
 Usage (from the repo root, with torch installed in the venv)::
 
     .venv/bin/python -m vision.train.train --steps 40000 [--minutes 90] [--fresh]
+                                           [--step-seeds [--workers N]] [--device cuda]
 
 The budget is ``--steps`` optimizer steps; the run keeps a checkpoint beside ``--out`` and the
-same command carries on from it (``vision.train.state``). With ``--bootstrap-steps`` a
+same command carries on from it (``vision.train.state``). With ``--step-seeds`` each crop of
+a batch is cut from a generator of its own (the run's seed, the step, its place in the
+batch; ``vision.train.seeded``), so ``--workers`` processes can cut the batches between them
+and any number of them cut the same ones; without it the crops come one after another from
+the run's generator, as for the shipped detector. ``--device cuda`` runs the network on a GPU
+(the same steps and data; the weights then differ from a CPU run's in the last bits). With ``--bootstrap-steps`` a
 bootstrap model (photos only) first finds the corner indices on the whole-card photos
 (``cards-ranks``), where they are not labelled; indices it reads with the labelled rank become
 extra labels for the main run, which also mixes in drawn scenes (``vision.synth``).
@@ -18,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +43,7 @@ from vision.train.dataset import (
     table_textures,
 )
 from vision.train.net import N_CARD, N_INDEX, CardNet, freeze_norms, load_exported
+from vision.train.seeded import Seed, SeededBatches
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -70,12 +78,35 @@ def loss_fn(out: torch.Tensor, t: dict[str, torch.Tensor]) -> torch.Tensor:
 
 
 def export(model: CardNet, path: Path) -> None:
+    device = next(model.parameters()).device
+    model.to("cpu")
     model.eval()
     x = torch.zeros(1, 3, INPUT_SIZE, INPUT_SIZE)
     torch.onnx.export(model, (x,), str(path), opset_version=13, dynamo=False,
                       input_names=["image"], output_names=["maps"],
                       dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "maps": {0: "n", 2: "map_h", 3: "map_w"}})
     model.train()
+    model.to(device)
+
+
+Crop = tuple[np.ndarray, dict[str, np.ndarray | np.float32]]
+#: What the crop-cutting processes of ``--step-seeds`` read (left here before they fork):
+#: the photos, the drawn scenes, and the batch's size and drawn share.
+_SOURCES: tuple[list[Photo], list[Photo], int, float] | None = None
+
+
+def seeded_crop(seed: Seed, crop: int) -> Crop:
+    """The crop at place ``i`` of step ``k``'s batch, ``seed`` being (run seed, k, i): which
+    photos and drawn scenes make the batch comes from a generator of (run seed, k), the same
+    in every process, and the crop itself from one of ``seed``."""
+    if _SOURCES is None:
+        raise RuntimeError("no photos to cut crops from")
+    photos, synth, size, share = _SOURCES
+    pick = np.random.default_rng(list(seed[:2]))
+    n_synth = int(pick.binomial(size, share)) if synth else 0
+    chosen = [photos[i] for i in pick.integers(len(photos), size=size - n_synth)]
+    chosen += [synth[i] for i in pick.integers(len(synth), size=n_synth)] if n_synth else []
+    return sample(chosen[seed[2]], np.random.default_rng(list(seed)), crop)
 
 
 def signature(args: argparse.Namespace, total: int) -> dict[str, object]:
@@ -83,6 +114,8 @@ def signature(args: argparse.Namespace, total: int) -> dict[str, object]:
     keys = ("seed", "batch", "crop", "synth", "synth_share", "lr", "all", "precision",
             "no_artwork", "drawn_share", "styled_share", "crowded_share", "typefaces")
     sig: dict[str, object] = {k: getattr(args, k, None) for k in keys}
+    if getattr(args, "step_seeds", False):  # a checkpoint of the other way of cutting is another run
+        sig["step_seeds"] = True
     sig.update(steps=total, init=str(args.init_onnx) if args.init_onnx else None,
                pseudo=str(args.pseudo) if args.pseudo else None)
     return sig
@@ -103,6 +136,13 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2, help="torch's CPU threads")
     ap.add_argument("--precision", choices=("bf16", "fp32"), default="bf16",
                     help="the forward pass's arithmetic (bf16: weights and loss stay float32)")
+    ap.add_argument("--step-seeds", action="store_true",
+                    help="cut each crop from a generator of its own (run seed, step, place in the "
+                         "batch), so that --workers can cut them in parallel")
+    ap.add_argument("--workers", type=int, default=0,
+                    help="processes cutting crops with --step-seeds (0: this one); the batches "
+                         "are the same whatever the number")
+    ap.add_argument("--device", default="cpu", help="where the network runs: cpu, or cuda")
     ap.add_argument("--pseudo", type=Path, default=None,
                     help="earlier weights that label indices on the whole-card photos")
     ap.add_argument("--bootstrap-steps", type=int, default=0,
@@ -117,6 +157,8 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
     add_artwork_arguments(ap)
     args = ap.parse_args()
+    if args.workers and not args.step_seeds:
+        raise SystemExit("error: --workers cuts crops in parallel only with --step-seeds")
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
@@ -143,11 +185,19 @@ def fit(photos: list[Photo], synth: list[Photo], args: argparse.Namespace, total
     """Train a network for ``total`` steps (resuming its checkpoint) and export it to
     ``out``; False when the sitting's ``--minutes`` ran out first (the checkpoint is kept),
     unless ``finish``: then what was learnt by then is exported (a fine-tune's time budget)."""
+    global _SOURCES
+    seeded = getattr(args, "step_seeds", False)
+    device = getattr(args, "device", "cpu")
+    # the cutting processes are forked before the device starts threads of its own
+    _SOURCES = (photos, synth, args.batch, args.synth_share)
+    crops_for = SeededBatches(partial(seeded_crop, crop=args.crop), args.seed, args.batch, total,
+                              getattr(args, "workers", 0) if seeded else 0)
     model = CardNet()
     init = getattr(args, "init_onnx", None)
     if init is not None:
         load_exported(model, str(init))
         print(f"started from {init} (batch norms kept fixed)", flush=True)
+    model.to(device)
     peak = float(getattr(args, "lr", 2e-3))
     opt = torch.optim.AdamW(model.parameters(), lr=peak, weight_decay=1e-4)
     sig = signature(args, total)
@@ -170,13 +220,17 @@ def fit(photos: list[Photo], synth: list[Photo], args: argparse.Namespace, total
                 group["lr"] = lr
             if init is not None:
                 freeze_norms(model)
-            n_synth = int(rng.binomial(args.batch, args.synth_share)) if synth else 0
-            chosen = [photos[i] for i in rng.integers(len(photos), size=args.batch - n_synth)]
-            chosen += [synth[i] for i in rng.integers(len(synth), size=n_synth)] if n_synth else []
-            batch = [sample(p, rng, args.crop) for p in chosen]
+            if seeded:
+                batch = crops_for(step)
+            else:
+                n_synth = int(rng.binomial(args.batch, args.synth_share)) if synth else 0
+                chosen = [photos[i] for i in rng.integers(len(photos), size=args.batch - n_synth)]
+                chosen += [synth[i] for i in rng.integers(len(synth), size=n_synth)] if n_synth else []
+                batch = [sample(p, rng, args.crop) for p in chosen]
             x = torch.from_numpy(np.stack([b[0] for b in batch]).transpose(0, 3, 1, 2).astype(np.float32))
             t = {k: torch.from_numpy(np.stack([b[1][k] for b in batch])) for k in batch[0][1]}
-            with state.precision(args.precision):
+            x, t = x.to(device), {k: v.to(device) for k, v in t.items()}
+            with state.precision(args.precision, device):
                 maps = model(x)
             loss = loss_fn(maps.float(), t)
             opt.zero_grad()
@@ -193,6 +247,7 @@ def fit(photos: list[Photo], synth: list[Photo], args: argparse.Namespace, total
                 export(model, out.with_name(f".{out.stem}.partial.onnx"))
     except KeyboardInterrupt:
         stopped = True
+    crops_for.close()
     state.save(out, sig, step, model, opt, rng)
     if stopped and not finish:
         print(f"stopped at step {step} of {total}; the same command resumes", flush=True)

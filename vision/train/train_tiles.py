@@ -21,12 +21,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing
 import os
-import signal
 import time
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import torch
@@ -36,6 +34,7 @@ from engine.tiles import COLOURS
 from vision.tile_reader import N_NUMBERS, TILE_OUT
 from vision.tile_synth import SceneTile, tile_scene
 from vision.train import state, typefaces
+from vision.train.seeded import Seed, SeededBatches
 from vision.train.tile_net import TileNet
 
 REPO = Path(__file__).resolve().parents[2]
@@ -124,10 +123,9 @@ def draw(rng: np.random.Generator, crop: int, cards: float = 0.0,
     return image, targets(tiles, crop)
 
 
-def draw_seeded(job: tuple[tuple[int, int, int], int, float, tuple[Path, ...] | None,
-                           tuple[Path, ...] | None]) -> Drawn:
+def draw_seeded(seed: Seed, crop: int, cards: float, fonts: tuple[Path, ...] | None,
+                card_fonts: tuple[Path, ...] | None) -> Drawn:
     """``draw`` from a seed of its own (run seed, step, place in the batch): a worker's task."""
-    seed, crop, cards, fonts, card_fonts = job
     return draw(np.random.default_rng(list(seed)), crop, cards, fonts, card_fonts)
 
 
@@ -194,31 +192,15 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     if args.workers and not args.scene_seeds:
         raise SystemExit("error: --workers draws scenes in parallel only with --scene-seeds")
-    # the drawing processes are forked before the device starts threads of its own, and
-    # leave Ctrl-C (sent to the whole process group) to this one: a sitting ends here
-    pool = multiprocessing.get_context("fork").Pool(
-        args.workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)) if args.workers else None
+    # the drawing processes are forked before the device starts threads of its own
+    drawn_for = SeededBatches(partial(draw_seeded, crop=args.crop, cards=args.cards, fonts=fonts,
+                                      card_fonts=card_fonts), args.seed, args.batch, args.steps, args.workers)
     model = TileNet(args.width).to(args.device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     sig = {k: getattr(args, k) for k in ("steps", "seed", "batch", "crop", "lr", "width", "cards",
                                          "typefaces", "card_typefaces")}
     if args.scene_seeds:  # a checkpoint of the other way of drawing is another run
         sig["scene_seeds"] = True
-
-    def jobs(at: int) -> list[tuple]:  # type: ignore[type-arg]
-        return [((args.seed, at, i), args.crop, args.cards, fonts, card_fonts) for i in range(args.batch)]
-
-    # the workers draw the next two batches while the network learns from this one
-    ahead: dict[int, Any] = {}
-
-    def drawn_for(at: int) -> list[Drawn]:
-        if pool is None:
-            return [draw_seeded(j) for j in jobs(at)]
-        for k in range(at, min(at + 3, args.steps)):
-            if k not in ahead:
-                ahead[k] = pool.map_async(draw_seeded, jobs(k))
-        out: list[Drawn] = ahead.pop(at).get()
-        return out
     if args.fresh:
         state.forget(args.out)
     step = state.load(args.out, sig, model, opt, rng)
@@ -256,8 +238,7 @@ def main() -> None:
                 state.save(args.out, sig, step, model, opt, rng)
     except KeyboardInterrupt:
         pass
-    if pool is not None:
-        pool.terminate()
+    drawn_for.close()
     state.save(args.out, sig, step, model, opt, rng)
     if step < args.steps:
         print(f"stopped at step {step} of {args.steps}; the same command resumes", flush=True)
