@@ -256,7 +256,7 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
           draw: Callable[[str, np.random.Generator], Face] = draw_face,
           scale: float | None = None, per_row: int = 3,
           background: np.ndarray | None = None, occluders: int = 0, tight: bool = False,
-          ) -> tuple[np.ndarray, list[SceneCard]]:
+          jokers: float = 0.04) -> tuple[np.ndarray, list[SceneCard]]:
     """A table image with melds laid out, and every card with its visible indices.
 
     ``groups`` fixes the cards of each meld; otherwise 1–4 random melds are drawn. ``draw``
@@ -265,12 +265,13 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
     more than ``per_row`` melds are laid out in rows. ``background`` is a photo of a table to
     lay them on (cropped and scaled to fill the image) instead of a drawn one; ``occluders``
     hands and objects are laid over the cards afterwards (indices they cover are not visible);
-    ``tight`` melds overlap further (see ``_layout``).
+    ``tight`` melds overlap further (see ``_layout``); ``jokers`` is the share of random cards
+    that are printed jokers.
     """
     w, h = size
     img = _table(h, w, rng) if background is None else _fill(background, w, h, rng)
     if groups is None:
-        groups = [[random_card(rng) for _ in range(int(rng.integers(1, 6)))]
+        groups = [[random_card(rng, jokers) for _ in range(int(rng.integers(1, 6)))]
                   for _ in range(int(rng.integers(1, 4)))]
     if scale is None:
         scale = float(rng.uniform(0.22, 0.42)) * min(w, h) / 480 * 1.4

@@ -258,26 +258,29 @@ def table_textures(photos: list[Photo], limit: int = 60) -> list[np.ndarray]:
 
 
 def synthetic_photos(count: int, seed: int, face: FaceFn | None = None,
-                     textures: list[np.ndarray] | None = None, crowded: float = 0.0) -> list[Photo]:
+                     textures: list[np.ndarray] | None = None, crowded: float = 0.0,
+                     jokers: float = 0.04) -> list[Photo]:
     """Drawn table scenes (``vision.synth``) labelled with every visible corner index;
     ``face`` draws the card faces (e.g. ``vision.train.artwork.face_maker``). A third of the
     scenes lie on one of ``textures`` (real tables, ``table_textures``), a quarter have hands
     or objects over the cards, a fifth are seen at a slant.
 
     A share ``crowded`` are whole tables instead (``crowded_scene``): up to 48 cards in 2–6
-    melds of 2–8 on a wide photo, overlapping down to an eighth of a card."""
+    melds of 2–8 on a wide photo, overlapping down to an eighth of a card. ``jokers`` is the
+    share of cards that are printed jokers."""
     from vision.synth import draw_face, scene, tilted
 
     rng = np.random.default_rng(seed)
     out = []
     for i in range(count):
         if crowded and rng.random() < crowded:
-            out.append(crowded_scene(rng, f"synth-{seed}-{i}", face or draw_face, textures))
+            out.append(crowded_scene(rng, f"synth-{seed}-{i}", face or draw_face, textures, jokers))
             continue
         size = (640, 480) if rng.random() < 0.6 else (640, 640)
         background = textures[int(rng.integers(len(textures)))] if textures and rng.random() < 0.35 else None
         occluders = int(rng.integers(1, 4)) if rng.random() < 0.25 else 0
-        img, cards = scene(rng, size, draw=face or draw_face, background=background, occluders=occluders)
+        img, cards = scene(rng, size, draw=face or draw_face, background=background, occluders=occluders,
+                           jokers=jokers)
         if rng.random() < 0.2:
             img, cards = tilted(img, cards, rng, 0.1)
         out.append(_scene_photo(f"synth-{seed}-{i}", img, cards))
@@ -285,13 +288,13 @@ def synthetic_photos(count: int, seed: int, face: FaceFn | None = None,
 
 
 def crowded_scene(rng: np.random.Generator, name: str, face: FaceFn,
-                  textures: list[np.ndarray] | None) -> Photo:
+                  textures: list[np.ndarray] | None, jokers: float = 0.04) -> Photo:
     """One wide table (960–1280 pixels) of 2–6 melds of 2–8 cards laid close, half of them at
     a slant; its crops are scaled by its indices' size (``Photo.index_px``)."""
     from vision.synth import CARD_H, random_card, scene, tilted
 
     w, h = ((1280, 960), (960, 720), (1024, 1024))[int(rng.integers(3))]
-    groups = [[random_card(rng) for _ in range(int(rng.integers(2, 9)))]
+    groups = [[random_card(rng, jokers) for _ in range(int(rng.integers(2, 9)))]
               for _ in range(int(rng.integers(2, 7)))]
     scale = float(rng.uniform(0.28, 0.6)) * w / 1280
     background = textures[int(rng.integers(len(textures)))] if textures and rng.random() < 0.35 else None

@@ -46,6 +46,8 @@ from vision.train.net import N_CARD, N_INDEX, CardNet, freeze_norms, load_export
 from vision.train.seeded import Seed, SeededBatches
 
 REPO = Path(__file__).resolve().parents[2]
+#: The share of printed jokers among the drawn scenes' cards, as the shipped detector drew them.
+JOKERS = 0.04
 
 
 def focal(logits: torch.Tensor, gt: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
@@ -116,6 +118,8 @@ def signature(args: argparse.Namespace, total: int) -> dict[str, object]:
     sig: dict[str, object] = {k: getattr(args, k, None) for k in keys}
     if getattr(args, "step_seeds", False):  # a checkpoint of the other way of cutting is another run
         sig["step_seeds"] = True
+    if getattr(args, "jokers", JOKERS) != JOKERS:
+        sig["jokers"] = args.jokers
     sig.update(steps=total, init=str(args.init_onnx) if args.init_onnx else None,
                pseudo=str(args.pseudo) if args.pseudo else None)
     return sig
@@ -152,6 +156,8 @@ def main() -> None:
                     help="share of each batch drawn from the synthetic scenes")
     ap.add_argument("--crowded-share", type=float, default=0.0,
                     help="share of drawn scenes that are whole crowded tables (see synthetic_photos)")
+    ap.add_argument("--jokers", type=float, default=JOKERS,
+                    help=f"share of the drawn scenes' cards that are printed jokers (default {JOKERS})")
     ap.add_argument("--init-onnx", type=Path, default=None,
                     help="start from an exported detector (e.g. the shipped weights) and train on")
     ap.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
@@ -172,7 +178,7 @@ def main() -> None:
     if args.pseudo:
         print(f"pseudo-labelled {add_pseudo_indices(photos, args.pseudo)} indices", flush=True)
     synth = (synthetic_photos(args.synth, args.seed + 1, scene_faces(args), table_textures(photos),
-                              crowded=args.crowded_share)
+                              crowded=args.crowded_share, jokers=args.jokers)
              if args.synth else [])
     print(f"training on {len(photos)} photos + {len(synth)} drawn scenes for {args.steps} steps",
           flush=True)
