@@ -11,8 +11,9 @@ a batch is cut from a generator of its own (the run's seed, the step, its place 
 batch; ``vision.train.seeded``), so ``--workers`` processes can cut the batches between them
 and any number of them cut the same ones; without it the crops come one after another from
 the run's generator, as for the shipped detector. ``--device cuda`` runs the network on a GPU
-(the same steps and data; the weights then differ from a CPU run's in the last bits). With ``--bootstrap-steps`` a
-bootstrap model (photos only) first finds the corner indices on the whole-card photos
+(the same steps and data; the weights then differ from a CPU run's in the last bits).
+
+With ``--bootstrap-steps`` a bootstrap model (photos only) first finds the corner indices on the whole-card photos
 (``cards-ranks``), where they are not labelled; indices it reads with the labelled rank become
 extra labels for the main run, which also mixes in drawn scenes (``vision.synth``).
 
