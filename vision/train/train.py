@@ -13,9 +13,10 @@ and any number of them cut the same ones; without it the crops come one after an
 the run's generator, as for the shipped detector. ``--device cuda`` runs the network on a GPU
 (the same steps and data; the weights then differ from a CPU run's in the last bits).
 
-With ``--bootstrap-steps`` a bootstrap model (photos only) first finds the corner indices on the whole-card photos
-(``cards-ranks``), where they are not labelled; indices it reads with the labelled rank become
-extra labels for the main run, which also mixes in drawn scenes (``vision.synth``).
+With ``--bootstrap-steps`` a bootstrap model (photos only) first finds the corner indices on
+the whole-card photos (``cards-ranks``), where they are not labelled; indices it reads with the
+labelled rank become extra labels for the main run, which also mixes in drawn scenes
+(``vision.synth``).
 
 By default the held-out capture groups (``vision.train.split``) are left out of training, so
 ``bench/bench_see.py`` can report honest held-out figures; ``--all`` trains on every photo.
