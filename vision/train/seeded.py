@@ -14,6 +14,7 @@ ends in the trainer alone.
 
 from __future__ import annotations
 
+import argparse
 import multiprocessing
 import signal
 from collections.abc import Callable
@@ -25,6 +26,19 @@ Item = TypeVar("Item")
 Seed = tuple[int, int, int]
 #: Batches drawn ahead of the one the network learns from.
 AHEAD = 2
+
+
+def add_arguments(ap: argparse.ArgumentParser, flag: str, what: str) -> None:
+    """A trainer's options for seeded batches: ``flag`` (``--step-seeds``, ``--scene-seeds``)
+    draws each ``what`` (crops, scenes) from a seed of its own, ``--workers`` draws them in
+    that many processes, ``--device`` says where the network runs."""
+    ap.add_argument(flag, action="store_true",
+                    help=f"draw each of the {what} from a seed of its own (run seed, step, place in "
+                         "the batch), so that --workers can draw them in parallel")
+    ap.add_argument("--workers", type=int, default=0,
+                    help=f"processes drawing the {what} with {flag} (0: this one); the batches "
+                         "are the same whatever the number")
+    ap.add_argument("--device", default="cpu", help="where the network runs: cpu, or cuda")
 
 
 class SeededBatches(Generic[Item]):

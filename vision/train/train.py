@@ -34,7 +34,7 @@ import torch
 import torch.nn.functional as F
 
 from vision.detector import DEFAULT_WEIGHTS, INPUT_SIZE
-from vision.train import state
+from vision.train import seeded, state
 from vision.train.artwork import add_artwork_arguments, scene_faces
 from vision.train.dataset import (
     Photo,
@@ -142,13 +142,7 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2, help="torch's CPU threads")
     ap.add_argument("--precision", choices=("bf16", "fp32"), default="bf16",
                     help="the forward pass's arithmetic (bf16: weights and loss stay float32)")
-    ap.add_argument("--step-seeds", action="store_true",
-                    help="cut each crop from a generator of its own (run seed, step, place in the "
-                         "batch), so that --workers can cut them in parallel")
-    ap.add_argument("--workers", type=int, default=0,
-                    help="processes cutting crops with --step-seeds (0: this one); the batches "
-                         "are the same whatever the number")
-    ap.add_argument("--device", default="cpu", help="where the network runs: cpu, or cuda")
+    seeded.add_arguments(ap, "--step-seeds", "crops")
     ap.add_argument("--pseudo", type=Path, default=None,
                     help="earlier weights that label indices on the whole-card photos")
     ap.add_argument("--bootstrap-steps", type=int, default=0,
@@ -194,12 +188,12 @@ def fit(photos: list[Photo], synth: list[Photo], args: argparse.Namespace, total
     ``out``; False when the sitting's ``--minutes`` ran out first (the checkpoint is kept),
     unless ``finish``: then what was learnt by then is exported (a fine-tune's time budget)."""
     global _SOURCES
-    seeded = getattr(args, "step_seeds", False)
+    step_seeded = getattr(args, "step_seeds", False)
     device = getattr(args, "device", "cpu")
     # the cutting processes are forked before the device starts threads of its own
     _SOURCES = (photos, synth, args.batch, args.synth_share)
     crops_for = SeededBatches(partial(seeded_crop, crop=args.crop), args.seed, args.batch, total,
-                              getattr(args, "workers", 0) if seeded else 0)
+                              getattr(args, "workers", 0) if step_seeded else 0)
     model = CardNet()
     init = getattr(args, "init_onnx", None)
     if init is not None:
@@ -228,7 +222,7 @@ def fit(photos: list[Photo], synth: list[Photo], args: argparse.Namespace, total
                 group["lr"] = lr
             if init is not None:
                 freeze_norms(model)
-            if seeded:
+            if step_seeded:
                 batch = crops_for(step)
             else:
                 n_synth = int(rng.binomial(args.batch, args.synth_share)) if synth else 0

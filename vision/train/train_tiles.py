@@ -33,7 +33,7 @@ import torch.nn.functional as F
 from engine.tiles import COLOURS
 from vision.tile_reader import N_NUMBERS, TILE_OUT
 from vision.tile_synth import SceneTile, tile_scene
-from vision.train import state, typefaces
+from vision.train import seeded, state, typefaces
 from vision.train.seeded import Seed, SeededBatches
 from vision.train.tile_net import TileNet
 
@@ -172,13 +172,7 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=None,
                     help="stop this sitting after so many minutes; the same command resumes")
     ap.add_argument("--fresh", action="store_true", help="ignore a checkpoint and start over")
-    ap.add_argument("--scene-seeds", action="store_true",
-                    help="draw each scene from a seed of its own (run seed, step, place in the "
-                         "batch), so that --workers can draw in parallel")
-    ap.add_argument("--workers", type=int, default=0,
-                    help="processes drawing scenes with --scene-seeds (0: this one); the "
-                         "batches are the same whatever the number")
-    ap.add_argument("--device", default="cpu", help="where the network runs: cpu, or cuda")
+    seeded.add_arguments(ap, "--scene-seeds", "scenes")
     ap.add_argument("--precision", choices=("bf16", "float32"), default="bf16",
                     help="the forward pass's arithmetic (bf16: faster where the processor has "
                          "bfloat16 instructions, and on a GPU; float32 elsewhere)")
