@@ -10,7 +10,7 @@ Each copy is onnxruntime's static quantization of the float file: weights per ou
 and activations per tensor in 8 bits, with QuantizeLinear/DequantizeLinear pairs around each
 operation but the first convolution, which stays float (it sees the raw pixels; kept float,
 the index classifier's copy reads held-out photos and tables more often as the float network
-does, at the same speed: ``vision/README.md``), and the activations' ranges (minimum to maximum) measured on the inputs the kit
+does, at the same speed: ``vision/HISTORY.md``), and the activations' ranges (minimum to maximum) measured on the inputs the kit
 really gives the network. Those are recorded (``vision.inference.recording``) while the
 float networks read shared photos of the capture groups that are not held out (all of them
 with ``--all``), and, with ``--scenes``, drawn scenes as drawn (the training designs, never a
