@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Final
 
 import numpy as np
 
@@ -141,6 +142,9 @@ class AssemblyParams:
 
 
 DEFAULT_PARAMS = AssemblyParams()
+#: A whole card's faint index peaks (those under ``index_score``) are the ones within this
+#: share of its box's width and height of it: they tell its suit when it took no index.
+NEAR: Final = 0.05
 _RANK_OF_INDEX = np.array([RANKS.index(c[:-1]) if c != "PJ" else len(RANKS) for c in INDEX_CLASSES])
 _SUIT_OF_INDEX = np.array([SUITS.index(c[-1]) if c != "PJ" else -1 for c in INDEX_CLASSES])
 
@@ -375,6 +379,25 @@ def _suit_from(image: np.ndarray | None, box: Box, weak: list[Detection]) -> tup
     return ("H", 0.3) if red > dark else ("S", 0.3)
 
 
+def usable(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAMS) -> list[Detection]:
+    """The detections (in their order) that ``assemble`` can make anything of under
+    ``params``, so that only they need the classifiers' reads: the classifiers never raise a
+    score, so a whole card the detector scored under ``card_score`` (and under
+    ``hint_score``) never stands or lends its rank, and an index peak under ``index_score``
+    only weighs in on the suit (or rank) of a whole card it lies in (``NEAR``). With
+    ``merge`` on, every index peak may join a stronger one, and all are kept."""
+    least_card = min(params.card_score, params.hint_score)
+    wholes = [d.box for d in detections if d.kind == "card" and d.score >= params.card_score]
+
+    def used(d: Detection) -> bool:
+        if d.kind == "card":
+            return d.score >= least_card
+        return (params.merge > 0 or d.score >= params.index_score
+                or any(inside(d.x, d.y, box, NEAR) for box in wholes))
+
+    return [d for d in detections if used(d)]
+
+
 def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAMS,
              image: np.ndarray | None = None,
              regions: CardRegions | None = None) -> list[DetectedCard]:
@@ -412,7 +435,7 @@ def assemble(detections: list[Detection], params: AssemblyParams = DEFAULT_PARAM
             score = max(whole.score, *(d.score for d in group))
             out.append(_card(name, _union([whole.box, *boxes]), conf, boxes, score, params))
             continue
-        near = [d for d in weak if inside(d.x, d.y, whole.box, 0.05)]
+        near = [d for d in weak if inside(d.x, d.y, whole.box, NEAR)]
         probs = whole.probs
         if params.weak_rank and near:
             probs = probs * _doubt_weighted([(d.score, _rank_marginal(d.probs)) for d in near])

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.assemble import DEFAULT_PARAMS, AssemblyParams, assemble
+from vision.assemble import DEFAULT_PARAMS, AssemblyParams, assemble, usable
 from vision.classifier import (
     CARD_TURN_UNSURE,
     DEFAULT_CARD_CLASSIFIER,
@@ -128,7 +128,10 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     def read_cards(look: Look) -> list[DetectedCard]:
         seen = seen_by(look)
         cache = reads.setdefault((look.denoise, look.turn), {})
-        detections = refine_indices(seen, found_by(look, seen), index_weights,
+        found = found_by(look, seen)
+        if deck is None:  # an enrolled deck's templates re-read every peak
+            found = usable(found, params)
+        detections = refine_indices(seen, found, index_weights,
                                     zoom_score=look.zoom_score, sharpest=look.sharpest,
                                     zoom_unsure=zoom_unsure, zoom_both_ways=zoom_both_ways,
                                     turn_unsure=turn_unsure, cache=cache)
