@@ -80,7 +80,8 @@ def main() -> int:
                     help="also read with fewer looks: one (the first look's size only) and two (the "
                          "size measured once, not again): what each later look is worth")
     ap.add_argument("--ablate-upright", action="store_true",
-                    help="also read without reading the unsure tiles again turned upright")
+                    help="also read without reading the unsure tiles again turned upright, and "
+                         "with the upright patches 96 pixels wide (shipped: 64)")
     args = ap.parse_args()
     print("RENDERED tables (vision.tile_synth, held-out typefaces and plastics), not photographs")
     readers: dict[str, Callable[[np.ndarray], TableReading]] = {}
@@ -90,6 +91,7 @@ def main() -> int:
         print(f"no learnt weights at {args.weights}")
     if args.ablate_upright and args.weights.is_file():
         readers["as found"] = lambda im: read_tile_table(im, args.weights, upright=False)
+        readers["patch 96"] = lambda im: read_tile_table(im, args.weights, patch=96)
     if args.ablate_looks and args.weights.is_file():
         readers["1 look"] = lambda im: read_tile_table(im, args.weights, looks=1)
         readers["2 looks"] = lambda im: read_tile_table(im, args.weights, looks=2)

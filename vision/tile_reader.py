@@ -68,8 +68,10 @@ MIN_CONFIDENCE: Final = 0.5
 HEIGHT_PER_BOX: Final = 0.95
 #: Tiles read less surely than this are read again turned upright (``read_upright``) ...
 UPRIGHT_BELOW: Final = 0.9
-#: ... in a square patch this many pixels wide (a multiple of 32) ...
-UPRIGHT_PATCH: Final = 96
+#: ... in a square patch this many pixels wide (a multiple of 32; the tile and a margin of a
+#: sixth of its height each way: 96 read no better and took twice the time,
+#: ``bench/bench_tiles_learnt.py --ablate-upright``) ...
+UPRIGHT_PATCH: Final = 64
 #: ... scaled so that the tile is this many pixels high in it.
 UPRIGHT_TILE: Final = TARGET_TILE
 
@@ -315,12 +317,13 @@ def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
 def read_tiles_learnt(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
                       min_confidence: float = MIN_CONFIDENCE, size: int | None = None,
                       looks: int = LOOKS, made: TileLooks | None = None, upright: bool = True,
-                      ) -> list[DetectedCard]:
+                      patch: int = UPRIGHT_PATCH) -> list[DetectedCard]:
     """Every tile on the image in the engine's tile notation (``R7``, ``JY``), ``??`` when
-    its class is less sure than ``min_confidence``; sorted left to right."""
+    its class is less sure than ``min_confidence``; sorted left to right. ``patch`` is the
+    side of the upright patches (``read_upright``)."""
     out = []
     found = find_tiles(image, weights, size, looks, made)
-    for p in read_upright(image, found, weights) if upright else found:
+    for p in read_upright(image, found, weights, side=patch) if upright else found:
         name = p.label if p.confidence >= min_confidence else UNREADABLE
         out.append(DetectedCard(name, p.box, p.confidence))
     return sorted(out, key=lambda c: (c.box[0], c.box[1]))
@@ -328,13 +331,14 @@ def read_tiles_learnt(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
 
 def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGHTS,
                     looks: int = LOOKS, made: TileLooks | None = None,
-                    upright: bool = True) -> TableReading:
+                    upright: bool = True, patch: int = UPRIGHT_PATCH) -> TableReading:
     """The tiles on a table photo, grouped into sets and runs as they lie: with the learnt
     reader when its weights are there, else (or with ``weights`` None) with the classical
     one (``vision.tiles``). ``made`` holds the learnt reader's looks already made;
-    ``upright`` reads its unsure tiles again turned upright (``read_upright``)."""
+    ``upright`` reads its unsure tiles again turned upright (``read_upright``), in patches
+    ``patch`` pixels wide."""
     if weights is not None and weights.is_file():
-        tiles = read_tiles_learnt(image, weights, looks=looks, made=made, upright=upright)
+        tiles = read_tiles_learnt(image, weights, looks=looks, made=made, upright=upright, patch=patch)
     else:
         tiles = read_tiles(image)
     found = tuple(tiles)
