@@ -19,8 +19,9 @@ The designs drawn depend on the font files installed (Debian's ``fonts-urw-base3
 These are renders, not photographs: they measure what the renderer can vary (designs,
 layout, scale, light), with exact truth. Scored like ``../shared/tools/see-eval`` but with
 cards counted as a multiset (``table_score.py``): precision, recall, F1, the share of tables
-read exactly, the melds grouped exactly, and median and p95 ms per table. A card with only
-part of an index showing may be read or not (its read is optional); the ``strict`` figures
+read exactly, the melds grouped exactly, the printed jokers read where they lie (of those
+with an index showing), and median and p95 ms per table. A card with only part of an index
+showing may be read or not (its read is optional); the ``strict`` figures
 count its read as wrong, as this benchmark did before.
 """
 
@@ -105,6 +106,7 @@ def run(source: str, tables: int, size: tuple[int, int], seed: int) -> dict[str,
     print(f"tables {source:14s} n={tables} cards={total.right + total.missed} precision={p:.4f} "
           f"recall={r:.4f} f1={f1:.4f} (strict {strict_f1:.4f}) exact={total.exact / tables:.3f} "
           f"melds={total.melds_hit}/{total.melds} (strict {total.melds_strict}) "
+          f"jokers={total.jokers_read}/{total.jokers} "
           f"median_ms={statistics.median(times):.0f} p95_ms={p95(times):.0f}", flush=True)
     return {"f1": f1, "melds": total.melds_hit / max(total.melds, 1)}
 

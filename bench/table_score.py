@@ -30,7 +30,9 @@ from vision.synth import SceneCard, touching_melds
 @dataclass
 class TableScore:
     """Counts summed over tables: cards right, wrong and missed (optional reads left out, and
-    ``strict_wrong`` with them in), tables read exactly, and melds grouped exactly."""
+    ``strict_wrong`` with them in), tables read exactly, melds grouped exactly, and the printed
+    jokers with an index showing (``jokers``) and those of them read as jokers where they lie
+    (``jokers_read``)."""
 
     right: int = 0
     wrong: int = 0
@@ -40,6 +42,8 @@ class TableScore:
     melds: int = 0
     melds_hit: int = 0
     melds_strict: int = 0
+    jokers: int = 0
+    jokers_read: int = 0
 
     def add(self, other: TableScore) -> None:
         for name in self.__dataclass_fields__:
@@ -85,6 +89,22 @@ def optional_reads(scene: Sequence[SceneCard], reading: TableReading) -> dict[in
     return out
 
 
+def jokers_read(scene: Sequence[SceneCard], reading: TableReading) -> tuple[int, int]:
+    """The scene's printed jokers with an index showing whole, and how many of them a read
+    naming a joker lies on (an index centre of the read, or its box centre, on the joker),
+    each read counting for one joker at most."""
+    shown = [c for c in scene if c.card == "PJ" and c.visible_indices]
+    reads = [r for r in reading.cards if r.card == "PJ"]
+    used: set[int] = set()
+    for joker in shown:
+        outline = joker.quad.astype(np.float32).reshape(-1, 1, 2)
+        for i, r in enumerate(reads):
+            if i not in used and any(cv2.pointPolygonTest(outline, p, False) >= 0 for p in _centres(r)):
+                used.add(i)
+                break
+    return len(shown), len(used)
+
+
 def score_table(scene: Sequence[SceneCard], reading: TableReading) -> TableScore:
     """One table's counts (see ``TableScore``)."""
     want = Counter(c.card for c in scene if c.visible_indices)
@@ -94,11 +114,12 @@ def score_table(scene: Sequence[SceneCard], reading: TableReading) -> TableScore
     right, strict_wrong, missed = compare(want, got)
     wrong = sum((got - want - excused).values())
     score = TableScore(right, wrong, missed, strict_wrong, int(missed == 0 and wrong == 0))
+    score.jokers, score.jokers_read = jokers_read(scene, reading)
     truth: dict[int, Counter[str]] = {}
     for c in scene:
         if c.visible_indices:
             truth.setdefault(c.group, Counter())[c.card] += 1
-    touching = {g for pair in touching_melds(scene) for g in pair}
+    touching = {g for pair in touching_melds(list(scene)) for g in pair}
     strict = [Counter(reading.cards[i].card for i in g) for g in reading.groups]
     lenient = list(range(len(reading.groups)))
     for group, meld in truth.items():

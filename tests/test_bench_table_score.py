@@ -85,3 +85,14 @@ def test_a_hidden_card_read_right_keeps_its_excuse_from_an_unreadable_read() -> 
     score = score_table(scene, TableReading(cards, ((0, 1, 2), (3,))))
     assert score.wrong == 0
     assert score.melds_hit == 1  # the ?? beside the excused 9H still breaks the meld
+
+
+def test_a_printed_joker_counts_as_read_only_where_a_joker_read_lies_on_it() -> None:
+    scene = [*SCENE, _card("PJ", 2, 300, True), _card("PJ", 2, 380, True), _card("PJ", 2, 460, False)]
+    cards = (_read("5H", 120), _read("6H", 140), _read("KS", 600), _read("PJ", 300), _read("PJ", 600))
+    score = score_table(scene, TableReading(cards, ((0, 1), (2,), (3,), (4,))))
+    # two jokers show an index; one joker read lies on the first, the other lies on KS
+    assert (score.jokers, score.jokers_read) == (2, 1)
+    twice = (*cards, _read("PJ", 302))
+    # two reads on one joker count it once, and the joker beside it stays unread
+    assert score_table(scene, TableReading(twice, ())).jokers_read == 1
