@@ -63,10 +63,10 @@ def card_tables(source: str, n: int, seed: int) -> Iterator[np.ndarray]:
 
 
 def tile_tables(source: str, n: int, seed: int) -> Iterator[np.ndarray]:
-    layout, fonts, plastics, slant = TILE_SOURCES[source]
+    layout, fonts, plastics, slant, surface = TILE_SOURCES[source]
     rng = np.random.default_rng([seed, 100 + list(TILE_SOURCES).index(source)])
     for _ in range(n):
-        yield tile_scene(rng, SIZE, TILE_PX, layout, fonts, plastics, slant)[0]
+        yield tile_scene(rng, SIZE, TILE_PX, layout, fonts, plastics, slant, surface=surface)[0]
 
 
 def run(name: str, images: Iterator[np.ndarray], want: str, weights: Path,

@@ -7,9 +7,11 @@ These are renders (``vision.tile_synth``), not photographs: the project has no l
 photos of real tile sets, so photograph-like renders with held-out designs stand in for
 them. Sources (1280×960 each): held-out fonts (training plastics), held-out plastics
 (training fonts), and racks, scattered turned tiles and rows seen at a strong slant, each
-with both held-out fonts and plastics. Per source and reader: precision, recall, F1 (a tile
-counts as right when the image holds one more of its label; ``??`` counts as a reading,
-never right), the share of tables read exactly, and median / p95 ms.
+with both held-out fonts and plastics; and tables of both on two surfaces never drawn in
+training (``vision.tile_synth.HELD_OUT_SURFACES``: coarse grain, terrazzo). Per source and
+reader: precision, recall, F1 (a tile counts as right when the image holds one more of its
+label; ``??`` counts as a reading, never right), the share of tables read exactly, and
+median / p95 ms.
 """
 
 from __future__ import annotations
@@ -33,13 +35,16 @@ from vision.tile_synth import tile_scene  # noqa: E402
 
 SIZE = (1280, 960)
 TILE_PX = (45.0, 160.0)
-#: name: (layout, held-out fonts, held-out plastics, slant)
-SOURCES: dict[str, tuple[str | None, bool, bool, float | None]] = {
-    "held-out fonts": (None, True, False, None),
-    "held-out plastics": (None, False, True, None),
-    "racks": ("rack", True, True, None),
-    "scattered": ("scattered", True, True, None),
-    "slant": ("rows", True, True, 0.25),
+#: name: (layout, held-out fonts, held-out plastics, slant, surface)
+SOURCES: dict[str, tuple[str | None, bool, bool, float | None, str | None]] = {
+    "held-out fonts": (None, True, False, None, None),
+    "held-out plastics": (None, False, True, None, None),
+    "racks": ("rack", True, True, None, None),
+    "scattered": ("scattered", True, True, None, None),
+    "slant": ("rows", True, True, 0.25, None),
+    # table surfaces never drawn in training (vision.tile_synth.HELD_OUT_SURFACES)
+    "grain surface": (None, True, True, None, "grain"),
+    "terrazzo surface": (None, True, True, None, "terrazzo"),
 }
 
 
@@ -50,12 +55,12 @@ def score(got: list[str], want: list[str]) -> int:
 
 def run(source: str, reader: Callable[[np.ndarray], TableReading], tables: int,
         seed: int) -> dict[str, float]:
-    layout, fonts, plastics, slant = SOURCES[source]
+    layout, fonts, plastics, slant, surface = SOURCES[source]
     rng = np.random.default_rng([seed, list(SOURCES).index(source)])
     right = n_got = n_want = exact = 0
     times = []
     for _ in range(tables):
-        image, tiles = tile_scene(rng, SIZE, TILE_PX, layout, fonts, plastics, slant)
+        image, tiles = tile_scene(rng, SIZE, TILE_PX, layout, fonts, plastics, slant, surface=surface)
         start = time.perf_counter()
         reading = reader(image)
         times.append((time.perf_counter() - start) * 1000)
@@ -76,6 +81,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--weights", type=Path, default=DEFAULT_TILE_WEIGHTS)
     ap.add_argument("--no-classical", action="store_true", help="skip the classical reader")
+    ap.add_argument("--sources", default=",".join(SOURCES), help="comma-separated sources (default: all)")
     ap.add_argument("--ablate-looks", action="store_true",
                     help="also read with fewer looks: one (the first look's size only) and two (the "
                          "size measured once, not again): what each later look is worth")
@@ -101,7 +107,10 @@ def main() -> int:
         readers["learnt"](np.full((64, 64, 3), 128, np.uint8))
     print(f"{'source':18} {'reader':9} {'tiles':>5} {'prec':>6} {'recall':>6} {'F1':>6} "
           f"{'exact':>6} {'med ms':>7} {'p95 ms':>7}")
-    for source in SOURCES:
+    for source in args.sources.split(","):
+        if source not in SOURCES:
+            print(f"error: unknown source {source!r} (one of {', '.join(SOURCES)})", file=sys.stderr)
+            return 2
         for name, reader in readers.items():
             r = run(source, reader, args.tables, args.seed)
             print(f"{source:18} {name:9} {r['tiles']:5.0f} {r['precision']:6.3f} {r['recall']:6.3f} "

@@ -288,10 +288,32 @@ def _lay(img: np.ndarray, m: np.ndarray, x0: int, y0: int, ink: np.ndarray, engr
 # --- tables -----------------------------------------------------------------------------------
 
 
-def table_texture(h: int, w: int, rng: np.random.Generator, kind: str | None = None) -> np.ndarray:
-    """A table surface (float32 BGR): ``wood``, ``cloth``, ``felt``, ``floor`` (light) or
-    ``plain``."""
-    kind = kind or str(rng.choice(["wood", "cloth", "felt", "floor", "plain"], p=[0.3, 0.15, 0.2, 0.2, 0.15]))
+#: The table surfaces drawn at random, by version, with their chances. ``v1`` is what the
+#: shipped tile reader learnt on; ``v2`` adds busy surfaces: fine speckle (laminate, cork),
+#: granite (dots of two to four shades) and carpet (fibres along one way), on which the
+#: ``v1`` reader took grain for tiles by the hundred.
+SURFACES: Final = {
+    "v1": (("wood", 0.3), ("cloth", 0.15), ("felt", 0.2), ("floor", 0.2), ("plain", 0.15)),
+    "v2": (("wood", 0.2), ("cloth", 0.1), ("felt", 0.12), ("floor", 0.13), ("plain", 0.1),
+           ("speckle", 0.13), ("granite", 0.12), ("carpet", 0.1)),
+}
+#: Surfaces never drawn at random, for measuring only (``bench/bench_tiles_learnt.py``):
+#: ``grain``, blotches a few pixels wide (a coarse-grained cloth or stone), and ``terrazzo``,
+#: chips of stone of several colours set in a pale ground.
+HELD_OUT_SURFACES: Final = ("grain", "terrazzo")
+
+
+def table_texture(h: int, w: int, rng: np.random.Generator, kind: str | None = None,
+                  surfaces: str = "v1") -> np.ndarray:
+    """A table surface (float32 BGR) of ``kind`` (see ``SURFACES`` and ``HELD_OUT_SURFACES``),
+    drawn at random from the version ``surfaces`` when None."""
+    if kind is None:
+        if surfaces not in SURFACES:
+            raise ValueError(f"unknown surfaces {surfaces!r} (known: {', '.join(SURFACES)})")
+        names, chances = zip(*SURFACES[surfaces], strict=True)
+        kind = str(rng.choice(list(names), p=list(chances)))
+    if kind in ("speckle", "granite", "carpet", "grain", "terrazzo"):
+        return _busy_surface(h, w, rng, kind)
     sh, sw = max(8, h // 4), max(8, w // 4)
     ys, xs = np.mgrid[0:sh, 0:sw].astype(np.float32)
     if kind == "wood":
@@ -325,6 +347,54 @@ def table_texture(h: int, w: int, rng: np.random.Generator, kind: str | None = N
         base = rng.uniform(20, 200, 3).astype(np.float32)
         img = np.ones((sh, sw, 3), np.float32) * base
     out: np.ndarray = cv2.resize(img.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    return out
+
+
+def _busy_surface(h: int, w: int, rng: np.random.Generator, kind: str) -> np.ndarray:
+    """A surface with detail at the scale of a tile's numeral strokes (float32 BGR, ``h``×``w``
+    pixels): see ``SURFACES`` and ``HELD_OUT_SURFACES``."""
+    base = rng.uniform(25, 215, 3).astype(np.float32)
+    img: np.ndarray = np.ones((h, w, 3), np.float32) * base
+    if kind == "speckle":  # fine noise, one to three pixels across, grey or tinted
+        cell = float(rng.uniform(1.0, 3.0))
+        coarse = rng.normal(0, 1, (max(2, round(h / cell)), max(2, round(w / cell)))).astype(np.float32)
+        n = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR).reshape(h, w, 1)
+        tint = rng.uniform(0.7, 1.3, 3).astype(np.float32)
+        img = img + n * float(rng.uniform(10, 40)) * tint
+    elif kind == "granite":  # dots of two to four shades over the ground
+        for _ in range(int(rng.integers(2, 5))):
+            # lighter and darker stones of the ground's hue, a little tinted
+            colour = np.clip(base * float(rng.uniform(0.3, 1.7)) + rng.normal(0, 20, 3), 0, 255).astype(np.float32)
+            cell = float(rng.uniform(1.5, 5.0))
+            gh, gw = max(2, round(h / cell)), max(2, round(w / cell))
+            dots = (rng.random((gh, gw)) < rng.uniform(0.05, 0.3)).astype(np.float32)
+            mask = cv2.resize(dots, (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
+            img = img * (1 - mask) + colour * mask
+    elif kind == "carpet":  # short fibres along one way
+        noise = rng.normal(0, 1, (h, w)).astype(np.float32)
+        length = int(rng.integers(3, 9))
+        angle = float(rng.uniform(0, 180))
+        line = np.zeros((length, length), np.float32)
+        line[length // 2, :] = 1.0 / length
+        k = cv2.warpAffine(line, cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), angle, 1.0),
+                           (length, length))
+        kernel = (k / max(1e-6, float(k.sum()))).astype(np.float32)
+        fibres = cv2.filter2D(noise, -1, kernel)
+        img = img * (1 + float(rng.uniform(0.1, 0.3)) * fibres[..., None])
+    elif kind == "grain":  # blotches about four pixels across
+        blotches = rng.normal(0, rng.uniform(5, 30), (h // 4 + 1, w // 4 + 1)).astype(np.float32)
+        img = img + cv2.resize(blotches, (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
+    else:  # terrazzo: chips of stone of several colours in a pale ground
+        img = np.ones((h, w, 3), np.float32) * rng.uniform(170, 240, 3).astype(np.float32)
+        cell = float(rng.uniform(3, 10))
+        gh, gw = max(2, round(h / cell)), max(2, round(w / cell))
+        colours = cv2.resize(rng.uniform(0, 220, (gh, gw, 3)).astype(np.float32), (w, h),
+                             interpolation=cv2.INTER_NEAREST)
+        chips = (rng.random((gh, gw)) < rng.uniform(0.2, 0.5)).astype(np.float32)
+        # the grid's squares rounded off into pebbles
+        pebbles = cv2.GaussianBlur(cv2.resize(chips, (w, h), interpolation=cv2.INTER_NEAREST), (0, 0), cell / 3) > 0.5
+        img[pebbles] = colours[pebbles]
+    out: np.ndarray = np.clip(img, 0, 255)
     return out
 
 
@@ -527,8 +597,8 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
                held_out_fonts: bool | None = False, held_out_plastics: bool | None = False,
                slant: float | None = None, sets: int | None = None,
                fonts: tuple[Path, ...] | None = None, cards: float = 0.0,
-               card_fonts: tuple[Path, ...] | None = None,
-               ) -> tuple[np.ndarray, list[SceneTile]]:
+               card_fonts: tuple[Path, ...] | None = None, surfaces: str = "v1",
+               surface: str | None = None) -> tuple[np.ndarray, list[SceneTile]]:
     """A drawn table ``size`` (w, h) of tiles, as a camera sees it, and its tiles.
 
     ``tile_px`` is the range of a tile's height in pixels (log-uniform); ``layout`` is
@@ -538,14 +608,16 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
     files to draw numerals with (else the held-out or training ones). ``cards`` is the
     chance that playing cards lie on the table too, things the reader must learn are not
     tiles (a third of such tables hold cards only), their decks' typefaces from
-    ``card_fonts`` when given. Tiles whose centre lies outside the image are not listed."""
+    ``card_fonts`` when given. The table's surface is ``surface`` when given, else one drawn
+    from the version ``surfaces`` (``table_texture``). Tiles whose centre lies outside the
+    image are not listed."""
     W, H = size
     layout = layout or str(rng.choice(["rows", "rack", "scattered"], p=[0.5, 0.2, 0.3]))
     th = float(np.exp(rng.uniform(np.log(tile_px[0]), np.log(tile_px[1]))))
     n_sets = sets or (1 if rng.random() < 0.8 else 2)
     tsets = [random_set(rng, held_out_fonts, held_out_plastics, fonts) for _ in range(n_sets)]
     placed, racks = _layout(rng, size, th, layout, tsets)
-    table = table_texture(H, W, rng)
+    table = table_texture(H, W, rng, surface, surfaces)
     canvas = table.copy()
     for poly, colour in racks:
         cv2.fillPoly(canvas, [poly.astype(np.int32)], tuple(float(c) for c in colour), cv2.LINE_AA)

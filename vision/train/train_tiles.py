@@ -32,7 +32,7 @@ import torch.nn.functional as F
 
 from engine.tiles import COLOURS
 from vision.tile_reader import N_NUMBERS, TILE_OUT
-from vision.tile_synth import SceneTile, tile_scene
+from vision.tile_synth import SURFACES, SceneTile, tile_scene
 from vision.train import seeded, state, typefaces
 from vision.train.seeded import Seed, SeededBatches
 from vision.train.tile_net import TileNet
@@ -117,16 +117,18 @@ Drawn = tuple[np.ndarray, dict[str, np.ndarray]]
 
 
 def draw(rng: np.random.Generator, crop: int, cards: float = 0.0,
-         fonts: tuple[Path, ...] | None = None, card_fonts: tuple[Path, ...] | None = None) -> Drawn:
-    """One training scene and its targets."""
-    image, tiles = tile_scene(rng, (crop, crop), TILE_PX, cards=cards, fonts=fonts, card_fonts=card_fonts)
+         fonts: tuple[Path, ...] | None = None, card_fonts: tuple[Path, ...] | None = None,
+         surfaces: str = "v1") -> Drawn:
+    """One training scene (on a table surface of version ``surfaces``) and its targets."""
+    image, tiles = tile_scene(rng, (crop, crop), TILE_PX, cards=cards, fonts=fonts, card_fonts=card_fonts,
+                              surfaces=surfaces)
     return image, targets(tiles, crop)
 
 
 def draw_seeded(seed: Seed, crop: int, cards: float, fonts: tuple[Path, ...] | None,
-                card_fonts: tuple[Path, ...] | None) -> Drawn:
+                card_fonts: tuple[Path, ...] | None, surfaces: str = "v1") -> Drawn:
     """``draw`` from a seed of its own (run seed, step, place in the batch): a worker's task."""
-    return draw(np.random.default_rng(list(seed)), crop, cards, fonts, card_fonts)
+    return draw(np.random.default_rng(list(seed)), crop, cards, fonts, card_fonts, surfaces)
 
 
 def stack(drawn: list[Drawn]) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
@@ -137,9 +139,9 @@ def stack(drawn: list[Drawn]) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
 
 def batch(rng: np.random.Generator, n: int, crop: int, cards: float = 0.0,
           fonts: tuple[Path, ...] | None = None, card_fonts: tuple[Path, ...] | None = None,
-          ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+          surfaces: str = "v1") -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
     """``n`` scenes drawn one after another from ``rng``."""
-    return stack([draw(rng, crop, cards, fonts, card_fonts) for _ in range(n)])
+    return stack([draw(rng, crop, cards, fonts, card_fonts, surfaces) for _ in range(n)])
 
 
 def export(model: TileNet, path: Path) -> None:
@@ -179,6 +181,9 @@ def main() -> None:
     typefaces.add_argument(ap, "tiles-v1")
     ap.add_argument("--card-typefaces", default="cards-v1",
                     help="the pinned typeface list of the decks on tile tables (default cards-v1)")
+    ap.add_argument("--surfaces", choices=tuple(SURFACES), default="v1",
+                    help="the version of the table surfaces drawn (vision.tile_synth.SURFACES; "
+                         "v2 adds speckled, granite and carpet tables; default v1)")
     args = ap.parse_args()
     fonts, card_fonts = typefaces.required(args.typefaces), typefaces.required(args.card_typefaces)
     torch.set_num_threads(args.threads)
@@ -188,13 +193,16 @@ def main() -> None:
         raise SystemExit("error: --workers draws scenes in parallel only with --scene-seeds")
     # the drawing processes are forked before the device starts threads of its own
     drawn_for = SeededBatches(partial(draw_seeded, crop=args.crop, cards=args.cards, fonts=fonts,
-                                      card_fonts=card_fonts), args.seed, args.batch, args.steps, args.workers)
+                                      card_fonts=card_fonts, surfaces=args.surfaces),
+                              args.seed, args.batch, args.steps, args.workers)
     model = TileNet(args.width).to(args.device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     sig = {k: getattr(args, k) for k in ("steps", "seed", "batch", "crop", "lr", "width", "cards",
                                          "typefaces", "card_typefaces")}
     if args.scene_seeds:  # a checkpoint of the other way of drawing is another run
         sig["scene_seeds"] = True
+    if args.surfaces != "v1":  # the surfaces the shipped reader learnt on stay out of its signature
+        sig["surfaces"] = args.surfaces
     if args.fresh:
         state.forget(args.out)
     step = state.load(args.out, sig, model, opt, rng)
@@ -213,7 +221,7 @@ def main() -> None:
             if args.scene_seeds:
                 x, t = stack(drawn_for(step))
             else:
-                x, t = batch(rng, args.batch, args.crop, args.cards, fonts, card_fonts)
+                x, t = batch(rng, args.batch, args.crop, args.cards, fonts, card_fonts, args.surfaces)
             x, t = x.to(args.device), {k: v.to(args.device) for k, v in t.items()}
             with state.precision(args.precision, args.device):
                 out = model(x)

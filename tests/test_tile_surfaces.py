@@ -1,0 +1,64 @@
+"""The table surfaces tile scenes are drawn on (``vision.tile_synth.table_texture``): each
+version draws its own kinds, the held-out ones never at random, and each kind has the
+detail it is meant to have."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pygame
+import pytest
+
+from vision.tile_synth import HELD_OUT_SURFACES, SURFACES, table_texture, tile_scene
+
+BUSY = ("speckle", "granite", "carpet", "grain", "terrazzo")
+#: pygame's bundled font, so that the scenes draw on a machine without font packages
+BUNDLED = (Path(pygame.__file__).parent / pygame.font.get_default_font(),)
+
+
+def _kinds_drawn(version: str, n: int = 400) -> Counter[str]:
+    names = [name for name, _ in SURFACES[version]]
+    rng = np.random.default_rng(5)
+    return Counter(str(rng.choice(names, p=[c for _, c in SURFACES[version]])) for _ in range(n))
+
+
+def test_each_version_draws_known_kinds_and_never_a_held_out_one() -> None:
+    for version, kinds in SURFACES.items():
+        assert abs(sum(c for _, c in kinds) - 1.0) < 1e-9, version
+        assert not {name for name, _ in kinds} & set(HELD_OUT_SURFACES)
+    assert {"speckle", "granite", "carpet"} <= set(_kinds_drawn("v2"))
+    assert not {"speckle", "granite", "carpet"} & set(_kinds_drawn("v1"))
+
+
+@pytest.mark.parametrize("kind", ["wood", "cloth", "felt", "floor", "plain", *BUSY])
+def test_every_kind_is_a_float_image_of_the_size_asked(kind: str) -> None:
+    img = table_texture(90, 130, np.random.default_rng(1), kind)
+    assert img.shape == (90, 130, 3) and img.dtype == np.float32
+    assert 0.0 <= float(img.min()) and float(img.max()) <= 255.0
+
+
+@pytest.mark.parametrize("kind", BUSY)
+def test_busy_surfaces_vary_from_pixel_to_pixel_where_plain_ones_do_not(kind: str) -> None:
+    def fine_detail(img: np.ndarray) -> float:
+        grey = img.mean(axis=2)
+        return float(np.abs(np.diff(grey, axis=1)).mean())
+
+    rng = np.random.default_rng(2)
+    assert fine_detail(table_texture(120, 160, rng, kind)) > 2 * fine_detail(table_texture(120, 160, rng, "plain")) + 1.0
+
+
+def test_an_unknown_version_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="unknown surfaces 'v9'"):
+        table_texture(10, 10, np.random.default_rng(0), surfaces="v9")
+
+
+def test_a_scene_lies_on_the_surface_asked_for() -> None:
+    plain_rng, grain_rng = np.random.default_rng(3), np.random.default_rng(3)
+    plain, tiles = tile_scene(plain_rng, (320, 240), (40.0, 60.0), "rows", None, None, 0.0, sets=1,
+                              fonts=BUNDLED, surface="plain")
+    grainy, same_tiles = tile_scene(grain_rng, (320, 240), (40.0, 60.0), "rows", None, None, 0.0, sets=1,
+                                     fonts=BUNDLED, surface="grain")
+    assert [t.tile for t in tiles] == [t.tile for t in same_tiles]
+    assert not np.array_equal(plain, grainy)
