@@ -16,6 +16,7 @@ from engine.tiles import COLOURS, parse_tile
 from vision.errors import VisionError
 from vision.recognize import read_table
 from vision.tile_reader import (
+    MAX_TILES,
     N_NUMBERS,
     TILE_CLASSES,
     TILE_OUT,
@@ -179,14 +180,17 @@ def test_a_tile_the_network_is_unsure_of_is_unreadable(monkeypatch: pytest.Monke
 def test_a_field_of_weak_heat_gives_tiles_a_third_of_a_tile_apart_strongest_first() -> None:
     """Thousands of weak peaks (a dark cloth, a court drawing): each tile kept lies at least a
     third of its size from every stronger one kept, and every peak dropped lies that near
-    one kept before it."""
+    one kept before it; at run time only the strongest ``MAX_TILES`` are kept."""
     rng = np.random.default_rng(3)
     gh, gw = 120, 160
     maps = np.zeros((TILE_OUT, gh, gw), np.float32)
     maps[0] = rng.uniform(-0.8, -0.4, (gh, gw))  # heat 0.31-0.40 everywhere
     maps[1:3] = np.log(rng.uniform(6.0, 12.0, (2, gh, gw)))  # 24-48 pixel boxes
     maps[4] = -1.0
-    found = decode_tiles(maps, 1.0)
+    found = decode_tiles(maps, 1.0, most=10**6)
+    # as read at run time: the strongest MAX_TILES of them, a bound on the work
+    capped = decode_tiles(maps, 1.0)
+    assert len(found) > MAX_TILES and [(p.x, p.y) for p in capped] == [(p.x, p.y) for p in found[:MAX_TILES]]
     prob = 1 / (1 + np.exp(-maps[0]))
     peaks = (prob >= cv2.dilate(prob, np.ones((3, 3), np.uint8))) & (prob >= 0.3)
     assert np.count_nonzero(peaks) > 1500 and 0 < len(found) < np.count_nonzero(peaks)

@@ -59,6 +59,10 @@ MIN_SIZE: Final = 96
 MAX_SIZE: Final = 1280
 #: A heat peak at least this sure is a tile.
 MIN_SCORE: Final = 0.3
+#: At most this many peaks are kept, strongest first: a table shows two sets' 212 tiles at the
+#: most, and a busy surface the reader takes for tiles can raise thousands of peaks, each
+#: read again upright (seconds of work for nothing).
+MAX_TILES: Final = 512
 #: Peaks at least this sure measure the tiles' size.
 SURE: Final = 0.45
 #: A tile whose class is less sure than this is ``??``.
@@ -125,9 +129,11 @@ def tile_maps(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
     return load_network(weights)(blob)[0], scale
 
 
-def decode_tiles(maps: np.ndarray, scale: float, threshold: float = MIN_SCORE) -> list[TilePeak]:
-    """The heat peaks above ``threshold``, strongest first, as tiles in image pixels; a peak
-    within a third of a tile's width of a stronger one is that tile again."""
+def decode_tiles(maps: np.ndarray, scale: float, threshold: float = MIN_SCORE,
+                 most: int = MAX_TILES) -> list[TilePeak]:
+    """The heat peaks above ``threshold``, strongest first, as tiles in image pixels (``most``
+    of them at the most); a peak within a third of a tile's width of a stronger one is that
+    tile again."""
     prob = 1.0 / (1.0 + np.exp(-maps[0]))
     dil = cv2.dilate(prob, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((prob >= dil) & (prob >= threshold))
@@ -142,6 +148,8 @@ def decode_tiles(maps: np.ndarray, scale: float, threshold: float = MIN_SCORE) -
     kept = np.empty(len(ys), np.int64)
     n_kept = 0
     for k in range(len(ys)):
+        if n_kept == most:
+            break
         others = kept[:n_kept]
         if not n_kept or not np.any(np.hypot(cx[others] - cx[k], cy[others] - cy[k]) < reach[k]):
             kept[n_kept] = k
