@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from bench_tables import table  # noqa: E402
 
 import vision.recognize as recognize  # noqa: E402
-from vision.assemble import DEFAULT_PARAMS, usable  # noqa: E402
+from vision.assemble import DEFAULT_PARAMS, AssemblyParams, usable  # noqa: E402
 from vision.detector import Detection  # noqa: E402
 from vision.labels import CARD_CLASSES, INDEX_CLASSES  # noqa: E402
 from vision.reading import TableReading  # noqa: E402
@@ -60,12 +60,12 @@ def _images() -> list[np.ndarray]:
 @pytest.mark.parametrize("params", [DEFAULT_PARAMS, replace(DEFAULT_PARAMS, hint_score=0.2)],
                          ids=["shipped", "hints on"])
 def test_reading_only_the_usable_detections_changes_no_reading(
-        params: object, monkeypatch: pytest.MonkeyPatch) -> None:
+        params: AssemblyParams, monkeypatch: pytest.MonkeyPatch) -> None:
     images = _images()
     assert len(images) >= 4
-    fast = [recognize.read_table(im, params, pieces="cards") for im in images]  # type: ignore[arg-type]
+    fast = [recognize.read_table(im, params, pieces="cards") for im in images]
     monkeypatch.setattr(recognize, "usable", lambda found, _params: found)
-    every = [recognize.read_table(im, params, pieces="cards") for im in images]  # type: ignore[arg-type]
+    every = [recognize.read_table(im, params, pieces="cards") for im in images]
     assert any(r.cards for r in every)
     for a, b in zip(fast, every, strict=True):
         assert _cards(a) == _cards(b)
