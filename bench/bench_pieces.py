@@ -8,7 +8,9 @@ Sources: the shared labelled card photos (real photographs, every ``--photos``-t
 folder, the capture groups training leaves out apart; the tile reader never saw any of
 them), rendered card
 tables of ``bench/bench_tables.py`` (several decks, held-out typefaces among them), and
-rendered tile tables of ``bench/bench_tiles_learnt.py`` (held-out typefaces and plastics).
+rendered tile tables of ``bench/bench_tiles_learnt.py`` (held-out typefaces and plastics,
+and since the busy surfaces were added to it, tables on its two held-out surfaces too: the
+``all`` line counts them, so it is not comparable with runs before them).
 Per source: how many photos were told right, the card marks and sure tiles counted (median,
 and the tiles' range), how many took the tile reader's second look, and the median and p95
 ms of the choice (the card detector's first look included). ``--one-look`` also scores the

@@ -89,6 +89,10 @@ def main() -> int:
                     help="also read without reading the unsure tiles again turned upright, and "
                          "with the upright patches 96 pixels wide (shipped: 64)")
     args = ap.parse_args()
+    unknown = [s for s in args.sources.split(",") if s not in SOURCES]
+    if unknown:
+        print(f"error: unknown source {unknown[0]!r} (one of {', '.join(SOURCES)})", file=sys.stderr)
+        return 2
     print("RENDERED tables (vision.tile_synth, held-out typefaces and plastics), not photographs")
     readers: dict[str, Callable[[np.ndarray], TableReading]] = {}
     if args.weights.is_file():
@@ -108,9 +112,6 @@ def main() -> int:
     print(f"{'source':18} {'reader':9} {'tiles':>5} {'prec':>6} {'recall':>6} {'F1':>6} "
           f"{'exact':>6} {'med ms':>7} {'p95 ms':>7}")
     for source in args.sources.split(","):
-        if source not in SOURCES:
-            print(f"error: unknown source {source!r} (one of {', '.join(SOURCES)})", file=sys.stderr)
-            return 2
         for name, reader in readers.items():
             r = run(source, reader, args.tables, args.seed)
             print(f"{source:18} {name:9} {r['tiles']:5.0f} {r['precision']:6.3f} {r['recall']:6.3f} "

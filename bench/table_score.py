@@ -91,18 +91,22 @@ def optional_reads(scene: Sequence[SceneCard], reading: TableReading) -> dict[in
 
 def jokers_read(scene: Sequence[SceneCard], reading: TableReading) -> tuple[int, int]:
     """The scene's printed jokers with an index showing whole, and how many of them a read
-    naming a joker lies on (an index centre of the read, or its box centre, on the joker),
-    each read counting for one joker at most."""
-    shown = [c for c in scene if c.card == "PJ" and c.visible_indices]
-    reads = [r for r in reading.cards if r.card == "PJ"]
-    used: set[int] = set()
-    for joker in shown:
-        outline = joker.quad.astype(np.float32).reshape(-1, 1, 2)
-        for i, r in enumerate(reads):
-            if i not in used and any(cv2.pointPolygonTest(outline, p, False) >= 0 for p in _centres(r)):
-                used.add(i)
-                break
-    return len(shown), len(used)
+    naming a joker lies on: a read lies on the card on top where an index centre of it (or
+    its box centre) falls; a read counts for one joker, and each joker is counted once."""
+    outlines = [c.quad.astype(np.float32).reshape(-1, 1, 2) for c in scene]
+
+    def top_at(point: tuple[float, float]) -> int | None:
+        for k in range(len(scene) - 1, -1, -1):  # the scene lists its cards bottom first
+            if cv2.pointPolygonTest(outlines[k], point, False) >= 0:
+                return k
+        return None
+
+    shown = {k for k, c in enumerate(scene) if c.card == "PJ" and c.visible_indices}
+    found: set[int] = set()
+    for read in (r for r in reading.cards if r.card == "PJ"):  # each read names one joker
+        under = [k for k in map(top_at, _centres(read)) if k in shown and k not in found]
+        found.update(under[:1])
+    return len(shown), len(found)
 
 
 def score_table(scene: Sequence[SceneCard], reading: TableReading) -> TableScore:

@@ -96,3 +96,10 @@ def test_a_printed_joker_counts_as_read_only_where_a_joker_read_lies_on_it() -> 
     twice = (*cards, _read("PJ", 302))
     # two reads on one joker count it once, and the joker beside it stays unread
     assert score_table(scene, TableReading(twice, ())).jokers_read == 1
+
+
+def test_a_joker_read_goes_to_the_joker_lying_on_top_where_it_is_read() -> None:
+    # the second joker lies over the right half of the first; one read on each
+    scene = [_card("PJ", 0, 300, True), _card("PJ", 0, 330, True)]
+    cards = (_read("PJ", 335), _read("PJ", 300))
+    assert score_table(scene, TableReading(cards, ((0, 1),))).jokers_read == 2

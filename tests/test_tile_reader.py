@@ -250,8 +250,8 @@ def test_see_reads_a_tile_games_photos_as_tiles(tmp_path: Path, capsys: pytest.C
 
 def test_an_upright_patch_turns_the_tile_s_up_to_the_top() -> None:
     image = np.full((200, 300, 3), 255, np.uint8)
-    cv2.circle(image, (190, 100), 6, (0, 0, 255), -1)  # a red spot right of the tile's centre
-    cv2.circle(image, (150, 130), 6, (255, 0, 0), -1)  # a blue one below it
+    cv2.circle(image, (175, 100), 6, (0, 0, 255), -1)  # a red spot right of the tile's centre
+    cv2.circle(image, (150, 125), 6, (255, 0, 0), -1)  # a blue one below it
     # the tile's up points right: turned upright, the red spot is above the centre and the
     # blue one (below it, to the tile's right) right of it
     tile = TilePeak(150.0, 100.0, (120.0, 80.0, 180.0, 120.0), 0.9, np.ones(len(TILE_CLASSES)), (1.0, 0.0))
@@ -260,8 +260,10 @@ def test_an_upright_patch_turns_the_tile_s_up_to_the_top() -> None:
     red = np.argwhere((patch[..., 2] > 200) & (patch[..., 0] < 80)).mean(axis=0)
     blue = np.argwhere((patch[..., 0] > 200) & (patch[..., 2] < 80)).mean(axis=0)
     middle = UPRIGHT_PATCH / 2
-    assert red[0] < middle - 20 and abs(red[1] - middle) < 4  # rows, columns
+    # both spots lie whole in the patch, 25 pixels from the centre scaled by 48 / (0.95 * 60)
+    assert red[0] < middle - 15 and abs(red[1] - middle) < 4  # rows, columns
     assert blue[1] > middle + 15 and abs(blue[0] - middle) < 4
+    assert np.count_nonzero((patch[..., 2] > 200) & (patch[..., 0] < 80)) > 60
 
 
 def test_tiles_turned_any_way_are_read_again_upright() -> None:

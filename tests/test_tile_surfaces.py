@@ -49,9 +49,11 @@ def test_busy_surfaces_vary_from_pixel_to_pixel_where_plain_ones_do_not(kind: st
     assert fine_detail(table_texture(120, 160, rng, kind)) > 2 * fine_detail(table_texture(120, 160, rng, "plain")) + 1.0
 
 
-def test_an_unknown_version_is_a_clear_error() -> None:
+def test_an_unknown_version_or_surface_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="unknown surfaces 'v9'"):
         table_texture(10, 10, np.random.default_rng(0), surfaces="v9")
+    with pytest.raises(ValueError, match="unknown table surface 'terazzo'"):
+        table_texture(10, 10, np.random.default_rng(0), "terazzo")
 
 
 def test_a_scene_lies_on_the_surface_asked_for() -> None:

@@ -46,8 +46,8 @@ def test_weak_peaks_are_kept_only_where_assembly_can_use_them() -> None:
     assert usable(found, merged) == [whole, sure_index, faint_inside, faint_outside]
 
 
-def _cards(reading: TableReading) -> list[tuple[str, tuple[float, ...], float]]:
-    return [(c.card, tuple(round(v, 2) for v in c.box), round(c.confidence, 3)) for c in reading.cards]
+def _cards(reading: TableReading) -> list[tuple[str, tuple[float, ...], float, tuple[tuple[float, ...], ...]]]:
+    return [(c.card, c.box, c.confidence, c.indices) for c in reading.cards]
 
 
 def _images() -> list[np.ndarray]:
@@ -63,7 +63,16 @@ def test_reading_only_the_usable_detections_changes_no_reading(
         params: AssemblyParams, monkeypatch: pytest.MonkeyPatch) -> None:
     images = _images()
     assert len(images) >= 4
+    left: list[int] = []
+
+    def counting(found: list[Detection], p: AssemblyParams) -> list[Detection]:
+        kept = usable(found, p)
+        left.append(len(found) - len(kept))
+        return kept
+
+    monkeypatch.setattr(recognize, "usable", counting)
     fast = [recognize.read_table(im, params, pieces="cards") for im in images]
+    assert sum(left) > 0  # some detections were left unread
     monkeypatch.setattr(recognize, "usable", lambda found, _params: found)
     every = [recognize.read_table(im, params, pieces="cards") for im in images]
     assert any(r.cards for r in every)

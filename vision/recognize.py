@@ -128,10 +128,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     def read_cards(look: Look) -> list[DetectedCard]:
         seen = seen_by(look)
         cache = reads.setdefault((look.denoise, look.turn), {})
-        found = found_by(look, seen)
-        if deck is None:  # an enrolled deck's templates re-read every peak
-            found = usable(found, params)
-        detections = refine_indices(seen, found, index_weights,
+        # only what assembly can use is read (no later step raises a score or moves a box)
+        detections = refine_indices(seen, usable(found_by(look, seen), params), index_weights,
                                     zoom_score=look.zoom_score, sharpest=look.sharpest,
                                     zoom_unsure=zoom_unsure, zoom_both_ways=zoom_both_ways,
                                     turn_unsure=turn_unsure, cache=cache)

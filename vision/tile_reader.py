@@ -209,6 +209,8 @@ def read_upright(image: np.ndarray, found: list[TilePeak], weights: Path = DEFAU
     by its own up direction and scaled to the size the network learnt (all patches in one
     batch); a tile takes the upright read when that is surer. The network reads upright
     tiles far better than turned ones (``bench/bench_tiles_learnt.py --ablate-upright``)."""
+    if side % 32:
+        raise VisionError(f"upright patch side {side} is not a multiple of 32")
     unsure = [i for i, p in enumerate(found) if p.confidence < below]
     if not unsure:
         return found

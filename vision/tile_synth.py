@@ -312,8 +312,10 @@ def table_texture(h: int, w: int, rng: np.random.Generator, kind: str | None = N
             raise ValueError(f"unknown surfaces {surfaces!r} (known: {', '.join(SURFACES)})")
         names, chances = zip(*SURFACES[surfaces], strict=True)
         kind = str(rng.choice(list(names), p=list(chances)))
-    if kind in ("speckle", "granite", "carpet", "grain", "terrazzo"):
+    if kind in ("speckle", "granite", "carpet", *HELD_OUT_SURFACES):
         return _busy_surface(h, w, rng, kind)
+    if kind not in ("wood", "cloth", "felt", "floor", "plain"):
+        raise ValueError(f"unknown table surface {kind!r}")
     sh, sw = max(8, h // 4), max(8, w // 4)
     ys, xs = np.mgrid[0:sh, 0:sw].astype(np.float32)
     if kind == "wood":
