@@ -301,6 +301,11 @@ SURFACES: Final = {
 #: ``grain``, blotches a few pixels wide (a coarse-grained cloth or stone), and ``terrazzo``,
 #: chips of stone of several colours set in a pale ground.
 HELD_OUT_SURFACES: Final = ("grain", "terrazzo")
+#: The surfaces drawn by ``table_texture`` itself (those of ``v1``), and the busy ones
+#: (``_busy_surface``): every other kind named in ``SURFACES``, and the held-out ones.
+_PLAIN: Final = tuple(name for name, _ in SURFACES["v1"])
+_BUSY: Final = tuple(dict.fromkeys(name for kinds in SURFACES.values() for name, _ in kinds
+                                   if name not in _PLAIN)) + HELD_OUT_SURFACES
 
 
 def table_texture(h: int, w: int, rng: np.random.Generator, kind: str | None = None,
@@ -312,9 +317,9 @@ def table_texture(h: int, w: int, rng: np.random.Generator, kind: str | None = N
             raise ValueError(f"unknown surfaces {surfaces!r} (known: {', '.join(SURFACES)})")
         names, chances = zip(*SURFACES[surfaces], strict=True)
         kind = str(rng.choice(list(names), p=list(chances)))
-    if kind in ("speckle", "granite", "carpet", *HELD_OUT_SURFACES):
+    if kind in _BUSY:
         return _busy_surface(h, w, rng, kind)
-    if kind not in ("wood", "cloth", "felt", "floor", "plain"):
+    if kind not in _PLAIN:
         raise ValueError(f"unknown table surface {kind!r}")
     sh, sw = max(8, h // 4), max(8, w // 4)
     ys, xs = np.mgrid[0:sh, 0:sw].astype(np.float32)
