@@ -73,9 +73,11 @@ def stages(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
         # which way each index faces: drawn scenes only, from nothing (no earlier weights)
         ("turn", ["vision.train.train_turn", "--out", str(out / DEFAULT_TURN.name), *steps("turn"),
                   *common]),
-        # drawn tile scenes only, from nothing (no photos, artwork or earlier weights)
+        # drawn tile scenes only, from nothing (no photos, artwork or earlier weights), on the
+        # surfaces with busy ones (v2), in float32 as the shipped reader was trained
         ("tiles", ["vision.train.train_tiles", "--out", str(out / "tilenet.onnx"), *steps("tiles"),
-                   "--scene-seeds", "--seed", str(args.seed), "--threads", str(args.threads)]),
+                   "--scene-seeds", "--surfaces", "v2", "--precision", "float32",
+                   "--seed", str(args.seed), "--threads", str(args.threads)]),
         # the crop classifiers' 8-bit copies, measured on what the networks above are fed
         ("int8", ["vision.train.quantize", "--weights", str(out), *common]),
     ]

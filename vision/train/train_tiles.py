@@ -201,7 +201,7 @@ def main() -> None:
                                          "typefaces", "card_typefaces")}
     if args.scene_seeds:  # a checkpoint of the other way of drawing is another run
         sig["scene_seeds"] = True
-    if args.surfaces != "v1":  # the surfaces the shipped reader learnt on stay out of its signature
+    if args.surfaces != "v1":  # v1 (the earlier reader's surfaces) stays out of the signature
         sig["surfaces"] = args.surfaces
     if args.fresh:
         state.forget(args.out)
