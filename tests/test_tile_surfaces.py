@@ -5,7 +5,6 @@ tables on the held-out ones."""
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
 from pathlib import Path
 
@@ -84,9 +83,7 @@ def test_the_shipped_reader_does_not_take_a_held_out_busy_surface_for_tiles(surf
 
 
 def test_the_tile_stage_draws_the_busy_surfaces_the_shipped_reader_learnt_on() -> None:
-    from vision.train.__main__ import stages  # imports without the training extra
+    from vision.train.__main__ import parser, stages  # imports without the training extra
 
-    args = argparse.Namespace(out=Path("w"), seed=0, threads=2, all=False, no_artwork=False,
-                              init=None, scale=1.0)
-    tiles = dict(stages(args))["tiles"]
+    tiles = dict(stages(parser().parse_args([])))["tiles"]
     assert tiles[tiles.index("--surfaces") + 1] == "v2"

@@ -4,7 +4,6 @@ unwanted copy is never run; calibration records what the kit feeds a network."""
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import sys
 from pathlib import Path
@@ -111,11 +110,10 @@ def test_quantize_makes_a_current_copy_that_reads_as_the_float_network(tmp_path:
 
 
 def test_the_one_command_ends_with_the_8_bit_copies_of_the_weights_it_trained(tmp_path: Path) -> None:
-    from vision.train.__main__ import STAGES, stages
+    from vision.train.__main__ import STAGES, parser, stages
 
-    args = argparse.Namespace(out=tmp_path, seed=3, threads=1, all=False, no_artwork=True,
-                              init=None, scale=1.0)
-    planned = stages(args)
+    planned = stages(parser().parse_args(["--out", str(tmp_path), "--seed", "3", "--threads", "1",
+                                          "--no-artwork"]))
     assert [name for name, _ in planned] == list(STAGES)
     name, argv = planned[-1]
     assert name == "int8"

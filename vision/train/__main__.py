@@ -93,7 +93,8 @@ def _result_args(argv: list[str]) -> list[str]:
     return argv[:at] + argv[at + 2:]
 
 
-def main() -> int:
+def parser() -> argparse.ArgumentParser:
+    """The command's options (``stages`` reads the parsed ones)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=DEFAULT_WEIGHTS.parent)
@@ -108,7 +109,11 @@ def main() -> int:
                          "threads that outnumber the free cores run several times slower)")
     ap.add_argument("--no-artwork", action="store_true", help="no npm artwork in drawn scenes")
     ap.add_argument("--only", choices=STAGES, action="append", help="run only these stages")
-    args = ap.parse_args()
+    return ap
+
+
+def main() -> int:
+    args = parser().parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     began = time.time()
     for name, argv in stages(args):
