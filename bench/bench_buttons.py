@@ -27,6 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from scoring import percentile  # noqa: E402
+
 from firmware_bridge import ButtonBox, ButtonEvent, LinkEvent  # noqa: E402
 from firmware_bridge.faults import PortFaults  # noqa: E402
 from firmware_bridge.virtual import FIRMWARE_ELF, VirtualBox, build  # noqa: E402
@@ -62,11 +64,6 @@ def wait_up(box: ButtonBox, timeout: float = 10.0) -> None:
         if box.get_event(timeout=left) == LinkEvent("up"):
             return
     raise TimeoutError("the box never came up")
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def measure_latency(sim: VirtualBox, box: ButtonBox, presses: int) -> list[float]:

@@ -26,6 +26,8 @@ import cv2
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from scoring import p95  # noqa: E402
+
 from vision.rescan import turned  # noqa: E402
 from vision.train.split import is_held_out  # noqa: E402
 
@@ -79,7 +81,7 @@ def score(names: list[str], want: dict[str, tuple[str, set[str]]],
         "f1": 2 * p * rc / (p + rc) if p + rc else 0.0,
         "exact": exact / len(names) if names else 0.0,
         "median_ms": statistics.median(times) if times else float("nan"),
-        "p95_ms": sorted(times)[int(0.95 * (len(times) - 1))] if times else float("nan"),
+        "p95_ms": p95(times) if times else float("nan"),
     }
 
 

@@ -16,16 +16,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from scoring import percentile
+
 from engine.game import replay
 from tablekit.journal import Journal
 from tablekit.present import present
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * len(ordered))) - 1)]
 
 
 def measure(script: Path, tmp: Path) -> None:

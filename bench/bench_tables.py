@@ -1,7 +1,11 @@
 """Benchmark of the recognizer on rendered tables of several decks, by source of design.
 
 Usage: ``.venv/bin/python bench/bench_tables.py [--tables 12] [--size 1280x960] [--seed 5]
-[--sources trained,held-out,...]``
+[--sources trained,held-out,...] [--weights DIR]``
+
+``--weights DIR`` reads with candidate networks: each of ``cardnet.onnx``, ``indexnet.onnx``,
+``cardrank.onnx`` and ``indexturn.onnx`` found in ``DIR`` (with its ``.int8.onnx`` copy beside
+it, as shipped) replaces the shipped one; the rest stay the shipped ones.
 
 Each table is a 1280×960 top-down photo stand-in: 3–6 melds of 3–7 cards in fans and rows,
 drawn from two or three decks at once (two identical cards from two decks count twice), at a
@@ -46,7 +50,9 @@ sys.path.insert(0, str(REPO / "bench"))
 from scoring import p95, prf  # noqa: E402
 from table_score import TableScore, score_table  # noqa: E402
 
+from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER, DEFAULT_TURN  # noqa: E402
 from vision.deck_styles import deck_drawer, random_style, styled_face  # noqa: E402
+from vision.detector import DEFAULT_WEIGHTS  # noqa: E402
 from vision.recognize import read_table, warm_up  # noqa: E402
 from vision.synth import Face, random_card, scene, tilted  # noqa: E402
 from vision.train import typefaces  # noqa: E402
@@ -91,14 +97,30 @@ def table(rng: np.random.Generator, source: str, size: tuple[int, int]):  # type
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR), cards
 
 
-def run(source: str, tables: int, size: tuple[int, int], seed: int) -> dict[str, float]:
+#: The networks a candidate folder may replace, by ``read_table``'s argument.
+NETWORKS = {"weights": DEFAULT_WEIGHTS, "index_weights": DEFAULT_CLASSIFIER,
+            "card_weights": DEFAULT_CARD_CLASSIFIER, "turn_weights": DEFAULT_TURN}
+
+
+def networks(folder: Path | None) -> dict[str, Path]:
+    """``read_table``'s weights: the shipped ones, each replaced by the file of the same name
+    in ``folder`` where there is one."""
+    return {arg: folder / path.name if folder is not None and (folder / path.name).is_file() else path
+            for arg, path in NETWORKS.items()}
+
+
+def run(source: str, tables: int, size: tuple[int, int], seed: int,
+        weights: dict[str, Path] | None = None) -> dict[str, float]:
+    weights = weights or networks(None)
     rng = np.random.default_rng(seed)
     total = TableScore()
     times = []
     for _ in range(tables):
         image, cards = table(rng, source, size)
         start = time.perf_counter()
-        reading = read_table(image, pieces="cards")
+        reading = read_table(image, pieces="cards", weights=weights["weights"],
+                             index_weights=weights["index_weights"],
+                             card_weights=weights["card_weights"], turn_weights=weights["turn_weights"])
         times.append((time.perf_counter() - start) * 1000)
         total.add(score_table(cards, reading))
     p, r, f1 = prf(total.right, total.wrong, total.missed)
@@ -117,17 +139,25 @@ def main() -> int:
     ap.add_argument("--size", default="1280x960", help="table image size, WIDTHxHEIGHT")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--sources", default=",".join(SOURCES))
+    ap.add_argument("--weights", type=Path, default=None,
+                    help="a folder of candidate networks replacing the shipped ones of the same name")
     args = ap.parse_args()
+    if args.weights is not None and not args.weights.is_dir():
+        print(f"error: --weights {args.weights}: no such folder", file=sys.stderr)
+        return 2
+    chosen = networks(args.weights)
     w, h = (int(v) for v in args.size.lower().split("x"))
-    warm_up()
+    warm_up(chosen["weights"], chosen["index_weights"], chosen["card_weights"])
     print("rendered tables (not photographs); held-out typefaces never seen in training; trained "
           + ("typefaces: the pinned list cards-v1" if trained_typefaces() else
              "typefaces: the installed training families (cards-v1 not all installed)"), flush=True)
+    if args.weights is not None:
+        print("networks: " + ", ".join(str(p) for p in chosen.values()), flush=True)
     for source in args.sources.split(","):
         if source not in SOURCES:
             print(f"error: unknown source {source!r} (one of {', '.join(SOURCES)})", file=sys.stderr)
             return 2
-        run(source, args.tables, (w, h), args.seed)
+        run(source, args.tables, (w, h), args.seed, chosen)
     return 0
 
 

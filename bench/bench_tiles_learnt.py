@@ -29,6 +29,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from scoring import p95  # noqa: E402
+
 from vision.reading import TableReading  # noqa: E402
 from vision.tile_reader import DEFAULT_TILE_WEIGHTS, read_tile_table  # noqa: E402
 from vision.tile_synth import tile_scene  # noqa: E402
@@ -72,7 +74,7 @@ def run(source: str, reader: Callable[[np.ndarray], TableReading], tables: int,
     p = right / max(1, n_got)
     rc = right / max(1, n_want)
     return {"precision": p, "recall": rc, "f1": 2 * p * rc / max(1e-9, p + rc), "exact": exact / tables,
-            "median": statistics.median(times), "p95": float(np.percentile(times, 95)), "tiles": n_want}
+            "median": statistics.median(times), "p95": p95(times), "tiles": n_want}
 
 
 def main() -> int:

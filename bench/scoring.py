@@ -20,6 +20,17 @@ def compare(want: Counter[str], got: Counter[str]) -> tuple[int, int, int]:
     return hit, sum(got.values()) - hit, sum(want.values()) - hit
 
 
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0–1) of ``values``, between the two nearest ranks in proportion
+    (as ``numpy.percentile`` by default): of 8 times, the 95th percentile lies two thirds of
+    the way from the 7th to the slowest, never at a rank below it."""
+    ordered = sorted(values)
+    at = q * (len(ordered) - 1)
+    low = int(at)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (at - low)
+
+
 def p95(times: list[float]) -> float:
-    """The 95th percentile of ``times`` (the nearest rank below)."""
-    return sorted(times)[int(0.95 * (len(times) - 1))]
+    """The 95th percentile of ``times`` (:func:`percentile`)."""
+    return percentile(times, 0.95)

@@ -103,3 +103,25 @@ def test_a_joker_read_goes_to_the_joker_lying_on_top_where_it_is_read() -> None:
     scene = [_card("PJ", 0, 300, True), _card("PJ", 0, 330, True)]
     cards = (_read("PJ", 335), _read("PJ", 300))
     assert score_table(scene, TableReading(cards, ((0, 1),))).jokers_read == 2
+
+
+def test_a_candidate_folder_replaces_only_the_networks_it_holds(tmp_path: Path) -> None:
+    from bench_tables import NETWORKS, networks
+
+    assert networks(None) == NETWORKS
+    (tmp_path / "cardnet.onnx").write_bytes(b"candidate")
+    chosen = networks(tmp_path)
+    assert chosen["weights"] == tmp_path / "cardnet.onnx"
+    assert {k: v for k, v in chosen.items() if k != "weights"} == \
+        {k: v for k, v in NETWORKS.items() if k != "weights"}
+
+
+def test_the_benchmarks_percentile_is_numpys_and_never_a_rank_below() -> None:
+    from scoring import p95, percentile
+
+    times = [float(t) for t in range(1, 9)]
+    assert abs(p95(times) - 7.65) < 1e-9  # not 7.0, the nearest rank below
+    assert percentile([42.0], 0.95) == 42.0
+    values = list(np.random.default_rng(3).uniform(0, 500, 37))
+    for q in (0.0, 0.5, 0.95, 0.99, 1.0):
+        assert abs(percentile(values, q) - float(np.percentile(values, 100 * q))) < 1e-9
