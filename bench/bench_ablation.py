@@ -15,6 +15,8 @@ Sources (each scored apart; none is enough alone):
 - ``tables-dark``: the same in light-on-dark designs;
 - ``tables-dim``: the same in dim, warm, noisy light;
 - ``tables-jumbo``: the same in jumbo-index designs (an index a third or more of the card);
+- ``phone-negative``, ``webcam-negative``: those held-out photos with their lightness turned
+  over and their hues kept, real photos of light ink (red staying red) on dark cards;
 - ``phone-close``: the held-out phone photos, their middles blown up 1.6 times as by a
   camera held close (indices larger than any the detector learnt). A card is wanted when
   one of its labelled corner boxes lies wholly in the picture; a read naming another card
@@ -170,6 +172,23 @@ def close_ups(items: list[Item], labels: dict[str, Any], zoom: float = 1.6) -> l
     return out
 
 
+def negative(image: np.ndarray) -> np.ndarray:
+    """``image`` with its lightness turned over and its hues kept (CIELAB's L inverted): dark
+    ink on white paper becomes light ink on black, and red ink stays red, as printed on a
+    light-on-dark deck."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    lab[..., 0] = 255 - lab[..., 0]
+    out: np.ndarray = cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+    return out
+
+
+def negatives(items: list[Item]) -> list[Item]:
+    """Each photo in the other lightness (:func:`negative`): real photos of light ink on
+    dark cards (on a table turned over too), with the camera's own blur, noise and
+    compression."""
+    return [(negative(image), kind, want, optional) for image, kind, want, optional in items]
+
+
 def _timed(image: np.ndarray, kwargs: dict[str, Any], times: list[float]) -> Any:
     start = time.perf_counter()
     reading = read_table(image, pieces="cards", **kwargs)
@@ -219,6 +238,9 @@ def main() -> int:
         if name == "phone-held":
             close = close_ups(items, {n: labels[n] for n in names})
             sources["phone-close"] = lambda kw, items=close: photo_f1(items, kw)  # type: ignore[misc]
+        if name in ("phone-held", "webcam-held"):
+            negative = negatives(items)
+            sources[name.replace("held", "negative")] = lambda kw, items=negative: photo_f1(items, kw)  # type: ignore[misc]
     for source, name in (("held-out", "tables-held"), ("four-corner", "tables-4c"),
                          ("light-on-dark", "tables-dark"), ("dim", "tables-dim"),
                          ("jumbo", "tables-jumbo")):
