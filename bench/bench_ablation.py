@@ -2,7 +2,8 @@
 sources, so every rule that stays shows what it pays and where.
 
 Usage: ``.venv/bin/python bench/bench_ablation.py [--data ../shared/data] [--tables 8]
-[--only NAME,...]``
+[--only NAME,...] [--sources NAME,...] [--weights DIR]`` (``--weights``: candidate networks, as for
+``bench_tables.py``)
 
 Sources (each scored apart; none is enough alone):
 
@@ -49,7 +50,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from bench_see import norm, truth  # noqa: E402
-from bench_tables import table  # noqa: E402
+from bench_tables import networks, table  # noqa: E402
 from scoring import prf  # noqa: E402
 from table_score import TableScore, score_table  # noqa: E402
 
@@ -58,6 +59,7 @@ from vision.detector import INPUT_SIZE, NEGATIVE_SCORE  # noqa: E402
 from vision.recognize import read_table, warm_up  # noqa: E402
 from vision.rescan import RESCAN_LOOKS, Look  # noqa: E402
 from vision.synth import SceneCard  # noqa: E402
+from vision.train.dataset import lightness_negative  # noqa: E402
 from vision.train.split import is_held_out  # noqa: E402
 
 Reader = Callable[[np.ndarray], Any]
@@ -172,21 +174,11 @@ def close_ups(items: list[Item], labels: dict[str, Any], zoom: float = 1.6) -> l
     return out
 
 
-def negative(image: np.ndarray) -> np.ndarray:
-    """``image`` with its lightness turned over and its hues kept (CIELAB's L inverted): dark
-    ink on white paper becomes light ink on black, and red ink stays red, as printed on a
-    light-on-dark deck."""
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
-    lab[..., 0] = 255 - lab[..., 0]
-    out: np.ndarray = cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
-    return out
-
-
 def negatives(items: list[Item]) -> list[Item]:
-    """Each photo in the other lightness (:func:`negative`): real photos of light ink on
-    dark cards (on a table turned over too), with the camera's own blur, noise and
-    compression."""
-    return [(negative(image), kind, want, optional) for image, kind, want, optional in items]
+    """Each photo in the other lightness (``lightness_negative``: hues kept): real photos of
+    light ink on dark cards (on a table turned over too), with the camera's own blur, noise
+    and compression."""
+    return [(lightness_negative(image), kind, want, optional) for image, kind, want, optional in items]
 
 
 def _timed(image: np.ndarray, kwargs: dict[str, Any], times: list[float]) -> Any:
@@ -223,8 +215,15 @@ def main() -> int:
     ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
     ap.add_argument("--tables", type=int, default=8)
     ap.add_argument("--only", default="", help="comma-separated variant names (default: all)")
+    ap.add_argument("--sources", default="", help="comma-separated sources (default: all)")
+    ap.add_argument("--weights", type=Path, default=None,
+                    help="a folder of candidate networks replacing the shipped ones of the same name")
     args = ap.parse_args()
-    warm_up()
+    if args.weights is not None and not args.weights.is_dir():
+        print(f"error: --weights {args.weights}: no such folder", file=sys.stderr)
+        return 2
+    nets: dict[str, Any] = networks(args.weights)
+    warm_up(nets["weights"], nets["index_weights"], nets["card_weights"])
     sources: dict[str, Callable[[dict[str, Any]], tuple[float, float]]] = {}
     for folder, session, name in (("cards-corners", "IMG_", "phone-held"), ("cards-corners", "!IMG_", "webcam-held"),
                                   ("cards-ranks", "", "ranks-held")):
@@ -250,6 +249,12 @@ def main() -> int:
             image, cards = table(rng, source, (1280, 960))
             tabs.append((image, cards))
         sources[name] = lambda kw, tabs=tabs: table_f1(tabs, kw)  # type: ignore[misc]
+    if args.sources:
+        unknown = set(args.sources.split(",")) - set(sources)
+        if unknown:
+            print(f"error: unknown source {', '.join(sorted(unknown))} (known: {', '.join(sources)})", file=sys.stderr)
+            return 2
+        sources = {k: v for k, v in sources.items() if k in args.sources.split(",")}
     chosen = variants()
     if args.only:
         chosen = {k: v for k, v in chosen.items() if k == "full" or k in args.only.split(",")}
@@ -258,7 +263,7 @@ def main() -> int:
     for variant, kwargs in chosen.items():
         cells = []
         for source, f1_of in sources.items():
-            f1, ms = f1_of(kwargs)
+            f1, ms = f1_of({**nets, **kwargs})
             if variant == "full":
                 base[source] = f1
                 cells.append(f"{f1:.4f} {ms:5.0f}ms".rjust(24))

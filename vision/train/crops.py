@@ -14,10 +14,11 @@ BACKGROUND = N_OUT - 1
 
 
 def index_crops(photos: list[Photo], rng: np.random.Generator, per_index: int = 1,
-                background_per_photo: int = 2,
-                size: tuple[int, int] = (CROP_W, CROP_H)) -> tuple[np.ndarray, np.ndarray]:
+                background_per_photo: int = 2, size: tuple[int, int] = (CROP_W, CROP_H),
+                lightness_negatives: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Augmented crops and labels: each labelled index ``per_index`` times (jittered centre,
-    size and any rotation), plus background crops away from every index."""
+    size and any rotation), plus background crops away from every index; a share
+    ``lightness_negatives`` of them in the other lightness, hues kept."""
     images, labels = [], []
     for photo in photos:
         if not photo.has_indices:
@@ -31,7 +32,7 @@ def index_crops(photos: list[Photo], rng: np.random.Generator, per_index: int = 
                 crop = crop_index(photo.image, box, size)
                 if rng.random() < 0.5:
                     crop = np.ascontiguousarray(crop[::-1, ::-1])
-                images.append(_photometric(crop, rng))
+                images.append(_photometric(crop, rng, lightness_negatives))
                 labels.append(k)
         if photo.partial_indices or not objs:
             continue
@@ -48,7 +49,7 @@ def index_crops(photos: list[Photo], rng: np.random.Generator, per_index: int = 
                    for cx, cy, w, h, _ in objs):
                 continue
             box = (x - bw / 2, y - bh / 2, x + bw / 2, y + bh / 2)
-            images.append(_photometric(crop_index(photo.image, box, size), rng))
+            images.append(_photometric(crop_index(photo.image, box, size), rng, lightness_negatives))
             labels.append(BACKGROUND)
             made += 1
     return np.stack(images), np.array(labels, np.int64)
@@ -155,9 +156,9 @@ def on_back(x: float, y: float, photo: Photo) -> bool:
 
 def proposal_crops(photos: list[Photo], kind: str, rng: np.random.Generator,
                    max_background: int = 2, size: tuple[int, int] = (CROP_W, CROP_H),
-                   ) -> tuple[list[np.ndarray], list[int]]:
+                   lightness_negatives: float = 0.0) -> tuple[list[np.ndarray], list[int]]:
     """Crops of the attached detector proposals of one kind (jittered slightly); ``size`` is
-    the index crop size."""
+    the index crop size, ``lightness_negatives`` as for :func:`index_crops`."""
     images: list[np.ndarray] = []
     labels: list[int] = []
 
@@ -180,6 +181,6 @@ def proposal_crops(photos: list[Photo], kind: str, rng: np.random.Generator,
             patch = crop(photo.image, (x0 + j[0], y0 + j[1], x1 + j[2], y1 + j[3]))
             if rng.random() < 0.5:
                 patch = np.ascontiguousarray(patch[::-1, ::-1])
-            images.append(_photometric(patch, rng))
+            images.append(_photometric(patch, rng, lightness_negatives))
             labels.append(label)
     return images, labels

@@ -206,7 +206,22 @@ INVERT_SHARE = 0.08
 DARK_SHARE = 0.15
 
 
-def _photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def lightness_negative(image: np.ndarray) -> np.ndarray:
+    """A BGR image with its lightness turned over and its hues kept (CIELAB's L inverted):
+    dark ink on white paper becomes light ink on black, and red ink stays red, as a
+    light-on-dark deck prints it (a plain negative would turn red ink cyan)."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    lab[..., 0] = 255 - lab[..., 0]
+    out: np.ndarray = cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+    return out
+
+
+def _photometric(img: np.ndarray, rng: np.random.Generator, lightness_negatives: float = 0.0) -> np.ndarray:
+    """A training image under a random camera and light. ``lightness_negatives`` is the
+    share turned into :func:`lightness_negative` first; at 0 no draw is made for it, so the
+    generator's stream (and a resumed run's data) is as before it existed."""
+    if lightness_negatives and rng.random() < lightness_negatives:
+        img = lightness_negative(img)
     if rng.random() < 0.3:
         # a smaller or softer source (a webcam across the table), scaled back up
         h, w = img.shape[:2]

@@ -148,6 +148,9 @@ def main() -> None:
                     help="start from these exported weights (e.g. the shipped ones; batch norms kept fixed)")
     ap.add_argument("--crop", default=None, metavar="WxH",
                     help="index crop size (written beside the weights as JSON); default 32x48")
+    ap.add_argument("--lightness-negatives", type=float, default=0.0, metavar="SHARE",
+                    help="index crops: the share turned to the other lightness with hues kept "
+                         "(light ink on dark card, red staying red); default 0")
     add_artwork_arguments(ap)
     args = ap.parse_args()
     torch.manual_seed(args.seed)
@@ -170,9 +173,11 @@ def main() -> None:
             meta.unlink()
 
         def crops(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-            real_x, real_y = index_crops(photos, rng, per_index=3, size=size)
-            syn_x, syn_y = index_crops(synth, rng, per_index=1, background_per_photo=1, size=size)
-            prop_x, prop_y = proposal_crops(photos, "index", rng, size=size)
+            share = args.lightness_negatives
+            real_x, real_y = index_crops(photos, rng, per_index=3, size=size, lightness_negatives=share)
+            syn_x, syn_y = index_crops(synth, rng, per_index=1, background_per_photo=1, size=size,
+                                       lightness_negatives=share)
+            prop_x, prop_y = proposal_crops(photos, "index", rng, size=size, lightness_negatives=share)
             return (np.concatenate([real_x, syn_x, np.array(prop_x).reshape(-1, *real_x.shape[1:])]),
                     np.concatenate([real_y, syn_y, np.array(prop_y, np.int64)]))
     else:
@@ -196,6 +201,8 @@ def main() -> None:
     sig = {k: getattr(args, k) for k in ("kind", "steps", "all", "synth", "seed", "batch", "lr",
                                          "precision", "crop", "crowded_share", "no_artwork", "drawn_share",
                                          "styled_share", "typefaces")}
+    if args.lightness_negatives:  # only when used, so the shipped runs' checkpoints still resume
+        sig["lightness_negatives"] = args.lightness_negatives
     sig.update(init=str(args.init_onnx) if args.init_onnx else None,
                detector=args.detector.name if args.detector else None)
     if args.fresh:

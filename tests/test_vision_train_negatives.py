@@ -1,0 +1,39 @@
+"""Index crops in the other lightness (``vision.train.dataset.lightness_negative``): light ink
+on a dark card with red ink kept red, and no change to the shipped runs' data."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.train.crops import index_crops
+from vision.train.dataset import Photo, _photometric, lightness_negative
+
+
+def test_dark_ink_on_white_turns_light_on_black_and_red_stays_red() -> None:
+    card = np.full((40, 40, 3), 245, np.uint8)
+    card[5:15, 5:15] = (20, 20, 20)  # black ink
+    card[20:30, 20:30] = (30, 30, 200)  # red ink (BGR)
+    out = lightness_negative(card).astype(int)
+    assert out[0, 0].max() < 40  # the paper is now dark
+    assert out[10, 10].min() > 200  # the black ink is now light
+    b, g, r = out[25, 25]
+    assert r > g + 60 and r > b + 60  # the red ink is still red, not cyan
+
+
+def test_a_share_of_zero_draws_nothing_and_changes_nothing() -> None:
+    crop = np.random.default_rng(1).integers(0, 256, (48, 32, 3)).astype(np.uint8)
+    plain, zero = np.random.default_rng(7), np.random.default_rng(7)
+    assert np.array_equal(_photometric(crop, plain), _photometric(crop, zero, 0.0))
+    assert plain.bit_generator.state == zero.bit_generator.state
+
+
+def test_index_crops_turn_a_share_over() -> None:
+    image = np.full((200, 200, 3), 240, np.uint8)
+    image[82:118, 98:102] = 15  # a thin stroke: the crop is mostly paper
+    photo = Photo(name="one.png", image=image, indices=[(100.0, 100.0, 24.0, 44.0, 3)], cards=[],
+                  backs=[], has_indices=True, has_cards=False)
+    turned, kept = (np.mean([index_crops([photo], np.random.default_rng(s), per_index=4, background_per_photo=0,
+                                         lightness_negatives=share)[0].mean() for s in range(8)])
+                    for share in (1.0, 0.0))
+    # pale paper with a dark stroke comes out dark with a light one, through the same light and camera
+    assert turned < kept - 80
