@@ -1,5 +1,7 @@
-"""The rendered tables' scoring (``bench/table_score.py``): a right read of a card with no
-index showing whole is optional; anything else read is right or wrong as before."""
+"""The benchmarks' scoring: on rendered tables (``bench/table_score.py``) a right read of a
+card with no index showing whole is optional, anything else read is right or wrong as
+before; on the photos' close-ups (``bench/bench_ablation.py``) the photo's cards not wanted
+are optional; candidate networks and the percentile of times."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
@@ -125,3 +128,27 @@ def test_the_benchmarks_percentile_is_numpys_and_never_a_rank_below() -> None:
     values = list(np.random.default_rng(3).uniform(0, 500, 37))
     for q in (0.0, 0.5, 0.95, 0.99, 1.0):
         assert abs(percentile(values, q) - float(np.percentile(values, 100 * q))) < 1e-9
+
+
+def test_a_close_up_wants_only_corners_wholly_inside_and_excuses_the_photos_other_cards() -> None:
+    from bench_ablation import close_ups
+
+    image = np.zeros((100, 100, 3), np.uint8)
+    labels = {"p.jpg": [
+        {"label": "7S", "cx": 0.5, "cy": 0.5, "w": 0.1, "h": 0.1},  # wholly in the middle
+        {"label": "KC", "cx": 0.2, "cy": 0.5, "w": 0.1, "h": 0.1},  # centre inside, box cut by the edge
+        {"label": "2H", "cx": 0.05, "cy": 0.05, "w": 0.05, "h": 0.05},  # outside the middle
+    ]}
+    [(zoomed, kind, want, optional)] = close_ups([(image, "card", {"7S", "KC", "2H"}, set())], labels)
+    assert zoomed.shape == image.shape and kind == "card"
+    assert want == {"7S"} and optional == {"KC", "2H"}
+
+
+def test_a_photo_read_scores_an_optional_card_neither_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bench_ablation
+
+    reads = TableReading((_read("7S", 10), _read("KC", 90), _read("9D", 170)), ((0, 1, 2),))
+    monkeypatch.setattr(bench_ablation, "read_table", lambda image, **kw: reads)
+    image = np.zeros((10, 10, 3), np.uint8)
+    f1, _ = bench_ablation.photo_f1([(image, "card", {"7S"}, {"KC"})], {})
+    assert abs(f1 - 2 * 0.5 * 1.0 / 1.5) < 1e-9  # 7S right, 9D wrong, KC neither
