@@ -50,7 +50,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from bench_see import norm, truth  # noqa: E402
-from bench_tables import networks, table  # noqa: E402
+from bench_tables import chosen_networks, table  # noqa: E402
 from scoring import prf  # noqa: E402
 from table_score import TableScore, score_table  # noqa: E402
 
@@ -219,10 +219,9 @@ def main() -> int:
     ap.add_argument("--weights", type=Path, default=None,
                     help="a folder of candidate networks replacing the shipped ones of the same name")
     args = ap.parse_args()
-    if args.weights is not None and not args.weights.is_dir():
-        print(f"error: --weights {args.weights}: no such folder", file=sys.stderr)
+    nets = chosen_networks(args.weights)
+    if nets is None:
         return 2
-    nets: dict[str, Any] = networks(args.weights)
     warm_up(nets["weights"], nets["index_weights"], nets["card_weights"])
     sources: dict[str, Callable[[dict[str, Any]], tuple[float, float]]] = {}
     for folder, session, name in (("cards-corners", "IMG_", "phone-held"), ("cards-corners", "!IMG_", "webcam-held"),

@@ -109,6 +109,15 @@ def networks(folder: Path | None) -> dict[str, Path]:
             for arg, path in NETWORKS.items()}
 
 
+def chosen_networks(folder: Path | None) -> dict[str, Path] | None:
+    """:func:`networks` for a ``--weights`` option, or None (with the reason printed) when
+    ``folder`` is given and is no folder."""
+    if folder is not None and not folder.is_dir():
+        print(f"error: --weights {folder}: no such folder", file=sys.stderr)
+        return None
+    return networks(folder)
+
+
 def run(source: str, tables: int, size: tuple[int, int], seed: int,
         weights: dict[str, Path] | None = None) -> dict[str, float]:
     weights = weights or networks(None)
@@ -142,10 +151,9 @@ def main() -> int:
     ap.add_argument("--weights", type=Path, default=None,
                     help="a folder of candidate networks replacing the shipped ones of the same name")
     args = ap.parse_args()
-    if args.weights is not None and not args.weights.is_dir():
-        print(f"error: --weights {args.weights}: no such folder", file=sys.stderr)
+    chosen = chosen_networks(args.weights)
+    if chosen is None:
         return 2
-    chosen = networks(args.weights)
     w, h = (int(v) for v in args.size.lower().split("x"))
     warm_up(chosen["weights"], chosen["index_weights"], chosen["card_weights"])
     print("rendered tables (not photographs); held-out typefaces never seen in training; trained "
