@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.train.crops import index_crops
-from vision.train.dataset import Photo, _photometric, lightness_negative
+from vision.train.dataset import Photo, _photometric, lightness_negative, sample
 
 
 def test_dark_ink_on_white_turns_light_on_black_and_red_stays_red() -> None:
@@ -37,3 +37,30 @@ def test_index_crops_turn_a_share_over() -> None:
                     for share in (1.0, 0.0))
     # pale paper with a dark stroke comes out dark with a light one, through the same light and camera
     assert turned < kept - 80
+
+
+def _one_index_photo() -> Photo:
+    image = np.full((300, 300, 3), 235, np.uint8)
+    image[130:170, 148:152] = 15
+    return Photo(name="one.png", image=image, indices=[(150.0, 150.0, 24.0, 44.0, 3)], cards=[],
+                 backs=[], has_indices=True, has_cards=False)
+
+
+def test_detector_crops_at_share_zero_are_as_before() -> None:
+    photo = _one_index_photo()
+    plain, zero = np.random.default_rng(5), np.random.default_rng(5)
+    a, ta = sample(photo, plain, 96)
+    b, tb = sample(photo, zero, 96, 0.0)
+    assert np.array_equal(a, b)
+    assert all(np.array_equal(ta[k], tb[k]) for k in ta)
+    assert plain.bit_generator.state == zero.bit_generator.state
+
+
+def test_detector_crops_turn_a_share_over_and_keep_their_targets() -> None:
+    photo = _one_index_photo()
+    turned, kept = ([sample(photo, np.random.default_rng(s), 96, share) for s in range(8)]
+                    for share in (1.0, 0.0))
+    assert np.mean([c.mean() for c, _ in turned]) < np.mean([c.mean() for c, _ in kept]) - 60
+    for (_, t1), (_, t0) in zip(turned, kept, strict=True):
+        assert np.array_equal(t1["ih"], t0["ih"])  # where the index is does not change
+

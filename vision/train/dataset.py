@@ -138,8 +138,10 @@ def _transform(m: np.ndarray, obj: tuple[float, float, float, float]) -> tuple[f
     return float(c[0]), float(c[1]), float(np.ptp(q[0])), float(np.ptp(q[1]))
 
 
-def sample(photo: Photo, rng: np.random.Generator, crop: int) -> tuple[np.ndarray, dict[str, np.ndarray | np.float32]]:
-    """One augmented crop of ``photo`` with its targets at stride 4."""
+def sample(photo: Photo, rng: np.random.Generator, crop: int,
+           lightness_negatives: float = 0.0) -> tuple[np.ndarray, dict[str, np.ndarray | np.float32]]:
+    """One augmented crop of ``photo`` with its targets at stride 4; ``lightness_negatives``
+    as for :func:`_photometric` (0: the crop is drawn exactly as before the option existed)."""
     h, w = photo.image.shape[:2]
     base = INPUT_SIZE / max(h, w)
     zoom = math.exp(rng.uniform(math.log(0.65), math.log(1.5)))
@@ -163,7 +165,7 @@ def sample(photo: Photo, rng: np.random.Generator, crop: int) -> tuple[np.ndarra
                                      borderMode=cv2.BORDER_CONSTANT if rng.random() < 0.5
                                      else cv2.BORDER_REFLECT,
                                      borderValue=border)
-    img = _photometric(img, rng)
+    img = _photometric(img, rng, lightness_negatives)
     g = crop // STRIDE
     t_ih = np.zeros((g, g), np.float32)
     t_ch = np.zeros((g, g), np.float32)

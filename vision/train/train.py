@@ -95,8 +95,9 @@ def export(model: CardNet, path: Path) -> None:
 
 Crop = tuple[np.ndarray, dict[str, np.ndarray | np.float32]]
 #: What the crop-cutting processes of ``--step-seeds`` read (left here before they fork):
-#: the photos, the drawn scenes, and the batch's size and drawn share.
-_SOURCES: tuple[list[Photo], list[Photo], int, float] | None = None
+#: the photos, the drawn scenes, the batch's size and drawn share, and the share of crops
+#: turned to the other lightness.
+_SOURCES: tuple[list[Photo], list[Photo], int, float, float] | None = None
 
 
 def seeded_crop(seed: Seed, crop: int) -> Crop:
@@ -105,12 +106,12 @@ def seeded_crop(seed: Seed, crop: int) -> Crop:
     in every process, and the crop itself from one of ``seed``."""
     if _SOURCES is None:
         raise RuntimeError("no photos to cut crops from")
-    photos, synth, size, share = _SOURCES
+    photos, synth, size, share, negatives = _SOURCES
     pick = np.random.default_rng(list(seed[:2]))
     n_synth = int(pick.binomial(size, share)) if synth else 0
     chosen = [photos[i] for i in pick.integers(len(photos), size=size - n_synth)]
     chosen += [synth[i] for i in pick.integers(len(synth), size=n_synth)] if n_synth else []
-    return sample(chosen[seed[2]], np.random.default_rng(list(seed)), crop)
+    return sample(chosen[seed[2]], np.random.default_rng(list(seed)), crop, negatives)
 
 
 def signature(args: argparse.Namespace, total: int) -> dict[str, object]:
@@ -122,6 +123,8 @@ def signature(args: argparse.Namespace, total: int) -> dict[str, object]:
         sig["step_seeds"] = True
     if getattr(args, "jokers", JOKERS) != JOKERS:
         sig["jokers"] = args.jokers
+    if getattr(args, "lightness_negatives", 0.0):  # only when used, so earlier checkpoints resume
+        sig["lightness_negatives"] = args.lightness_negatives
     sig.update(steps=total, init=str(args.init_onnx) if args.init_onnx else None,
                pseudo=str(args.pseudo) if args.pseudo else None)
     return sig
@@ -154,6 +157,9 @@ def main() -> None:
                     help="share of drawn scenes that are whole crowded tables (see synthetic_photos)")
     ap.add_argument("--jokers", type=float, default=JOKERS,
                     help=f"share of the drawn scenes' cards that are printed jokers (default {JOKERS})")
+    ap.add_argument("--lightness-negatives", type=float, default=0.0, metavar="SHARE",
+                    help="share of crops turned to the other lightness with hues kept, as a "
+                         "light-on-dark deck prints (default 0: none, and no draw is made for it)")
     ap.add_argument("--init-onnx", type=Path, default=None,
                     help="start from an exported detector (e.g. the shipped weights) and train on")
     ap.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
@@ -191,7 +197,8 @@ def fit(photos: list[Photo], synth: list[Photo], args: argparse.Namespace, total
     step_seeded = getattr(args, "step_seeds", False)
     device = getattr(args, "device", "cpu")
     # the cutting processes are forked before the device starts threads of its own
-    _SOURCES = (photos, synth, args.batch, args.synth_share)
+    negatives = float(getattr(args, "lightness_negatives", 0.0))
+    _SOURCES = (photos, synth, args.batch, args.synth_share, negatives)
     crops_for = SeededBatches(partial(seeded_crop, crop=args.crop), args.seed, args.batch, total,
                               getattr(args, "workers", 0) if step_seeded else 0)
     model = CardNet()
@@ -228,7 +235,7 @@ def fit(photos: list[Photo], synth: list[Photo], args: argparse.Namespace, total
                 n_synth = int(rng.binomial(args.batch, args.synth_share)) if synth else 0
                 chosen = [photos[i] for i in rng.integers(len(photos), size=args.batch - n_synth)]
                 chosen += [synth[i] for i in rng.integers(len(synth), size=n_synth)] if n_synth else []
-                batch = [sample(p, rng, args.crop) for p in chosen]
+                batch = [sample(p, rng, args.crop, negatives) for p in chosen]
             x = torch.from_numpy(np.stack([b[0] for b in batch]).transpose(0, 3, 1, 2).astype(np.float32))
             t = {k: torch.from_numpy(np.stack([b[1][k] for b in batch])) for k in batch[0][1]}
             x, t = x.to(device), {k: v.to(device) for k, v in t.items()}
