@@ -1,0 +1,124 @@
+"""Benchmark of the detector alone: how many printed indices it finds, source by source.
+
+An index counts as found when the detector puts an index peak scoring at least the assembly's
+``index_score`` inside its box (grown by a quarter each side), at the input size
+``read_table`` would choose for the photo (a first look at the default size, then
+``vision.scale.choose_size``). Weaker peaks (down to ``--floor``) are counted apart: those
+indices are seen but too faintly to stand. Sources: the held-out capture sessions of
+``cards-corners`` (phone, webcam), each also turned over to light ink on dark cards
+(``lightness_negative``, hues kept), and the indices showing nearly whole on rendered tables
+of ``bench_tables.py``'s sources.
+
+Usage: ``.venv/bin/python bench/bench_index_boxes.py [--weights vision/weights/cardnet.onnx]
+[--tables 4] [--seed 5] [--data ../shared/data]``
+
+This separates the detector from the classifiers (``bench_index_crops.py``) and from
+assembly: an index not found here is lost whatever reads it, so a candidate detector can be
+compared with the shipped one before any classifier is trained on its boxes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+from bench_tables import SOURCES, table  # noqa: E402
+
+from vision.assemble import DEFAULT_PARAMS  # noqa: E402
+from vision.detector import DEFAULT_WEIGHTS, INPUT_SIZE, detect  # noqa: E402
+from vision.reading import inside  # noqa: E402
+from vision.scale import choose_size  # noqa: E402
+from vision.train.dataset import lightness_negative  # noqa: E402
+from vision.train.split import is_held_out  # noqa: E402
+
+Box = tuple[float, float, float, float]
+#: A peak this far outside an index box (a share of its width and height) still lands on it.
+MARGIN = 0.25
+
+
+def found(image: np.ndarray, boxes: list[Box], weights: Path, floor: float) -> tuple[int, int]:
+    """Of ``boxes``, how many hold an index peak of at least ``index_score``, and how many
+    more hold only a weaker one (at least ``floor``), at the size ``read_table`` reads at."""
+    size = choose_size(max(image.shape[:2]), detect(image, floor, weights, INPUT_SIZE))
+    peaks = [d for d in detect(image, floor, weights, size) if d.kind == "index"]
+    firm = weak = 0
+    for box in boxes:
+        best = max((d.score for d in peaks if inside(d.x, d.y, box, MARGIN)), default=0.0)
+        firm += best >= DEFAULT_PARAMS.index_score
+        weak += floor <= best < DEFAULT_PARAMS.index_score
+    return firm, weak
+
+
+def photo_items(data: Path, phone: bool) -> list[tuple[np.ndarray, list[Box]]]:
+    """The held-out photos of one capture session of ``cards-corners`` with their index boxes."""
+    root = data / "cards-corners"
+    labels = json.loads((root / "labels.json").read_text())
+    out = []
+    for name in sorted(labels):
+        if not is_held_out(name) or ("IMG_" in name) != phone:
+            continue
+        image = cv2.imread(str(root / "images" / name))
+        if image is None:
+            continue
+        h, w = image.shape[:2]
+        boxes = [((b["cx"] - b["w"] / 2) * w, (b["cy"] - b["h"] / 2) * h,
+                  (b["cx"] + b["w"] / 2) * w, (b["cy"] + b["h"] / 2) * h)
+                 for b in labels[name] if str(b["label"]).upper() != "BACK"]
+        if boxes:
+            out.append((image, boxes))
+    return out
+
+
+def report(name: str, items: Iterable[tuple[np.ndarray, list[Box]]], weights: Path, floor: float) -> float:
+    """Print one source's line; the share of its indices found."""
+    total = firm = weak = 0
+    for image, boxes in items:
+        f, w = found(image, boxes, weights, floor)
+        total, firm, weak = total + len(boxes), firm + f, weak + w
+    share = firm / max(total, 1)
+    print(f"index boxes {name:20s} indices={total:5d} found={share:.4f} "
+          f"weak_only={weak / max(total, 1):.4f} missed={(total - firm - weak) / max(total, 1):.4f}",
+          flush=True)
+    return share
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--weights", type=Path, default=DEFAULT_WEIGHTS, help="the detector's weights")
+    ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
+    ap.add_argument("--tables", type=int, default=4, help="rendered tables per source (0: none)")
+    ap.add_argument("--seed", type=int, default=5, help="the rendered tables' seed")
+    ap.add_argument("--floor", type=float, default=0.1, help="the weakest peak counted as seen")
+    args = ap.parse_args()
+    if not args.weights.is_file():
+        print(f"error: --weights {args.weights}: no such file", file=sys.stderr)
+        return 2
+    print(f"detector {args.weights} index_score={DEFAULT_PARAMS.index_score} floor={args.floor}")
+    if (args.data / "cards-corners" / "labels.json").is_file():
+        for session, phone in (("phone", True), ("webcam", False)):
+            items = photo_items(args.data, phone)
+            report(f"{session}-held", items, args.weights, args.floor)
+            report(f"{session}-negative", ((lightness_negative(i), b) for i, b in items),
+                   args.weights, args.floor)
+    else:
+        print(f"cards-corners: not found under {args.data}; the photo sources are left out")
+    for source in SOURCES if args.tables else ():
+        rng = np.random.default_rng(args.seed)
+        tables = [table(rng, source, (1280, 960)) for _ in range(args.tables)]
+        report(f"tables-{source}", ((image, [b for c in cards for b in c.visible_indices])
+                                    for image, cards in tables), args.weights, args.floor)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
