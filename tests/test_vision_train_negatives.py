@@ -63,4 +63,3 @@ def test_detector_crops_turn_a_share_over_and_keep_their_targets() -> None:
     assert np.mean([c.mean() for c, _ in turned]) < np.mean([c.mean() for c, _ in kept]) - 60
     for (_, t1), (_, t0) in zip(turned, kept, strict=True):
         assert np.array_equal(t1["ih"], t0["ih"])  # where the index is does not change
-
