@@ -37,6 +37,7 @@ from bench_tables import SOURCES, table  # noqa: E402
 from vision.assemble import DEFAULT_PARAMS  # noqa: E402
 from vision.detector import DEFAULT_WEIGHTS, INPUT_SIZE, detect  # noqa: E402
 from vision.reading import inside  # noqa: E402
+from vision.rescan import Look  # noqa: E402
 from vision.scale import choose_size  # noqa: E402
 from vision.train.dataset import lightness_negative  # noqa: E402
 from vision.train.split import is_held_out  # noqa: E402
@@ -49,8 +50,10 @@ MARGIN = 0.25
 def found(image: np.ndarray, boxes: list[Box], weights: Path, floor: float) -> tuple[int, int]:
     """Of ``boxes``, how many hold an index peak of at least ``index_score``, and how many
     more hold only a weaker one (at least ``floor``), at the size ``read_table`` reads at."""
-    size = choose_size(max(image.shape[:2]), detect(image, floor, weights, INPUT_SIZE))
-    peaks = [d for d in detect(image, floor, weights, size) if d.kind == "index"]
+    first = detect(image, min(floor, Look().threshold), weights, INPUT_SIZE)  # read_table's first look
+    size = choose_size(max(image.shape[:2]), [d for d in first if d.score >= Look().threshold])
+    seen = first if size == INPUT_SIZE else detect(image, floor, weights, size)
+    peaks = [d for d in seen if d.kind == "index" and d.score >= floor]
     firm = weak = 0
     for box in boxes:
         best = max((d.score for d in peaks if inside(d.x, d.y, box, MARGIN)), default=0.0)
