@@ -32,6 +32,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
+from bench_ablation import held_out_names  # noqa: E402
 from bench_tables import SOURCES, table  # noqa: E402
 
 from vision.assemble import DEFAULT_PARAMS  # noqa: E402
@@ -40,7 +41,6 @@ from vision.reading import inside  # noqa: E402
 from vision.rescan import Look  # noqa: E402
 from vision.scale import choose_size  # noqa: E402
 from vision.train.dataset import lightness_negative  # noqa: E402
-from vision.train.split import is_held_out  # noqa: E402
 
 Box = tuple[float, float, float, float]
 #: A peak this far outside an index box (a share of its width and height) still lands on it.
@@ -67,9 +67,7 @@ def photo_items(data: Path, phone: bool) -> list[tuple[np.ndarray, list[Box]]]:
     root = data / "cards-corners"
     labels = json.loads((root / "labels.json").read_text())
     out = []
-    for name in sorted(labels):
-        if not is_held_out(name) or ("IMG_" in name) != phone:
-            continue
+    for name in held_out_names(labels, "IMG_" if phone else "!IMG_"):
         image = cv2.imread(str(root / "images" / name))
         if image is None:
             continue
