@@ -34,6 +34,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from bench_ablation import held_out_names  # noqa: E402
 from bench_tables import SOURCES, table  # noqa: E402
+from scoring import label_box  # noqa: E402
 
 from vision.assemble import DEFAULT_PARAMS  # noqa: E402
 from vision.detector import DEFAULT_WEIGHTS, INPUT_SIZE, detect  # noqa: E402
@@ -72,9 +73,7 @@ def photo_items(data: Path, phone: bool) -> list[tuple[np.ndarray, list[Box]]]:
         if image is None:
             continue
         h, w = image.shape[:2]
-        boxes = [((b["cx"] - b["w"] / 2) * w, (b["cy"] - b["h"] / 2) * h,
-                  (b["cx"] + b["w"] / 2) * w, (b["cy"] + b["h"] / 2) * h)
-                 for b in labels[name] if str(b["label"]).upper() != "BACK"]
+        boxes = [label_box(b, w, h) for b in labels[name] if str(b["label"]).upper() != "BACK"]
         if boxes:
             out.append((image, boxes))
     return out

@@ -28,6 +28,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from bench_tables import SOURCES, table  # noqa: E402
+from scoring import label_box  # noqa: E402
 
 from vision.assemble import DEFAULT_PARAMS  # noqa: E402
 from vision.classifier import DEFAULT_CLASSIFIER, N_OUT, crop_index, crop_size, read_crops  # noqa: E402
@@ -89,9 +90,7 @@ def main() -> int:
         wanted = [b for b in boxes if b["label"].upper() != "BACK"]
         if not wanted:
             continue
-        crops = [crop_index(image, ((b["cx"] - b["w"] / 2) * w, (b["cy"] - b["h"] / 2) * h,
-                                    (b["cx"] + b["w"] / 2) * w, (b["cy"] + b["h"] / 2) * h), size)
-                 for b in wanted]
+        crops = [crop_index(image, label_box(b, w, h), size) for b in wanted]
         start = time.perf_counter()
         probs = read_crops(crops, args.weights, N_OUT, both_ways=True)
         spent += time.perf_counter() - start

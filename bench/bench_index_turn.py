@@ -29,6 +29,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from bench_tables import SOURCES, table  # noqa: E402
+from scoring import label_box  # noqa: E402
 
 from vision.classifier import DEFAULT_TURN, read_turns, zoom_box  # noqa: E402
 from vision.reading import Box  # noqa: E402
@@ -42,8 +43,7 @@ def corner_pairs(boxes: list[dict[str, Any]], width: int, height: int) -> list[t
     by: dict[str, list[Box]] = {}
     for b in boxes:
         if b["label"].upper() != "BACK":
-            x0, y0 = (b["cx"] - b["w"] / 2) * width, (b["cy"] - b["h"] / 2) * height
-            by.setdefault(b["label"], []).append((x0, y0, x0 + b["w"] * width, y0 + b["h"] * height))
+            by.setdefault(b["label"], []).append(label_box(b, width, height))
     out = []
     for pair in by.values():
         if len(pair) != 2:

@@ -34,3 +34,11 @@ def percentile(values: list[float], q: float) -> float:
 def p95(times: list[float]) -> float:
     """The 95th percentile of ``times`` (:func:`percentile`)."""
     return percentile(times, 0.95)
+
+
+def label_box(label: dict, width: int, height: int) -> tuple[float, float, float, float]:
+    """The corners ``(x0, y0, x1, y1)``, in pixels of a ``width``×``height`` photo, of one
+    ``labels.json`` entry (its centre and size given as shares of the photo)."""
+    half_w, half_h = label["w"] * width / 2, label["h"] * height / 2
+    cx, cy = label["cx"] * width, label["cy"] * height
+    return cx - half_w, cy - half_h, cx + half_w, cy + half_h

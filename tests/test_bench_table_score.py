@@ -1,7 +1,7 @@
 """The benchmarks' scoring: on rendered tables (``bench/table_score.py``) a right read of a
 card with no index showing whole is optional, anything else read is right or wrong as
 before; on the photos' close-ups (``bench/bench_ablation.py``) the photo's cards not wanted
-are optional; candidate networks and the percentile of times."""
+are optional; candidate networks, the percentile of times and labelled boxes in pixels."""
 
 from __future__ import annotations
 
@@ -152,3 +152,12 @@ def test_a_photo_read_scores_an_optional_card_neither_way(monkeypatch: pytest.Mo
     image = np.zeros((10, 10, 3), np.uint8)
     f1, _ = bench_ablation.photo_f1([(image, "card", {"7S"}, {"KC"})], {})
     assert abs(f1 - 2 * 0.5 * 1.0 / 1.5) < 1e-9  # 7S right, 9D wrong, KC neither
+
+
+def test_a_labels_box_turns_from_shares_of_the_photo_into_its_pixel_corners() -> None:
+    from scoring import label_box
+
+    entry = {"label": "QH", "cx": 0.5, "cy": 0.25, "w": 0.1, "h": 0.2}
+    assert label_box(entry, 640, 480) == pytest.approx((288.0, 72.0, 352.0, 168.0))
+    # not square: the width scales by the photo's width, the height by its height
+    assert label_box(entry, 480, 640) == pytest.approx((216.0, 96.0, 264.0, 224.0))
