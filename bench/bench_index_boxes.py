@@ -38,12 +38,11 @@ from scoring import label_box  # noqa: E402
 
 from vision.assemble import DEFAULT_PARAMS  # noqa: E402
 from vision.detector import DEFAULT_WEIGHTS, INPUT_SIZE, detect  # noqa: E402
-from vision.reading import inside  # noqa: E402
+from vision.reading import Box, inside  # noqa: E402
 from vision.rescan import Look  # noqa: E402
 from vision.scale import choose_size  # noqa: E402
 from vision.train.dataset import lightness_negative  # noqa: E402
 
-Box = tuple[float, float, float, float]
 #: A peak this far outside an index box (a share of its width and height) still lands on it.
 MARGIN = 0.25
 
@@ -51,8 +50,9 @@ MARGIN = 0.25
 def found(image: np.ndarray, boxes: list[Box], weights: Path, floor: float) -> tuple[int, int]:
     """Of ``boxes``, how many hold an index peak of at least ``index_score``, and how many
     more hold only a weaker one (at least ``floor``), at the size ``read_table`` reads at."""
-    first = detect(image, min(floor, Look().threshold), weights, INPUT_SIZE)  # read_table's first look
-    size = choose_size(max(image.shape[:2]), [d for d in first if d.score >= Look().threshold])
+    threshold = Look().threshold
+    first = detect(image, min(floor, threshold), weights, INPUT_SIZE)  # read_table's first look
+    size = choose_size(max(image.shape[:2]), [d for d in first if d.score >= threshold])
     seen = first if size == INPUT_SIZE else detect(image, floor, weights, size)
     peaks = [d for d in seen if d.kind == "index" and d.score >= floor]
     firm = weak = 0
