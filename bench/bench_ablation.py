@@ -56,10 +56,10 @@ from table_score import TableScore, score_table  # noqa: E402
 
 from vision.assemble import DEFAULT_PARAMS  # noqa: E402
 from vision.detector import INPUT_SIZE, NEGATIVE_SCORE  # noqa: E402
+from vision.lightness import lightness_negative  # noqa: E402
 from vision.recognize import read_table, warm_up  # noqa: E402
 from vision.rescan import RESCAN_LOOKS, Look  # noqa: E402
 from vision.synth import SceneCard  # noqa: E402
-from vision.train.dataset import lightness_negative  # noqa: E402
 from vision.train.split import is_held_out  # noqa: E402
 
 Reader = Callable[[np.ndarray], Any]
@@ -126,6 +126,9 @@ def variants() -> dict[str, dict[str, Any]]:
     # which whole-card crops are also read turned half round: every one (as shipped), or
     # only those whose first read is unsure
     out["turned card reads below 0.95"] = {"card_turn_unsure": 0.95}
+    # unsure index crops also read in the other lightness (light ink on dark cards), the
+    # surer read kept (vision.classifier.NEGATIVE_UNSURE, shipped off)
+    out["with negative reads"] = {"negative_unsure": 0.7}
     return out
 
 

@@ -38,10 +38,10 @@ from scoring import label_box  # noqa: E402
 
 from vision.assemble import DEFAULT_PARAMS  # noqa: E402
 from vision.detector import DEFAULT_WEIGHTS, INPUT_SIZE, detect  # noqa: E402
+from vision.lightness import lightness_negative  # noqa: E402
 from vision.reading import Box, inside  # noqa: E402
 from vision.rescan import Look  # noqa: E402
 from vision.scale import choose_size  # noqa: E402
-from vision.train.dataset import lightness_negative  # noqa: E402
 
 #: A peak this far outside an index box (a share of its width and height) still lands on it.
 MARGIN = 0.25

@@ -150,3 +150,37 @@ def test_reads_kept_in_a_cache_are_not_made_again(monkeypatch: pytest.MonkeyPatc
     assert [d.label for d in again] == [d.label for d in first] == ["QS", "QS"]
     C.refine_indices(image, found[:1], weights, cache=cache, turn_unsure=0.4)
     assert sum(calls) > made  # read another way: not taken from the cache
+
+
+def test_an_unsure_index_is_read_in_the_other_lightness_and_the_surer_read_kept(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.classifier as C
+    from vision.detector import Detection
+    from vision.labels import INDEX_CLASSES
+
+    n = len(INDEX_CLASSES)
+    image = np.full((100, 100, 3), 30, np.uint8)  # a dark card: its negative is pale
+    d = Detection("index", 50, 50, (40, 35, 60, 65), 0.8, np.full(n, 1 / n))
+    calls: list[str] = []
+
+    def fake(crops: list[np.ndarray], weights: Path, n_out: int = n + 1) -> np.ndarray:
+        out = np.zeros((len(crops), n + 1))
+        for row, crop in zip(out, crops, strict=True):
+            pale = crop.mean() > 128
+            calls.append("pale" if pale else "dark")
+            row[INDEX_CLASSES.index("7C")] = 0.9 if pale else 0.3  # read surely only when pale
+            row[INDEX_CLASSES.index("7S")] = 0.0 if pale else 0.4
+            row[-1] = 1.0 - row[:-1].sum()
+        return out
+
+    monkeypatch.setattr(C, "classify_crops", fake)
+    weights = Path(C.__file__).with_name("weights") / "indexnet.onnx"
+    off = C.refine_indices(image, [d], weights, zooms=(), negative_unsure=0.0)[0]
+    assert off.label == "7S" and "pale" not in calls
+    on = C.refine_indices(image, [d], weights, zooms=(), negative_unsure=0.7)[0]
+    assert on.label == "7C" and on.probs.max() == pytest.approx(1.0)
+    # a read already sure enough is not read again
+    calls.clear()
+    C.refine_indices(image, [d], weights, zooms=(), negative_unsure=0.2)
+    assert "pale" not in calls
+

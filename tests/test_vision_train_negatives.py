@@ -1,12 +1,13 @@
-"""Index crops in the other lightness (``vision.train.dataset.lightness_negative``): light ink
+"""Index crops in the other lightness (``vision.lightness.lightness_negative``): light ink
 on a dark card with red ink kept red, and no change to the shipped runs' data."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from vision.lightness import lightness_negative
 from vision.train.crops import index_crops
-from vision.train.dataset import Photo, _photometric, lightness_negative, sample
+from vision.train.dataset import Photo, _photometric, sample
 
 
 def test_dark_ink_on_white_turns_light_on_black_and_red_stays_red() -> None:

@@ -17,6 +17,7 @@ from vision.detector import Detection
 from vision.errors import VisionError
 from vision.inference import load_network
 from vision.labels import CARD_CLASSES, INDEX_CLASSES
+from vision.lightness import lightness_negative
 from vision.reading import Box
 
 #: Crop size (width, height): an index stands upright (rank above suit) or upside down in it.
@@ -44,6 +45,15 @@ ZOOM_UNSURE: Final = 0.7
 #: and 0, trained typefaces +0.005, four-corner +0.007, dim −0.004; every held-out photo
 #: source unchanged, one card of the in-training corner photos lost; 6% fewer crops read.
 TURN_UNSURE: Final = 0.95
+#: An index whose read (after the zoomed boxes) names no class, "not an index" included, at
+#: least this surely is also read in the other lightness (``vision.lightness``), and that
+#: read is taken when it names a card more surely: a light-on-dark deck's index read as the
+#: dark-on-pale print the classifier mostly learnt. At 0 (shipped), never: from 0.7
+#: (``bench/bench_ablation.py``, "with negative reads") it paid on the real photos turned
+#: over (phone +0.014, webcam +0.031 F1) and cost the same photos as printed, the close-ups,
+#: jumbo and light-on-dark designs (up to −0.036): the other lightness's read is often a
+#: sure misread.
+NEGATIVE_UNSURE: Final = 0.0
 
 
 def crop_index(image: np.ndarray, box: Box, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
@@ -111,7 +121,7 @@ def refine_indices(image: np.ndarray, detections: list[Detection], weights: Path
                    zooms: tuple[float, ...] = ZOOMS, zoom_score: float = ZOOM_SCORE,
                    sharpest: bool = False, zoom_unsure: float = ZOOM_UNSURE,
                    zoom_both_ways: bool = True, turn_unsure: float = TURN_UNSURE,
-                   cache: Reads | None = None) -> list[Detection]:
+                   cache: Reads | None = None, negative_unsure: float = NEGATIVE_UNSURE) -> list[Detection]:
     """Index detections re-read by the classifier: dropped when it says "not an index",
     otherwise their class distribution combined with the detector's, and their score scaled
     by how sure the classifier is that the crop is an index (``(1 - p_background) **
@@ -124,8 +134,9 @@ def refine_indices(image: np.ndarray, detections: list[Detection], weights: Path
     centre), and all the reads averaged, which mends boxes of the wrong size. With ``sharpest``
     the read of the one box the classifier is surest of is taken instead of the average, when
     it names the same class (see ``sharpest_reads``): in a fan the detector's box often cuts
-    into the next card, and only one of the zoomed boxes frames the index cleanly. Reads kept
-    in ``cache`` (one per image) are not made again."""
+    into the next card, and only one of the zoomed boxes frames the index cleanly. An index
+    still read less surely than ``negative_unsure`` is read once more in the other lightness
+    (``NEGATIVE_UNSURE``). Reads kept in ``cache`` (one per image) are not made again."""
     if not weights.is_file():
         return detections
     indices = [d for d in detections if d.kind == "index"]
@@ -143,6 +154,14 @@ def refine_indices(image: np.ndarray, detections: list[Detection], weights: Path
                           cache).reshape(len(zooms), len(sure), N_OUT)
         views = np.concatenate([probs[sure][None], more])
         probs[sure] = sharpest_reads(views) if sharpest else views.mean(axis=0)
+    unsure = [i for i in range(len(indices)) if probs[i].max() < negative_unsure]
+    if unsure:
+        def negative(box: Box) -> np.ndarray:
+            return lightness_negative(crop(box))
+        other = read_boxes(negative, [indices[i].box for i in unsure], weights, N_OUT, both_ways,
+                           turn_unsure, cache, view="negative")
+        surer = other[:, :-1].max(axis=1) > probs[unsure].max(axis=1)
+        probs[np.array(unsure)[surer]] = other[surer]
     return _reread(detections, "index", probs, max_background, detector_weight, background_power)
 
 
@@ -185,13 +204,13 @@ Reads = dict[tuple[object, ...], np.ndarray]
 
 
 def read_boxes(crop: Callable[[Box], np.ndarray], boxes: list[Box], weights: Path, n_out: int,
-               both_ways: bool, turn_unsure: float, cache: Reads | None) -> np.ndarray:
+               both_ways: bool, turn_unsure: float, cache: Reads | None, view: str = "") -> np.ndarray:
     """``read_crops`` of ``crop(box)`` for each box, taking the reads ``cache`` holds (a
     second look at the same image often boxes the same peaks) and keeping the new ones
-    there."""
+    there; ``view`` names how ``crop`` shows the box, when not as it lies."""
     if cache is None:
         return read_crops([crop(b) for b in boxes], weights, n_out, both_ways, turn_unsure)
-    keys = [(str(weights), b, both_ways, turn_unsure) for b in boxes]
+    keys = [(str(weights), b, both_ways, turn_unsure, *((view,) if view else ())) for b in boxes]
     fresh = {k: b for k, b in zip(keys, boxes, strict=True) if k not in cache}
     if fresh:
         got = read_crops([crop(b) for b in fresh.values()], weights, n_out, both_ways, turn_unsure)

@@ -15,6 +15,7 @@ from vision.classifier import (
     DEFAULT_CLASSIFIER,
     DEFAULT_TURN,
     N_CARD_OUT,
+    NEGATIVE_UNSURE,
     TURN_UNSURE,
     ZOOM_UNSURE,
     Reads,
@@ -72,7 +73,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                zoom_unsure: float = ZOOM_UNSURE, zoom_both_ways: bool = True,
                turn_unsure: float = TURN_UNSURE, index_px: float = TARGET_INDEX,
                smallest: int = SMALLEST, turn_weights: Path | None = DEFAULT_TURN,
-               card_turn_unsure: float = CARD_TURN_UNSURE) -> TableReading:
+               card_turn_unsure: float = CARD_TURN_UNSURE,
+               negative_unsure: float = NEGATIVE_UNSURE) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto``: first looks of the card detector and the
@@ -89,8 +91,9 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     (``vision.detector.detect_both``: light ink on dark card); at 1, as shipped
     (``vision.detector.NEGATIVE_PEAKS``), they never do. ``zoom_unsure`` and
     ``zoom_both_ways`` say which indices are read again in zoomed boxes, and how, and
-    ``turn_unsure`` which index crops are also read turned half round
-    (``vision.classifier.refine_indices``), ``card_turn_unsure`` which whole-card crops.
+    ``turn_unsure`` which index crops are also read turned half round and ``negative_unsure``
+    which in the other lightness (``vision.classifier.refine_indices``), ``card_turn_unsure``
+    which whole-card crops.
     ``turn_weights`` (None: not at all) reads which way each index faces, so that indices
     facing the same way never pair as one card's corners (``vision.assemble.facing``).
 
@@ -132,7 +135,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         detections = refine_indices(seen, usable(found_by(look, seen), params), index_weights,
                                     zoom_score=look.zoom_score, sharpest=look.sharpest,
                                     zoom_unsure=zoom_unsure, zoom_both_ways=zoom_both_ways,
-                                    turn_unsure=turn_unsure, cache=cache)
+                                    turn_unsure=turn_unsure, cache=cache,
+                                    negative_unsure=negative_unsure)
         detections = refine_cards(seen, detections, card_weights, cache=cache,
                                   turn_unsure=card_turn_unsure)
         if deck is not None:

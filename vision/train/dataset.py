@@ -14,6 +14,7 @@ import numpy as np
 
 from vision.detector import INPUT_SIZE
 from vision.labels import INDEX_CLASSES, card_class, index_class
+from vision.lightness import lightness_negative
 from vision.train.split import is_held_out
 
 STRIDE = 4
@@ -206,16 +207,6 @@ def sample(photo: Photo, rng: np.random.Generator, crop: int,
 #: Shares of training samples turned to the other polarity, and darkened as in a dim room.
 INVERT_SHARE = 0.08
 DARK_SHARE = 0.15
-
-
-def lightness_negative(image: np.ndarray) -> np.ndarray:
-    """A BGR image with its lightness turned over and its hues kept (CIELAB's L inverted):
-    dark ink on white paper becomes light ink on black, and red ink stays red, as a
-    light-on-dark deck prints it (a plain negative would turn red ink cyan)."""
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
-    lab[..., 0] = 255 - lab[..., 0]
-    out: np.ndarray = cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
-    return out
 
 
 def _photometric(img: np.ndarray, rng: np.random.Generator, lightness_negatives: float = 0.0) -> np.ndarray:
