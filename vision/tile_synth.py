@@ -289,9 +289,9 @@ def _lay(img: np.ndarray, m: np.ndarray, x0: int, y0: int, ink: np.ndarray, engr
 
 
 #: The table surfaces drawn at random, by version, with their chances. ``v1`` is what the
-#: shipped tile reader learnt on; ``v2`` adds busy surfaces: fine speckle (laminate, cork),
-#: granite (dots of two to four shades) and carpet (fibres along one way), on which the
-#: ``v1`` reader took grain for tiles by the hundred.
+#: first learnt tile reader learnt on; ``v2``, the shipped reader's, adds busy surfaces: fine
+#: speckle (laminate, cork), granite (dots of two to four shades) and carpet (fibres along one
+#: way), on which the ``v1`` reader took grain for tiles by the hundred.
 SURFACES: Final = {
     "v1": (("wood", 0.3), ("cloth", 0.15), ("felt", 0.2), ("floor", 0.2), ("plain", 0.15)),
     "v2": (("wood", 0.2), ("cloth", 0.1), ("felt", 0.12), ("floor", 0.13), ("plain", 0.1),
