@@ -25,7 +25,7 @@ venv: $(STAMP)
 run-venv: $(RUN_STAMP)
 
 $(RUN_STAMP): pyproject.toml
-	@echo "== setting up $(VENV): the kit and what it needs to run (pygame-ce, OpenCV, numpy, onnxruntime, pyserial)"
+	@echo "== setting up $(VENV): the kit and what it needs to run (pygame-ce, OpenCV, numpy, onnxruntime, pyserial, matplotlib)"
 	hardware/install-kit.sh $(VENV) --editable
 	touch $(RUN_STAMP)
 

@@ -1,7 +1,7 @@
 """Benchmark of deck enrolment (``tablekit enroll``) on a deck design held out of training.
 
 Usage: ``.venv/bin/python bench/bench_enroll.py [--designs 3] [--tables 6] [--seed 3]
-[--kinds standard,light-on-dark,metallic] [--minutes 10]``
+[--kinds standard,light-on-dark,metallic] [--minutes 0]``
 
 For random designs of held-out typefaces (``vision.deck_styles``; ``--designs`` of each kind),
 one enrolment photo per card of the deck (52, under the 60 a club would take) is rendered,

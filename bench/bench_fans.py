@@ -2,7 +2,8 @@
 exact: F1 on the cards with an index in view, the share of tables read exactly, the share of
 melds grouped exactly, and median and p95 ms.
 
-Usage: ``.venv/bin/python bench/bench_fans.py [--tables 30] [--size 1280x960] [--artwork]``
+Usage: ``.venv/bin/python bench/bench_fans.py [--tables 30] [--size 1280x960] [--artwork]
+[--seed 7]``
 
 No public photos of rummy melds exist, so this stands in for them: ``vision.synth.scene`` lays
 out 1-3 melds of 1-5 cards as fans or rows on a drawn table, slightly blurred as by a lens.

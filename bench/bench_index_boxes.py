@@ -10,7 +10,7 @@ indices are seen but too faintly to stand. Sources: the held-out capture session
 of ``bench_tables.py``'s sources.
 
 Usage: ``.venv/bin/python bench/bench_index_boxes.py [--weights vision/weights/cardnet.onnx]
-[--tables 4] [--seed 5] [--data ../shared/data]``
+[--tables 4] [--seed 5] [--floor 0.1] [--data ../shared/data]``
 
 This separates the detector from the classifiers (``bench_index_crops.py``) and from
 assembly: an index not found here is lost whatever reads it, so a candidate detector can be

@@ -2,7 +2,7 @@
 lies on the table when no game is named.
 
 Usage: ``.venv/bin/python bench/bench_pieces.py [--data ../shared/data] [--photos 1]
-[--tables 12] [--tile-weights FILE] [--one-look]``
+[--tables 12] [--seed 5] [--tile-weights FILE] [--one-look]``
 
 Sources: the shared labelled card photos (real photographs, every ``--photos``-th of each
 folder, the capture groups training leaves out apart; the tile reader never saw any of

@@ -1,7 +1,8 @@
 """Benchmark of the learnt tile reader against the classical one, on drawn tables whose tile
 sets use typefaces and plastics held out of training.
 
-Usage: ``.venv/bin/python bench/bench_tiles_learnt.py [--tables 12] [--seed 7] [--weights FILE]``
+Usage: ``.venv/bin/python bench/bench_tiles_learnt.py [--tables 12] [--seed 7] [--weights FILE]
+[--sources NAME,...] [--no-classical] [--ablate-looks] [--ablate-upright]``
 
 These are renders (``vision.tile_synth``), not photographs: the project has no labelled
 photos of real tile sets, so photograph-like renders with held-out designs stand in for
