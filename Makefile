@@ -51,7 +51,7 @@ lint: venv
 # vision/train needs torch (the train extra), so it is type-checked only where that is installed:
 # .venv/bin/mypy vision/train
 typecheck: venv
-	$(BIN)/mypy engine vision display firmware_bridge tablekit --exclude 'vision/train/'
+	$(BIN)/mypy engine vision display firmware_bridge tablekit bench --exclude 'vision/train/'
 
 # No import circles among the kit's modules (prints any it finds).
 imports: venv

@@ -56,6 +56,7 @@ from table_score import TableScore, score_table  # noqa: E402
 
 from vision.assemble import DEFAULT_PARAMS  # noqa: E402
 from vision.detector import INPUT_SIZE, NEGATIVE_SCORE  # noqa: E402
+from vision.images import read_image  # noqa: E402
 from vision.lightness import lightness_negative  # noqa: E402
 from vision.recognize import read_table, warm_up  # noqa: E402
 from vision.rescan import RESCAN_LOOKS, Look  # noqa: E402
@@ -70,7 +71,7 @@ def variants() -> dict[str, dict[str, Any]]:
     p = DEFAULT_PARAMS
     out: dict[str, dict[str, Any]] = {"full": {}}
     # each rule: its value switched off, and switched on (for the rules shipped off)
-    rules = {"merge": (0.0, 0.7), "corner_reach": (0.0, 0.55), "interior": (0.0, 0.3),
+    rules: dict[str, tuple[Any, Any]] = {"merge": (0.0, 0.7), "corner_reach": (0.0, 0.55), "interior": (0.0, 0.3),
              "ghost": (0.0, 1.5), "weak_rank": (False, True), "duplicate": (1.01, 0.6),
              "corner_side": (0.0, 1.5), "pair_sure": (1.01, 0.6), "hint_score": (1.0, 0.2),
              "turn_sure": (1.01, 0.9), "turned_side": (1.5, 1.0), "four_side": (1.5, 1.0),
@@ -135,7 +136,8 @@ def variants() -> dict[str, dict[str, Any]]:
 def held_out_names(labels: dict[str, Any], session: str = "") -> list[str]:
     """The held-out photos among ``labels`` (those whose name holds ``session``, or, for
     ``!NAME``, those whose name does not), by name."""
-    keep = ((lambda n: session[1:] not in n) if session.startswith("!") else (lambda n: session in n))
+    def keep(name: str) -> bool:
+        return session[1:] not in name if session.startswith("!") else session in name
     return sorted(n for n in labels if is_held_out(n) and keep(n))
 
 
@@ -148,7 +150,7 @@ def photo_source(data: Path, folder: str, labels: dict[str, Any], names: list[st
     """The photos ``names`` of ``folder``, each with its kind of label and its cards (every
     labelled card wanted, none optional)."""
     want = truth(labels)
-    return [(cv2.imread(str(data / folder / "images" / name)), *want[name], set()) for name in names]
+    return [(read_image(data / folder / "images" / name), *want[name], set()) for name in names]
 
 
 def _inside(label: dict[str, Any], size: tuple[int, int], window: tuple[int, int, int, int]) -> bool:

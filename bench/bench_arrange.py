@@ -64,7 +64,7 @@ def seeded_hands(n: int, seed: int) -> list[tuple[list[Card], Card]]:
     """Random hands from two packs with two printed jokers; at most 4 wild cards per hand."""
     rng = random.Random(seed)
     deck = full_deck(2, 2)
-    out = []
+    out: list[tuple[list[Card], Card]] = []
     while len(out) < n:
         cut = rng.choice(deck)
         hand = rng.sample(deck, 13)

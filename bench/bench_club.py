@@ -19,6 +19,7 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -73,6 +74,12 @@ def listen(url: str, seen: dict[tuple[str, int], list[tuple[int, float]]], stop:
                 return
 
 
+def count(db: Any, query: str) -> int:
+    """The one number a ``SELECT COUNT(*)`` query gives (0 when it gives no row)."""
+    row = db.execute(query).fetchone()
+    return int(row[0]) if row else 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=50)
@@ -114,17 +121,16 @@ def main() -> int:
         deadline = time.time() + 120
         while time.time() < deadline:
             with psycopg.connect(dsn) as db:
-                stored = int(db.execute("SELECT COUNT(*) FROM club_events").fetchone()[0])
+                stored = count(db, "SELECT COUNT(*) FROM club_events")
             if stored >= total:
                 break
             time.sleep(0.2)
         last = time.time()
         with psycopg.connect(dsn) as db:
             rows = db.execute("SELECT table_id, game_id, seq, body FROM club_events").fetchall()
-            doubled = int(db.execute(
-                "SELECT COUNT(*) FROM (SELECT 1 FROM club_events GROUP BY table_id, game_id, seq "
-                "HAVING COUNT(*) > 1) d").fetchone()[0])
-            quarantined = int(db.execute("SELECT COUNT(*) FROM club_quarantine").fetchone()[0])
+            doubled = count(db, "SELECT COUNT(*) FROM (SELECT 1 FROM club_events GROUP BY table_id, "
+                                "game_id, seq HAVING COUNT(*) > 1) d")
+            quarantined = count(db, "SELECT COUNT(*) FROM club_quarantine")
         stop.set()
         stored_keys = {(t, int(g), int(s)) for t, g, s, _ in rows}
         lost = sum((t.name_, g, s) not in stored_keys for t in tables for (g, s) in t.written)

@@ -53,7 +53,7 @@ def paced(screen: Screen, frames: int) -> tuple[float, float]:
     def view_at(now: float) -> PlayView:
         return dataclasses.replace(base, countdown=Countdown(TURN - (now % TURN), TURN))
 
-    stats = FrameLoop(screen.show, view_at, clock=time.perf_counter).run(frames=frames)  # type: ignore[arg-type]
+    stats = FrameLoop(screen.show, view_at, clock=time.perf_counter).run(frames=frames)
     return stats.fps, stats.cpu_share
 
 

@@ -28,6 +28,7 @@ sys.path.insert(0, str(REPO))
 
 from scoring import p95  # noqa: E402
 
+from vision.images import read_image  # noqa: E402
 from vision.rescan import turned  # noqa: E402
 from vision.train.split import is_held_out  # noqa: E402
 
@@ -62,7 +63,8 @@ def score(names: list[str], want: dict[str, tuple[str, set[str]]],
             fn += len(w)
             continue
         seen = set()
-        for c in r.get("cards", []):  # type: ignore[union-attr]
+        cards = r.get("cards", [])
+        for c in cards if isinstance(cards, list) else []:
             card = norm(str(c.get("card", "??")))
             if card == "??":
                 continue
@@ -90,7 +92,7 @@ def _turned(path: Path, turn: int, folder: Path) -> Path:
     if not turn:
         return path
     out = folder / (path.name + ".turned.png")
-    cv2.imwrite(str(out), turned(cv2.imread(str(path)), turn))
+    cv2.imwrite(str(out), turned(read_image(path), turn))
     return out
 
 

@@ -4,6 +4,7 @@ compared, and the 95th percentile of times."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 
 def prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
@@ -36,7 +37,7 @@ def p95(times: list[float]) -> float:
     return percentile(times, 0.95)
 
 
-def label_box(label: dict, width: int, height: int) -> tuple[float, float, float, float]:
+def label_box(label: dict[str, Any], width: int, height: int) -> tuple[float, float, float, float]:
     """The corners ``(x0, y0, x1, y1)``, in pixels of a ``width``×``height`` photo, of one
     ``labels.json`` entry (its centre and size given as shares of the photo)."""
     half_w, half_h = label["w"] * width / 2, label["h"] * height / 2
