@@ -71,11 +71,12 @@ def variants() -> dict[str, dict[str, Any]]:
     p = DEFAULT_PARAMS
     out: dict[str, dict[str, Any]] = {"full": {}}
     # each rule: its value switched off, and switched on (for the rules shipped off)
-    rules: dict[str, tuple[Any, Any]] = {"merge": (0.0, 0.7), "corner_reach": (0.0, 0.55), "interior": (0.0, 0.3),
-             "ghost": (0.0, 1.5), "weak_rank": (False, True), "duplicate": (1.01, 0.6),
-             "corner_side": (0.0, 1.5), "pair_sure": (1.01, 0.6), "hint_score": (1.0, 0.2),
-             "turn_sure": (1.01, 0.9), "turned_side": (1.5, 1.0), "four_side": (1.5, 1.0),
-             "twin": (0.0, 0.5)}
+    rules: dict[str, tuple[Any, Any]] = {
+        "merge": (0.0, 0.7), "corner_reach": (0.0, 0.55), "interior": (0.0, 0.3),
+        "ghost": (0.0, 1.5), "weak_rank": (False, True), "duplicate": (1.01, 0.6),
+        "corner_side": (0.0, 1.5), "pair_sure": (1.01, 0.6), "hint_score": (1.0, 0.2),
+        "turn_sure": (1.01, 0.9), "turned_side": (1.5, 1.0), "four_side": (1.5, 1.0),
+        "twin": (0.0, 0.5)}
     for name, (off, on) in rules.items():
         if getattr(p, name) == off:
             out[f"with {name}"] = {"params": replace(p, **{name: on})}
