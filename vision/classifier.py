@@ -210,7 +210,7 @@ def read_boxes(crop: Callable[[Box], np.ndarray], boxes: list[Box], weights: Pat
     there; ``view`` names how ``crop`` shows the box, when not as it lies."""
     if cache is None:
         return read_crops([crop(b) for b in boxes], weights, n_out, both_ways, turn_unsure)
-    keys = [(str(weights), b, both_ways, turn_unsure, *((view,) if view else ())) for b in boxes]
+    keys = [(str(weights), b, both_ways, turn_unsure, view) for b in boxes]
     fresh = {k: b for k, b in zip(keys, boxes, strict=True) if k not in cache}
     if fresh:
         got = read_crops([crop(b) for b in fresh.values()], weights, n_out, both_ways, turn_unsure)
