@@ -20,6 +20,7 @@ from tablekit.values import ValueRefused, one_line, parse_option, parse_size
 from vision.enroll import PATCH, DeckTemplates
 from vision.errors import VisionError
 from vision.images import decode_image, header_size, read_image
+from vision.recognize import read_table
 from vision.sources import FolderSource
 
 Capture = pytest.CaptureFixture[str]
@@ -232,6 +233,19 @@ def test_a_large_jpeg_is_read_smaller_and_sizes_come_from_headers() -> None:
         decode_image(jpeg[:40])
     with pytest.raises(VisionError, match="its data is damaged"):
         decode_image(_png_header(10, 10).replace(b"IDAT", b"IDAT\xff\xff"))
+
+
+def test_a_photo_too_small_to_show_a_table_is_named(tmp_path: Path, capsys: Capture) -> None:
+    tiny = tmp_path / "tiny.png"
+    cv2.imwrite(str(tiny), np.zeros((1, 5, 3), np.uint8))
+    assert main(["see", "--json", str(tiny)]) == 1
+    line = json.loads(capsys.readouterr().out)
+    assert line == {"image": str(tiny), "error": "image too small: 5x1 pixels (at least 8 on each side)"}
+    for pieces in ("cards", "tiles", "auto"):
+        with pytest.raises(VisionError, match="too small: 5x1"):
+            read_table(np.zeros((1, 5, 3), np.uint8), pieces=pieces)
+    with pytest.raises(VisionError, match="expected a colour"):
+        read_table(np.zeros((40, 60), np.uint8))
 
 
 def test_a_photo_folder_skips_what_it_cannot_read(tmp_path: Path) -> None:

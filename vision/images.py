@@ -27,6 +27,20 @@ _REDUCED = ((2, cv2.IMREAD_REDUCED_COLOR_2), (4, cv2.IMREAD_REDUCED_COLOR_4),
             (8, cv2.IMREAD_REDUCED_COLOR_8))
 
 
+#: A photo narrower or lower than this many pixels shows no table to read.
+MIN_SIDE = 8
+
+
+def check_photo(image: np.ndarray) -> None:
+    """Refuse, naming what is wrong, an array that is no colour photo (height × width × 3)
+    or one too small to show a table."""
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise VisionError(f"expected a colour (BGR) image, got an array of shape {image.shape}")
+    h, w = image.shape[:2]
+    if min(h, w) < MIN_SIDE:
+        raise VisionError(f"image too small: {w}x{h} pixels (at least {MIN_SIDE} on each side)")
+
+
 _MAGICS = (b"\x89PNG", b"\xff\xd8", b"BM", b"GIF8", b"RIFF")
 
 

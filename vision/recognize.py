@@ -37,6 +37,7 @@ from vision.detector import (
 from vision.enroll import DeckTemplates
 from vision.errors import VisionError
 from vision.grouping import group_cards
+from vision.images import check_photo
 from vision.pieces import tell
 from vision.reading import DetectedCard, TableReading
 from vision.rescan import (
@@ -103,6 +104,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     """
     if pieces not in PIECES:
         raise VisionError(f"pieces must be one of {', '.join(PIECES)}, not {pieces!r}")
+    check_photo(image)
     if pieces == "tiles":
         return read_tile_table(image, DEFAULT_TILE_WEIGHTS)
     if deck is not None and deck.detector is not None and weights == DEFAULT_WEIGHTS:

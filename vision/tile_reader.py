@@ -32,6 +32,7 @@ from engine.tiles import COLOURS
 from vision.detector import letterbox
 from vision.errors import VisionError
 from vision.grouping import group_cards
+from vision.images import check_photo
 from vision.inference import load_network
 from vision.reading import DetectedCard, TableReading
 from vision.table_regions import card_regions
@@ -244,11 +245,6 @@ def size_for(tile_px: float, image_side: int) -> int:
     return int(max(MIN_SIZE, min(limit, round(want / 32) * 32)))
 
 
-def _check(image: np.ndarray) -> None:
-    if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 8:
-        raise VisionError(f"expected a BGR image, got shape {image.shape}")
-
-
 def first_size(image: np.ndarray) -> int:
     """The input size of the first look: ``FIRST_SIZE``, or the photo's own side when
     smaller (rounded up to a multiple of 32, at least ``MIN_SIZE``)."""
@@ -266,7 +262,7 @@ class TileLooks:
 
 def look_first(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS) -> TileLooks:
     """The first look: the photo at ``first_size``."""
-    _check(image)
+    check_photo(image)
     size = first_size(image)
     return TileLooks((size,), decode_tiles(*tile_maps(image, weights, size)))
 
@@ -300,7 +296,7 @@ def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
     twice as fine, then half as fine), at most ``looks`` looks at the measured sizes.
     ``made`` holds the looks already made (``look_first``, ``look_again``)."""
     if size is not None:
-        _check(image)
+        check_photo(image)
         return decode_tiles(*tile_maps(image, weights, size))
     if made is None:
         made = look_first(image, weights)
