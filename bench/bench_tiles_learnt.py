@@ -2,7 +2,7 @@
 sets use typefaces and plastics held out of training.
 
 Usage: ``.venv/bin/python bench/bench_tiles_learnt.py [--tables 12] [--seed 7] [--weights FILE]
-[--sources NAME,...] [--no-classical] [--ablate-looks] [--ablate-upright]``
+[--sources NAME,...] [--no-classical] [--ablate-looks] [--ablate-upright] [--ablate-echoes]``
 
 These are renders (``vision.tile_synth``), not photographs: the project has no labelled
 photos of real tile sets, so photograph-like renders with held-out designs stand in for
@@ -91,6 +91,10 @@ def main() -> int:
     ap.add_argument("--ablate-upright", action="store_true",
                     help="also read without reading the unsure tiles again turned upright, and "
                          "with the upright patches 96 pixels wide (shipped: 64)")
+    ap.add_argument("--ablate-echoes", action="store_true",
+                    help="also read keeping the echoes (weaker peaks inside a tile read surely that "
+                         "read nothing else), and dropping them within the whole box (shipped: 0.8 "
+                         "of it)")
     args = ap.parse_args()
     unknown = [s for s in args.sources.split(",") if s not in SOURCES]
     if unknown:
@@ -105,6 +109,9 @@ def main() -> int:
     if args.ablate_upright and args.weights.is_file():
         readers["as found"] = lambda im: read_tile_table(im, args.weights, upright=False)
         readers["patch 96"] = lambda im: read_tile_table(im, args.weights, patch=96)
+    if args.ablate_echoes and args.weights.is_file():
+        readers["echoes"] = lambda im: read_tile_table(im, args.weights, echoes=0.0)
+        readers["echo 1.0"] = lambda im: read_tile_table(im, args.weights, echoes=1.0)
     if args.ablate_looks and args.weights.is_file():
         readers["1 look"] = lambda im: read_tile_table(im, args.weights, looks=1)
         readers["2 looks"] = lambda im: read_tile_table(im, args.weights, looks=2)

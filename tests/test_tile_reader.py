@@ -25,6 +25,7 @@ from vision.tile_reader import (
     _classes_at,
     class_probs,
     decode_tiles,
+    drop_echoes,
     read_tile_table,
     read_tiles_learnt,
     upright_patch,
@@ -205,6 +206,34 @@ def test_a_field_of_weak_heat_gives_tiles_a_third_of_a_tile_apart_strongest_firs
         if (x, y) not in kept:
             near = np.hypot(xs - x, ys - y) < 0.33 * 4 * float(np.exp(maps[1:3, gy, gx]).min())
             assert np.any(near & (scores >= prob[gy, gx]))
+
+
+def _peak(x: float, y: float, score: float, tile: str | None, sure: float = 0.95) -> TilePeak:
+    """A 30×40 tile peak at (x, y) reading ``tile`` ``sure`` surely (None: nothing, ``??``)."""
+    probs = np.full(len(TILE_CLASSES), (1 - sure) / (len(TILE_CLASSES) - 1), np.float32)
+    if tile is None:
+        probs[:] = 1 / len(TILE_CLASSES)
+    else:
+        probs[TILE_CLASSES.index(tile)] = sure
+    return TilePeak(x, y, (x - 15, y - 20, x + 15, y + 20), score, probs, (0.0, -1.0))
+
+
+def test_a_tile_found_twice_is_listed_once_and_neighbours_stay() -> None:
+    tile = _peak(100, 100, 0.9, "R7")
+    echo = _peak(110, 112, 0.5, None)  # unreadable, inside the tile's middle 0.8
+    again = _peak(108, 90, 0.6, "R7")  # the same tile read again
+    other = _peak(92, 88, 0.5, "B3")  # read as another tile: kept however near
+    outside = _peak(100, 118, 0.5, None)  # past the middle 0.8 of the box: a tile of its own
+    neighbour = _peak(130, 100, 0.8, "R7")  # an identical tile pushed against it, a width off
+    found = [echo, tile, again, other, outside, neighbour]
+    assert drop_echoes(found) == [tile, other, outside, neighbour]  # in the order found
+    assert drop_echoes(found, inside=1.0) == [tile, other, neighbour]
+    assert drop_echoes(found, inside=0.0) == found
+    # only a tile read surely has echoes: an unsure one keeps its weaker neighbours
+    unsure = _peak(100, 100, 0.9, "R7", sure=0.4)
+    assert drop_echoes([unsure, echo]) == [unsure, echo]
+    # the stronger peak holds the tile even when it comes later in the list
+    assert drop_echoes([again, tile]) == [tile]
 
 
 def test_without_weights_the_classical_reader_reads() -> None:

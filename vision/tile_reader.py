@@ -79,6 +79,10 @@ UPRIGHT_BELOW: Final = 0.9
 UPRIGHT_PATCH: Final = 64
 #: ... scaled so that the tile is this many pixels high in it.
 UPRIGHT_TILE: Final = TARGET_TILE
+#: A weaker peak whose centre lies inside a tile read surely, within this share of that
+#: tile's box about its centre, and that reads no other tile (``??``, or the same tile) is
+#: that tile seen again (``drop_echoes``); 0 keeps every peak.
+ECHO_INSIDE: Final = 0.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +234,33 @@ def read_upright(image: np.ndarray, found: list[TilePeak], weights: Path = DEFAU
     return out
 
 
+def drop_echoes(found: list[TilePeak], inside: float = ECHO_INSIDE,
+                min_confidence: float = MIN_CONFIDENCE) -> list[TilePeak]:
+    """``found`` less its echoes: a peak whose centre lies inside a stronger peak's box
+    (shrunk to ``inside`` of it about its centre) that is read surely, and that itself reads
+    nothing surely or the same tile, is that tile found twice. A tile read as another one is
+    kept, however near: two tiles pushed together in a row lie a tile's width apart."""
+    if inside <= 0:
+        return found
+    order = sorted(range(len(found)), key=lambda i: -found[i].score)
+    kept: list[int] = []
+    for i in order:
+        p = found[i]
+        unsure = p.confidence < min_confidence
+        echo = False
+        for j in kept:
+            q = found[j]
+            if q.confidence < min_confidence or not (unsure or q.label == p.label):
+                continue
+            hw, hh = inside * (q.box[2] - q.box[0]) / 2, inside * (q.box[3] - q.box[1]) / 2
+            if abs(p.x - q.x) <= hw and abs(p.y - q.y) <= hh:
+                echo = True
+                break
+        if not echo:
+            kept.append(i)
+    return [found[i] for i in sorted(kept)]
+
+
 def tile_height(found: list[TilePeak]) -> float | None:
     """The typical tile height in image pixels, from the sure peaks' boxes; None if none."""
     sure = [max(p.box[2] - p.box[0], p.box[3] - p.box[1]) for p in found if p.score >= SURE]
@@ -323,13 +354,16 @@ def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
 def read_tiles_learnt(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
                       min_confidence: float = MIN_CONFIDENCE, size: int | None = None,
                       looks: int = LOOKS, made: TileLooks | None = None, upright: bool = True,
-                      patch: int = UPRIGHT_PATCH) -> list[DetectedCard]:
+                      patch: int = UPRIGHT_PATCH, echoes: float = ECHO_INSIDE) -> list[DetectedCard]:
     """Every tile on the image in the engine's tile notation (``R7``, ``JY``), ``??`` when
     its class is less sure than ``min_confidence``; sorted left to right. ``patch`` is the
-    side of the upright patches (``read_upright``)."""
+    side of the upright patches (``read_upright``); ``echoes`` how far inside a tile read
+    surely a weaker peak reading nothing else is that tile again (``drop_echoes``)."""
     out = []
     found = find_tiles(image, weights, size, looks, made)
-    for p in read_upright(image, found, weights, side=patch) if upright else found:
+    if upright:
+        found = read_upright(image, found, weights, side=patch)
+    for p in drop_echoes(found, echoes, min_confidence):
         name = p.label if p.confidence >= min_confidence else UNREADABLE
         out.append(DetectedCard(name, p.box, p.confidence))
     return sorted(out, key=lambda c: (c.box[0], c.box[1]))
@@ -337,14 +371,16 @@ def read_tiles_learnt(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
 
 def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGHTS,
                     looks: int = LOOKS, made: TileLooks | None = None,
-                    upright: bool = True, patch: int = UPRIGHT_PATCH) -> TableReading:
+                    upright: bool = True, patch: int = UPRIGHT_PATCH,
+                    echoes: float = ECHO_INSIDE) -> TableReading:
     """The tiles on a table photo, grouped into sets and runs as they lie: with the learnt
     reader when its weights are there, else (or with ``weights`` None) with the classical
     one (``vision.tiles``). ``made`` holds the learnt reader's looks already made;
     ``upright`` reads its unsure tiles again turned upright (``read_upright``), in patches
     ``patch`` pixels wide."""
     if weights is not None and weights.is_file():
-        tiles = read_tiles_learnt(image, weights, looks=looks, made=made, upright=upright, patch=patch)
+        tiles = read_tiles_learnt(image, weights, looks=looks, made=made, upright=upright, patch=patch,
+                                  echoes=echoes)
     else:
         tiles = read_tiles(image)
     found = tuple(tiles)
