@@ -236,29 +236,26 @@ def read_upright(image: np.ndarray, found: list[TilePeak], weights: Path = DEFAU
 
 def drop_echoes(found: list[TilePeak], inside: float = ECHO_INSIDE,
                 min_confidence: float = MIN_CONFIDENCE) -> list[TilePeak]:
-    """``found`` less its echoes: a peak whose centre lies inside a stronger peak's box
-    (shrunk to ``inside`` of it about its centre) that is read surely, and that itself reads
+    """``found`` less its echoes: a peak whose centre lies inside the box (shrunk to
+    ``inside`` of it about its centre) of a stronger peak read surely, and that itself reads
     nothing surely or the same tile, is that tile found twice. A tile read as another one is
     kept, however near: two tiles pushed together in a row lie a tile's width apart."""
-    if inside <= 0:
+    if inside <= 0 or len(found) < 2:
         return found
-    order = sorted(range(len(found)), key=lambda i: -found[i].score)
-    kept: list[int] = []
-    for i in order:
-        p = found[i]
-        unsure = p.confidence < min_confidence
-        echo = False
-        for j in kept:
-            q = found[j]
-            if q.confidence < min_confidence or not (unsure or q.label == p.label):
-                continue
-            hw, hh = inside * (q.box[2] - q.box[0]) / 2, inside * (q.box[3] - q.box[1]) / 2
-            if abs(p.x - q.x) <= hw and abs(p.y - q.y) <= hh:
-                echo = True
-                break
-        if not echo:
-            kept.append(i)
-    return [found[i] for i in sorted(kept)]
+    x, y, score = (np.array([getattr(p, k) for p in found]) for k in ("x", "y", "score"))
+    probs = np.stack([p.probs for p in found])
+    label, sure = probs.argmax(axis=1), probs.max(axis=1) >= min_confidence
+    boxes = np.array([p.box for p in found])
+    hw, hh = inside * (boxes[:, 2] - boxes[:, 0]) / 2, inside * (boxes[:, 3] - boxes[:, 1]) / 2
+    # [i, j]: peak i lies inside sure peak j's box, j is the stronger, and i reads no other tile
+    within = (np.abs(x[:, None] - x[None, :]) <= hw[None, :]) & (np.abs(y[:, None] - y[None, :]) <= hh[None, :])
+    order = np.argsort(-score, kind="stable")
+    rank = np.empty(len(found), np.int64)
+    rank[order] = np.arange(len(found))
+    stronger = rank[None, :] < rank[:, None]
+    same = ~sure[:, None] | (label[:, None] == label[None, :])
+    echo = (within & stronger & sure[None, :] & same).any(axis=1)
+    return [p for p, e in zip(found, echo, strict=True) if not e]
 
 
 def tile_height(found: list[TilePeak]) -> float | None:
