@@ -2,7 +2,8 @@
 sets use typefaces and plastics held out of training.
 
 Usage: ``.venv/bin/python bench/bench_tiles_learnt.py [--tables 12] [--seed 7] [--weights FILE]
-[--sources NAME,...] [--no-classical] [--ablate-looks] [--ablate-upright] [--ablate-echoes]``
+[--sources NAME,...] [--no-classical] [--ablate-looks] [--ablate-upright] [--ablate-echoes]
+[--ablate-grouping]``
 
 These are renders (``vision.tile_synth``), not photographs: the project has no labelled
 photos of real tile sets, so photograph-like renders with held-out designs stand in for
@@ -11,8 +12,10 @@ them. Sources (1280×960 each): held-out fonts (training plastics), held-out pla
 with both held-out fonts and plastics; and tables of both on two surfaces never drawn in
 training (``vision.tile_synth.HELD_OUT_SURFACES``: coarse grain, terrazzo). Per source and
 reader: precision, recall, F1 (a tile counts as right when the image holds one more of its
-label; ``??`` counts as a reading, never right), the share of tables read exactly, and
-median / p95 ms.
+label; ``??`` counts as a reading, never right), the share of tables read exactly, the
+melds laid in rows grouped exactly (one group of the reading holds the meld's tiles, each
+named right, and nothing else; racks and scattered tiles lay none, ``-``), and median / p95
+ms.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from scoring import p95  # noqa: E402
 
 from vision.reading import TableReading  # noqa: E402
 from vision.tile_reader import DEFAULT_TILE_WEIGHTS, read_tile_table  # noqa: E402
-from vision.tile_synth import tile_scene  # noqa: E402
+from vision.tile_synth import SceneTile, tile_scene  # noqa: E402
 
 SIZE = (1280, 960)
 TILE_PX = (45.0, 160.0)
@@ -56,11 +59,22 @@ def score(got: list[str], want: list[str]) -> int:
     return sum(min(g[k], w[k]) for k in w)
 
 
+def melds_grouped(tiles: list[SceneTile], reading: TableReading) -> tuple[int, int]:
+    """The melds laid in rows whose tiles one group of the reading holds, named right and
+    with nothing else in it; and the melds laid (racks and scattered tiles lay none)."""
+    laid: dict[int, list[str]] = {}
+    for t in tiles:
+        if t.meld is not None:
+            laid.setdefault(t.meld, []).append(t.tile)
+    groups = Counter(tuple(sorted(g)) for g in reading.group_cards())
+    return sum(groups[tuple(sorted(m))] > 0 for m in laid.values()), len(laid)
+
+
 def run(source: str, reader: Callable[[np.ndarray], TableReading], tables: int,
         seed: int) -> dict[str, float]:
     layout, fonts, plastics, slant, surface = SOURCES[source]
     rng = np.random.default_rng([seed, list(SOURCES).index(source)])
-    right = n_got = n_want = exact = 0
+    right = n_got = n_want = exact = melds_hit = melds = 0
     times = []
     for _ in range(tables):
         image, tiles = tile_scene(rng, SIZE, TILE_PX, layout, fonts, plastics, slant, surface=surface)
@@ -72,10 +86,13 @@ def run(source: str, reader: Callable[[np.ndarray], TableReading], tables: int,
         r = score(got, want)
         right, n_got, n_want = right + r, n_got + len(got), n_want + len(want)
         exact += sorted(got) == sorted(want)
+        hit, laid = melds_grouped(tiles, reading)
+        melds_hit, melds = melds_hit + hit, melds + laid
     p = right / max(1, n_got)
     rc = right / max(1, n_want)
     return {"precision": p, "recall": rc, "f1": 2 * p * rc / max(1e-9, p + rc), "exact": exact / tables,
-            "median": statistics.median(times), "p95": p95(times), "tiles": n_want}
+            "median": statistics.median(times), "p95": p95(times), "tiles": n_want,
+            "melds_hit": melds_hit, "melds": melds}
 
 
 def main() -> int:
@@ -95,6 +112,9 @@ def main() -> int:
                     help="also read keeping the echoes (weaker peaks inside a tile read surely that "
                          "read nothing else), and dropping them within the whole box (shipped: 0.8 "
                          "of it)")
+    ap.add_argument("--ablate-grouping", action="store_true",
+                    help="also group the tiles by their grown boxes (the classical reader's way) "
+                         "instead of by the rows they stand in")
     args = ap.parse_args()
     unknown = [s for s in args.sources.split(",") if s not in SOURCES]
     if unknown:
@@ -112,6 +132,8 @@ def main() -> int:
     if args.ablate_echoes and args.weights.is_file():
         readers["echoes"] = lambda im: read_tile_table(im, args.weights, echoes=0.0)
         readers["echo 1.0"] = lambda im: read_tile_table(im, args.weights, echoes=1.0)
+    if args.ablate_grouping and args.weights.is_file():
+        readers["box groups"] = lambda im: read_tile_table(im, args.weights, by_rows=False)
     if args.ablate_looks and args.weights.is_file():
         readers["1 look"] = lambda im: read_tile_table(im, args.weights, looks=1)
         readers["2 looks"] = lambda im: read_tile_table(im, args.weights, looks=2)
@@ -120,12 +142,14 @@ def main() -> int:
     if "learnt" in readers:  # load the network before timing
         readers["learnt"](np.full((64, 64, 3), 128, np.uint8))
     print(f"{'source':18} {'reader':9} {'tiles':>5} {'prec':>6} {'recall':>6} {'F1':>6} "
-          f"{'exact':>6} {'med ms':>7} {'p95 ms':>7}")
+          f"{'exact':>6} {'melds':>7} {'med ms':>7} {'p95 ms':>7}")
     for source in args.sources.split(","):
         for name, reader in readers.items():
             r = run(source, reader, args.tables, args.seed)
+            melds = f"{r['melds_hit']:.0f}/{r['melds']:.0f}" if r["melds"] else "-"
             print(f"{source:18} {name:9} {r['tiles']:5.0f} {r['precision']:6.3f} {r['recall']:6.3f} "
-                  f"{r['f1']:6.3f} {r['exact']:6.3f} {r['median']:7.1f} {r['p95']:7.1f}", flush=True)
+                  f"{r['f1']:6.3f} {r['exact']:6.3f} {melds:>7} {r['median']:7.1f} {r['p95']:7.1f}",
+                  flush=True)
     return 0
 
 

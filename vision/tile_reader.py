@@ -36,6 +36,7 @@ from vision.images import check_photo
 from vision.inference import load_network
 from vision.reading import DetectedCard, TableReading
 from vision.table_regions import card_regions
+from vision.tile_grouping import group_tiles
 from vision.tiles import TILE_REACH, read_tiles
 
 #: The network's classes, in its output order: every colour's 1–13 (engine notation), then
@@ -348,37 +349,54 @@ def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
     return made.found
 
 
+def read_tile_peaks(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
+                    min_confidence: float = MIN_CONFIDENCE, size: int | None = None,
+                    looks: int = LOOKS, made: TileLooks | None = None, upright: bool = True,
+                    patch: int = UPRIGHT_PATCH, echoes: float = ECHO_INSIDE) -> list[TilePeak]:
+    """Every tile the learnt reader finds on the image, sorted left to right: found
+    (``find_tiles``), the unsure ones read again upright (``read_upright``, in patches
+    ``patch`` pixels wide) and the echoes dropped (``drop_echoes``, ``echoes`` of the box)."""
+    found = find_tiles(image, weights, size, looks, made)
+    if upright:
+        found = read_upright(image, found, weights, side=patch)
+    return sorted(drop_echoes(found, echoes, min_confidence), key=lambda p: (p.box[0], p.box[1]))
+
+
+def named(peaks: list[TilePeak], min_confidence: float = MIN_CONFIDENCE) -> list[DetectedCard]:
+    """The tiles in the engine's tile notation (``R7``, ``JY``), ``??`` when a tile's class
+    is less sure than ``min_confidence``."""
+    return [DetectedCard(p.label if p.confidence >= min_confidence else UNREADABLE, p.box, p.confidence)
+            for p in peaks]
+
+
 def read_tiles_learnt(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
                       min_confidence: float = MIN_CONFIDENCE, size: int | None = None,
                       looks: int = LOOKS, made: TileLooks | None = None, upright: bool = True,
                       patch: int = UPRIGHT_PATCH, echoes: float = ECHO_INSIDE) -> list[DetectedCard]:
-    """Every tile on the image in the engine's tile notation (``R7``, ``JY``), ``??`` when
-    its class is less sure than ``min_confidence``; sorted left to right. ``patch`` is the
-    side of the upright patches (``read_upright``); ``echoes`` how far inside a tile read
-    surely a weaker peak reading nothing else is that tile again (``drop_echoes``)."""
-    out = []
-    found = find_tiles(image, weights, size, looks, made)
-    if upright:
-        found = read_upright(image, found, weights, side=patch)
-    for p in drop_echoes(found, echoes, min_confidence):
-        name = p.label if p.confidence >= min_confidence else UNREADABLE
-        out.append(DetectedCard(name, p.box, p.confidence))
-    return sorted(out, key=lambda c: (c.box[0], c.box[1]))
+    """Every tile on the image in the engine's tile notation, ``??`` when its class is less
+    sure than ``min_confidence``; sorted left to right (``read_tile_peaks``)."""
+    return named(read_tile_peaks(image, weights, min_confidence, size, looks, made, upright, patch, echoes),
+                 min_confidence)
 
 
 def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGHTS,
                     looks: int = LOOKS, made: TileLooks | None = None,
                     upright: bool = True, patch: int = UPRIGHT_PATCH,
-                    echoes: float = ECHO_INSIDE) -> TableReading:
+                    echoes: float = ECHO_INSIDE, by_rows: bool = True) -> TableReading:
     """The tiles on a table photo, grouped into sets and runs as they lie: with the learnt
     reader when its weights are there, else (or with ``weights`` None) with the classical
     one (``vision.tiles``). ``made`` holds the learnt reader's looks already made;
     ``upright`` reads its unsure tiles again turned upright (``read_upright``), in patches
-    ``patch`` pixels wide."""
+    ``patch`` pixels wide. The learnt reader's tiles are grouped by the rows they stand in
+    (``vision.tile_grouping``; ``by_rows`` False: by their grown boxes, as the classical
+    reader's are)."""
+    regions = card_regions(image)
     if weights is not None and weights.is_file():
-        tiles = read_tiles_learnt(image, weights, looks=looks, made=made, upright=upright, patch=patch,
-                                  echoes=echoes)
+        peaks = read_tile_peaks(image, weights, looks=looks, made=made, upright=upright, patch=patch,
+                                echoes=echoes)
+        found = tuple(named(peaks))
+        if by_rows:
+            return TableReading(found, group_tiles(peaks, regions))
     else:
-        tiles = read_tiles(image)
-    found = tuple(tiles)
-    return TableReading(found, group_cards(found, card_reach=TILE_REACH, regions=card_regions(image)))
+        found = tuple(read_tiles(image))
+    return TableReading(found, group_cards(found, card_reach=TILE_REACH, regions=regions))

@@ -408,11 +408,13 @@ def _busy_surface(h: int, w: int, rng: np.random.Generator, kind: str) -> np.nda
 @dataclass(frozen=True)
 class SceneTile:
     """A tile in a scene: its label, its face's corners (4×2, clockwise from the face's
-    top-left as printed, in image pixels), and its numeral's corners likewise."""
+    top-left as printed, in image pixels), its numeral's corners likewise, and the meld it
+    was laid in (numbered in the order laid; None for a rack's or a scattered tile)."""
 
     tile: str
     quad: np.ndarray
     numeral: np.ndarray
+    meld: int | None = None
 
     @property
     def box(self) -> tuple[float, float, float, float]:
@@ -442,6 +444,7 @@ class _Placed:
     w: float
     h: float
     angle: float  # radians, the face's up turned clockwise in the image
+    meld: int | None = None  # the meld of a row it was laid in
 
 
 def random_tile(rng: np.random.Generator) -> str:
@@ -496,19 +499,23 @@ def _layout(rng: np.random.Generator, size: tuple[int, int], tile_px: float, lay
         cx0, cy0 = W / 2, H / 2
         ca, sa = np.cos(base), np.sin(base)
         tset = pick()
+        melds = 0
         for r in range(rows):
             x = ox + float(rng.uniform(0, 0.5)) * tw
             y = oy + r * row_gap + th / 2
             row_start = x
             while x < ox + span_w:
                 meld = random_meld(rng) if not rack else [random_tile(rng) for _ in range(int(rng.integers(3, 15)))]
+                meld_id = None if rack else melds
+                melds += 1
                 if not rack and rng.random() < 0.3:
                     tset = pick()
                 for t in meld:
                     px, py = x + tw / 2 - cx0, y - cy0
                     jx, jy = rng.normal(0, 0.02 * tw, 2) if gap_in > 0 else (0.0, 0.0)
                     placed.append(_Placed(t, tset, cx0 + px * ca - py * sa + jx, cy0 + px * sa + py * ca + jy,
-                                          tw, th, base + float(rng.normal(0, 0.015 if gap_in == 0 else 0.04))))
+                                          tw, th, base + float(rng.normal(0, 0.015 if gap_in == 0 else 0.04)),
+                                          meld_id))
                     x += tw + gap_in
                 x += (gap_in if rack else tw * float(rng.uniform(0.4, 1.5)))
             if rack:  # the rack's tier under the row and its ledge
@@ -676,7 +683,7 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
         corners = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
         nx0, ny0, nx1, ny1 = nbox
         ncorners = np.array([[nx0, ny0], [nx1, ny0], [nx1, ny1], [nx0, ny1]], np.float32)
-        out.append(SceneTile(p.tile, corners @ m[:, :2].T + m[:, 2], ncorners @ m[:, :2].T + m[:, 2]))
+        out.append(SceneTile(p.tile, corners @ m[:, :2].T + m[:, 2], ncorners @ m[:, :2].T + m[:, 2], p.meld))
     slant = float(rng.choice([0.0, rng.uniform(0.05, 0.22)], p=[0.55, 0.45])) if slant is None else slant
     out = [t for t in out if 0 <= t.centre[0] < W and 0 <= t.centre[1] < H]  # drawn ones only
     if slant > 0:
@@ -733,4 +740,4 @@ def _slanted(canvas: np.ndarray, tiles: list[SceneTile], rng: np.random.Generato
         r: np.ndarray = cv2.perspectiveTransform(q.reshape(-1, 1, 2).astype(np.float32), m).reshape(-1, 2)
         return r
 
-    return seen, [SceneTile(t.tile, moved(t.quad), moved(t.numeral)) for t in tiles]
+    return seen, [SceneTile(t.tile, moved(t.quad), moved(t.numeral), t.meld) for t in tiles]

@@ -1,0 +1,96 @@
+"""Grouping the learnt reader's tiles into melds by the rows they stand in
+(``vision/tile_grouping.py``), on tiles laid out by hand."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vision.grouping import group_cards
+from vision.reading import DetectedCard
+from vision.table_regions import CardRegions
+from vision.tile_grouping import DEFAULT_PITCH, group_tiles, tile_heights
+from vision.tile_reader import TILE_CLASSES, TilePeak
+
+H, W = 60.0, 43.0  # a tile's height and width in pixels
+
+
+def _tile(x: float, y: float, turn: float = 0.0) -> TilePeak:
+    """A tile centred at (x, y), its up turned ``turn`` degrees clockwise from the image's up,
+    with the axis-aligned box of its outline."""
+    a = math.radians(turn)
+    c, s = abs(math.cos(a)), abs(math.sin(a))
+    bw, bh = W * c + H * s, W * s + H * c
+    probs = np.full(len(TILE_CLASSES), 1.0 / len(TILE_CLASSES), np.float32)
+    return TilePeak(x, y, (x - bw / 2, y - bh / 2, x + bw / 2, y + bh / 2), 0.9, probs,
+                    (math.sin(a), -math.cos(a)))
+
+
+def _row(x: float, y: float, gaps: list[float], turn: float = 0.0) -> list[TilePeak]:
+    """Tiles side by side from (x, y) along a row turned ``turn`` degrees: before each tile
+    after the first, a gap of that many tile widths."""
+    a = math.radians(turn)
+    right = (math.cos(a), math.sin(a))
+    out, along = [_tile(x, y, turn)], 0.0
+    for gap in gaps:
+        along += W * (1 + gap)
+        out.append(_tile(x + right[0] * along, y + right[1] * along, turn))
+    return out
+
+
+def _as_cards(tiles: list[TilePeak]) -> list[DetectedCard]:
+    return [DetectedCard("R1", t.box, 0.9) for t in tiles]
+
+
+def test_a_tile_s_height_comes_from_its_box_however_it_is_turned() -> None:
+    for turn in (0.0, 20.0, 45.0, 90.0, 200.0):
+        t = _tile(100, 100, turn)
+        got = tile_heights(np.array([t.box]), np.array([t.up]))[0]
+        assert abs(got - H) < 0.5, turn
+
+
+def test_two_melds_of_a_turned_row_stay_two_where_grown_boxes_join_them() -> None:
+    for turn in (0.0, 35.0, 90.0, 150.0):
+        # a meld of three pushed together, a gap of half a tile, a meld of four a little apart
+        tiles = _row(300, 300, [0.0, 0.02, 0.5, 0.05, 0.1, 0.0], turn)
+        assert group_tiles(tiles) == tuple(sorted(
+            (tuple(sorted(g, key=lambda i: tiles[i].box[0])) for g in ((0, 1, 2), (3, 4, 5, 6))),
+            key=lambda g: tiles[g[0]].box[0])), turn
+    turned = _row(300, 300, [0.0, 0.02, 0.5, 0.05, 0.1, 0.0], 35.0)
+    assert len(group_cards(_as_cards(turned), card_reach=0.15)) == 1  # the boxes' way: one heap
+
+
+def test_rows_laid_close_stay_apart_and_a_lone_tile_is_its_own_group() -> None:
+    top = _row(100, 100, [0.0] * 4)
+    under = _row(100, 100 + H * 1.12, [0.0] * 3)  # a sliver of table between the rows
+    lone = [_tile(600, 400, 70.0)]
+    tiles = top + under + lone
+    groups = group_tiles(tiles)
+    assert sorted(map(sorted, groups)) == [[0, 1, 2, 3, 4], [5, 6, 7, 8], [9]]
+
+
+def test_a_tile_standing_another_way_is_not_the_row_s() -> None:
+    row = _row(100, 100, [0.0, 0.0])
+    crosswise = _tile(100 + 3 * W, 100, 90.0)  # where the row's next tile would be, turned
+    assert sorted(map(sorted, group_tiles([*row, crosswise]))) == [[0, 1, 2], [3]]
+
+
+def test_the_pitch_follows_the_table_s_own_gaps() -> None:
+    # every meld leaves a fifth of a tile between its tiles, the melds a tile and a half
+    tiles = _row(50, 200, [0.2, 0.2, 1.5, 0.2, 0.2, 0.2])
+    assert sorted(map(sorted, group_tiles(tiles))) == [[0, 1, 2], [3, 4, 5, 6]]
+    # a single tile, or none, has no pitch to measure: the default stands
+    assert group_tiles([]) == ()
+    assert group_tiles([_tile(10, 10)]) == ((0,),)
+    assert 0.7 < DEFAULT_PITCH < 0.8
+
+
+def test_tiles_on_two_patches_of_the_table_are_never_joined() -> None:
+    tiles = _row(40, 40, [0.0, 0.0, 0.0])
+    labels = np.zeros((100, 200), np.int32)
+    labels[:, : int(tiles[1].x + W / 2)] = 1  # the first two tiles on one patch, the rest another
+    labels[:, int(tiles[1].x + W / 2):] = 2
+    regions = CardRegions(labels, np.array([0.0, 1e4, 1e4]), 1.0)
+    assert sorted(map(sorted, group_tiles(tiles, regions))) == [[0, 1], [2, 3]]
+    assert sorted(map(sorted, group_tiles(tiles))) == [[0, 1, 2, 3]]

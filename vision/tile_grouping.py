@@ -1,0 +1,122 @@
+"""Grouping tiles into the sets and runs they lie in, by each tile's own frame.
+
+A meld of tiles lies as a row: its tiles stand the same way up, side by side along the row,
+pushed together or nearly, and the next meld in the row starts after a wider gap. Grown
+boxes (``vision.grouping``, the classical reader's way) cannot tell those gaps apart once a
+row is turned on the table (the axis-aligned boxes of turned tiles overlap) or the rows lie
+close. The learnt reader knows each tile's up direction (``TilePeak.up``), so two tiles are
+neighbours in a meld when they stand the same way up (within ``ROW_TURN``), lie in one row
+(their centres no more than ``ROW_ACROSS`` of a tile's height apart across it) and side by
+side: their centres along the row no further apart than ``ROW_PITCH`` times the table's own
+tile pitch, the median over its tiles of the distance to the nearest tile beside them, in
+tile heights. That pitch is a tile's width plus the gap players leave inside a meld, so it
+follows the set's shape and the table's habits instead of a fixed share. Tiles on different
+card patches (``vision.table_regions``: table showing between them) are never joined.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Final, Protocol
+
+import numpy as np
+
+from vision.reading import box_area
+from vision.table_regions import PATCH_MIN_CARD, CardRegions
+
+#: Two tiles whose up directions differ by more than this (degrees) are not one row's.
+ROW_TURN: Final = 45.0
+#: Two tiles of one row lie no further apart across it than this share of a tile's height.
+ROW_ACROSS: Final = 0.55
+#: Two tiles of one row are neighbours in a meld when their centres lie no further apart
+#: along it than this many times the table's tile pitch (``tile_pitch``).
+ROW_PITCH: Final = 1.3
+#: A tile's width over its height, to take its height from its axis-aligned box when turned.
+ASPECT: Final = 0.72
+#: The pitch, in tile heights, of a table where no two tiles lie side by side.
+DEFAULT_PITCH: Final = ASPECT * 1.05
+
+
+class Tile(Protocol):
+    """What grouping needs of a tile: its centre, axis-aligned box and up direction."""
+
+    @property
+    def x(self) -> float: ...
+    @property
+    def y(self) -> float: ...
+    @property
+    def box(self) -> tuple[float, float, float, float]: ...
+    @property
+    def up(self) -> tuple[float, float]: ...
+
+
+def tile_heights(boxes: np.ndarray, ups: np.ndarray) -> np.ndarray:
+    """Each tile's height in pixels from its axis-aligned box (N×4) and up direction (N×2):
+    a tile ``ASPECT`` times as wide as high, turned so, has that box."""
+    c, s = np.abs(ups[:, 1]), np.abs(ups[:, 0])
+    w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    out: np.ndarray = (w + h) / ((1 + ASPECT) * np.maximum(c + s, 1e-6))
+    return out
+
+
+def _frames(tiles: Sequence[Tile]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Pairwise (N×N): distance along the row and across it, in mean tile heights, and
+    whether the two stand the same way up; and each tile's height."""
+    centres = np.array([(t.x, t.y) for t in tiles], np.float64)
+    ups = np.array([t.up for t in tiles], np.float64)
+    ups /= np.maximum(np.linalg.norm(ups, axis=1, keepdims=True), 1e-9)
+    heights = tile_heights(np.array([t.box for t in tiles], np.float64), ups)
+    mean_up = ups[:, None, :] + ups[None, :, :]
+    mean_up /= np.maximum(np.linalg.norm(mean_up, axis=2, keepdims=True), 1e-9)
+    right = np.stack([-mean_up[..., 1], mean_up[..., 0]], axis=2)
+    d = centres[None, :, :] - centres[:, None, :]
+    scale = np.maximum((heights[:, None] + heights[None, :]) / 2, 1e-6)
+    along = np.abs((d * right).sum(axis=2)) / scale
+    across = np.abs((d * mean_up).sum(axis=2)) / scale
+    upright = (ups @ ups.T) >= math.cos(math.radians(ROW_TURN))
+    return along, across, upright, heights
+
+
+def tile_pitch(along: np.ndarray, same_row: np.ndarray) -> float:
+    """The median, over the tiles with a tile beside them, of the distance along the row to
+    the nearest one (in tile heights); ``DEFAULT_PITCH`` when none has. Distances under a
+    third of a tile's height are the same tile found twice, not a neighbour."""
+    beside = np.where(same_row & (along > 0.3), along, np.inf)
+    nearest = beside.min(axis=1)
+    nearest = nearest[np.isfinite(nearest)]
+    return float(np.median(nearest)) if len(nearest) else DEFAULT_PITCH
+
+
+def group_tiles(tiles: Sequence[Tile], regions: CardRegions | None = None,
+                pitch: float = ROW_PITCH) -> tuple[tuple[int, ...], ...]:
+    """Groups of tile positions (the tiles of one meld together), sorted left to right
+    within a group and by the group's leftmost tile between groups, as
+    ``vision.grouping.group_cards`` sorts them."""
+    n = len(tiles)
+    if n == 0:
+        return ()
+    along, across, upright, _ = _frames(tiles)
+    same_row = upright & (across <= ROW_ACROSS)
+    np.fill_diagonal(same_row, False)
+    step = tile_pitch(along, same_row)
+    linked = same_row & (along <= pitch * step)
+    if regions is not None:
+        patches = np.array([regions.patch_near(t.box, 0.0, PATCH_MIN_CARD * box_area(t.box)) for t in tiles])
+        linked &= ~((patches[:, None] != patches[None, :]) & (patches[:, None] > 0) & (patches[None, :] > 0))
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, j in zip(*np.nonzero(np.triu(linked, 1)), strict=True):
+        parent[find(int(i))] = find(int(j))
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(i)
+    ordered = [tuple(sorted(g, key=lambda i: tiles[i].box[0])) for g in groups.values()]
+    return tuple(sorted(ordered, key=lambda g: tiles[g[0]].box[0]))
+
