@@ -54,9 +54,9 @@ def test_two_melds_of_a_turned_row_stay_two_where_grown_boxes_join_them() -> Non
     for turn in (0.0, 35.0, 90.0, 150.0):
         # a meld of three pushed together, a gap of half a tile, a meld of four a little apart
         tiles = _row(300, 300, [0.0, 0.02, 0.5, 0.05, 0.1, 0.0], turn)
-        assert group_tiles(tiles) == tuple(sorted(
-            (tuple(sorted(g, key=lambda i: tiles[i].box[0])) for g in ((0, 1, 2), (3, 4, 5, 6))),
-            key=lambda g: tiles[g[0]].box[0])), turn
+        # each meld in the order its tiles read along the row, the melds by their leftmost tile
+        melds = ((0, 1, 2), (3, 4, 5, 6))
+        assert group_tiles(tiles) == tuple(sorted(melds, key=lambda g: min(tiles[i].box[0] for i in g))), turn
     turned = _row(300, 300, [0.0, 0.02, 0.5, 0.05, 0.1, 0.0], 35.0)
     assert len(group_cards(_as_cards(turned), card_reach=0.15)) == 1  # the boxes' way: one heap
 
@@ -68,6 +68,12 @@ def test_rows_laid_close_stay_apart_and_a_lone_tile_is_its_own_group() -> None:
     tiles = top + under + lone
     groups = group_tiles(tiles)
     assert sorted(map(sorted, groups)) == [[0, 1, 2, 3, 4], [5, 6, 7, 8], [9]]
+
+
+def test_a_row_turned_towards_another_seat_reads_from_that_seat_s_left() -> None:
+    row = _row(400, 100, [0.0, 0.0, 0.0], 180.0)  # upside down: laid leftwards in the image
+    assert [t.x for t in row] == sorted((t.x for t in row), reverse=True)
+    assert group_tiles(row) == ((0, 1, 2, 3),)
 
 
 def test_a_tile_standing_another_way_is_not_the_row_s() -> None:

@@ -90,9 +90,8 @@ def tile_pitch(along: np.ndarray, same_row: np.ndarray) -> float:
 
 def group_tiles(tiles: Sequence[Tile], regions: CardRegions | None = None,
                 pitch: float = ROW_PITCH) -> tuple[tuple[int, ...], ...]:
-    """Groups of tile positions (the tiles of one meld together), sorted left to right
-    within a group and by the group's leftmost tile between groups, as
-    ``vision.grouping.group_cards`` sorts them."""
+    """Groups of tile positions (the tiles of one meld together): within a group in the
+    order they read along their row, the groups by their leftmost tile in the image."""
     n = len(tiles)
     if n == 0:
         return ()
@@ -117,6 +116,14 @@ def group_tiles(tiles: Sequence[Tile], regions: CardRegions | None = None,
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(i)
-    ordered = [tuple(sorted(g, key=lambda i: tiles[i].box[0])) for g in groups.values()]
-    return tuple(sorted(ordered, key=lambda g: tiles[g[0]].box[0]))
+    ordered = [_along_row(tiles, g) for g in groups.values()]
+    return tuple(sorted(ordered, key=lambda g: min(tiles[i].box[0] for i in g)))
+
+
+def _along_row(tiles: Sequence[Tile], group: list[int]) -> tuple[int, ...]:
+    """A group's tiles in the order they read along their row, left to right as the tiles
+    themselves stand (a row turned towards another seat reads from that seat's left)."""
+    up = np.sum([tiles[i].up for i in group], axis=0)
+    right = np.array([-up[1], up[0]]) / max(float(np.hypot(*up)), 1e-9)
+    return tuple(sorted(group, key=lambda i: float(np.dot((tiles[i].x, tiles[i].y), right))))
 
