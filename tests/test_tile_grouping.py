@@ -76,6 +76,13 @@ def test_a_row_turned_towards_another_seat_reads_from_that_seat_s_left() -> None
     assert group_tiles(row) == ((0, 1, 2, 3),)
 
 
+def test_a_tile_read_upside_down_stays_in_its_row() -> None:
+    row = _row(100, 100, [0.0, 0.0, 0.0, 0.0])
+    flipped = _tile(row[2].x, row[2].y, 180.0)  # the reader took its up half round
+    tiles = [*row[:2], flipped, *row[3:]]
+    assert group_tiles(tiles) == ((0, 1, 2, 3, 4),)  # read left to right as most stand
+
+
 def test_a_tile_standing_another_way_is_not_the_row_s() -> None:
     row = _row(100, 100, [0.0, 0.0])
     crosswise = _tile(100 + 3 * W, 100, 90.0)  # where the row's next tile would be, turned

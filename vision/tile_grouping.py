@@ -67,14 +67,18 @@ def _frames(tiles: Sequence[Tile]) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     ups = np.array([t.up for t in tiles], np.float64)
     ups /= np.maximum(np.linalg.norm(ups, axis=1, keepdims=True), 1e-9)
     heights = tile_heights(np.array([t.box for t in tiles], np.float64), ups)
-    mean_up = ups[:, None, :] + ups[None, :, :]
+    # a row is a line whichever way its tiles stand: an up read half round (a tile upside
+    # down, or the reader's slip) lies along the same line
+    cos = ups @ ups.T
+    sign = np.where(cos < 0, -1.0, 1.0)
+    mean_up = ups[:, None, :] + sign[:, :, None] * ups[None, :, :]
     mean_up /= np.maximum(np.linalg.norm(mean_up, axis=2, keepdims=True), 1e-9)
     right = np.stack([-mean_up[..., 1], mean_up[..., 0]], axis=2)
     d = centres[None, :, :] - centres[:, None, :]
     scale = np.maximum((heights[:, None] + heights[None, :]) / 2, 1e-6)
     along = np.abs((d * right).sum(axis=2)) / scale
     across = np.abs((d * mean_up).sum(axis=2)) / scale
-    upright = (ups @ ups.T) >= math.cos(math.radians(ROW_TURN))
+    upright = np.abs(cos) >= math.cos(math.radians(ROW_TURN))
     return along, across, upright, heights
 
 
@@ -123,7 +127,12 @@ def group_tiles(tiles: Sequence[Tile], regions: CardRegions | None = None,
 def _along_row(tiles: Sequence[Tile], group: list[int]) -> tuple[int, ...]:
     """A group's tiles in the order they read along their row, left to right as the tiles
     themselves stand (a row turned towards another seat reads from that seat's left)."""
-    up = np.sum([tiles[i].up for i in group], axis=0)
+    ups = np.array([tiles[i].up for i in group], np.float64)
+    # the way most of them stand (an up read half round counts for it, turned back)
+    first = ups[0]
+    up = np.sum(np.where((ups @ first)[:, None] < 0, -ups, ups), axis=0)
+    if sum(float(u @ up) < 0 for u in ups) > len(ups) / 2:
+        up = -up
     right = np.array([-up[1], up[0]]) / max(float(np.hypot(*up)), 1e-9)
     return tuple(sorted(group, key=lambda i: float(np.dot((tiles[i].x, tiles[i].y), right))))
 
