@@ -9,7 +9,6 @@ import numpy as np
 
 from vision.grouping import group_cards
 from vision.reading import DetectedCard
-from vision.table_regions import CardRegions
 from vision.tile_grouping import DEFAULT_PITCH, group_tiles, tile_heights
 from vision.tile_reader import TILE_CLASSES, TilePeak
 
@@ -97,13 +96,3 @@ def test_the_pitch_follows_the_table_s_own_gaps() -> None:
     assert group_tiles([]) == ()
     assert group_tiles([_tile(10, 10)]) == ((0,),)
     assert 0.7 < DEFAULT_PITCH < 0.8
-
-
-def test_tiles_on_two_patches_of_the_table_are_never_joined() -> None:
-    tiles = _row(40, 40, [0.0, 0.0, 0.0])
-    labels = np.zeros((100, 200), np.int32)
-    labels[:, : int(tiles[1].x + W / 2)] = 1  # the first two tiles on one patch, the rest another
-    labels[:, int(tiles[1].x + W / 2):] = 2
-    regions = CardRegions(labels, np.array([0.0, 1e4, 1e4]), 1.0)
-    assert sorted(map(sorted, group_tiles(tiles, regions))) == [[0, 1], [2, 3]]
-    assert sorted(map(sorted, group_tiles(tiles))) == [[0, 1, 2, 3]]

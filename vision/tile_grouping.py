@@ -10,8 +10,10 @@ neighbours in a meld when they stand the same way up (within ``ROW_TURN``), lie 
 side: their centres along the row no further apart than ``ROW_PITCH`` times the table's own
 tile pitch, the median over its tiles of the distance to the nearest tile beside them, in
 tile heights. That pitch is a tile's width plus the gap players leave inside a meld, so it
-follows the set's shape and the table's habits instead of a fixed share. Tiles on different
-card patches (``vision.table_regions``: table showing between them) are never joined.
+follows the set's shape and the table's habits instead of a fixed share. Unlike cards,
+tiles are not kept apart by the table's colour patches (``vision.table_regions``): the dark
+grooves between tiles pushed together cut a row's patch into one patch a tile, and the row's
+own geometry already says where table shows between melds.
 """
 
 from __future__ import annotations
@@ -21,9 +23,6 @@ from collections.abc import Sequence
 from typing import Final, Protocol
 
 import numpy as np
-
-from vision.reading import box_area
-from vision.table_regions import PATCH_MIN_CARD, CardRegions
 
 #: Two tiles whose up directions differ by more than this (degrees) are not one row's.
 ROW_TURN: Final = 45.0
@@ -92,8 +91,7 @@ def tile_pitch(along: np.ndarray, same_row: np.ndarray) -> float:
     return float(np.median(nearest)) if len(nearest) else DEFAULT_PITCH
 
 
-def group_tiles(tiles: Sequence[Tile], regions: CardRegions | None = None,
-                pitch: float = ROW_PITCH) -> tuple[tuple[int, ...], ...]:
+def group_tiles(tiles: Sequence[Tile], pitch: float = ROW_PITCH) -> tuple[tuple[int, ...], ...]:
     """Groups of tile positions (the tiles of one meld together): within a group in the
     order they read along their row, the groups by their leftmost tile in the image."""
     n = len(tiles)
@@ -104,9 +102,6 @@ def group_tiles(tiles: Sequence[Tile], regions: CardRegions | None = None,
     np.fill_diagonal(same_row, False)
     step = tile_pitch(along, same_row)
     linked = same_row & (along <= pitch * step)
-    if regions is not None:
-        patches = np.array([regions.patch_near(t.box, 0.0, PATCH_MIN_CARD * box_area(t.box)) for t in tiles])
-        linked &= ~((patches[:, None] != patches[None, :]) & (patches[:, None] > 0) & (patches[None, :] > 0))
     parent = list(range(n))
 
     def find(i: int) -> int:

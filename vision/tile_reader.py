@@ -390,13 +390,12 @@ def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGH
     ``patch`` pixels wide. The learnt reader's tiles are grouped by the rows they stand in
     (``vision.tile_grouping``; ``by_rows`` False: by their grown boxes, as the classical
     reader's are)."""
-    regions = card_regions(image)
     if weights is not None and weights.is_file():
         peaks = read_tile_peaks(image, weights, looks=looks, made=made, upright=upright, patch=patch,
                                 echoes=echoes)
         found = tuple(named(peaks))
         if by_rows:
-            return TableReading(found, group_tiles(peaks, regions))
+            return TableReading(found, group_tiles(peaks))
     else:
         found = tuple(read_tiles(image))
-    return TableReading(found, group_cards(found, card_reach=TILE_REACH, regions=regions))
+    return TableReading(found, group_cards(found, card_reach=TILE_REACH, regions=card_regions(image)))
