@@ -5,7 +5,9 @@ pushed together or nearly, and the next meld in the row starts after a wider gap
 boxes (``vision.grouping``, the classical reader's way) cannot tell those gaps apart once a
 row is turned on the table (the axis-aligned boxes of turned tiles overlap) or the rows lie
 close. The learnt reader knows each tile's up direction (``TilePeak.up``), so two tiles are
-neighbours in a meld when they stand the same way up (within ``ROW_TURN``), lie in one row
+neighbours in a meld when they stand along one line (their ups within ``ROW_TURN`` of each
+other, or of each other turned half round: a tile read upside down is still in the row), lie
+in one row
 (their centres no more than ``ROW_ACROSS`` of a tile's height apart across it) and side by
 side: their centres along the row no further apart than ``ROW_PITCH`` times the table's own
 tile pitch, the median over its tiles of the distance to the nearest tile beside them, in
@@ -24,7 +26,8 @@ from typing import Final, Protocol
 
 import numpy as np
 
-#: Two tiles whose up directions differ by more than this (degrees) are not one row's.
+#: Two tiles whose up directions differ by more than this (degrees), taken either way
+#: round, are not one row's.
 ROW_TURN: Final = 45.0
 #: Two tiles of one row lie no further apart across it than this share of a tile's height.
 ROW_ACROSS: Final = 0.55
@@ -61,7 +64,7 @@ def tile_heights(boxes: np.ndarray, ups: np.ndarray) -> np.ndarray:
 
 def _frames(tiles: Sequence[Tile]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Pairwise (N×N): distance along the row and across it, in mean tile heights, and
-    whether the two stand the same way up; and each tile's height."""
+    whether the two stand along one line; and each tile's height."""
     centres = np.array([(t.x, t.y) for t in tiles], np.float64)
     ups = np.array([t.up for t in tiles], np.float64)
     ups /= np.maximum(np.linalg.norm(ups, axis=1, keepdims=True), 1e-9)
