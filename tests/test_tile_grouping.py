@@ -92,6 +92,9 @@ def test_the_pitch_follows_the_table_s_own_gaps() -> None:
     # every meld leaves a fifth of a tile between its tiles, the melds a tile and a half
     tiles = _row(50, 200, [0.2, 0.2, 1.5, 0.2, 0.2, 0.2])
     assert sorted(map(sorted, group_tiles(tiles))) == [[0, 1, 2], [3, 4, 5, 6]]
+    # lone tiles strewn along a line are no meld, however far apart the table's tiles lie
+    assert group_tiles(_row(50, 200, [4.0])) == ((0,), (1,))
+    assert group_tiles(_row(50, 200, [3.0, 3.0, 3.0])) == ((0,), (1,), (2,), (3,))
     # a single tile, or none, has no pitch to measure: the default stands
     assert group_tiles([]) == ()
     assert group_tiles([_tile(10, 10)]) == ((0,),)

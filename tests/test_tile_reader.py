@@ -218,12 +218,19 @@ def _peak(x: float, y: float, score: float, tile: str | None, sure: float = 0.95
     return TilePeak(x, y, (x - 15, y - 20, x + 15, y + 20), score, probs, (0.0, -1.0))
 
 
+def _turned_peak(x: float, y: float, score: float, tile: str | None) -> TilePeak:
+    """A tile 31 wide and 50 high turned 45° (a narrow set's tile), as ``_peak`` reads it."""
+    side = (31 + 50) * 0.7071 / 2
+    flat = _peak(x, y, score, tile)
+    return TilePeak(x, y, (x - side, y - side, x + side, y + side), score, flat.probs, (0.7071, -0.7071))
+
+
 def test_a_tile_found_twice_is_listed_once_and_neighbours_stay() -> None:
     tile = _peak(100, 100, 0.9, "R7")
-    echo = _peak(110, 112, 0.5, None)  # unreadable, inside the tile's middle 0.8
+    echo = _peak(110, 112, 0.5, None)  # unreadable, inside the middle 0.9 of the tile's face
     again = _peak(108, 90, 0.6, "R7")  # the same tile read again
     other = _peak(92, 88, 0.5, "B3")  # read as another tile: kept however near
-    outside = _peak(100, 118, 0.5, None)  # past the middle 0.8 of the box: a tile of its own
+    outside = _peak(100, 119, 0.5, None)  # past the middle 0.9 of the face: a tile of its own
     neighbour = _peak(130, 100, 0.8, "R7")  # an identical tile pushed against it, a width off
     found = [echo, tile, again, other, outside, neighbour]
     assert drop_echoes(found) == [tile, other, outside, neighbour]  # in the order found
@@ -234,6 +241,11 @@ def test_a_tile_found_twice_is_listed_once_and_neighbours_stay() -> None:
     assert drop_echoes([unsure, echo]) == [unsure, echo]
     # the stronger peak holds the tile even when it comes later in the list
     assert drop_echoes([again, tile]) == [tile]
+    # a tile turned 45° in a row: its axis-aligned box reaches its neighbour's centre, its
+    # face does not, so an unreadable neighbour pushed against it stays
+    turned = [_turned_peak(200 + k * 31 * 0.7071, 200 + k * 31 * 0.7071, 0.9 - 0.4 * k, "R7" if k == 0 else None)
+              for k in range(2)]
+    assert drop_echoes(turned) == turned
 
 
 def test_without_weights_the_classical_reader_reads() -> None:

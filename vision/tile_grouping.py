@@ -38,6 +38,9 @@ ROW_PITCH: Final = 1.3
 ASPECT: Final = 0.72
 #: The pitch, in tile heights, of a table where no two tiles lie side by side.
 DEFAULT_PITCH: Final = ASPECT * 1.05
+#: Only a tile this near the next one beside it (in tile heights) measures the pitch: lone
+#: tiles strewn about the table are no meld's and must not widen it.
+MAX_PITCH: Final = 1.5 * DEFAULT_PITCH
 
 
 class Tile(Protocol):
@@ -85,18 +88,21 @@ def _frames(tiles: Sequence[Tile]) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
 
 
 def tile_pitch(along: np.ndarray, same_row: np.ndarray) -> float:
-    """The median, over the tiles with a tile beside them, of the distance along the row to
-    the nearest one (in tile heights); ``DEFAULT_PITCH`` when none has. Distances under a
-    third of a tile's height are the same tile found twice, not a neighbour."""
+    """The median, over the tiles with a tile beside them within ``MAX_PITCH``, of the
+    distance along the row to the nearest one (in tile heights); ``DEFAULT_PITCH`` when none
+    has. Distances under a third of a tile's height are the same tile found twice, not a
+    neighbour."""
     beside = np.where(same_row & (along > 0.3), along, np.inf)
     nearest = beside.min(axis=1)
-    nearest = nearest[np.isfinite(nearest)]
+    nearest = nearest[nearest <= MAX_PITCH]
     return float(np.median(nearest)) if len(nearest) else DEFAULT_PITCH
 
 
 def group_tiles(tiles: Sequence[Tile], pitch: float = ROW_PITCH) -> tuple[tuple[int, ...], ...]:
     """Groups of tile positions (the tiles of one meld together): within a group in the
-    order they read along their row, the groups by their leftmost tile in the image."""
+    order they read along their row, the groups by their leftmost tile in the image.
+    ``pitch`` is how many times the table's pitch (``tile_pitch``) two neighbours may lie
+    apart along their row."""
     n = len(tiles)
     if n == 0:
         return ()

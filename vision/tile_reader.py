@@ -36,7 +36,7 @@ from vision.images import check_photo
 from vision.inference import load_network
 from vision.reading import DetectedCard, TableReading
 from vision.table_regions import card_regions
-from vision.tile_grouping import group_tiles
+from vision.tile_grouping import ASPECT, group_tiles, tile_heights
 from vision.tiles import TILE_REACH, read_tiles
 
 #: The network's classes, in its output order: every colour's 1–13 (engine notation), then
@@ -81,9 +81,9 @@ UPRIGHT_PATCH: Final = 64
 #: ... scaled so that the tile is this many pixels high in it.
 UPRIGHT_TILE: Final = TARGET_TILE
 #: A weaker peak whose centre lies inside a tile read surely, within this share of that
-#: tile's box about its centre, and that reads no other tile (``??``, or the same tile) is
-#: that tile seen again (``drop_echoes``); 0 keeps every peak.
-ECHO_INSIDE: Final = 0.8
+#: tile's face about its centre (in the tile's own frame), and that reads no other tile
+#: (``??``, or the same tile) is that tile seen again (``drop_echoes``); 0 keeps every peak.
+ECHO_INSIDE: Final = 0.9
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,19 +237,24 @@ def read_upright(image: np.ndarray, found: list[TilePeak], weights: Path = DEFAU
 
 def drop_echoes(found: list[TilePeak], inside: float = ECHO_INSIDE,
                 min_confidence: float = MIN_CONFIDENCE) -> list[TilePeak]:
-    """``found`` less its echoes: a peak whose centre lies inside the box (shrunk to
-    ``inside`` of it about its centre) of a stronger peak read surely, and that itself reads
-    nothing surely or the same tile, is that tile found twice. A tile read as another one is
-    kept, however near: two tiles pushed together in a row lie a tile's width apart."""
+    """``found`` less its echoes: a peak whose centre lies inside the face (shrunk to
+    ``inside`` of it about its centre, in the tile's own frame: its up and across it) of a
+    stronger peak read surely, and that itself reads nothing surely or the same tile, is that
+    tile found twice. A tile read as another one is kept, however near: two tiles pushed
+    together in a row lie a tile's width apart."""
     if inside <= 0 or len(found) < 2:
         return found
     x, y, score = (np.array([getattr(p, k) for p in found]) for k in ("x", "y", "score"))
     probs = np.stack([p.probs for p in found])
     label, sure = probs.argmax(axis=1), probs.max(axis=1) >= min_confidence
-    boxes = np.array([p.box for p in found])
-    hw, hh = inside * (boxes[:, 2] - boxes[:, 0]) / 2, inside * (boxes[:, 3] - boxes[:, 1]) / 2
-    # [i, j]: peak i lies inside sure peak j's box, j is the stronger, and i reads no other tile
-    within = (np.abs(x[:, None] - x[None, :]) <= hw[None, :]) & (np.abs(y[:, None] - y[None, :]) <= hh[None, :])
+    ups = np.array([p.up for p in found], np.float64)
+    heights = tile_heights(np.array([p.box for p in found], np.float64), ups)
+    # [i, j]: peak i's centre seen from peak j along j's up and across it
+    dx, dy = x[:, None] - x[None, :], y[:, None] - y[None, :]
+    along_up = np.abs(dx * ups[None, :, 0] + dy * ups[None, :, 1])
+    across_up = np.abs(-dx * ups[None, :, 1] + dy * ups[None, :, 0])
+    # [i, j]: peak i lies inside sure peak j's face, j is the stronger, and i reads no other tile
+    within = (along_up <= inside * heights[None, :] / 2) & (across_up <= inside * ASPECT * heights[None, :] / 2)
     order = np.argsort(-score, kind="stable")
     rank = np.empty(len(found), np.int64)
     rank[order] = np.arange(len(found))
