@@ -47,6 +47,10 @@ def test_a_tile_s_height_comes_from_its_box_however_it_is_turned() -> None:
         t = _tile(100, 100, turn)
         got = tile_heights(np.array([t.box]), np.array([t.up]))[0]
         assert abs(got - H) < 0.5, turn
+    # a tile whose up the reader could not tell is measured as if upright, never as endless
+    upright = _tile(100, 100)
+    assert tile_heights(np.array([upright.box]), np.zeros((1, 2)))[0] == tile_heights(
+        np.array([upright.box]), np.array([upright.up]))[0]
 
 
 def test_two_melds_of_a_turned_row_stay_two_where_grown_boxes_join_them() -> None:

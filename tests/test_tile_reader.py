@@ -241,6 +241,10 @@ def test_a_tile_found_twice_is_listed_once_and_neighbours_stay() -> None:
     assert drop_echoes([unsure, echo]) == [unsure, echo]
     # the stronger peak holds the tile even when it comes later in the list
     assert drop_echoes([again, tile]) == [tile]
+    # a tile whose up the reader could not tell reaches no further than an upright one
+    blind = TilePeak(tile.x, tile.y, tile.box, tile.score, tile.probs, (0.0, 0.0))
+    far = _peak(400, 400, 0.5, None)
+    assert drop_echoes([blind, echo, far]) == [blind, far]
     # a tile turned 45° in a row: its axis-aligned box reaches its neighbour's centre, its
     # face does not, so an unreadable neighbour pushed against it stays
     turned = [_turned_peak(200 + k * 31 * 0.7071, 200 + k * 31 * 0.7071, 0.9 - 0.4 * k, "R7" if k == 0 else None)

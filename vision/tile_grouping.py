@@ -58,8 +58,10 @@ class Tile(Protocol):
 
 def tile_heights(boxes: np.ndarray, ups: np.ndarray) -> np.ndarray:
     """Each tile's height in pixels from its axis-aligned box (N×4) and up direction (N×2):
-    a tile ``ASPECT`` times as wide as high, turned so, has that box."""
+    a tile ``ASPECT`` times as wide as high, turned so, has that box (one with no up
+    direction is taken as upright)."""
     c, s = np.abs(ups[:, 1]), np.abs(ups[:, 0])
+    c = np.where(c + s < 1e-6, 1.0, c)
     w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
     out: np.ndarray = (w + h) / ((1 + ASPECT) * np.maximum(c + s, 1e-6))
     return out

@@ -248,6 +248,7 @@ def drop_echoes(found: list[TilePeak], inside: float = ECHO_INSIDE,
     probs = np.stack([p.probs for p in found])
     label, sure = probs.argmax(axis=1), probs.max(axis=1) >= min_confidence
     ups = np.array([p.up for p in found], np.float64)
+    ups[np.hypot(ups[:, 0], ups[:, 1]) < 1e-6] = (0.0, -1.0)  # no up read: taken as upright
     heights = tile_heights(np.array([p.box for p in found], np.float64), ups)
     # [i, j]: peak i's centre seen from peak j along j's up and across it
     dx, dy = x[:, None] - x[None, :], y[:, None] - y[None, :]
