@@ -10,7 +10,7 @@ import pytest
 from engine.cards import UNREADABLE
 from vision.assemble import AssemblyParams, assemble, merge_peaks, pair_indices
 from vision.detector import Detection
-from vision.grouping import group_cards
+from vision.grouping import connected, group_cards
 from vision.labels import INDEX_CLASSES
 from vision.synth import read_perfectly, scene
 
@@ -20,6 +20,13 @@ def _index(card: str, x: float, y: float, size: float = 20.0, p: float = 0.97) -
     probs[INDEX_CLASSES.index(card)] = p
     box = (x - size / 3, y - size / 2, x + size / 3, y + size / 2)
     return Detection("index", x, y, box, 0.9, probs)
+
+
+def test_pairs_join_through_others_and_the_rest_stay_alone() -> None:
+    # 4 joins 0 through 2; 1 and 5 join nothing; groups ascend and come by their first member
+    assert connected(6, [(2, 4), (0, 2), (3, 3)]) == [[0, 2, 4], [1], [3], [5]]
+    assert connected(3, iter([(2, 1), (1, 0)])) == [[0, 1, 2]]
+    assert connected(0, []) == []
 
 
 def test_two_corners_of_one_card_are_one_card() -> None:

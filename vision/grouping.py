@@ -13,7 +13,7 @@ a box drawn too big, or one whole-card box spanning two cards, would otherwise j
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from vision.reading import Box, DetectedCard
@@ -32,6 +32,25 @@ def _overlap(a: Box, b: Box) -> bool:
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
+def connected(n: int, pairs: Iterable[tuple[int, int]]) -> list[list[int]]:
+    """The groups of ``range(n)`` that ``pairs`` join, directly or through others: each group
+    in ascending order, the groups by their first member."""
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, j in pairs:
+        parent[find(i)] = find(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())
+
+
 def reach(card: DetectedCard, index_reach: float = INDEX_REACH,
           card_reach: float = CARD_REACH) -> list[Box]:
     """The regions of the table a card occupies, grown by how far a neighbour may be."""
@@ -47,28 +66,19 @@ def group_cards(cards: Sequence[DetectedCard], index_reach: float = INDEX_REACH,
     """Groups of card positions (touching/overlapping cards together), sorted left to right
     within a group and by the group's leftmost card between groups. With ``regions``, cards
     on different card patches stay apart."""
-    parent = list(range(len(cards)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
     reaches = [reach(c, index_reach, card_reach) for c in cards]
     patches = [regions.card_patch(c) if regions is not None else 0 for c in cards]
-    for i in range(len(cards)):
-        for j in range(i + 1, len(cards)):
-            if patches[i] and patches[j] and patches[i] != patches[j]:
-                continue  # table shows between them
-            if any(_overlap(a, b) for a in reaches[i] for b in reaches[j]):
-                parent[find(i)] = find(j)
-    groups: dict[int, list[int]] = {}
-    for i in range(len(cards)):
-        groups.setdefault(find(i), []).append(i)
+
+    def touching(i: int, j: int) -> bool:
+        if patches[i] and patches[j] and patches[i] != patches[j]:
+            return False  # table shows between them
+        return any(_overlap(a, b) for a in reaches[i] for b in reaches[j])
+
+    pairs = ((i, j) for i in range(len(cards)) for j in range(i + 1, len(cards)) if touching(i, j))
+    found = connected(len(cards), pairs)
 
     def left(i: int) -> float:
         return cards[i].box[0]
 
-    ordered = [tuple(sorted(g, key=left)) for g in groups.values()]
+    ordered = [tuple(sorted(g, key=left)) for g in found]
     return tuple(sorted(ordered, key=lambda g: left(g[0])))

@@ -26,6 +26,8 @@ from typing import Final, Protocol
 
 import numpy as np
 
+from vision.grouping import connected
+
 #: Two tiles whose up directions differ by more than this (degrees), taken either way
 #: round, are not one row's.
 ROW_TURN: Final = 45.0
@@ -113,20 +115,8 @@ def group_tiles(tiles: Sequence[Tile], pitch: float = ROW_PITCH) -> tuple[tuple[
     np.fill_diagonal(same_row, False)
     step = tile_pitch(along, same_row)
     linked = same_row & (along <= pitch * step)
-    parent = list(range(n))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i, j in zip(*np.nonzero(np.triu(linked, 1)), strict=True):
-        parent[find(int(i))] = find(int(j))
-    groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(find(i), []).append(i)
-    ordered = [_along_row(tiles, g) for g in groups.values()]
+    pairs = ((int(i), int(j)) for i, j in zip(*np.nonzero(np.triu(linked, 1)), strict=True))
+    ordered = [_along_row(tiles, g) for g in connected(n, pairs)]
     return tuple(sorted(ordered, key=lambda g: min(tiles[i].box[0] for i in g)))
 
 

@@ -14,8 +14,9 @@ it is read again at the size that brings them to it. The network reads an uprigh
 better than a turned one, so each tile it reads less surely than ``UPRIGHT_BELOW`` is read
 again in a small patch of the photo turned upright by the tile's own up direction and
 scaled to the size it learnt (``read_upright``). A tile whose class the network is still not
-sure of is ``??``. Tiles are grouped as they lie (``vision.grouping`` with the classical
-reader's reach): tiles that touch or nearly touch, on one patch of ``vision.table_regions``.
+sure of is ``??``. Tiles are grouped into the sets and runs they lie in by the rows they
+stand in (``vision.tile_grouping``, from each tile's own up direction and the table's pitch);
+the classical reader's tiles, which know no up, by their grown boxes (``vision.grouping``).
 """
 
 from __future__ import annotations
