@@ -4,6 +4,7 @@ nothing outside the repository (and its venv) is read."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -12,22 +13,30 @@ import numpy as np
 import pygame
 import pytest
 
+import vision.tile_reader
 from engine.tiles import COLOURS, parse_tile
 from vision.errors import VisionError
+from vision.inference import file_sha256
 from vision.recognize import read_table
 from vision.tile_reader import (
     MAX_TILES,
     N_NUMBERS,
+    TARGET_TILE,
     TILE_CLASSES,
     TILE_OUT,
     UPRIGHT_PATCH,
+    TileLooks,
     TilePeak,
     _classes_at,
     class_probs,
     decode_tiles,
+    description,
     drop_echoes,
+    look_again,
     read_tile_table,
     read_tiles_learnt,
+    size_for,
+    target_tile,
     upright_patch,
 )
 from vision.tile_synth import (
@@ -338,3 +347,51 @@ def test_tiles_turned_any_way_are_read_again_upright() -> None:
             right[upright] += sum(min(got[k], want[k]) for k in want)
     assert total >= 20
     assert right[True] >= 0.9 * total and right[True] >= right[False]
+
+
+def _described(tmp_path: Path, tile_px: object, sha: str | None = None) -> Path:
+    """A stand-in weight file and its description (what the trainer writes beside it)."""
+    weights = tmp_path / "tilenet.onnx"
+    weights.write_bytes(b"stand-in weights")
+    said = {"tile_px": tile_px, "weights_sha256": sha if sha is not None else file_sha256(weights)}
+    description(weights).write_text(json.dumps(said), encoding="utf-8")
+    return weights
+
+
+def test_the_weights_description_sets_the_size_tiles_are_read_at(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = tmp_path / "plain" / "tilenet.onnx"
+    plain.parent.mkdir()
+    plain.write_bytes(b"weights with no description")
+    assert target_tile(plain) == TARGET_TILE == 48.0  # the first weights' middle
+    weights = _described(tmp_path, [16, 80])
+    assert target_tile(weights) == 36.0  # the geometric middle of 16–80, to a pixel
+    # 50-pixel tiles on a 1280-pixel photo: read near the photo's own size for 48-pixel
+    # weights, about three quarters of it for weights that read 36-pixel tiles
+    assert size_for(50.0, 1280) == 1216
+    assert size_for(50.0, 1280, target_tile(weights)) == 928
+    # the look after the first goes to the size the weights ask for
+    seen: list[int] = []
+
+    def maps(image: np.ndarray, w: Path, size: int) -> tuple[np.ndarray, float]:
+        seen.append(size)
+        return np.full((TILE_OUT, size // 4, size // 4), -9.0, np.float32), size / 1280
+
+    monkeypatch.setattr(vision.tile_reader, "tile_maps", maps)
+    peak = TilePeak(600, 400, (582, 376, 618, 424), 0.9, np.full(len(TILE_CLASSES), 1 / 53), (0.0, -1.0))
+    first = TileLooks((384,), [peak])  # a tile about 46 photo pixels high (0.95 of its box), 14 at 384
+    image = np.zeros((960, 1280, 3), np.uint8)
+    for w, size in ((plain, 1280), (weights, 1024)):
+        seen.clear()
+        assert look_again(image, w, first) is None  # nothing found there: no look to keep
+        assert seen == [size]
+
+
+def test_a_broken_or_stale_description_is_a_clear_error(tmp_path: Path) -> None:
+    weights = _described(tmp_path, [16, 80], sha="0" * 64)
+    with pytest.raises(VisionError, match="describes other weights"):
+        target_tile(weights)
+    for bad in ("{not json", json.dumps({"tile_px": [16]}), json.dumps({"tile_px": [80, 16], "weights_sha256": ""})):
+        description(weights).write_text(bad, encoding="utf-8")
+        with pytest.raises(VisionError, match="tilenet.json"):
+            target_tile(weights)

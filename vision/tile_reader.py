@@ -8,7 +8,8 @@ turned every way, whose numeral always sits above the face's middle (with the ma
 sets print under it), so a 6 and a 9 are told by the tile's own layout, never guessed.
 
 Like the card detector (``vision.scale``), the network reads tiles best at one size (a
-tile about ``TARGET_TILE`` input pixels high), so a photo is first looked at with its longer
+tile about ``target_tile`` input pixels high: the middle of the heights it learnt, which the
+trainer records beside the weights), so a photo is first looked at with its longer
 side at ``FIRST_SIZE``; when the tiles found there are much smaller or bigger than that,
 it is read again at the size that brings them to it. The network reads an upright tile far
 better than a turned one, so each tile it reads less surely than ``UPRIGHT_BELOW`` is read
@@ -21,7 +22,10 @@ the classical reader's tiles, which know no up, by their grown boxes (``vision.g
 
 from __future__ import annotations
 
+import json
+import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
@@ -34,7 +38,7 @@ from vision.detector import letterbox
 from vision.errors import VisionError
 from vision.grouping import group_cards
 from vision.images import check_photo
-from vision.inference import load_network
+from vision.inference import file_sha256, load_network
 from vision.reading import DetectedCard, TableReading
 from vision.table_regions import card_regions
 from vision.tile_grouping import ASPECT, group_tiles, tile_heights
@@ -50,8 +54,8 @@ N_COLOURS: Final = len(COLOURS)
 TILE_OUT: Final = 5 + N_NUMBERS + N_COLOURS
 DEFAULT_TILE_WEIGHTS: Final = Path(__file__).with_name("weights") / "tilenet.onnx"
 STRIDE: Final = 4
-#: The tile height (input pixels) the network reads best: the middle of what it learnt
-#: (22–110, log-uniform).
+#: The tile height (input pixels) weights with no description (``target_tile``) read best:
+#: the middle of what the first weights learnt (22–110, log-uniform).
 TARGET_TILE: Final = 48.0
 #: Tiles measured within this factor of the target are read at the first size.
 TOLERANCE: Final = 1.25
@@ -79,7 +83,8 @@ UPRIGHT_BELOW: Final = 0.9
 #: sixth of its height each way: 96 read no better and took twice the time,
 #: ``bench/bench_tiles_learnt.py --ablate-upright``) ...
 UPRIGHT_PATCH: Final = 64
-#: ... scaled so that the tile is this many pixels high in it.
+#: ... scaled so that the tile is this many pixels high in it (``read_upright`` takes the
+#: weights' own ``target_tile``).
 UPRIGHT_TILE: Final = TARGET_TILE
 #: A weaker peak whose centre lies inside a tile read surely, within this share of that
 #: tile's face about its centre (in the tile's own frame), and that reads no other tile
@@ -124,6 +129,43 @@ def _softmax(x: np.ndarray) -> np.ndarray:
 
 def has_weights(weights: Path = DEFAULT_TILE_WEIGHTS) -> bool:
     return weights.is_file()
+
+
+def description(weights: Path) -> Path:
+    """Where the description of the tile reader's weights lies: ``NAME.json`` beside
+    ``NAME.onnx``, written by the trainer (``vision.train.train_tiles``) with the range of
+    tile heights the weights learnt and the SHA-256 of the weight file it describes."""
+    return weights.with_suffix(".json")
+
+
+def target_tile(weights: Path = DEFAULT_TILE_WEIGHTS) -> float:
+    """The tile height (input pixels) ``weights`` read best: the geometric middle of the
+    heights they learnt, rounded to a pixel, as their description records it
+    (``description``); ``TARGET_TILE`` for weights with none. A description that cannot be
+    read, or that describes another weight file, is an error naming it."""
+    sidecar = description(weights)
+    if not sidecar.is_file():
+        return TARGET_TILE
+    stat = weights.stat() if weights.is_file() else None
+    return _target_tile(str(weights), stat.st_mtime_ns if stat else 0, stat.st_size if stat else 0,
+                        sidecar.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=8)
+def _target_tile(weights: str, _mtime: int, _size: int, _described: int) -> float:
+    sidecar = description(Path(weights))
+    try:
+        said = json.loads(sidecar.read_text(encoding="utf-8"))
+        low, high = (float(v) for v in said["tile_px"])
+        sha = str(said["weights_sha256"])
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+        raise VisionError(f"tile reader description {sidecar} unreadable ({exc.__class__.__name__}: "
+                          f"{exc}); expected tile_px [MIN, MAX] and weights_sha256") from None
+    if not 0 < low < high:
+        raise VisionError(f"tile reader description {sidecar}: tile_px {[low, high]} is no range of heights")
+    if Path(weights).is_file() and sha != file_sha256(Path(weights)):
+        raise VisionError(f"tile reader description {sidecar} describes other weights than {weights}")
+    return float(round(math.sqrt(low * high)))
 
 
 def tile_maps(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
@@ -211,16 +253,18 @@ def upright_patch(image: np.ndarray, tile: TilePeak, side: int = UPRIGHT_PATCH,
 
 def read_upright(image: np.ndarray, found: list[TilePeak], weights: Path = DEFAULT_TILE_WEIGHTS,
                  below: float = UPRIGHT_BELOW, side: int = UPRIGHT_PATCH,
-                 height: float = UPRIGHT_TILE) -> list[TilePeak]:
+                 height: float | None = None) -> list[TilePeak]:
     """The tiles read less surely than ``below`` read again, each in a patch turned upright
-    by its own up direction and scaled to the size the network learnt (all patches in one
-    batch); a tile takes the upright read when that is surer. The network reads upright
+    by its own up direction and scaled so that it is ``height`` pixels high (the weights'
+    ``target_tile`` when None: the size the network learnt; all patches in one batch); a
+    tile takes the upright read when that is surer. The network reads upright
     tiles far better than turned ones (``bench/bench_tiles_learnt.py --ablate-upright``)."""
     if side % 32:
         raise VisionError(f"upright patch side {side} is not a multiple of 32")
     unsure = [i for i, p in enumerate(found) if p.confidence < below]
     if not unsure:
         return found
+    height = target_tile(weights) if height is None else height
     batch = np.stack([upright_patch(image, found[i], side, height) for i in unsure]).transpose(0, 3, 1, 2)
     maps = load_network(weights)(np.ascontiguousarray(batch, np.float32))
     out = list(found)
@@ -272,11 +316,11 @@ def tile_height(found: list[TilePeak]) -> float | None:
     return float(np.median(sure)) * HEIGHT_PER_BOX if sure else None
 
 
-def size_for(tile_px: float, image_side: int) -> int:
+def size_for(tile_px: float, image_side: int, target: float = TARGET_TILE) -> int:
     """The input size (a multiple of 32 within ``MIN_SIZE``–``MAX_SIZE`` and no more than
     the photo's own side rounded up) at which a tile ``tile_px`` image pixels high reaches
-    ``TARGET_TILE``."""
-    want = TARGET_TILE * image_side / max(tile_px, 1.0)
+    ``target`` pixels (the weights' ``target_tile``)."""
+    want = target * image_side / max(tile_px, 1.0)
     limit = min(MAX_SIZE, max(MIN_SIZE, -(-image_side // 32) * 32))
     return int(max(MIN_SIZE, min(limit, round(want / 32) * 32)))
 
@@ -304,17 +348,18 @@ def look_first(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS) -> TileL
 
 
 def look_again(image: np.ndarray, weights: Path, made: TileLooks) -> TileLooks | None:
-    """One more look, at the size that brings the tiles the last look found to
-    ``TARGET_TILE`` (boxes of tiles far smaller than the target come out too big, so a first
+    """One more look, at the size that brings the tiles the last look found to the height
+    the weights read best (``target_tile``; boxes of tiles far smaller than the target come out too big, so a first
     measure of small tiles undershoots and the next look measures anew); None when that
     look is not worth making: nothing sure to measure, the tiles already near the target, a
     size already looked at, or nothing sure found there."""
     side = max(image.shape[:2])
     size = made.sizes[-1]
     height = tile_height(made.found)
-    if height is None or 1 / TOLERANCE <= height * size / side / TARGET_TILE <= TOLERANCE:
+    target = target_tile(weights)
+    if height is None or 1 / TOLERANCE <= height * size / side / target <= TOLERANCE:
         return None
-    better = size_for(height, side)
+    better = size_for(height, side, target)
     if better in made.sizes:
         return None
     again = decode_tiles(*tile_maps(image, weights, better))
@@ -327,7 +372,7 @@ def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
                size: int | None = None, looks: int = LOOKS,
                made: TileLooks | None = None) -> list[TilePeak]:
     """The tiles on a BGR image: at ``size`` when given, else at the size that brings its
-    tiles to ``TARGET_TILE`` (measured on a first look at ``FIRST_SIZE`` and again at each
+    tiles to the weights' ``target_tile`` (measured on a first look at ``FIRST_SIZE`` and again at each
     size looked at, ``look_again``; when the first finds nothing, the photo is looked at
     twice as fine, then half as fine), at most ``looks`` looks at the measured sizes.
     ``made`` holds the looks already made (``look_first``, ``look_again``)."""

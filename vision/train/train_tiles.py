@@ -20,6 +20,7 @@ the loss in float32. Fonts and plastics held out for the benchmark are never dra
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import time
@@ -31,7 +32,8 @@ import torch
 import torch.nn.functional as F
 
 from engine.tiles import COLOURS
-from vision.tile_reader import N_NUMBERS, TILE_OUT
+from vision.inference import file_sha256
+from vision.tile_reader import N_NUMBERS, TILE_OUT, description
 from vision.tile_synth import SURFACES, SceneTile, tile_scene
 from vision.train import seeded, state, typefaces
 from vision.train.seeded import Seed, SeededBatches
@@ -118,17 +120,19 @@ Drawn = tuple[np.ndarray, dict[str, np.ndarray]]
 
 def draw(rng: np.random.Generator, crop: int, cards: float = 0.0,
          fonts: tuple[Path, ...] | None = None, card_fonts: tuple[Path, ...] | None = None,
-         surfaces: str = "v1") -> Drawn:
-    """One training scene (on a table surface of version ``surfaces``) and its targets."""
-    image, tiles = tile_scene(rng, (crop, crop), TILE_PX, cards=cards, fonts=fonts, card_fonts=card_fonts,
+         surfaces: str = "v1", tile_px: tuple[float, float] = TILE_PX) -> Drawn:
+    """One training scene (on a table surface of version ``surfaces``, its tiles ``tile_px``
+    pixels high) and its targets."""
+    image, tiles = tile_scene(rng, (crop, crop), tile_px, cards=cards, fonts=fonts, card_fonts=card_fonts,
                               surfaces=surfaces)
     return image, targets(tiles, crop)
 
 
 def draw_seeded(seed: Seed, crop: int, cards: float, fonts: tuple[Path, ...] | None,
-                card_fonts: tuple[Path, ...] | None, surfaces: str = "v1") -> Drawn:
+                card_fonts: tuple[Path, ...] | None, surfaces: str = "v1",
+                tile_px: tuple[float, float] = TILE_PX) -> Drawn:
     """``draw`` from a seed of its own (run seed, step, place in the batch): a worker's task."""
-    return draw(np.random.default_rng(list(seed)), crop, cards, fonts, card_fonts, surfaces)
+    return draw(np.random.default_rng(list(seed)), crop, cards, fonts, card_fonts, surfaces, tile_px)
 
 
 def stack(drawn: list[Drawn]) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
@@ -139,13 +143,27 @@ def stack(drawn: list[Drawn]) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
 
 def batch(rng: np.random.Generator, n: int, crop: int, cards: float = 0.0,
           fonts: tuple[Path, ...] | None = None, card_fonts: tuple[Path, ...] | None = None,
-          surfaces: str = "v1") -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+          surfaces: str = "v1", tile_px: tuple[float, float] = TILE_PX
+          ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
     """``n`` scenes drawn one after another from ``rng``."""
-    return stack([draw(rng, crop, cards, fonts, card_fonts, surfaces) for _ in range(n)])
+    return stack([draw(rng, crop, cards, fonts, card_fonts, surfaces, tile_px) for _ in range(n)])
 
 
-def export(model: TileNet, path: Path) -> None:
-    """The model as ONNX with a dynamic batch and input size."""
+def tile_range(text: str) -> tuple[float, float]:
+    """``MIN,MAX`` tile heights in pixels (0 < MIN < MAX); a clear exit otherwise."""
+    try:
+        low, high = (float(v) for v in text.split(","))
+    except ValueError:
+        raise SystemExit(f"error: --tile-px {text!r}: expected MIN,MAX in pixels, e.g. 16,80") from None
+    if not 0 < low < high:
+        raise SystemExit(f"error: --tile-px {text!r}: expected 0 < MIN < MAX")
+    return low, high
+
+
+def export(model: TileNet, path: Path, tile_px: tuple[float, float] = TILE_PX) -> None:
+    """The model as ONNX with a dynamic batch and input size, and beside it its description
+    (``vision.tile_reader.description``): the tile heights it learnt, from which the reader
+    takes the size it looks at tiles, and the SHA-256 of the file it describes."""
     model.to("cpu")
     model.eval()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -154,6 +172,10 @@ def export(model: TileNet, path: Path) -> None:
                       input_names=["image"], output_names=["maps"],
                       dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "maps": {0: "n", 2: "map_h", 3: "map_w"}})
     os.replace(tmp, path)
+    said = {"tile_px": list(tile_px), "weights_sha256": file_sha256(path)}
+    sidecar = description(path)
+    sidecar.with_suffix(".tmp").write_text(json.dumps(said, indent=1) + "\n", encoding="utf-8")
+    os.replace(sidecar.with_suffix(".tmp"), sidecar)
     model.train()
 
 
@@ -175,6 +197,9 @@ def main() -> None:
                     help="stop this sitting after so many minutes; the same command resumes")
     ap.add_argument("--fresh", action="store_true", help="ignore a checkpoint and start over")
     seeded.add_arguments(ap, "--scene-seeds", "scenes")
+    ap.add_argument("--tile-px", default=",".join(f"{v:g}" for v in TILE_PX),
+                    help="the range of tile heights drawn, in pixels: MIN,MAX (log-uniform; default "
+                         "%(default)s); the reader's TARGET_TILE is its geometric middle")
     ap.add_argument("--precision", choices=("bf16", "float32"), default="bf16",
                     help="the forward pass's arithmetic (bf16: faster where the processor has "
                          "bfloat16 instructions, and on a GPU; float32 elsewhere)")
@@ -185,6 +210,7 @@ def main() -> None:
                     help="the version of the table surfaces drawn (vision.tile_synth.SURFACES; "
                          "v2 adds speckled, granite and carpet tables; default v1)")
     args = ap.parse_args()
+    tile_px = tile_range(args.tile_px)
     fonts, card_fonts = typefaces.required(args.typefaces), typefaces.required(args.card_typefaces)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -193,7 +219,7 @@ def main() -> None:
         raise SystemExit("error: --workers draws scenes in parallel only with --scene-seeds")
     # the drawing processes are forked before the device starts threads of its own
     drawn_for = SeededBatches(partial(draw_seeded, crop=args.crop, cards=args.cards, fonts=fonts,
-                                      card_fonts=card_fonts, surfaces=args.surfaces),
+                                      card_fonts=card_fonts, surfaces=args.surfaces, tile_px=tile_px),
                               args.seed, args.batch, args.steps, args.workers)
     model = TileNet(args.width).to(args.device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -203,6 +229,8 @@ def main() -> None:
         sig["scene_seeds"] = True
     if args.surfaces != "v1":  # v1 (the earlier reader's surfaces) stays out of the signature
         sig["surfaces"] = args.surfaces
+    if tile_px != TILE_PX:  # so does the earlier readers' range
+        sig["tile_px"] = list(tile_px)
     if args.fresh:
         state.forget(args.out)
     step = state.load(args.out, sig, model, opt, rng)
@@ -221,7 +249,8 @@ def main() -> None:
             if args.scene_seeds:
                 x, t = stack(drawn_for(step))
             else:
-                x, t = batch(rng, args.batch, args.crop, args.cards, fonts, card_fonts, args.surfaces)
+                x, t = batch(rng, args.batch, args.crop, args.cards, fonts, card_fonts, args.surfaces,
+                             tile_px)
             x, t = x.to(args.device), {k: v.to(args.device) for k, v in t.items()}
             with state.precision(args.precision, args.device):
                 out = model(x)
@@ -245,7 +274,7 @@ def main() -> None:
     if step < args.steps:
         print(f"stopped at step {step} of {args.steps}; the same command resumes", flush=True)
         raise SystemExit(3)
-    export(model, args.out)
+    export(model, args.out, tile_px)
     print(f"wrote {args.out} after {step} steps ({(time.time() - start) / 60:.1f} min this run)", flush=True)
 
 
