@@ -3,7 +3,7 @@ sets use typefaces and plastics held out of training.
 
 Usage: ``.venv/bin/python bench/bench_tiles_learnt.py [--tables 12] [--seed 7] [--weights FILE]
 [--sources NAME,...] [--no-classical] [--ablate-looks] [--ablate-upright] [--ablate-echoes]
-[--ablate-grouping]``
+[--ablate-grouping] [--calibrated]``
 
 These are renders (``vision.tile_synth``), not photographs: the project has no labelled
 photos of real tile sets, so photograph-like renders with held-out designs stand in for
@@ -15,7 +15,10 @@ reader: precision, recall, F1 (a tile counts as right when the image holds one m
 label; ``??`` counts as a reading, never right), the share of tables read exactly, the
 melds laid in rows grouped exactly (one group of the reading holds the meld's tiles, each
 named right, and nothing else; racks and scattered tiles lay none, ``-``), and median / p95
-ms.
+ms. ``--calibrated`` also reads each table as on a calibrated mat: given the scale a mat
+calibration would give (``px_per_mm``: the drawn tiles' median height over
+``vision.tile_reader.TILE_MM``, off by up to 10% either way, as real sets differ), which
+sizes the first look.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ sys.path.insert(0, str(REPO))
 from scoring import p95  # noqa: E402
 
 from vision.reading import TableReading  # noqa: E402
-from vision.tile_reader import DEFAULT_TILE_WEIGHTS, read_tile_table  # noqa: E402
+from vision.tile_reader import DEFAULT_TILE_WEIGHTS, TILE_MM, read_tile_table  # noqa: E402
 from vision.tile_synth import SceneTile, tile_scene  # noqa: E402
 
 SIZE = (1280, 960)
@@ -76,16 +79,29 @@ def melds_grouped(tiles: list[SceneTile], reading: TableReading) -> tuple[int, i
     return hit, len(laid)
 
 
-def run(source: str, reader: Callable[[np.ndarray], TableReading], tables: int,
-        seed: int) -> dict[str, float]:
+def scale_of(tiles: list[SceneTile], rng: np.random.Generator) -> float:
+    """The scale (pixels a millimetre) a mat calibration would give for a table of ``tiles``,
+    if they were ``TILE_MM`` high: their median height over it, off by up to 10% either way."""
+    heights = [float(np.hypot(*((t.quad[0] + t.quad[1]) / 2 - (t.quad[2] + t.quad[3]) / 2))) for t in tiles]
+    return float(np.median(heights)) / TILE_MM * float(np.exp(rng.uniform(-0.1, 0.1)))
+
+
+#: A reader: a table photo, and the scale a calibration would give, to its reading.
+Reader = Callable[[np.ndarray, float], TableReading]
+
+
+def run(source: str, reader: Reader, tables: int, seed: int) -> dict[str, float]:
     layout, fonts, plastics, slant, surface = SOURCES[source]
     rng = np.random.default_rng([seed, list(SOURCES).index(source)])
+    # the calibrations' errors from a generator of their own: every reader sees the same tables
+    errors = np.random.default_rng([seed, list(SOURCES).index(source), 1])
     right = n_got = n_want = exact = melds_hit = melds = 0
     times = []
     for _ in range(tables):
         image, tiles = tile_scene(rng, SIZE, TILE_PX, layout, fonts, plastics, slant, surface=surface)
+        px_per_mm = scale_of(tiles, errors) if tiles else 1.0
         start = time.perf_counter()
-        reading = reader(image)
+        reading = reader(image, px_per_mm)
         times.append((time.perf_counter() - start) * 1000)
         got = [c.card for c in reading.cards]
         want = [t.tile for t in tiles]
@@ -108,6 +124,9 @@ def main() -> int:
     ap.add_argument("--weights", type=Path, default=DEFAULT_TILE_WEIGHTS)
     ap.add_argument("--no-classical", action="store_true", help="skip the classical reader")
     ap.add_argument("--sources", default=",".join(SOURCES), help="comma-separated sources (default: all)")
+    ap.add_argument("--calibrated", action="store_true",
+                    help="also read each table given the scale a mat calibration would give ('mat'): "
+                         "its first look sized from it")
     ap.add_argument("--ablate-looks", action="store_true",
                     help="also read with fewer looks: one (the first look's size only) and two (the "
                          "size measured once, not again): what each later look is worth")
@@ -127,26 +146,28 @@ def main() -> int:
         print(f"error: unknown source {unknown[0]!r} (one of {', '.join(SOURCES)})", file=sys.stderr)
         return 2
     print("RENDERED tables (vision.tile_synth, held-out typefaces and plastics), not photographs")
-    readers: dict[str, Callable[[np.ndarray], TableReading]] = {}
+    readers: dict[str, Reader] = {}
     if args.weights.is_file():
-        readers["learnt"] = lambda im: read_tile_table(im, args.weights)
+        readers["learnt"] = lambda im, _: read_tile_table(im, args.weights)
     else:
         print(f"no learnt weights at {args.weights}")
+    if args.calibrated and args.weights.is_file():
+        readers["mat"] = lambda im, mm: read_tile_table(im, args.weights, px_per_mm=mm)
     if args.ablate_upright and args.weights.is_file():
-        readers["as found"] = lambda im: read_tile_table(im, args.weights, upright=False)
-        readers["patch 96"] = lambda im: read_tile_table(im, args.weights, patch=96)
+        readers["as found"] = lambda im, _: read_tile_table(im, args.weights, upright=False)
+        readers["patch 96"] = lambda im, _: read_tile_table(im, args.weights, patch=96)
     if args.ablate_echoes and args.weights.is_file():
-        readers["echoes"] = lambda im: read_tile_table(im, args.weights, echoes=0.0)
-        readers["echo 1.0"] = lambda im: read_tile_table(im, args.weights, echoes=1.0)
+        readers["echoes"] = lambda im, _: read_tile_table(im, args.weights, echoes=0.0)
+        readers["echo 1.0"] = lambda im, _: read_tile_table(im, args.weights, echoes=1.0)
     if args.ablate_grouping and args.weights.is_file():
-        readers["box groups"] = lambda im: read_tile_table(im, args.weights, by_rows=False)
+        readers["box groups"] = lambda im, _: read_tile_table(im, args.weights, by_rows=False)
     if args.ablate_looks and args.weights.is_file():
-        readers["1 look"] = lambda im: read_tile_table(im, args.weights, looks=1)
-        readers["2 looks"] = lambda im: read_tile_table(im, args.weights, looks=2)
+        readers["1 look"] = lambda im, _: read_tile_table(im, args.weights, looks=1)
+        readers["2 looks"] = lambda im, _: read_tile_table(im, args.weights, looks=2)
     if not args.no_classical:
-        readers["classical"] = lambda im: read_tile_table(im, None)
+        readers["classical"] = lambda im, _: read_tile_table(im, None)
     if "learnt" in readers:  # load the network before timing
-        readers["learnt"](np.full((64, 64, 3), 128, np.uint8))
+        readers["learnt"](np.full((64, 64, 3), 128, np.uint8), 1.0)
     print(f"{'source':18} {'reader':9} {'tiles':>5} {'prec':>6} {'recall':>6} {'F1':>6} "
           f"{'exact':>6} {'melds':>7} {'med ms':>7} {'p95 ms':>7}")
     for source in args.sources.split(","):

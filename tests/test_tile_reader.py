@@ -23,6 +23,7 @@ from vision.tile_reader import (
     N_NUMBERS,
     TARGET_TILE,
     TILE_CLASSES,
+    TILE_MM,
     TILE_OUT,
     UPRIGHT_PATCH,
     TileLooks,
@@ -395,3 +396,31 @@ def test_a_broken_or_stale_description_is_a_clear_error(tmp_path: Path) -> None:
         description(weights).write_text(bad, encoding="utf-8")
         with pytest.raises(VisionError, match="tilenet.json"):
             target_tile(weights)
+
+
+def test_a_calibrated_table_is_first_looked_at_the_size_its_scale_asks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a mat calibration's scale the first look brings a ``TILE_MM`` tile to the target
+    at once (no look at 384 to measure by), and the table reads as well."""
+    rng = np.random.default_rng(12)
+    image, tiles = tile_scene(rng, (960, 720), (60.0, 110.0), "rows", None, True, 0.1, fonts=BUNDLED)
+    heights = [float(np.hypot(*((t.quad[0] + t.quad[1]) / 2 - (t.quad[2] + t.quad[3]) / 2))) for t in tiles]
+    px_per_mm = float(np.median(heights)) / TILE_MM
+    sizes: list[int] = []
+    real_maps = vision.tile_reader.tile_maps
+
+    def recorded(image: np.ndarray, weights: Path, size: int) -> tuple[np.ndarray, float]:
+        sizes.append(size)
+        return real_maps(image, weights, size)
+
+    monkeypatch.setattr(vision.tile_reader, "tile_maps", recorded)
+    reading = read_table(image, pieces="tiles", px_per_mm=px_per_mm)
+    first = size_for(TILE_MM * px_per_mm, 960, target_tile())
+    assert sizes[0] == first != 384
+    assert abs(first - target_tile() * 960 / np.median(heights)) <= 16  # the tiles at the target
+    got, want = Counter(c.card for c in reading.cards), Counter(t.tile for t in tiles)
+    right = sum(min(got[k], want[k]) for k in want)
+    assert right >= 0.9 * sum(want.values()) and sum(got.values()) <= 1.05 * sum(want.values())
+    # a scale of nothing is no scale: the first look is the usual one
+    sizes.clear()
+    read_table(image, pieces="tiles", px_per_mm=0.0)
+    assert sizes[0] == 384

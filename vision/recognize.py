@@ -100,13 +100,14 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
 
     With ``pieces="tiles"`` (a tile game's table) the card pipeline never runs: the tiles are
     read by the learnt tile reader (``vision.tile_reader``) when ``weights/tilenet.onnx`` is
-    there, else by the classical one (``vision.tiles``).
+    there, else by the classical one (``vision.tiles``), its first look sized from
+    ``px_per_mm`` when given.
     """
     if pieces not in PIECES:
         raise VisionError(f"pieces must be one of {', '.join(PIECES)}, not {pieces!r}")
     check_photo(image)
     if pieces == "tiles":
-        return read_tile_table(image, DEFAULT_TILE_WEIGHTS)
+        return read_tile_table(image, DEFAULT_TILE_WEIGHTS, px_per_mm=px_per_mm)
     if deck is not None and deck.detector is not None and weights == DEFAULT_WEIGHTS:
         weights = deck.detector  # the detector enrolment trained on to the club's deck
 

@@ -60,6 +60,9 @@ TARGET_TILE: Final = 48.0
 #: Tiles measured within this factor of the target are read at the first size.
 TOLERANCE: Final = 1.25
 FIRST_SIZE: Final = 384
+#: A tile's height in millimetres, about (sets run 34–40 mm): with a calibrated table's scale
+#: the first look is made at the size that brings such a tile to the target.
+TILE_MM: Final = 37.0
 #: Looks at most per photo: the first, and two at the sizes its tiles' measures ask for.
 LOOKS: Final = 3
 MIN_SIZE: Final = 96
@@ -340,10 +343,16 @@ class TileLooks:
     found: list[TilePeak]
 
 
-def look_first(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS) -> TileLooks:
-    """The first look: the photo at ``first_size``."""
+def look_first(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
+               px_per_mm: float | None = None) -> TileLooks:
+    """The first look: the photo at ``first_size``, or, given a calibrated table's scale
+    ``px_per_mm``, at the size that brings a tile ``TILE_MM`` high to the weights'
+    ``target_tile`` (the looks after it measure the tiles found, as ever)."""
     check_photo(image)
-    size = first_size(image)
+    if px_per_mm is not None and px_per_mm > 0:
+        size = size_for(TILE_MM * px_per_mm, max(image.shape[:2]), target_tile(weights))
+    else:
+        size = first_size(image)
     return TileLooks((size,), decode_tiles(*tile_maps(image, weights, size)))
 
 
@@ -370,17 +379,18 @@ def look_again(image: np.ndarray, weights: Path, made: TileLooks) -> TileLooks |
 
 def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
                size: int | None = None, looks: int = LOOKS,
-               made: TileLooks | None = None) -> list[TilePeak]:
+               made: TileLooks | None = None, px_per_mm: float | None = None) -> list[TilePeak]:
     """The tiles on a BGR image: at ``size`` when given, else at the size that brings its
-    tiles to the weights' ``target_tile`` (measured on a first look at ``FIRST_SIZE`` and again at each
-    size looked at, ``look_again``; when the first finds nothing, the photo is looked at
-    twice as fine, then half as fine), at most ``looks`` looks at the measured sizes.
-    ``made`` holds the looks already made (``look_first``, ``look_again``)."""
+    tiles to the weights' ``target_tile`` (measured on a first look, ``look_first``: at
+    ``FIRST_SIZE``, or from a calibrated table's ``px_per_mm``; and again at each size
+    looked at, ``look_again``; when the first finds nothing, the photo is looked at twice
+    as fine, then half as fine), at most ``looks`` looks at the measured sizes. ``made``
+    holds the looks already made (``look_first``, ``look_again``)."""
     if size is not None:
         check_photo(image)
         return decode_tiles(*tile_maps(image, weights, size))
     if made is None:
-        made = look_first(image, weights)
+        made = look_first(image, weights, px_per_mm)
     if len(made.sizes) == 1 and tile_height(made.found) is None:
         side = max(image.shape[:2])
         first = made.sizes[0]
@@ -404,11 +414,13 @@ def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
 def read_tile_peaks(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
                     min_confidence: float = MIN_CONFIDENCE, size: int | None = None,
                     looks: int = LOOKS, made: TileLooks | None = None, upright: bool = True,
-                    patch: int = UPRIGHT_PATCH, echoes: float = ECHO_INSIDE) -> list[TilePeak]:
+                    patch: int = UPRIGHT_PATCH, echoes: float = ECHO_INSIDE,
+                    px_per_mm: float | None = None) -> list[TilePeak]:
     """Every tile the learnt reader finds on the image, sorted left to right: found
-    (``find_tiles``), the unsure ones read again upright (``read_upright``, in patches
-    ``patch`` pixels wide) and the echoes dropped (``drop_echoes``, ``echoes`` of the box)."""
-    found = find_tiles(image, weights, size, looks, made)
+    (``find_tiles``; ``px_per_mm`` a calibrated table's scale), the unsure ones read again
+    upright (``read_upright``, in patches ``patch`` pixels wide) and the echoes dropped
+    (``drop_echoes``, ``echoes`` of the box)."""
+    found = find_tiles(image, weights, size, looks, made, px_per_mm)
     if upright:
         found = read_upright(image, found, weights, side=patch)
     return sorted(drop_echoes(found, echoes, min_confidence), key=lambda p: (p.box[0], p.box[1]))
@@ -434,17 +446,19 @@ def read_tiles_learnt(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
 def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGHTS,
                     looks: int = LOOKS, made: TileLooks | None = None,
                     upright: bool = True, patch: int = UPRIGHT_PATCH,
-                    echoes: float = ECHO_INSIDE, by_rows: bool = True) -> TableReading:
+                    echoes: float = ECHO_INSIDE, by_rows: bool = True,
+                    px_per_mm: float | None = None) -> TableReading:
     """The tiles on a table photo, grouped into sets and runs as they lie: with the learnt
     reader when its weights are there, else (or with ``weights`` None) with the classical
     one (``vision.tiles``). ``made`` holds the learnt reader's looks already made;
     ``upright`` reads its unsure tiles again turned upright (``read_upright``), in patches
     ``patch`` pixels wide. The learnt reader's tiles are grouped by the rows they stand in
     (``vision.tile_grouping``; ``by_rows`` False: by their grown boxes, as the classical
-    reader's are)."""
+    reader's are). ``px_per_mm``, a calibrated table's scale, sizes the learnt reader's
+    first look (``look_first``)."""
     if weights is not None and weights.is_file():
         peaks = read_tile_peaks(image, weights, looks=looks, made=made, upright=upright, patch=patch,
-                                echoes=echoes)
+                                echoes=echoes, px_per_mm=px_per_mm)
         found = tuple(named(peaks))
         if by_rows:
             return TableReading(found, group_tiles(peaks))
