@@ -358,9 +358,9 @@ def look_first(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
 
 def look_again(image: np.ndarray, weights: Path, made: TileLooks) -> TileLooks | None:
     """One more look, at the size that brings the tiles the last look found to the height
-    the weights read best (``target_tile``; boxes of tiles far smaller than the target come out too big, so a first
-    measure of small tiles undershoots and the next look measures anew); None when that
-    look is not worth making: nothing sure to measure, the tiles already near the target, a
+    the weights read best (``target_tile``; boxes of tiles far smaller than that come out
+    too big, so a first measure of small tiles undershoots and the next look measures
+    anew); None when that look is not worth making: nothing sure to measure, the tiles already near the target, a
     size already looked at, or nothing sure found there."""
     side = max(image.shape[:2])
     size = made.sizes[-1]

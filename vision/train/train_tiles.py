@@ -199,7 +199,8 @@ def main() -> None:
     seeded.add_arguments(ap, "--scene-seeds", "scenes")
     ap.add_argument("--tile-px", default=",".join(f"{v:g}" for v in TILE_PX),
                     help="the range of tile heights drawn, in pixels: MIN,MAX (log-uniform; default "
-                         "%(default)s); the reader's TARGET_TILE is its geometric middle")
+                         "%(default)s), recorded beside the weights: the reader looks at tiles at its geometric "
+                         "middle (vision.tile_reader.target_tile)")
     ap.add_argument("--precision", choices=("bf16", "float32"), default="bf16",
                     help="the forward pass's arithmetic (bf16: faster where the processor has "
                          "bfloat16 instructions, and on a GPU; float32 elsewhere)")
