@@ -214,6 +214,7 @@ class FrameCamera:
         return frame
 
     def _reading(self, pieces: str = "auto") -> TableReading | None:
+        from vision.calibration import frame_scale
         from vision.recognize import read_table
 
         frame = self._frame()
@@ -221,6 +222,8 @@ class FrameCamera:
             return None
         reader = partial(read_table, deck=self.deck, pieces=pieces)
         if self.calibration is not None:
+            if pieces == "tiles":  # the tile reader's first look sized from the mat's scale
+                reader = partial(reader, px_per_mm=frame_scale(self.calibration, frame))
             reading = self.calibration.read(frame, reader)
         else:
             reading = reader(frame)

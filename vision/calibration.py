@@ -75,6 +75,23 @@ class Calibration:
         to_calibrated = np.array([[sx, 0, (sx - 1) / 2], [0, sy, (sy - 1) / 2], [0, 0, 1]])
         return replace(self, homography=self.homography @ to_calibrated, image_size=(width, height))
 
+    def frame_px_per_mm(self, width: int, height: int) -> float | None:
+        """The mean scale (pixels a millimetre) at which a ``width`` x ``height`` frame sees
+        the mat: the square root of the mat's area in the frame's pixels over its area in
+        square millimetres (a camera at a slant sees its near side larger, its far side
+        smaller). None when the mapping folds the mat (no scale to speak of)."""
+        cal = self.for_size(width, height)
+        corners = np.array([[0, 0], [self.mat.width, 0], [self.mat.width, self.mat.height],
+                            [0, self.mat.height]], np.float64).reshape(-1, 1, 2)
+        try:
+            pts = cv2.perspectiveTransform(corners, np.linalg.inv(cal.homography)).reshape(-1, 2)
+        except np.linalg.LinAlgError:
+            return None
+        x, y = pts[:, 0], pts[:, 1]
+        area = 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
+        scale = float(np.sqrt(area / (self.mat.width * self.mat.height)))
+        return scale if np.isfinite(scale) and scale > 0 else None
+
     def top_down_size(self) -> tuple[int, int]:
         """The (width, height) in pixels of the top-down view."""
         return (round(self.mat.width * self.px_per_mm), round(self.mat.height * self.px_per_mm))
@@ -273,3 +290,15 @@ def calibrate(image: np.ndarray, mat: MatLayout, px_per_mm: float = 2.0) -> Cali
     gains = _white_gains(image, found)
     return Calibration(mat, h, (image.shape[1], image.shape[0]), gains, px_per_mm,
                        tuple(mat.zones()))
+
+
+def frame_scale(calibration: Calibration | None, frame: np.ndarray) -> float | None:
+    """The calibrated mat's mean scale in ``frame`` (``Calibration.frame_px_per_mm``); None
+    without a calibration, or for a frame of another shape than it was made on (such a frame
+    is read as if uncalibrated)."""
+    if calibration is None:
+        return None
+    try:
+        return calibration.frame_px_per_mm(frame.shape[1], frame.shape[0])
+    except CalibrationError:
+        return None

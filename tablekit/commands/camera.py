@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.variants import find
     from vision.annotate import annotate
-    from vision.calibration import Calibration, calibrate
+    from vision.calibration import Calibration, calibrate, frame_scale
     from vision.enroll import DeckTemplates
     from vision.errors import CalibrationError, FrameSourceError
     from vision.mat import layout
@@ -87,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
             if gate is not None and not gate.push(frame):
                 continue
             image = saved.white_balance(frame) if saved else frame
-            reading = read_table(image, deck=deck, pieces=pieces)
+            reading = read_table(image, deck=deck, pieces=pieces,
+                                 px_per_mm=frame_scale(saved, frame) if pieces == "tiles" else None)
             zones = saved.group_zones(reading) if saved else [None] * len(reading.groups)
             print(json.dumps({"frame": n, **reading.to_json(), "zones": zones}), flush=True)
             drawn = annotate(frame, reading)
