@@ -17,8 +17,8 @@ melds laid in rows grouped exactly (one group of the reading holds the meld's ti
 named right, and nothing else; racks and scattered tiles lay none, ``-``), and median / p95
 ms. ``--calibrated`` also reads each table as on a calibrated mat: given the scale a mat
 calibration would give (``px_per_mm``: the drawn tiles' median height over
-``vision.tile_reader.TILE_MM``, off by up to 10% either way, as real sets differ), which
-sizes the first look.
+``vision.tile_reader.TILE_MM``, off by a factor of up to 1.1 either way, as real sets
+differ), which sizes the first look.
 """
 
 from __future__ import annotations
@@ -81,7 +81,8 @@ def melds_grouped(tiles: list[SceneTile], reading: TableReading) -> tuple[int, i
 
 def scale_of(tiles: list[SceneTile], rng: np.random.Generator) -> float:
     """The scale (pixels a millimetre) a mat calibration would give for a table of ``tiles``,
-    if they were ``TILE_MM`` high: their median height over it, off by up to 10% either way."""
+    if they were ``TILE_MM`` high: their median height over it, off by a factor of up to 1.1
+    either way."""
     heights = [float(np.hypot(*((t.quad[0] + t.quad[1]) / 2 - (t.quad[2] + t.quad[3]) / 2))) for t in tiles]
     return float(np.median(heights)) / TILE_MM * float(np.exp(rng.uniform(-0.1, 0.1)))
 

@@ -392,7 +392,10 @@ def test_a_broken_or_stale_description_is_a_clear_error(tmp_path: Path) -> None:
     weights = _described(tmp_path, [16, 80], sha="0" * 64)
     with pytest.raises(VisionError, match="describes other weights"):
         target_tile(weights)
-    for bad in ("{not json", json.dumps({"tile_px": [16]}), json.dumps({"tile_px": [80, 16], "weights_sha256": ""})):
+    sha = file_sha256(weights)
+    for bad in ("{not json", json.dumps({"tile_px": [16]}), json.dumps({"tile_px": [80, 16], "weights_sha256": sha}),
+                json.dumps({"tile_px": [22, float("inf")], "weights_sha256": sha}),  # JSON's Infinity
+                json.dumps({"tile_px": [0.1, 0.2], "weights_sha256": sha})):
         description(weights).write_text(bad, encoding="utf-8")
         with pytest.raises(VisionError, match="tilenet.json"):
             target_tile(weights)
@@ -424,3 +427,11 @@ def test_a_calibrated_table_is_first_looked_at_the_size_its_scale_asks(monkeypat
     sizes.clear()
     read_table(image, pieces="tiles", px_per_mm=0.0)
     assert sizes[0] == 384
+
+
+def test_an_empty_calibrated_table_reads_empty_at_any_scale() -> None:
+    """With a scale the first look can be at any multiple of 32; when it finds nothing, the
+    looks twice and half as fine are multiples of 32 too."""
+    blank = np.full((960, 1280, 3), 90, np.uint8)
+    for px_per_mm in (3.459, 1.5, float("inf"), float("nan"), -2.0):
+        assert read_table(blank, pieces="tiles", px_per_mm=px_per_mm).cards == ()

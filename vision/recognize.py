@@ -100,8 +100,10 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
 
     With ``pieces="tiles"`` (a tile game's table) the card pipeline never runs: the tiles are
     read by the learnt tile reader (``vision.tile_reader``) when ``weights/tilenet.onnx`` is
-    there, else by the classical one (``vision.tiles``), its first look sized from
-    ``px_per_mm`` when given.
+    there (its first look sized from ``px_per_mm`` when given), else by the classical one
+    (``vision.tiles``). With ``pieces="auto"`` the first looks that tell cards from tiles
+    are both made at the detector's first size, so a tile table told so is read on from
+    there, whatever ``px_per_mm``.
     """
     if pieces not in PIECES:
         raise VisionError(f"pieces must be one of {', '.join(PIECES)}, not {pieces!r}")

@@ -150,12 +150,13 @@ def target_tile(weights: Path = DEFAULT_TILE_WEIGHTS) -> float:
     if not sidecar.is_file():
         return TARGET_TILE
     stat = weights.stat() if weights.is_file() else None
+    said = sidecar.stat()
     return _target_tile(str(weights), stat.st_mtime_ns if stat else 0, stat.st_size if stat else 0,
-                        sidecar.stat().st_mtime_ns)
+                        said.st_mtime_ns, said.st_size)
 
 
 @lru_cache(maxsize=8)
-def _target_tile(weights: str, _mtime: int, _size: int, _described: int) -> float:
+def _target_tile(weights: str, _mtime: int, _size: int, _described: int, _described_size: int) -> float:
     sidecar = description(Path(weights))
     try:
         said = json.loads(sidecar.read_text(encoding="utf-8"))
@@ -164,8 +165,9 @@ def _target_tile(weights: str, _mtime: int, _size: int, _described: int) -> floa
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
         raise VisionError(f"tile reader description {sidecar} unreadable ({exc.__class__.__name__}: "
                           f"{exc}); expected tile_px [MIN, MAX] and weights_sha256") from None
-    if not 0 < low < high:
-        raise VisionError(f"tile reader description {sidecar}: tile_px {[low, high]} is no range of heights")
+    if not (math.isfinite(high) and 0 < low < high and round(math.sqrt(low * high)) >= 1):
+        raise VisionError(f"tile reader description {sidecar}: tile_px {[low, high]} is no range of heights "
+                          "a network reads (finite, MIN < MAX, a middle of a pixel or more)")
     if Path(weights).is_file() and sha != file_sha256(Path(weights)):
         raise VisionError(f"tile reader description {sidecar} describes other weights than {weights}")
     return float(round(math.sqrt(low * high)))
@@ -349,8 +351,9 @@ def look_first(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
     ``px_per_mm``, at the size that brings a tile ``TILE_MM`` high to the weights'
     ``target_tile`` (the looks after it measure the tiles found, as ever)."""
     check_photo(image)
-    if px_per_mm is not None and px_per_mm > 0:
-        size = size_for(TILE_MM * px_per_mm, max(image.shape[:2]), target_tile(weights))
+    target = target_tile(weights)  # a broken description is an error on every photo, not some
+    if px_per_mm is not None and math.isfinite(px_per_mm) and px_per_mm > 0:
+        size = size_for(TILE_MM * px_per_mm, max(image.shape[:2]), target)
     else:
         size = first_size(image)
     return TileLooks((size,), decode_tiles(*tile_maps(image, weights, size)))
@@ -360,8 +363,8 @@ def look_again(image: np.ndarray, weights: Path, made: TileLooks) -> TileLooks |
     """One more look, at the size that brings the tiles the last look found to the height
     the weights read best (``target_tile``; boxes of tiles far smaller than that come out
     too big, so a first measure of small tiles undershoots and the next look measures
-    anew); None when that look is not worth making: nothing sure to measure, the tiles already near the target, a
-    size already looked at, or nothing sure found there."""
+    anew); None when that look is not worth making: nothing sure to measure, the tiles
+    already near the target, a size already looked at, or nothing sure found there."""
     side = max(image.shape[:2])
     size = made.sizes[-1]
     height = tile_height(made.found)
@@ -394,7 +397,8 @@ def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
     if len(made.sizes) == 1 and tile_height(made.found) is None:
         side = max(image.shape[:2])
         first = made.sizes[0]
-        for other in (2 * first, first // 2):
+        # (half of a multiple of 32 is one only when rounded down to one)
+        for other in (2 * first, first // 64 * 32):
             if MIN_SIZE <= other <= min(MAX_SIZE, max(MIN_SIZE, -(-side // 32) * 32)) and other != first:
                 more = decode_tiles(*tile_maps(image, weights, other))
                 if tile_height(more) is not None:
@@ -436,11 +440,12 @@ def named(peaks: list[TilePeak], min_confidence: float = MIN_CONFIDENCE) -> list
 def read_tiles_learnt(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
                       min_confidence: float = MIN_CONFIDENCE, size: int | None = None,
                       looks: int = LOOKS, made: TileLooks | None = None, upright: bool = True,
-                      patch: int = UPRIGHT_PATCH, echoes: float = ECHO_INSIDE) -> list[DetectedCard]:
+                      patch: int = UPRIGHT_PATCH, echoes: float = ECHO_INSIDE,
+                      px_per_mm: float | None = None) -> list[DetectedCard]:
     """Every tile on the image in the engine's tile notation, ``??`` when its class is less
     sure than ``min_confidence``; sorted left to right (``read_tile_peaks``)."""
-    return named(read_tile_peaks(image, weights, min_confidence, size, looks, made, upright, patch, echoes),
-                 min_confidence)
+    return named(read_tile_peaks(image, weights, min_confidence, size, looks, made, upright, patch, echoes,
+                                 px_per_mm), min_confidence)
 
 
 def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGHTS,
