@@ -1,7 +1,7 @@
 """Benchmark of the recognizer on rendered tables of several decks, by source of design.
 
 Usage: ``.venv/bin/python bench/bench_tables.py [--tables 12] [--size 1280x960] [--seed 5]
-[--sources trained,held-out,...] [--weights DIR]``
+[--sources trained,held-out,...] [--weights DIR] [--calibrated]``
 
 ``--weights DIR`` reads with candidate networks: each of ``cardnet.onnx``, ``indexnet.onnx``,
 ``cardrank.onnx`` and ``indexturn.onnx`` found in ``DIR`` (with its ``.int8.onnx`` copy beside
@@ -27,6 +27,11 @@ read exactly, the melds grouped exactly, the printed jokers read where they lie 
 with an index showing), and median and p95 ms per table. A card with only part of an index
 showing may be read or not (its read is optional); the ``strict`` figures
 count its read as wrong, as this benchmark did before.
+
+``--calibrated`` also reads each table as a calibrated mat's would be read: given the scale a
+calibration would give (``px_per_mm``: the cards' median long side over ``CARD_MM``, off by a
+factor of up to 1.2 either way, as a camera at a slant sees the mat's near side larger than
+its far side), from which the detector's input size is chosen instead of a first look.
 """
 
 from __future__ import annotations
@@ -54,7 +59,7 @@ from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER, DEFAU
 from vision.deck_styles import deck_drawer, random_style, styled_face  # noqa: E402
 from vision.detector import DEFAULT_WEIGHTS  # noqa: E402
 from vision.recognize import read_table, warm_up  # noqa: E402
-from vision.synth import Face, random_card, scene, tilted  # noqa: E402
+from vision.synth import Face, SceneCard, random_card, scene, tilted  # noqa: E402
 from vision.train import typefaces  # noqa: E402
 
 SOURCES = ("trained", "held-out", "light-on-dark", "four-corner", "jumbo", "dim")
@@ -118,23 +123,39 @@ def chosen_networks(folder: Path | None) -> dict[str, Path] | None:
     return networks(folder)
 
 
+#: A playing card's long side, in millimetres (poker and bridge cards alike).
+CARD_MM = 88.9
+
+
+def scale_of(cards: list[SceneCard], rng: np.random.Generator) -> float:
+    """The scale (pixels a millimetre) a mat calibration would give for a table of ``cards``:
+    their median long side over ``CARD_MM``, off by a factor of up to 1.2 either way."""
+    sides = [max(float(np.hypot(*(c.quad[1] - c.quad[0]))), float(np.hypot(*(c.quad[2] - c.quad[1]))))
+             for c in cards]
+    return float(np.median(sides)) / CARD_MM * float(np.exp(rng.uniform(-0.18, 0.18)))
+
+
 def run(source: str, tables: int, size: tuple[int, int], seed: int,
-        weights: dict[str, Path] | None = None) -> dict[str, float]:
+        weights: dict[str, Path] | None = None, calibrated: bool = False) -> dict[str, float]:
     weights = weights or networks(None)
     rng = np.random.default_rng(seed)
+    # the calibrations' errors from a generator of their own: the tables are the same either way
+    errors = np.random.default_rng([seed, 1])
     total = TableScore()
     times = []
     for _ in range(tables):
         image, cards = table(rng, source, size)
+        px_per_mm = scale_of(cards, errors) if calibrated else None
         start = time.perf_counter()
-        reading = read_table(image, pieces="cards", weights=weights["weights"],
+        reading = read_table(image, pieces="cards", px_per_mm=px_per_mm, weights=weights["weights"],
                              index_weights=weights["index_weights"],
                              card_weights=weights["card_weights"], turn_weights=weights["turn_weights"])
         times.append((time.perf_counter() - start) * 1000)
         total.add(score_table(cards, reading))
     p, r, f1 = prf(total.right, total.wrong, total.missed)
     strict_f1 = prf(total.right, total.strict_wrong, total.missed)[2]
-    print(f"tables {source:14s} n={tables} cards={total.right + total.missed} precision={p:.4f} "
+    name = f"{source} mat" if calibrated else source
+    print(f"tables {name:14s} n={tables} cards={total.right + total.missed} precision={p:.4f} "
           f"recall={r:.4f} f1={f1:.4f} (strict {strict_f1:.4f}) exact={total.exact / tables:.3f} "
           f"melds={total.melds_hit}/{total.melds} (strict {total.melds_strict}) "
           f"jokers={total.jokers_read}/{total.jokers} "
@@ -150,6 +171,8 @@ def main() -> int:
     ap.add_argument("--sources", default=",".join(SOURCES))
     ap.add_argument("--weights", type=Path, default=None,
                     help="a folder of candidate networks replacing the shipped ones of the same name")
+    ap.add_argument("--calibrated", action="store_true",
+                    help="also read each table given the scale a mat calibration would give")
     args = ap.parse_args()
     chosen = chosen_networks(args.weights)
     if chosen is None:
@@ -166,6 +189,8 @@ def main() -> int:
             print(f"error: unknown source {source!r} (one of {', '.join(SOURCES)})", file=sys.stderr)
             return 2
         run(source, args.tables, (w, h), args.seed, chosen)
+        if args.calibrated:
+            run(source, args.tables, (w, h), args.seed, chosen, calibrated=True)
     return 0
 
 
