@@ -22,6 +22,7 @@ and read by the recognizer).
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
     from vision.enroll import DeckTemplates
     from vision.reading import TableReading
     from vision.sources import FrameSource
+
+log = logging.getLogger(__name__)
 
 #: The mat's zone in the middle of the table: the stock, the discard pile, the cut card.
 CENTRE = "centre"
@@ -214,19 +217,28 @@ class FrameCamera:
         return frame
 
     def _reading(self, pieces: str = "auto") -> TableReading | None:
+        """The recognizer's reading of the next frame (the next still one, live); None when
+        there is no frame, or when the recognizer cannot read it (a garbled frame, broken
+        weights): said in the log, and the table goes on as when the camera reads nothing."""
         from vision.calibration import frame_scale
+        from vision.errors import VisionError
         from vision.recognize import read_table
 
         frame = self._frame()
         if frame is None:
             return None
         reader = partial(read_table, deck=self.deck, pieces=pieces)
-        if self.calibration is not None:
-            if pieces == "tiles":  # the tile reader's first look sized from the mat's scale
-                reader = partial(reader, px_per_mm=frame_scale(self.calibration, frame))
-            reading = self.calibration.read(frame, reader)
-        else:
-            reading = reader(frame)
+        try:
+            if self.calibration is not None:
+                if pieces == "tiles":  # the tile reader's first look sized from the mat's scale
+                    reader = partial(reader, px_per_mm=frame_scale(self.calibration, frame))
+                reading = self.calibration.read(frame, reader)
+            else:
+                reading = reader(frame)
+        except VisionError as exc:
+            log.warning("camera %s: a frame could not be read: %s", self.name, exc)
+            self._last = None
+            return None
         self._last = (frame, reading)
         return reading
 

@@ -379,3 +379,60 @@ def test_a_seat_key_that_is_no_seat_number_is_a_table_state_error(key: object) -
 
     with pytest.raises(TableStateError, match="not a seat number"):
         _seat(key, 4, "melds")
+
+
+# --- a frame the recognizer cannot read: the table goes on ----------------------------------------
+
+
+def test_a_garbled_camera_frame_reads_as_nothing_and_is_logged(caplog: pytest.LogCaptureFixture) -> None:
+    from tablekit.cameras import FrameCamera, TableRequest, ZoneRequest
+    from tablekit.commands.run import EvidenceCamera
+
+    class Frames:
+        name = "cam0"
+
+        def frames(self):  # type: ignore[no-untyped-def]
+            while True:  # a camera that hands out a sliver of a frame, then a grey one
+                yield np.zeros((4, 4, 3), np.uint8)
+                yield np.zeros((480, 640), np.uint8)
+
+    class Mat:
+        def read(self, frame, reader):  # type: ignore[no-untyped-def]
+            return reader(frame)
+
+        def group_zones(self, reading):  # type: ignore[no-untyped-def]
+            return ["seat1"] * len(reading.groups)
+
+    camera = FrameCamera(Frames())
+    with caplog.at_level("WARNING", logger="tablekit.cameras"):
+        assert camera.read_zone(ZoneRequest(0, 1)) is None
+        assert camera.read_cut(0) is None
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 2 and all(m.startswith("camera cam0: a frame could not be read") for m in said)
+    assert "too small" in said[0] and "expected a colour (BGR) image" in said[1]
+    evidence = EvidenceCamera(Frames(), Mat())  # type: ignore[arg-type]
+    assert evidence.read_table(TableRequest(4, 1)) is None
+    assert evidence.table_photo(TableRequest(4, 1)) is None
+    # a real calibration's white balance names a frame that is no colour photo too
+    from vision.calibration import Calibration
+    from vision.mat import layout
+
+    calibrated = FrameCamera(Frames(), Calibration(layout("A3"), np.eye(3), (640, 480)))
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="tablekit.cameras"):
+        assert calibrated.read_zone(ZoneRequest(0, 1, pieces="tiles")) is None
+        assert calibrated.read_zone(ZoneRequest(0, 1)) is None
+    assert ["too small" in r.getMessage() or "colour (BGR)" in r.getMessage() for r in caplog.records] == [True] * 2
+
+
+def test_the_camera_preview_gives_a_garbled_frame_its_error_line_and_goes_on(tmp_path: Path,
+                                                                            capsys: Capture) -> None:
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "a.png"), np.zeros((4, 4, 3), np.uint8))  # a sliver of a frame
+    cv2.imwrite(str(frames / "b.png"), np.full((240, 320, 3), 90, np.uint8))
+    code = main(["camera", "--source", str(frames), "--out", str(tmp_path / "out"), "--max-frames", "2"])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == 0 and [line["frame"] for line in lines] == [0, 1]
+    assert "too small" in lines[0]["error"] and lines[1]["cards"] == []
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["frame-000001.jpg"]

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from vision.errors import CalibrationError, VisionError
+from vision.images import check_photo
 from vision.mat import ARUCO_DICT, MatLayout, Zone, layout
 from vision.reading import Box, DetectedCard, TableReading
 
@@ -53,6 +54,9 @@ class Calibration:
         return next((z.name for z in self.zones if z.contains(mx, my)), None)
 
     def white_balance(self, image: np.ndarray) -> np.ndarray:
+        """``image`` with the calibration's white gains applied; an array that is no colour
+        photo is an error naming its shape (``vision.images.check_photo``)."""
+        check_photo(image)
         gains = np.array(self.white_gains, np.float32)
         balanced: np.ndarray = np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
         return balanced

@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.annotate import annotate
     from vision.calibration import Calibration, calibrate, frame_scale
     from vision.enroll import DeckTemplates
-    from vision.errors import CalibrationError, FrameSourceError
+    from vision.errors import CalibrationError, FrameSourceError, VisionError
     from vision.mat import layout
     from vision.recognize import read_table
     from vision.sources import open_source
@@ -86,9 +86,13 @@ def run(args: argparse.Namespace) -> int:
                 break
             if gate is not None and not gate.push(frame):
                 continue
-            image = saved.white_balance(frame) if saved else frame
-            reading = read_table(image, deck=deck, pieces=pieces,
-                                 px_per_mm=frame_scale(saved, frame) if pieces == "tiles" else None)
+            try:
+                image = saved.white_balance(frame) if saved else frame
+                reading = read_table(image, deck=deck, pieces=pieces,
+                                     px_per_mm=frame_scale(saved, frame) if pieces == "tiles" else None)
+            except VisionError as exc:  # a garbled frame: its error line, and the next frame
+                print(json.dumps({"frame": n, "error": str(exc)}), flush=True)
+                continue
             zones = saved.group_zones(reading) if saved else [None] * len(reading.groups)
             print(json.dumps({"frame": n, **reading.to_json(), "zones": zones}), flush=True)
             drawn = annotate(frame, reading)
