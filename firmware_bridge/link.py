@@ -224,10 +224,11 @@ class ButtonBox:
     def _flush(self) -> None:
         """Writes what the protocol wants sent; call with the lock held."""
         out = self.protocol.take_output()
-        if not out or self._port is None:
+        port = self._port  # once: the reader thread may let the port go meanwhile
+        if not out or port is None:
             return
         try:
-            self._port.write(out)
+            port.write(out)
         except (OSError, serial.SerialException) as exc:
             log.info("button box write failed: %s", exc)
             self._close_port()
@@ -240,8 +241,8 @@ class ButtonBox:
             self._events.put(event)
 
     def _lost(self) -> None:
-        self._close_port()
         with self._lock:
+            self._close_port()
             self.protocol.closed()
             self._drain_events()
 

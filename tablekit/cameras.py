@@ -212,7 +212,10 @@ class FrameCamera:
         frame = None
         for _ in range(self.max_wait_frames):
             frame = next(self._frames, None)
-            if frame is None or gate.push(frame):
+            if frame is None:  # the camera failed: the next reading asks it again from the start
+                self._frames = iter(self.source.frames())
+                break
+            if gate.push(frame):
                 break
         return frame
 

@@ -151,8 +151,9 @@ def keep_photo(journal: Journal, game_id: int, seq: int, jpeg: bytes, budget: in
     try:
         journal.add_photo(game_id, seq, jpeg)
         journal.prune_photos(photo_budget() if budget is None else budget, keep_game=game_id)
-    except JournalError as exc:
-        log.warning("the photo of event %d was not kept: %s", seq, exc)
+    except Exception as exc:  # a photo never stops the game (a bad row, no memory for it)
+        log.warning("the photo of event %d was not kept: %s", seq,
+                    exc if isinstance(exc, JournalError) else f"{type(exc).__name__}: {exc}")
         return False
     return True
 

@@ -23,7 +23,7 @@ import random
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from display.viewmodel import (
     HEALTH_FALLBACK,
@@ -79,6 +79,8 @@ from tablekit.journal import Journal
 from tablekit.present import SCOREBOARD, present
 
 log = logging.getLogger(__name__)
+#: What a camera answers (groups, a seen table, a cut card).
+_Answer = TypeVar("_Answer")
 
 #: The box gives a short buzz when this much of a turn is left.
 TIMER_WARNING_MS = 10_000
@@ -229,8 +231,8 @@ class Table:
             return  # nothing happened: not worth a journal line (most Ticks)
         # the event, with the score row of a deal it ends and the end of a game it ends
         seq = self.journal.append(self.game_id, event, new)
+        self.state = new  # journaled: it has happened, whatever becomes of its photo
         self._keep_photo(event, seq)
-        self.state = new
         for effect in effects:
             self._perform(effect)
 
@@ -281,7 +283,8 @@ class Table:
     def _perform(self, effect: Effect) -> None:
         self.effects.append(effect)
         if isinstance(effect, ReadZone):
-            groups = self.camera.read_zone(self.zone_request(effect.seat))
+            zone = self.zone_request(effect.seat)
+            groups = self._ask_camera("read_zone", lambda: self.camera.read_zone(zone))
             if groups is None:
                 absent = self.camera.absent
                 if self.state.camera_ok and not absent:
@@ -290,10 +293,10 @@ class Table:
             else:
                 read = TableRead(effect.seat, groups, self.now())
                 self._queue.append(read)
-                self._take_photo(read, "zone_photo", self.zone_request(effect.seat))
+                self._take_photo(read, "zone_photo", zone)
         elif isinstance(effect, ReadTable):
             request = self.table_request()
-            seen = self.camera.read_table(request)
+            seen = self._ask_camera("read_table", lambda: self.camera.read_table(request))
             if seen is not None:  # no reading: this turn goes unchecked
                 looked = TableSeen(seen.melds, seen.discard, seen.stock, self.now())
                 self._queue.append(looked)
@@ -309,6 +312,17 @@ class Table:
             self.box.buzz(effect.ms)
         elif isinstance(effect, WriteScores | GameOver):
             pass  # journaled with the event that ended the deal or the game (Journal.append)
+
+    def _ask_camera(self, what: str, ask: Callable[[], _Answer]) -> _Answer | None:
+        """The camera's answer to ``ask`` (its ``what``: ``read_zone``, ``read_table``,
+        ``read_cut``); None, as from a camera that read nothing, when the camera fails in a way
+        it does not handle itself (a broken frame source, a recognizer fault): said in the
+        log, and the game goes on without that reading."""
+        try:
+            return ask()
+        except Exception as exc:  # a camera fault never stops the game
+            log.warning("the camera failed (%s): %s: %s", what, type(exc).__name__, exc)
+            return None
 
     def _take_photo(self, read: Event, maker_name: str, request: object) -> None:
         """The photo ``read`` was made from (the camera's ``zone_photo``, ``table_photo`` or
@@ -337,7 +351,8 @@ class Table:
         """The cut card: read from the table, else drawn here (the draw is journaled)."""
         if not policy_for(self.state.game).uses_wild:
             return ""
-        card = self.camera.read_cut(self.deal_number(upcoming=True))
+        deal = self.deal_number(upcoming=True)
+        card = self._ask_camera("read_cut", lambda: self.camera.read_cut(deal))
         if card:
             return card
         variant = self.state.game.variant

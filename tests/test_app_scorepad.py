@@ -235,6 +235,37 @@ def test_a_camera_that_reads_nothing_is_lost_and_the_hand_is_entered_all_the_sam
         assert t.view().why == "the camera read nothing"
 
 
+def test_a_camera_that_fails_is_a_camera_that_reads_nothing_and_the_game_goes_on(tmp_path, caplog):
+    class Failing(ScriptedCamera):
+        """Reads the show, then its frame source breaks (a loose ribbon cable)."""
+
+        reads = 0
+
+        def read_zone(self, request):
+            self.reads += 1
+            if self.reads > 1:
+                raise RuntimeError("camera frontend has timed out")
+            return super().read_zone(request)
+
+        def read_cut(self, deal):
+            raise RuntimeError("camera frontend has timed out")
+
+    with Journal(tmp_path / "j.sqlite") as j:
+        camera = Failing({(1, 1): groups(VALID_SHOW)}, {1: "5D"})
+        t = Table.start(j, game(), ManualClock(1000), camera=camera)
+        keys = Keyboard(t, t.clock)
+        with caplog.at_level("WARNING", logger="tablekit.table"):
+            keys.tap("return")  # the cut card cannot be read: it is drawn here
+            declare(t, keys)
+            assert t.state.show.stage == "verdict"  # the camera read the show
+            keys.tap("return")
+        assert not t.state.camera_ok and t.entry is not None and t.entry.seat == 2
+        assert t.view().why == "the camera read nothing"
+        said = [r.getMessage() for r in caplog.records]
+        assert any("read_cut" in m and "timed out" in m for m in said)
+        assert any("read_zone" in m and "RuntimeError" in m for m in said)
+
+
 def test_ok_on_a_hand_that_cannot_be_counted_opens_the_scorepad(tmp_path):
     with Journal(tmp_path / "j.sqlite") as j:
         camera = ScriptedCamera({(1, 1): groups(VALID_SHOW), (1, 2): groups("4H 5H ?? | KD")}, {1: "5D"})

@@ -135,3 +135,62 @@ def test_a_pi_camera_that_will_not_open_is_a_frame_source_error(monkeypatch: pyt
     monkeypatch.setitem(sys.modules, "picamera2", fake)
     with pytest.raises(FrameSourceError, match="no Pi camera could be opened"):
         open_source("picamera")
+
+
+class _Capture:
+    """A stand-in ``cv2.VideoCapture``: each one made reads the frames its maker hands it,
+    then fails (a USB camera pulled out)."""
+
+    made: list[_Capture] = []
+    plans: list[int] = []
+
+    def __init__(self, target: object) -> None:
+        self.left = _Capture.plans.pop(0) if _Capture.plans else 0
+        _Capture.made.append(self)
+
+    def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
+        return True
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        if self.left <= 0:
+            return False, None
+        self.left -= 1
+        return True, _frame(None)
+
+    def release(self) -> None:
+        self.left = 0
+
+
+def test_a_camera_device_pulled_out_and_back_is_opened_anew(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cv2, "VideoCapture", _Capture)
+    _Capture.made, _Capture.plans = [], [2, 0, 3]  # 2 frames; pulled out (none); back (3)
+    source = CaptureSource(0)
+    assert len(list(source.frames())) == 2  # then it failed, and opened anew still failed
+    assert len(_Capture.made) == 2
+    assert len(list(source.frames())) == 3  # a later call opens it anew: the camera is back
+    # a video file that ends is at its end: it is not opened again
+    _Capture.made, _Capture.plans = [], [1]
+    assert len(list(CaptureSource("clip.mp4").frames())) == 1 and len(_Capture.made) == 1
+
+
+def test_a_live_camera_that_fails_reads_nothing_once_and_then_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.recognize
+    from tablekit.cameras import FrameCamera, ZoneRequest
+    from vision.reading import TableReading
+
+    class Flaky:
+        name = "usb0"
+        calls = 0
+
+        def frames(self):  # type: ignore[no-untyped-def]
+            self.calls += 1
+            if self.calls == 1:
+                yield _frame(None)  # one frame, then the cable comes out
+                return
+            while True:
+                yield _frame(None)
+
+    monkeypatch.setattr(vision.recognize, "read_table", lambda image, **kw: TableReading((), ()))
+    camera = FrameCamera(Flaky(), live=True, max_wait_frames=20)  # type: ignore[arg-type]
+    assert camera.read_zone(ZoneRequest(0, 1)) is None  # no still frame before the camera failed
+    assert camera.read_zone(ZoneRequest(0, 1)) == ()  # asked again from the start: it reads

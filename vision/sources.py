@@ -58,21 +58,35 @@ class CaptureSource:
 
     def __init__(self, target: str | int) -> None:
         self.name = str(target)
-        quiet = cv2.utils.logging.getLogLevel()
-        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)  # probing is not news
-        try:
-            self.capture = cv2.VideoCapture(target)
-        finally:
-            cv2.utils.logging.setLogLevel(quiet)
+        self.target = target
+        self.capture = self._capture()
         if not self.capture.isOpened():
             raise FrameSourceError(f"cannot open video source {target!r}")
 
+    def _capture(self) -> cv2.VideoCapture:
+        quiet = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)  # probing is not news
+        try:
+            return cv2.VideoCapture(self.target)
+        finally:
+            cv2.utils.logging.setLogLevel(quiet)
+
     def frames(self) -> Iterator[np.ndarray]:
+        """The frames until the source fails: a video file at its end; a camera device
+        (a number) when it cannot be read even after opening it anew (a USB camera pulled
+        out and not yet back: each call of ``frames`` tries it again)."""
+        reopened = False
         while True:
             ok, frame = self.capture.read()
-            if not ok:
+            if ok:
+                reopened = False
+                yield frame
+                continue
+            if not isinstance(self.target, int) or reopened:
                 return
-            yield frame
+            self.capture.release()
+            self.capture = self._capture()
+            reopened = True
 
     def close(self) -> None:
         self.capture.release()
