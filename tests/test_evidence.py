@@ -115,6 +115,19 @@ def test_photos_are_pruned_to_the_budget_oldest_finished_first_never_the_game_pl
     assert photo_budget({"TABLEKIT_PHOTO_BUDGET_MB": "lots"}) == 200 * 1024 * 1024
 
 
+def test_a_photo_that_cannot_be_kept_is_said_and_nothing_else_happens(tmp_path, monkeypatch, caplog):
+    with Journal(tmp_path / "j.sqlite") as j:
+        gid = j.new_game(game(), 1000)
+
+        def broken(budget, keep_game):
+            raise ValueError("invalid literal for int() with base 10: 'x'")  # a bad photos row
+
+        monkeypatch.setattr(j, "prune_photos", broken)
+        with caplog.at_level("WARNING", logger="tablekit.evidence"):
+            assert not keep_photo(j, gid, 3, bytes(500), budget=0)
+        assert "ValueError" in caplog.text and "event 3 was not kept" in caplog.text
+
+
 def test_history_lists_a_games_rulings_and_writes_their_photos(played, tmp_path, capsys):
     path, game_id, _ = played
     lines = rulings(Journal(path, read_only=True), game_id)
