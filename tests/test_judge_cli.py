@@ -58,17 +58,19 @@ def test_batch_answers_every_line_in_order_and_goes_on_after_errors() -> None:
         {"variant": "indian-points", "mode": "declare", "hand": "4H 5H 6H 7H | KC QC PJ | QD QS QC | 7S 7D 7C", "wild": "3S"},
         {"variant": "indian-points", "mode": "count", "hand": "4H 5H 6H | 1X"},
         "not json",
+        "   ",  # a blank line is a line too: its answer keeps the lines paired
         {"variant": "indian-points", "mode": "count", "hand": "9S 9H 9C | 8D 9D 6D | 8S 10S JS | QH KH | KS KD", "wild": "6C"},
     ]
     text = "\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n"
     p = tablekit("judge", "--batch", stdin=text)
     assert p.returncode == 0
     out = [json.loads(line) for line in p.stdout.splitlines()]
-    assert len(out) == 4
+    assert len(out) == 5
     assert out[0]["valid"] is True and out[0]["points"] == 0
     assert "1X" in out[1]["error"]
     assert "error" in out[2]
-    assert out[3]["points"] == 80
+    assert out[3] == {"error": "empty line"}
+    assert out[4]["points"] == 80
 
 
 def test_public_indian_cases_pass() -> None:

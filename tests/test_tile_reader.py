@@ -435,3 +435,18 @@ def test_an_empty_calibrated_table_reads_empty_at_any_scale() -> None:
     blank = np.full((960, 1280, 3), 90, np.uint8)
     for px_per_mm in (3.459, 1.5, float("inf"), float("nan"), -2.0):
         assert read_table(blank, pieces="tiles", px_per_mm=px_per_mm).cards == ()
+
+
+def test_a_tile_cut_by_the_photo_s_edge_has_its_box_cut_to_the_photo() -> None:
+    rng = np.random.default_rng(12)
+    image, tiles = tile_scene(rng, (960, 720), (60.0, 110.0), "rows", None, True, 0.1, fonts=BUNDLED)
+    # the photo cut through the middle of the tiles of its first row
+    t = min(tiles, key=lambda t: t.centre[1])
+    cut = int(t.centre[1])
+    photo = np.ascontiguousarray(image[cut:])
+    reading = read_table(photo, pieces="tiles")
+    h, w = photo.shape[:2]
+    boxes = [c.box for c in reading.cards]
+    assert boxes and all(0.0 <= x0 <= x1 <= w and 0.0 <= y0 <= y1 <= h for x0, y0, x1, y1 in boxes)
+    assert any(y0 == 0.0 for _, y0, _, _ in boxes)  # a tile cut by the edge was read, its box cut
+    assert all(isinstance(v, float) for c in reading.to_json()["cards"] for v in c["box"])

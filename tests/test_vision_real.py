@@ -193,3 +193,54 @@ def test_a_card_the_detector_misses_lying_sideways_is_read_turned_back() -> None
     for box in _labels("cards-corners")[name]:
         cx, cy = float(box["cx"]) * w, float(box["cy"]) * h  # type: ignore[arg-type]
         assert inside(cx, cy, card.box), (cx, cy, card.box)
+
+
+def test_see_boxes_of_a_huge_jpeg_are_in_the_file_s_own_pixels(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """A JPEG over the decoding limit is decoded smaller (``vision.images.decode_photo``); the
+    boxes ``see`` writes are still in the file's pixels (the limit lowered here, so that a
+    small photo stands for a 50-megapixel one)."""
+    from functools import partial
+
+    import vision.images
+    from tablekit.cli import main
+
+    photo = DATA / "cards-corners" / "images" / CORNERS[0]
+    big = tmp_path / "big.jpg"
+    image = cv2.imread(str(photo))
+    cv2.imwrite(str(big), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    assert main(["see", "--json", str(big)]) == 0
+    whole = json.loads(capsys.readouterr().out)
+    h, w = image.shape[:2]
+    monkeypatch.setattr(vision.images, "read_photo", partial(vision.images.read_photo, max_pixels=w * h // 3))
+    assert main(["see", "--json", str(big)]) == 0
+    halved = json.loads(capsys.readouterr().out)
+    assert [c["card"] for c in halved["cards"]] == [c["card"] for c in whole["cards"]]
+    for a, b in zip(whole["cards"], halved["cards"], strict=True):
+        assert max(abs(p - q) for p, q in zip(a["box"], b["box"], strict=True)) < 0.05 * max(w, h), (a, b)
+
+
+def test_see_lists_a_folder_s_photos_under_the_folder_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import vision.recognize
+    from tablekit.cli import main
+    from vision.reading import TableReading
+
+    (tmp_path / "d").mkdir()
+    for name in ("b.png", "a.jpg", "c.png"):
+        cv2.imwrite(str(tmp_path / "d" / name), cv2.imread(str(DATA / "cards-corners" / "images" / CORNERS[0])))
+    calls = []
+
+    def reader(image, **kw):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("a fault of the recognizer's own")
+        return TableReading((), ())
+
+    monkeypatch.setattr(vision.recognize, "read_table", reader)
+    monkeypatch.chdir(tmp_path)
+    assert main(["see", "--json", "./d"]) == 1  # one photo failed
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["image"] for line in lines] == ["./d/a.jpg", "./d/b.png", "./d/c.png"]
+    assert lines[1]["error"] == "unexpected RuntimeError: a fault of the recognizer's own"
+    assert lines[0]["cards"] == lines[2]["cards"] == []  # the run went on past it

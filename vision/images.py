@@ -112,6 +112,14 @@ def header_size(data: bytes) -> tuple[int, int] | None:
 
 def decode_image(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     """Encoded image bytes as a BGR array; :class:`VisionError` says why when they cannot be."""
+    return decode_photo(data, max_pixels)[0]
+
+
+def decode_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> tuple[np.ndarray, int]:
+    """Encoded image bytes as a BGR array, and how many of the file's pixels each of its
+    pixels spans along a side: 1, or 2, 4 or 8 for a JPEG over ``max_pixels`` decoded that
+    much smaller (so a position found in the array is that many times as far in the file's
+    own pixels); :class:`VisionError` says why when they cannot be decoded."""
     if not data:
         raise VisionError("empty file, not an image")
     size = header_size(data)
@@ -122,21 +130,26 @@ def decode_image(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     width, height = size
     if width <= 0 or height <= 0:
         raise VisionError(f"not a readable image (its header says {width}x{height} pixels)")
-    flag = cv2.IMREAD_COLOR
+    flag, factor = cv2.IMREAD_COLOR, 1
     if width * height > max_pixels:
-        reduce = next((f for k, f in _REDUCED if width * height <= max_pixels * k * k), None)
-        if not data.startswith(b"\xff\xd8") or reduce is None:
+        factor, flag = next(((k, f) for k, f in _REDUCED if width * height <= max_pixels * k * k), (0, 0))
+        if not data.startswith(b"\xff\xd8") or not factor:
             raise VisionError(f"image too large: {width}x{height} pixels "
                               f"(at most {max_pixels / 1e6:.0f} megapixels are read)")
-        flag = reduce
     image = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
     if image is None:
         raise VisionError("not a readable image (its data is damaged)")
-    return image
+    return image, factor
 
 
 def read_image(path: str | Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     """The photo at ``path`` as BGR; :class:`VisionError` when it cannot be read or decoded."""
+    return read_photo(path, max_pixels)[0]
+
+
+def read_photo(path: str | Path, max_pixels: int = MAX_PIXELS) -> tuple[np.ndarray, int]:
+    """The photo at ``path`` as BGR, and the file pixels each of its pixels spans along a
+    side (``decode_photo``); :class:`VisionError` when it cannot be read or decoded."""
     try:
         size = Path(path).stat().st_size
         if size > MAX_FILE_BYTES:
@@ -144,4 +157,4 @@ def read_image(path: str | Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise VisionError(f"cannot read file: {exc.strerror or exc}") from None
-    return decode_image(data, max_pixels)
+    return decode_photo(data, max_pixels)

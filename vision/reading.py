@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.cards import UNREADABLE
@@ -55,7 +55,7 @@ class DetectedCard:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "card": self.card,
-            "box": [round(v, 1) for v in self.box],
+            "box": [round(float(v), 1) for v in self.box],  # numbers with a point, always
             "confidence": round(self.confidence, 3),
         }
         if self.zone is not None:
@@ -76,3 +76,27 @@ class TableReading:
 
     def to_json(self) -> dict[str, Any]:
         return {"cards": [c.to_json() for c in self.cards], "groups": self.group_cards()}
+
+    def scaled(self, factor: float) -> TableReading:
+        """This reading with every box (each card's and each of its indices') ``factor``
+        times as far from the image's corner: a reading of a photo decoded smaller, in the
+        photo's own pixels."""
+        if factor == 1:
+            return self
+
+        def grow(box: Box) -> Box:
+            return (box[0] * factor, box[1] * factor, box[2] * factor, box[3] * factor)
+
+        cards = tuple(replace(c, box=grow(c.box), indices=tuple(grow(b) for b in c.indices))
+                      for c in self.cards)
+        return TableReading(cards, self.groups)
+
+
+def within(card: DetectedCard, width: int, height: int) -> DetectedCard:
+    """``card`` with its boxes cut to the image: a card's box is its visible extent (a box
+    grown from a close-up's large corner can reach past the photo's edge)."""
+    def cut(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        x0, y0, x1, y1 = box
+        w, h = float(width), float(height)
+        return (min(max(x0, 0.0), w), min(max(y0, 0.0), h), min(max(x1, 0.0), w), min(max(y1, 0.0), h))
+    return replace(card, box=cut(card.box), indices=tuple(cut(b) for b in card.indices))

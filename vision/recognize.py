@@ -39,7 +39,7 @@ from vision.errors import VisionError
 from vision.grouping import group_cards
 from vision.images import check_photo
 from vision.pieces import tell
-from vision.reading import DetectedCard, TableReading
+from vision.reading import DetectedCard, TableReading, within
 from vision.rescan import (
     RESCAN_LOOKS,
     Look,
@@ -206,16 +206,6 @@ def with_turns(image: np.ndarray, detections: list[Detection], weights: Path,
     for i, key in zip(which, keys, strict=True):
         out[i] = replace(out[i], upright=float(cache[key][0]))
     return out
-
-
-def within(card: DetectedCard, width: int, height: int) -> DetectedCard:
-    """``card`` with its boxes cut to the image: a card's box is its visible extent (a box
-    grown from a close-up's large corner can reach past the photo's edge)."""
-    def cut(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
-        x0, y0, x1, y1 = box
-        return (min(max(x0, 0.0), width), min(max(y0, 0.0), height),
-                min(max(x1, 0.0), width), min(max(y1, 0.0), height))
-    return replace(card, box=cut(card.box), indices=tuple(cut(b) for b in card.indices))
 
 
 def _tiles_reading(tiles: list[DetectedCard], regions: CardRegions | None) -> TableReading:

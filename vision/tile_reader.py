@@ -39,7 +39,7 @@ from vision.errors import VisionError
 from vision.grouping import group_cards
 from vision.images import check_photo
 from vision.inference import file_sha256, load_network
-from vision.reading import DetectedCard, TableReading
+from vision.reading import DetectedCard, TableReading, within
 from vision.table_regions import card_regions
 from vision.tile_grouping import ASPECT, group_tiles, tile_heights
 from vision.tiles import TILE_REACH, read_tiles
@@ -460,13 +460,15 @@ def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGH
     ``patch`` pixels wide. The learnt reader's tiles are grouped by the rows they stand in
     (``vision.tile_grouping``; ``by_rows`` False: by their grown boxes, as the classical
     reader's are). ``px_per_mm``, a calibrated table's scale, sizes the learnt reader's
-    first look (``look_first``)."""
+    first look (``look_first``). A box is the tile's visible extent: cut to the photo."""
+    height, width = image.shape[:2]
     if weights is not None and weights.is_file():
         peaks = read_tile_peaks(image, weights, looks=looks, made=made, upright=upright, patch=patch,
                                 echoes=echoes, px_per_mm=px_per_mm)
         found = tuple(named(peaks))
-        if by_rows:
-            return TableReading(found, group_tiles(peaks))
+        if by_rows:  # grouped by the whole tiles' frames, then cut to the photo
+            return TableReading(tuple(within(t, width, height) for t in found), group_tiles(peaks))
     else:
         found = tuple(read_tiles(image))
-    return TableReading(found, group_cards(found, card_reach=TILE_REACH, regions=card_regions(image)))
+    groups = group_cards(found, card_reach=TILE_REACH, regions=card_regions(image))
+    return TableReading(tuple(within(t, width, height) for t in found), groups)

@@ -124,8 +124,7 @@ def _batch_line(line: str) -> dict[str, Any]:
 
 
 def _run_batch() -> int:
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        print(json.dumps(_batch_line(line), ensure_ascii=False), flush=True)
+    for line in sys.stdin:  # one result line per input line, a blank one included
+        answer = _batch_line(line) if line.strip() else {"error": "empty line"}
+        print(json.dumps(answer, ensure_ascii=False), flush=True)
     return 0

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import time
 from collections.abc import Iterator
 from functools import partial
@@ -58,7 +59,7 @@ def image_paths(args: list[str]) -> Iterator[str]:
                 log.warning("no photos (%s) in the folder %s", ", ".join(IMAGE_SUFFIXES), arg)
             for child in images:
                 found += 1
-                yield str(Path(arg) / child.name)
+                yield os.path.join(arg, child.name)  # the folder as given, not normalised
         else:
             found += 1
             yield arg
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.calibration import Calibration
     from vision.enroll import DeckTemplates
     from vision.errors import VisionError
-    from vision.images import read_image
+    from vision.images import read_photo
     from vision.recognize import read_table, warm_up
 
     calibration = Calibration.load(Path(args.calibration)) if args.calibration else None
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     failures = 0
     for path in image_paths(args.paths):
         try:
-            image = read_image(path)
+            image, reduced = read_photo(path)
             start = time.perf_counter()
             if calibration is not None:
                 reading = calibration.read_top_down(
@@ -94,10 +95,14 @@ def run(args: argparse.Namespace) -> int:
             else:
                 reading = read_table(image, pieces=pieces)
             ms = (time.perf_counter() - start) * 1000
-        except VisionError as exc:
+            reading = reading.scaled(reduced)  # a huge JPEG was decoded smaller: the file's pixels
+        except Exception as exc:  # this photo's error line, and the run goes on
             failures += 1
-            line: dict[str, object] = {"image": path, "error": str(exc)}
-            print(json.dumps(line) if args.json else f"{path}: error: {exc}", flush=True)
+            said = str(exc) if isinstance(exc, VisionError) else f"unexpected {type(exc).__name__}: {exc}"
+            if not isinstance(exc, VisionError):
+                log.debug("unexpected failure on %s", path, exc_info=True)
+            line: dict[str, object] = {"image": path, "error": said}
+            print(json.dumps(line) if args.json else f"{path}: error: {said}", flush=True)
             continue
         if args.json:
             line = {"image": path, **reading.to_json(), "ms": round(ms, 1)}
