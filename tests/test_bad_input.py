@@ -436,3 +436,22 @@ def test_the_camera_preview_gives_a_garbled_frame_its_error_line_and_goes_on(tmp
     assert code == 0 and [line["frame"] for line in lines] == [0, 1]
     assert "too small" in lines[0]["error"] and lines[1]["cards"] == []
     assert [p.name for p in (tmp_path / "out").iterdir()] == ["frame-000001.jpg"]
+
+
+def test_see_gives_a_folder_it_cannot_list_its_error_line_and_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: Capture) -> None:
+    locked, empty_photo = tmp_path / "locked", tmp_path / "empty.jpg"
+    locked.mkdir()
+    empty_photo.write_bytes(b"")
+    real_iterdir = Path.iterdir
+
+    def iterdir(self: Path):  # type: ignore[no-untyped-def]
+        if self == locked:  # as root no permission keeps a folder shut: say so for it
+            raise PermissionError(13, "Permission denied")
+        return real_iterdir(self)
+
+    monkeypatch.setattr(Path, "iterdir", iterdir)
+    assert main(["see", "--json", str(locked), str(empty_photo)]) == 1
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines == [{"image": str(locked), "error": "cannot list the folder: Permission denied"},
+                     {"image": str(empty_photo), "error": "empty file, not an image"}]

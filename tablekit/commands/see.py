@@ -41,9 +41,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="IMAGE_OR_DIR")
 
 
-def image_paths(args: list[str]) -> Iterator[str]:
-    """Each argument as given, or a directory's images sorted by name. A directory holding
-    none is said (a warning); when nothing at all is left to read, that is an error."""
+def image_paths(args: list[str]) -> Iterator[tuple[str, str | None]]:
+    """Each argument as given, or a directory's images sorted by name, each with None; a
+    directory that cannot be listed with why (its error line, and the run goes on). A
+    directory holding none is said (a warning); when nothing at all is left to read, that is
+    an error."""
     from vision.errors import VisionError
 
     found = 0
@@ -53,16 +55,18 @@ def image_paths(args: list[str]) -> Iterator[str]:
             try:
                 children = sorted(p.iterdir())
             except OSError as exc:
-                raise VisionError(f"cannot list the folder {arg}: {exc.strerror or exc}") from None
+                found += 1
+                yield arg, f"cannot list the folder: {exc.strerror or exc}"
+                continue
             images = [c for c in children if c.suffix.lower() in IMAGE_SUFFIXES and c.is_file()]
             if not images:
                 log.warning("no photos (%s) in the folder %s", ", ".join(IMAGE_SUFFIXES), arg)
             for child in images:
                 found += 1
-                yield os.path.join(arg, child.name)  # the folder as given, not normalised
+                yield os.path.join(arg, child.name), None  # the folder as given, not normalised
         else:
             found += 1
-            yield arg
+            yield arg, None
     if not found:
         raise VisionError(f"no photos to read in {', '.join(args)}")
 
@@ -84,8 +88,10 @@ def run(args: argparse.Namespace) -> int:
     deck = DeckTemplates.load(calibration.deck) if calibration and calibration.deck else None
     warm_up(pieces=pieces)
     failures = 0
-    for path in image_paths(args.paths):
+    for path, unlisted in image_paths(args.paths):
         try:
+            if unlisted is not None:
+                raise VisionError(unlisted)
             image, reduced = read_photo(path)
             start = time.perf_counter()
             if calibration is not None:
