@@ -1,8 +1,11 @@
 """``tablekit see``: read the cards on photos, one line (or JSON line) per image.
 
 The contract is ``../shared/spec/see.md``: a directory means its ``.jpg``/``.jpeg``/``.png``
-files sorted; an unreadable file yields an ``error`` line and the run goes on; ``ms`` is the
-recognition time only. ``--variant`` (else the calibration's game) names the game on the
+files sorted, each named under the directory as given; an unreadable file (or a directory
+that cannot be listed, or any failure on one photo) yields an ``error`` line and the run goes
+on; ``ms`` is the recognition time only. Boxes are in the file's own pixels, a JPEG too large
+to decode whole included (it is decoded at a half, a quarter or an eighth, and its boxes
+scaled back). ``--variant`` (else the calibration's game) names the game on the
 table: a tile game's photos are read as tiles only (the card pipeline never runs on them), a
 card game's as cards only. Without either, each photo's first looks tell which it holds
 (``vision.pieces``), and only that reader runs.
