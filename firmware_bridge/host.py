@@ -220,7 +220,9 @@ class HostProtocol:
         """Queues one frame after a lone delimiter (an empty frame, which receivers skip).
 
         Line noise just before the frame then ends as a bad frame of its own instead of
-        spoiling this one. Returns the bytes, for re-sending.
+        spoiling this one (``test_garbage_on_the_line_does_not_stop_the_reader``: without
+        it, noise between the box's frames spoils the host's acks and the box's queue jams).
+        Returns the bytes, for re-sending.
         """
         frame = b"\x00" + encode_frame(msg, self._next_seq() if seq is None else seq, payload)
         self._out += frame
@@ -260,8 +262,10 @@ class HostProtocol:
             self._pending.pop(parse_ack(frame.payload), None)
 
     def _on_button(self, frame: Frame) -> None:
-        button, edge, t_ms = parse_button(frame.payload)
+        # every BUTTON frame is acknowledged, a bad one too (else the box re-sends it for a
+        # second and holds every later press behind it); its payload is judged after
         self._send(Msg.HOST_ACK, bytes((frame.seq,)))
+        button, edge, t_ms = parse_button(frame.payload)
         key = (button, edge, t_ms)
         if key in self._delivered:
             self.stats.repeats += 1
@@ -313,6 +317,7 @@ class HostProtocol:
         self._resync_leds(now)
 
     def _resync_leds(self, now: float) -> None:
+        """Every LED the game has set, off ones too: a box that kept its lights through a
+        lost link still shows one turned off meanwhile."""
         for button, mode in sorted(self.leds.items()):
-            if mode != LED_OFF:
-                self._command(Msg.LED, led_payload(button, mode), now)
+            self._command(Msg.LED, led_payload(button, mode), now)

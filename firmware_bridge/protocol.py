@@ -203,9 +203,12 @@ class Hello:
 
 
 def parse_hello(payload: bytes) -> Hello:
-    if not 2 <= len(payload) <= 2 + FIRMWARE_NAME_MAX:
+    """A HELLO: its protocol version is read first, whatever follows (a box of another
+    version is told apart and refused, not taken for a garbled frame), and a firmware name
+    longer than the contract's 16 bytes is cut short rather than the box refused for it."""
+    if len(payload) < 2:
         raise ValueError("HELLO payload size")
-    return Hello(payload[0], payload[1], payload[2:].decode("ascii", "replace"))
+    return Hello(payload[0], payload[1], payload[2:2 + FIRMWARE_NAME_MAX].decode("ascii", "replace"))
 
 
 def button_payload(button: int, event: int, t_ms: int) -> bytes:

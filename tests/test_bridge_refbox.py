@@ -408,3 +408,42 @@ def test_events_held_for_a_hello_survive_a_reopen_before_it() -> None:
     host.opened(0.5)
     host.receive(encode_frame(Msg.HELLO, 0, hello_payload(10, "x")), 0.6)
     assert host.take_events() == [LinkEvent("up"), ButtonEvent(2, "press", 300)]
+
+
+def test_an_led_turned_off_while_the_link_was_down_is_off_when_it_comes_back() -> None:
+    cable = Cable()
+    cable.run(5)
+    cable.host.led(2, LED_ON, cable.now_ms / 1000)
+    cable.run(5)
+    assert cable.box.leds[2] == LED_ON
+    cable.connected = False  # the cable is pulled; the box keeps its lights
+    cable.run(3500)
+    assert not cable.host.up
+    cable.host.led(2, 0, cable.now_ms / 1000)  # the turn moved on meanwhile
+    cable.connected = True
+    cable.host.closed()
+    cable.host.opened(cable.now_ms / 1000)  # the port opened again, HELLO asked for
+    cable.run(300)
+    assert cable.host.up and cable.box.leds[2] == 0
+
+
+def test_a_button_frame_with_a_bad_payload_is_acknowledged_all_the_same() -> None:
+    host = HostProtocol()
+    host.opened(0.0)
+    host.receive(encode_frame(Msg.HELLO, 0, hello_payload(10, "box")), 0.0)
+    host.take_output()
+    host.receive(encode_frame(Msg.BUTTON, 7, bytes((1, 3, 0, 0, 0, 0))), 0.1)  # event 3: none
+    acks = [f for f in Packetizer(HOST_TYPES).feed(host.take_output()) if f.type == Msg.HOST_ACK]
+    assert [f.payload for f in acks] == [bytes((7,))]  # else the box re-sends it for a second
+    assert host.stats.bad_payloads == 1 and not [e for e in host.take_events() if isinstance(e, ButtonEvent)]
+
+
+def test_a_hello_is_judged_by_its_version_and_a_long_name_is_cut_short() -> None:
+    host = HostProtocol()
+    host.opened(0.0)
+    host.receive(encode_frame(Msg.HELLO, 0, bytes((1, 10)) + b"a-very-long-firmware-name"), 0.0)
+    assert host.up and host.box is not None and host.box.firmware == "a-very-long-firm"
+    other = HostProtocol()
+    other.opened(0.0)
+    other.receive(encode_frame(Msg.HELLO, 0, bytes((2, 10)) + b"x" * 40), 0.0)  # a later box
+    assert other.refused and not other.up
