@@ -66,6 +66,55 @@ def dropped_health(dropped: int) -> DeviceHealth:
                         f"button box dropped {dropped} {frames}: presses may be lost (check the cable)")
 
 
+#: How fast the offset between the box's clock and the table's may rise between readings (ms
+#: a ms): far more than two crystals drift apart (well under 0.1%), far less than a delay.
+CLOCK_CREEP = 0.001
+#: A stamp this much older (ms) than the offset says is a box that began counting again
+#: unnoticed, or a long stall: the clocks are matched anew.
+CLOCK_RESYNC_MS = 5000
+
+
+class BoxClock:
+    """The box's own press and release times (``ButtonEvent.t_ms``, its uptime) as table
+    time: the serial contract has the host decide what a press means from the press and
+    release times, not from when their frames happen to arrive (a press frame re-sent 100 ms
+    late, presses held back until a HELLO and arriving together).
+
+    The two clocks differ by an offset: each event's arrival less its stamp is that offset
+    plus the event's delay, so the offset is the least of those since the link came up
+    (over all the events that arrived together, before any of them is placed), let rise by
+    ``CLOCK_CREEP`` so that it follows the crystals' drift. An event is placed at its stamp
+    plus the offset, never later than now and never before the event placed last."""
+
+    def __init__(self) -> None:
+        self._offset: float | None = None
+        self._set_at = 0
+        self._last: int | None = None
+
+    def reset(self) -> None:
+        """The link went down or came up: the box may count from zero again."""
+        self._offset, self._last = None, None
+
+    def place(self, stamps: list[int], now: int) -> list[int]:
+        """Table times for the stamps of events that arrived together, at table time ``now``."""
+        if not stamps:
+            return []
+        seen = min(now - t for t in stamps)
+        if self._offset is None:
+            self._offset = float(seen)
+        else:
+            allowed = self._offset + CLOCK_CREEP * max(0, now - self._set_at)
+            self._offset = float(seen) if seen > allowed + CLOCK_RESYNC_MS else min(float(seen), allowed)
+        self._set_at = now
+        out = []
+        for t in stamps:
+            at = min(now, round(t + self._offset))
+            at = at if self._last is None else max(at, self._last)
+            self._last = at
+            out.append(at)
+        return out
+
+
 class BoxLink:
     """The button box on a serial port, as the table uses it: events waiting now, where its
     MENU and OK are (from its HELLO), and the lights and buzzer the table drives."""
@@ -75,6 +124,7 @@ class BoxLink:
         self._dropped_before = 0  # dropped in the box's earlier runs (its count restarts)
         self._last_count = 0  # the box's own count, as last seen
         self._reported = 0
+        self.clock = BoxClock()
 
     @property
     def dropped(self) -> int:
@@ -112,6 +162,28 @@ class BoxLink:
             self._reported = dropped
             yield BoxDropped(dropped)
 
+    def pending_at(self, now: int) -> list[tuple[BoxEvent | BoxDropped, int | None]]:
+        """``pending``'s events, each button event with the table time it happened at (its
+        stamp placed by ``clock``; the others with None): table time ``now``."""
+        events = list(self.pending())
+        out: list[tuple[BoxEvent | BoxDropped, int | None]] = []
+        run: list[ButtonEvent] = []
+
+        def flush() -> None:
+            out.extend(zip(run, self.clock.place([e.t_ms for e in run], now), strict=True))
+            run.clear()
+
+        for event in events:
+            if isinstance(event, ButtonEvent):
+                run.append(event)
+                continue
+            flush()
+            if isinstance(event, LinkEvent):
+                self.clock.reset()
+            out.append((event, None))
+        flush()
+        return out
+
     def led(self, button: int, mode: str) -> None:
         self.box.led(button, mode)
 
@@ -128,9 +200,11 @@ def tell_buttons(table: Table, buttons: int) -> None:
     table.layout = ButtonLayout.of_box(buttons)
 
 
-def hand_to_table(table: Table, event: BoxEvent | BoxDropped, buttons: int | None) -> None:
+def hand_to_table(table: Table, event: BoxEvent | BoxDropped, buttons: int | None,
+                  at: int | None = None) -> None:
     """One event from the box to the table; ``buttons``: how many the box's HELLO named
-    (None before a HELLO, when a link "up" cannot say where MENU and OK are)."""
+    (None before a HELLO, when a link "up" cannot say where MENU and OK are); ``at``: the
+    table time a button event happened at (``BoxLink.pending_at``; None: now)."""
     if isinstance(event, BoxDropped):
         table.devices.link = dropped_health(event.dropped)
     elif isinstance(event, LinkEvent):
@@ -141,8 +215,10 @@ def hand_to_table(table: Table, event: BoxEvent | BoxDropped, buttons: int | Non
     elif buttons is None and table.layout is None and not _seat_on_any_box(table, event.button):
         # MENU and OK are the box's last two buttons: before its HELLO nobody knows which
         log.info("box button %d before the box said its size: ignored", event.button)
-    elif not chord_call(table, event.button, event.event == "press", table.now(), keyboard=False):
-        table.button(event.button, event.event == "press")
+    else:
+        t = table.now() if at is None else at
+        if not chord_call(table, event.button, event.event == "press", t, keyboard=False):
+            table.button(event.button, event.event == "press", t)
 
 
 def _seat_on_any_box(table: Table, button: int) -> bool:

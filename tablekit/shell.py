@@ -340,14 +340,14 @@ def play_game(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, secon
 
     def frame(now: float) -> ViewModel:
         if box is not None:
-            for event in box.pending():
+            for event, at in box.pending_at(table.now()):
                 layout = box.layout
                 if isinstance(event, ButtonEvent) and layout is not None:
                     what = layout.control(event.button)
                     if (what is not None or asking[0] or table.over) \
                             and control(what, event.event == "press"):
                         continue
-                hand_to_table(table, event, box.buttons)
+                hand_to_table(table, event, box.buttons, at)
         table.tick()
         held = None if menu_down[0] is None or table.over else clock() - menu_down[0]
         if held is not None and held >= LEAVE_HOLD_S:

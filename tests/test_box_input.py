@@ -120,3 +120,68 @@ def test_the_box_s_dropped_count_is_a_warning_on_the_table(t):
     bridge.box_dropped = 1  # the box restarted (its count began again) and dropped one more
     got = list(link.pending())
     assert got == [BoxDropped(4)] and link.health() == dropped_health(4)
+
+
+# --- the box's own press and release times -------------------------------------------------
+
+
+def test_the_box_clock_places_stamps_by_the_least_delay_seen_never_later_than_now() -> None:
+    from tablekit.box_input import BoxClock
+
+    clock = BoxClock()
+    # box time 0 is table time 1000; frames arrive 2–5 ms after the edge, one re-sent 100 ms late
+    assert clock.place([0], 1005) == [1005]  # the first knows no better than its arrival
+    assert clock.place([2000], 3002) == [3002]  # a quicker frame: the offset is 1002
+    (late,) = clock.place([4000], 5105)  # re-sent: placed when it happened, not when it came
+    assert abs(late - 5002) <= 3  # (the offset may creep a little: clocks drift)
+    # presses held back until a HELLO arrive together: placed by the least delayed of them
+    pressed, released = clock.place([6000, 7520], 8600)
+    assert released - pressed == 1520 and released <= 8600 and abs(pressed - 7002) <= 6
+    # never before the event placed last, never after now
+    assert clock.place([7000], 9000) == [released]
+    assert clock.place([9999], 9500) == [9500]
+    # a box that began counting again unnoticed: the clocks are matched anew
+    assert clock.place([10], 20_000) == [20_000]
+    assert clock.place([1010], 21_000) == [21_000]
+
+
+def test_a_long_press_whose_press_frame_came_late_is_a_long_press(t):
+    """The box's stamps say the seat held its button 1.52 s (a show); the press frame was re-sent
+    and arrived 0.1 s late, so arrival times would say 1.42 s (an end of turn)."""
+    from tablekit.box_input import BoxClock
+
+    clock = BoxClock()
+    hand_to_table(t, LinkEvent("up"), 5)
+    hand_to_table(t, ButtonEvent(4, "press", 1), 5)  # OK: the deal starts
+    first = t.state.deal.turn
+    box_at = 50_000 - 1005  # the box's uptime when the table's clock read 0
+    (_,) = clock.place([box_at + t.now()], t.now())  # an edge that arrived at once: the offset
+    t.clock.advance(2000)
+    edge = box_at + t.now()  # the seat presses now; its frame is re-sent and comes 100 ms on
+    t.clock.advance(100)
+    (pressed,) = clock.place([edge], t.now())
+    hand_to_table(t, ButtonEvent(first, "press", edge), 5, pressed)
+    t.clock.advance(1420)  # let go 1.52 s after the press, the frame on time
+    (released,) = clock.place([edge + 1520], t.now())
+    hand_to_table(t, ButtonEvent(first, "release", edge + 1520), 5, released)
+    assert abs(released - pressed - 1520) <= 3  # (arrival times: 1420, an end of turn)
+    assert t.state.phase == "show"  # declared, not the turn ended
+
+
+def test_the_link_s_events_come_with_their_table_times() -> None:
+    class Box:
+        box_dropped = 0
+        buttons = 5
+
+        def __init__(self, events):  # type: ignore[no-untyped-def]
+            self.events = list(events)
+
+        def get_event(self, timeout):  # type: ignore[no-untyped-def]
+            return self.events.pop(0) if self.events else None
+
+    link = BoxLink(Box([LinkEvent("up"), ButtonEvent(0, "press", 100), ButtonEvent(0, "release", 400)]))  # type: ignore[arg-type]
+    got = link.pending_at(10_000)
+    assert got == [(LinkEvent("up"), None), (ButtonEvent(0, "press", 100), 9700),
+                   (ButtonEvent(0, "release", 400), 10_000)]  # held 300 ms, as the box timed it
+    link.box.events = [LinkEvent("down"), LinkEvent("up"), ButtonEvent(1, "press", 5)]  # it restarted
+    assert link.pending_at(12_000)[-1] == (ButtonEvent(1, "press", 5), 12_000)
