@@ -215,8 +215,8 @@ def hand_to_table(table: Table, event: BoxEvent | BoxDropped, buttons: int | Non
     elif buttons is None and table.layout is None and not _seat_on_any_box(table, event.button):
         # MENU and OK are the box's last two buttons: before its HELLO nobody knows which
         log.info("box button %d before the box said its size: ignored", event.button)
-    else:
-        t = table.now() if at is None else at
+    else:  # a stamped edge is placed no earlier than what the table has journaled since
+        t = table.now() if at is None else min(table.now(), max(at, table.last_event_ms))
         if not chord_call(table, event.button, event.event == "press", t, keyboard=False):
             table.button(event.button, event.event == "press", t)
 

@@ -133,6 +133,9 @@ class Table:
         self.box: Box = box or NoBox()
         self.rng = rng or random.Random()
         self.devices = devices or Devices()
+        #: The table time of the latest event journaled this run: a button edge the box
+        #: stamped earlier (``box_input.BoxClock``) is placed no earlier than it.
+        self.last_event_ms = 0
         self.on_view = on_view
         self.screen = ""  # a screen the players asked for with MENU (the scoreboard)
         self.effects: list[Effect] = []  # every effect performed, for tests and reports
@@ -231,6 +234,7 @@ class Table:
             return  # nothing happened: not worth a journal line (most Ticks)
         # the event, with the score row of a deal it ends and the end of a game it ends
         seq = self.journal.append(self.game_id, event, new)
+        self.last_event_ms = max(self.last_event_ms, getattr(event, "t_ms", 0))
         self.state = new  # journaled: it has happened, whatever becomes of its photo
         self._keep_photo(event, seq)
         for effect in effects:

@@ -185,3 +185,19 @@ def test_the_link_s_events_come_with_their_table_times() -> None:
                    (ButtonEvent(0, "release", 400), 10_000)]  # held 300 ms, as the box timed it
     link.box.events = [LinkEvent("down"), LinkEvent("up"), ButtonEvent(1, "press", 5)]  # it restarted
     assert link.pending_at(12_000)[-1] == (ButtonEvent(1, "press", 5), 12_000)
+
+
+def test_a_stamped_edge_is_never_placed_before_what_the_table_journaled(t):
+    """Presses held back while the link was down come stamped with the box's time, which ran
+    on while the table's stood still: none goes before the link's return in the journal."""
+    hand_to_table(t, LinkEvent("up"), 5)
+    hand_to_table(t, ButtonEvent(4, "press", 1), 5)  # OK: the deal starts
+    first = t.state.deal.turn
+    t.clock.advance(1000)
+    hand_to_table(t, LinkEvent("down"), 5)
+    t.clock.advance(30_000)
+    hand_to_table(t, LinkEvent("up"), 5)
+    back = t.last_event_ms
+    hand_to_table(t, ButtonEvent(first, "press", 2), 5, back - 20_000)  # placed in the outage
+    pressed = t.journal.events(t.game_id)[-1]
+    assert pressed.TYPE == "button-pressed" and pressed.t_ms == back
