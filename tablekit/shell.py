@@ -40,7 +40,7 @@ from engine.game import Game
 from firmware_bridge import ButtonEvent, KeyboardButtons, default_keymap
 from firmware_bridge.layout import ButtonLayout
 from tablekit.box_input import BoxLink, hand_to_table, key_to_table
-from tablekit.journal import Journal
+from tablekit.journal import Journal, JournalError
 from tablekit.setup_screen import Resume, TableSetup
 from tablekit.table import Table
 
@@ -60,6 +60,9 @@ SETUP_SEATS = 8
 TABLE_FPS = 30.0
 #: MENU held this long in a game asks whether to leave it (the kiosk has no Escape)…
 LEAVE_HOLD_S = 2.0
+#: While the journal cannot take the game's events (a full disk), how often (s) the table
+#: tries to go on.
+JOURNAL_RETRY_S = 5.0
 #: …and once it has been held this long the screen says so.
 LEAVE_HINT_S = 0.7
 LEAVE_VIEW = MessageView("Leave this game?", "It stays in the journal, unfinished: it can be resumed later.",
@@ -307,6 +310,26 @@ def play_game(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, secon
     asking: list[bool] = [False]  # "Leave this game?" is on the screen
     menu_down: list[float | None] = [None]  # when MENU went down in play (its hold leaves)
     menu_opened = [False]  # that press opened the game's menu (closed again if it leaves)
+    journal_failed: list[float | None] = [None]  # when the journal last could not take an event
+
+    def guarded(act: Callable[[], None]) -> None:
+        """``act`` on the table; when the journal cannot take what it does (a full disk),
+        nothing of it has happened: the players are told, and the table tries again every
+        ``JOURNAL_RETRY_S`` to go on from the game as journaled (``Table.recover``)."""
+        try:
+            failed = journal_failed[0]
+            if failed is not None and clock() - failed >= JOURNAL_RETRY_S:
+                journal_failed[0] = clock()  # this try's time, should it fail too
+                table.recover()
+                journal_failed[0] = None
+                log.info("the game is saved again")
+            act()
+        except JournalError as exc:
+            if journal_failed[0] is None:
+                log.error("the game cannot be saved: %s", exc)
+                journal_failed[0] = clock()
+            table.warn(f"the game cannot be saved ({exc}): nothing counts until it can; "
+                       "make room, the table tries again", ms=int(2 * JOURNAL_RETRY_S * 1000))
 
     def finish(what: str) -> None:
         if not outcome:
@@ -338,7 +361,7 @@ def play_game(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, secon
                 menu_opened[0] = table.state.phase == "play" and not table.state.menu
         return False
 
-    def frame(now: float) -> ViewModel:
+    def take_input() -> None:
         if box is not None:
             for event, at in box.pending_at(table.now()):
                 layout = box.layout
@@ -349,11 +372,14 @@ def play_game(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, secon
                         continue
                 hand_to_table(table, event, box.buttons, at)
         table.tick()
+
+    def frame(now: float) -> ViewModel:
+        guarded(take_input)
         held = None if menu_down[0] is None or table.over else clock() - menu_down[0]
         if held is not None and held >= LEAVE_HOLD_S:
             menu_down[0] = None
             if menu_opened[0]:
-                close_menu(table)
+                guarded(lambda: close_menu(table))
             ask(True)
         if asking[0]:
             return LEAVE_VIEW
@@ -413,7 +439,8 @@ def play_game(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, secon
             return
         key_to_table(table, got, t)
 
-    loop = FrameLoop(table.show, frame, events=pygame.event.get, on_event=key, clock=clock,
+    loop = FrameLoop(table.show, frame, events=pygame.event.get,
+                     on_event=lambda ev: guarded(lambda: key(ev)), clock=clock,
                      active_fps=TABLE_FPS, idle_fps=TABLE_FPS, closable=not fullscreen)
     loop.run(seconds=seconds or None)
     return outcome[0] if outcome else CLOSED

@@ -118,6 +118,17 @@ def fallback_health(what: str) -> DeviceHealth:
     return DeviceHealth(HEALTH_FALLBACK, what)
 
 
+def _as_journaled(journal: Journal, game_id: int) -> tuple[GameState, list[Effect]]:
+    """The game as its journal holds it, and what its last event still owes: the effects
+    that ask for an input (a zone or cut to read, whose answer may not have been journaled)
+    and the button lights (which the box may have lost)."""
+    state = new_game(journal.game(game_id))
+    effects: list[Effect] = []
+    for event in journal.events(game_id):
+        state, effects = apply(state, event)
+    return state, [e for e in effects if isinstance(e, ReadZone | ReadTable | ReadCut | SetLed)]
+
+
 class Table:
     """One game at the table: the loop around the pure engine."""
 
@@ -182,15 +193,25 @@ class Table:
         that ask for an input (a zone or cut to read) — the crash may have come before their
         answer was journaled — and the button lights, which the box may have lost.
         """
-        state = new_game(journal.game(game_id))
-        effects: list[Effect] = []
-        for event in journal.events(game_id):
-            state, effects = apply(state, event)
+        state, owed = _as_journaled(journal, game_id)
         journal.settle(game_id, state)  # a summary an older kit left behind its events
         table = cls(journal, game_id, state, clock, camera=camera, box=box, rng=rng,
                     devices=devices, on_view=on_view)
-        table._redo = [e for e in effects if isinstance(e, ReadZone | ReadTable | ReadCut | SetLed)]
+        table._redo = owed
         return table
+
+    def recover(self) -> None:
+        """After the journal could not take an event (a full disk, say: ``post`` raised its
+        ``JournalError``), go on from the game as journaled once it takes events again: what
+        its last event still owes is performed anew, as on :meth:`resume` (a reading whose
+        answer was not journaled is taken again). Raises the ``JournalError`` again while the
+        journal still cannot be written."""
+        state, owed = _as_journaled(self.journal, self.game_id)
+        if state != self.state:  # never so: an event is adopted only once journaled
+            log.warning("the table went on from its journal, which differed from it")
+            self.state = state
+        self._redo = owed
+        self.catch_up()
 
     def catch_up(self) -> None:
         """Perform what a resumed game still owes (see :meth:`resume`)."""

@@ -62,7 +62,7 @@ COMMON = ["--headless", "--no-box", "--camera", "/nowhere", "--size", "800x480"]
 
 
 CODES = {"return": pygame.K_RETURN, "escape": pygame.K_ESCAPE, "backspace": pygame.K_BACKSPACE,
-         "m": pygame.K_m, "2": pygame.K_2}
+         "m": pygame.K_m, "1": pygame.K_1, "2": pygame.K_2, "3": pygame.K_3}
 
 
 def keys(*names: str) -> list[pygame.event.Event]:
@@ -603,3 +603,56 @@ def test_a_rematch_passes_the_deal_the_way_the_game_passes_it() -> None:
     assert rematch(game("indian-pool-101", four, first_dealer=0)).first_dealer == 1
     assert rematch(game("telefunken", four, first_dealer=0)).first_dealer == 3
     assert rematch(game("telefunken", four, first_dealer=2)).first_dealer == 1
+
+
+class _FullDisk:
+    """Stands in for a journal's connection: while ``full``, no event can be written."""
+
+    def __init__(self, db: object) -> None:
+        self.db = db
+        self.full = False
+
+    def execute(self, sql: str, *args: object) -> object:
+        import sqlite3
+
+        if self.full and sql.startswith("INSERT INTO events"):
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.db.execute(sql, *args)  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.db, name)
+
+
+def test_a_full_disk_mid_game_pauses_the_table_with_a_warning_until_there_is_room(
+        tmp_path: Path, frames: Frames, shown: list[ViewModel], screen: Screen) -> None:
+    from engine.game import ButtonPressed
+    from tablekit.shell import JOURNAL_RETRY_S
+
+    clock = StepClock()
+    with Journal(tmp_path / "j.sqlite") as j:
+        disk = _FullDisk(j._db)
+        j._db = disk  # type: ignore[assignment]
+        t = Table.start(j, game(), ManualClock(1000), camera=ScriptedCamera(), on_view=screen.show)
+
+        def fill(full: bool) -> list[pygame.event.Event]:
+            disk.full = full
+            return []
+
+        frames.then(keys("return"), [],  # OK: the deal starts
+                    lambda _: fill(True), keys("1", "2", "3"), [], [],  # pressed, not saved
+                    lambda _: fill(False), lambda _: clock.jump(JOURNAL_RETRY_S), [],  # room again
+                    keys("1", "2", "3"), [], keys("escape"), [], keys("return"), [])  # then leave
+        outcome = play_game(t, None, KeyboardButtons(default_keymap(3)), seconds=BOUND, clock=clock)
+        assert outcome == LEFT  # the game went on to the players' leaving: the full disk did not stop it
+        warned = [v for v in shown if isinstance(v, PlayView) and v.toast is not None
+                  and "cannot be saved" in v.toast.text]
+        assert warned and "disk is full" in warned[0].toast.text
+        presses = [e for e in j.events(t.game_id) if isinstance(e, ButtonPressed)]
+        assert len(presses) == 3  # the three pressed while the disk was full never counted
+        assert replay_matches(j, t)
+
+
+def replay_matches(j: Journal, t: Table) -> bool:
+    from engine.game import replay
+
+    return replay(t.state.game, j.events(t.game_id)) == t.state
