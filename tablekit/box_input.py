@@ -4,8 +4,9 @@
 keys) both hand what ``firmware_bridge`` delivers to :class:`tablekit.table.Table` through these
 functions, so a press means the same thing whichever way it came:
 
-- a box event: a button edge goes to ``Table.button`` (stamped with the table's clock when it
-  arrives); a link "up" first tells the table where the box's MENU and OK are (its last two
+- a box event: a button edge goes to ``Table.button`` at the table time the box's own stamp
+  places it (:class:`BoxClock`; the table's clock when it arrives where nothing places it);
+  a link "up" first tells the table where the box's MENU and OK are (its last two
   buttons, from the box's HELLO: ``firmware_bridge.layout``), then ``Table.link``;
 - a keyboard event: the keyboard mapper numbers MENU and OK right after the seats, which
   ``Table.button(..., keyboard=True)`` knows.

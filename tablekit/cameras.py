@@ -212,8 +212,9 @@ class FrameCamera:
         frame = None
         for _ in range(self.max_wait_frames):
             frame = next(self._frames, None)
-            if frame is None:  # the camera failed: the next reading asks it again from the start
-                self._frames = iter(self.source.frames())
+            if frame is None:
+                if getattr(self.source, "reopens", False):  # a camera that failed: asked anew next time
+                    self._frames = iter(self.source.frames())
                 break
             if gate.push(frame):
                 break

@@ -305,31 +305,41 @@ def play_game(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, secon
 
     screen = screen or screen_of(table)
     after = AfterGame(table.journal)
+    if box is not None:
+        box.clock.reset()  # a new game's table clock starts again: the box's stamps are matched anew
     keyboard = ButtonLayout.keyboard(table.state.game.players)
     outcome: list[str] = []
     asking: list[bool] = [False]  # "Leave this game?" is on the screen
     menu_down: list[float | None] = [None]  # when MENU went down in play (its hold leaves)
     menu_opened = [False]  # that press opened the game's menu (closed again if it leaves)
-    journal_failed: list[float | None] = [None]  # when the journal last could not take an event
+    journal_failed: list[float | None] = [None]  # since when the journal has taken no event
+    retried = [0.0]  # when the table last tried to go on after that
 
     def guarded(act: Callable[[], None]) -> None:
-        """``act`` on the table; when the journal cannot take what it does (a full disk),
-        nothing of it has happened: the players are told, and the table tries again every
-        ``JOURNAL_RETRY_S`` to go on from the game as journaled (``Table.recover``)."""
+        """``act`` on the table. What the journal cannot take (a full disk) has not happened:
+        the players are told, and every ``JOURNAL_RETRY_S`` the table performs anew what the
+        game as journaled still owes (``Table.recover``); once an event is journaled again
+        the table goes on as before, the box's link state told again if it was lost."""
+        before = table.journaled
         try:
-            failed = journal_failed[0]
-            if failed is not None and clock() - failed >= JOURNAL_RETRY_S:
-                journal_failed[0] = clock()  # this try's time, should it fail too
+            if journal_failed[0] is not None and clock() - retried[0] >= JOURNAL_RETRY_S:
+                retried[0] = clock()
                 table.recover()
-                journal_failed[0] = None
-                log.info("the game is saved again")
             act()
         except JournalError as exc:
             if journal_failed[0] is None:
                 log.error("the game cannot be saved: %s", exc)
-                journal_failed[0] = clock()
+                journal_failed[0] = retried[0] = clock()
             table.warn(f"the game cannot be saved ({exc}): nothing counts until it can; "
-                       "make room, the table tries again", ms=int(2 * JOURNAL_RETRY_S * 1000))
+                       "make room, the table tries again", ms=int(2 * JOURNAL_RETRY_S * 1000), urgent=True)
+            return
+        if journal_failed[0] is not None and table.journaled > before:
+            journal_failed[0] = None
+            log.info("the game is saved again")
+            table.warn("the game is saved again", ms=5000)
+            if box is not None and box.box.link_up != table.state.link_ok:
+                up = box.box.link_up
+                guarded(lambda: table.link(up))  # a link change lost with the disk
 
     def finish(what: str) -> None:
         if not outcome:
@@ -362,16 +372,27 @@ def play_game(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, secon
         return False
 
     def take_input() -> None:
+        """The box's events, then the clock's tick: each tried on its own, so that one the
+        journal cannot take does not lose the others (a MENU press and its release)."""
+        failed: JournalError | None = None
         if box is not None:
             for event, at in box.pending_at(table.now()):
-                layout = box.layout
-                if isinstance(event, ButtonEvent) and layout is not None:
-                    what = layout.control(event.button)
-                    if (what is not None or asking[0] or table.over) \
-                            and control(what, event.event == "press"):
-                        continue
-                hand_to_table(table, event, box.buttons, at)
-        table.tick()
+                try:
+                    layout = box.layout
+                    if isinstance(event, ButtonEvent) and layout is not None:
+                        what = layout.control(event.button)
+                        if (what is not None or asking[0] or table.over) \
+                                and control(what, event.event == "press"):
+                            continue
+                    hand_to_table(table, event, box.buttons, at)
+                except JournalError as exc:
+                    failed = exc
+        try:
+            table.tick()
+        except JournalError as exc:
+            failed = exc
+        if failed is not None:
+            raise failed
 
     def frame(now: float) -> ViewModel:
         guarded(take_input)

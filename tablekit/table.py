@@ -147,6 +147,9 @@ class Table:
         #: The table time of the latest event journaled this run: a button edge the box
         #: stamped earlier (``box_input.BoxClock``) is placed no earlier than it.
         self.last_event_ms = 0
+        #: How many events this table journaled (the shell tells from it that the journal
+        #: takes events again after it could not).
+        self.journaled = 0
         self.on_view = on_view
         self.screen = ""  # a screen the players asked for with MENU (the scoreboard)
         self.effects: list[Effect] = []  # every effect performed, for tests and reports
@@ -156,7 +159,7 @@ class Table:
         self._queue: deque[Event] = deque()
         self._redo: list[Effect] = []
         self._warned: tuple[int, int] | None = None
-        self._warning: tuple[str, int] | None = None  # a line for the players, and until when
+        self._warning: tuple[str, int, bool] | None = None  # a line for the players, until when, urgent
         #: A hand the players are entering because the camera read none (never journaled).
         self.entry: pad.Entry | None = None
         self._entry_why = ""
@@ -198,14 +201,15 @@ class Table:
         table = cls(journal, game_id, state, clock, camera=camera, box=box, rng=rng,
                     devices=devices, on_view=on_view)
         table._redo = owed
+        table.last_event_ms = journal.last_time(game_id)
         return table
 
     def recover(self) -> None:
         """After the journal could not take an event (a full disk, say: ``post`` raised its
-        ``JournalError``), go on from the game as journaled once it takes events again: what
-        its last event still owes is performed anew, as on :meth:`resume` (a reading whose
-        answer was not journaled is taken again). Raises the ``JournalError`` again while the
-        journal still cannot be written."""
+        ``JournalError``), go on from the game as journaled: what its last event still owes is
+        performed anew, as on :meth:`resume` (a reading whose answer was not journaled is
+        taken again; the lights set again). Raises the ``JournalError`` again when what it
+        performs cannot be journaled either."""
         state, owed = _as_journaled(self.journal, self.game_id)
         if state != self.state:  # never so: an event is adopted only once journaled
             log.warning("the table went on from its journal, which differed from it")
@@ -256,6 +260,7 @@ class Table:
         # the event, with the score row of a deal it ends and the end of a game it ends
         seq = self.journal.append(self.game_id, event, new)
         self.last_event_ms = max(self.last_event_ms, getattr(event, "t_ms", 0))
+        self.journaled += 1
         self.state = new  # journaled: it has happened, whatever becomes of its photo
         self._keep_photo(event, seq)
         for effect in effects:
@@ -719,18 +724,20 @@ class Table:
 
     # --- screen ---------------------------------------------------------------------------
 
-    def warn(self, text: str, ms: int = 30_000) -> None:
-        """Tell the players ``text`` (a warning line over the screen) for the next ``ms``."""
-        self._warning = (text, self.now() + ms)
+    def warn(self, text: str, ms: int = 30_000, *, urgent: bool = False) -> None:
+        """Tell the players ``text`` (a warning line over the screen) for the next ``ms``:
+        when no other line is up, or over any other line when ``urgent``."""
+        self._warning = (text, self.now() + ms, urgent)
 
     def view(self) -> ViewModel:
-        """What the screen shows now, with the standing warning when no other line is up."""
+        """What the screen shows now, with the standing warning when no other line is up
+        (over any, when it is urgent)."""
         view = self._view()
         if self._warning is not None:
-            text, until = self._warning
+            text, until, urgent = self._warning
             if self.now() >= until:
                 self._warning = None
-            elif getattr(view, "toast", LEVEL_WARNING) is None:
+            elif (urgent and hasattr(view, "toast")) or getattr(view, "toast", LEVEL_WARNING) is None:
                 view = dataclasses.replace(view, toast=Toast(text, LEVEL_WARNING))
         return view
 

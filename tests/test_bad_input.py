@@ -455,3 +455,14 @@ def test_see_gives_a_folder_it_cannot_list_its_error_line_and_goes_on(tmp_path: 
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert lines == [{"image": str(locked), "error": "cannot list the folder: Permission denied"},
                      {"image": str(empty_photo), "error": "empty file, not an image"}]
+
+
+def test_a_jpeg_decoded_smaller_says_exactly_how_much_smaller() -> None:
+    from vision.images import decode_photo
+
+    ok, data = cv2.imencode(".jpg", np.full((11, 21, 3), 128, np.uint8))
+    image, scale = decode_photo(data.tobytes(), max_pixels=100)  # 231 pixels: read at a half
+    h, w = image.shape[:2]
+    assert (w, h) == (11, 6) and scale == (21 / 11, 11 / 6)  # the last column ends at 21, not 22
+    whole, same = decode_photo(data.tobytes())
+    assert whole.shape[:2] == (11, 21) and same == (1.0, 1.0)

@@ -163,6 +163,7 @@ class _Capture:
 
 def test_a_camera_device_pulled_out_and_back_is_opened_anew(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cv2, "VideoCapture", _Capture)
+    assert CaptureSource(0).reopens and not CaptureSource("clip.mp4").reopens
     _Capture.made, _Capture.plans = [], [2, 0, 3]  # 2 frames; pulled out (none); back (3)
     source = CaptureSource(0)
     assert len(list(source.frames())) == 2  # then it failed, and opened anew still failed
@@ -180,6 +181,7 @@ def test_a_live_camera_that_fails_reads_nothing_once_and_then_again(monkeypatch:
 
     class Flaky:
         name = "usb0"
+        reopens = True
         calls = 0
 
         def frames(self):  # type: ignore[no-untyped-def]
@@ -194,3 +196,8 @@ def test_a_live_camera_that_fails_reads_nothing_once_and_then_again(monkeypatch:
     camera = FrameCamera(Flaky(), live=True, max_wait_frames=20)  # type: ignore[arg-type]
     assert camera.read_zone(ZoneRequest(0, 1)) is None  # no still frame before the camera failed
     assert camera.read_zone(ZoneRequest(0, 1)) == ()  # asked again from the start: it reads
+    # a folder of photos read live is read once: its end is no camera to ask again
+    folder = FrameCamera(Flaky(), live=True, max_wait_frames=20)  # type: ignore[arg-type]
+    folder.source.reopens = False  # type: ignore[attr-defined]
+    assert folder.read_zone(ZoneRequest(0, 1)) is None
+    assert folder.read_zone(ZoneRequest(0, 1)) is None

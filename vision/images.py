@@ -115,11 +115,13 @@ def decode_image(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     return decode_photo(data, max_pixels)[0]
 
 
-def decode_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> tuple[np.ndarray, int]:
+def decode_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> tuple[np.ndarray, tuple[float, float]]:
     """Encoded image bytes as a BGR array, and how many of the file's pixels each of its
-    pixels spans along a side: 1, or 2, 4 or 8 for a JPEG over ``max_pixels`` decoded that
-    much smaller (so a position found in the array is that many times as far in the file's
-    own pixels); :class:`VisionError` says why when they cannot be decoded."""
+    pixels spans across and down: (1, 1), or about 2, 4 or 8 for a JPEG over ``max_pixels``
+    decoded that much smaller (exactly the file's width and height over the array's, the
+    file turned as its EXIF orientation turns the array, so that a position found in the
+    array times these is the same position in the file's own pixels); :class:`VisionError`
+    says why when they cannot be decoded."""
     if not data:
         raise VisionError("empty file, not an image")
     size = header_size(data)
@@ -139,7 +141,12 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> tuple[np.ndarray,
     image = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
     if image is None:
         raise VisionError("not a readable image (its data is damaged)")
-    return image, factor
+    if factor == 1:
+        return image, (1.0, 1.0)
+    h, w = image.shape[:2]
+    if (w > h) != (width > height):  # the EXIF orientation turned it a quarter
+        width, height = height, width
+    return image, (width / w, height / h)
 
 
 def read_image(path: str | Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
@@ -147,9 +154,9 @@ def read_image(path: str | Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     return read_photo(path, max_pixels)[0]
 
 
-def read_photo(path: str | Path, max_pixels: int = MAX_PIXELS) -> tuple[np.ndarray, int]:
-    """The photo at ``path`` as BGR, and the file pixels each of its pixels spans along a
-    side (``decode_photo``); :class:`VisionError` when it cannot be read or decoded."""
+def read_photo(path: str | Path, max_pixels: int = MAX_PIXELS) -> tuple[np.ndarray, tuple[float, float]]:
+    """The photo at ``path`` as BGR, and the file pixels each of its pixels spans across and
+    down (``decode_photo``); :class:`VisionError` when it cannot be read or decoded."""
     try:
         size = Path(path).stat().st_size
         if size > MAX_FILE_BYTES:

@@ -77,15 +77,15 @@ class TableReading:
     def to_json(self) -> dict[str, Any]:
         return {"cards": [c.to_json() for c in self.cards], "groups": self.group_cards()}
 
-    def scaled(self, factor: float) -> TableReading:
-        """This reading with every box (each card's and each of its indices') ``factor``
-        times as far from the image's corner: a reading of a photo decoded smaller, in the
-        photo's own pixels."""
-        if factor == 1:
+    def scaled(self, across: float, down: float) -> TableReading:
+        """This reading with every box (each card's and each of its indices') ``across``
+        times as far from the image's left and ``down`` times as far from its top: a
+        reading of a photo decoded smaller, in the photo's own pixels."""
+        if across == down == 1:
             return self
 
         def grow(box: Box) -> Box:
-            return (box[0] * factor, box[1] * factor, box[2] * factor, box[3] * factor)
+            return (box[0] * across, box[1] * down, box[2] * across, box[3] * down)
 
         cards = tuple(replace(c, box=grow(c.box), indices=tuple(grow(b) for b in c.indices))
                       for c in self.cards)

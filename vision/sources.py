@@ -59,6 +59,8 @@ class CaptureSource:
     def __init__(self, target: str | int) -> None:
         self.name = str(target)
         self.target = target
+        #: A camera device is asked again after it fails (``frames`` anew); a video file ends.
+        self.reopens = isinstance(target, int)
         self.capture = self._capture()
         if not self.capture.isOpened():
             raise FrameSourceError(f"cannot open video source {target!r}")
@@ -101,6 +103,7 @@ class PiCameraSource:
         except ImportError:
             raise FrameSourceError("picamera2 is not installed (it comes with Pi OS)") from None
         self.name = "picamera"
+        self.reopens = True  # a capture that timed out is tried again on the next reading
         try:
             self.camera = Picamera2()
             config = self.camera.create_still_configuration(main={"size": size, "format": "RGB888"})

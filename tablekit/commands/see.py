@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 reading = read_table(image, pieces=pieces)
             ms = (time.perf_counter() - start) * 1000
-            reading = reading.scaled(reduced)  # a huge JPEG was decoded smaller: the file's pixels
+            reading = reading.scaled(*reduced)  # a huge JPEG was decoded smaller: the file's pixels
         except Exception as exc:  # this photo's error line, and the run goes on
             failures += 1
             said = str(exc) if isinstance(exc, VisionError) else f"unexpected {type(exc).__name__}: {exc}"
