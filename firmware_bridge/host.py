@@ -117,6 +117,7 @@ class HostProtocol:
         self.want_reopen = False
         self.leds: dict[int, int] = {}
         self._seq = 0
+        self._last_command_seq: int | None = None  # the seq of the last LED or BUZZ
         self._out = bytearray()
         self._events: list[BoxEvent] = []
         self._delivered: deque[EventKey] = deque(maxlen=DEDUP_WINDOW)
@@ -235,6 +236,11 @@ class HostProtocol:
 
     def _command(self, msg: int, payload: bytes, now: float) -> None:
         seq = self._next_seq()
+        if seq == self._last_command_seq:
+            # 256 frames (acks, mostly) since the last LED or BUZZ: a box that knows a repeat
+            # by the last command's seq would take this new one for it; the seq moves on
+            seq = self._next_seq()
+        self._last_command_seq = seq
         frame = self._send(msg, payload, seq)
         self._pending[seq] = _Pending(frame, 1, now)
 
@@ -303,6 +309,7 @@ class HostProtocol:
         self.box = hello
         # Both counters start again after a HELLO; old acks can no longer be matched.
         self._seq = 0
+        self._last_command_seq = None
         self._pending.clear()
         if self.up:
             self._resync_leds(now)

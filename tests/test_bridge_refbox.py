@@ -447,3 +447,22 @@ def test_a_hello_is_judged_by_its_version_and_a_long_name_is_cut_short() -> None
     other.opened(0.0)
     other.receive(encode_frame(Msg.HELLO, 0, bytes((2, 10)) + b"x" * 40), 0.0)  # a later box
     assert other.refused and not other.up
+
+
+def test_a_command_256_frames_after_the_last_never_takes_its_seq() -> None:
+    """The box knows a repeated LED or BUZZ by the last one's seq: a new command 256 frames
+    (acks, mostly) later must not come with that seq, or the box ignores it as a repeat."""
+    cable = Cable()
+    cable.run(5)
+    cable.host.led(1, LED_ON, cable.now_ms / 1000)
+    cable.run(5)
+    assert cable.box.leds[1] == LED_ON
+    first = cable.host._last_command_seq
+    for i in range(255):  # 255 presses acknowledged: the host's seq comes round again
+        cable.box.press(i % 3, cable.now_ms)
+        cable.run(2)
+    cable.run(20)
+    assert cable.host._seq == first  # the next frame would take the last command's seq
+    cable.host.led(1, 0, cable.now_ms / 1000)
+    cable.run(10)
+    assert cable.box.leds[1] == 0 and cable.host._last_command_seq != first
