@@ -60,11 +60,11 @@ SETUP_SEATS = 8
 TABLE_FPS = 30.0
 #: MENU held this long in a game asks whether to leave it (the kiosk has no Escape)…
 LEAVE_HOLD_S = 2.0
+#: …and once it has been held this long the screen says so.
+LEAVE_HINT_S = 0.7
 #: While the journal cannot take the game's events (a full disk), how often (s) the table
 #: tries to go on.
 JOURNAL_RETRY_S = 5.0
-#: …and once it has been held this long the screen says so.
-LEAVE_HINT_S = 0.7
 LEAVE_VIEW = MessageView("Leave this game?", "It stays in the journal, unfinished: it can be resumed later.",
                          LEVEL_WARNING, "OK: leave · MENU: stay")
 # What play_game ends with.
