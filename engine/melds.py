@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Literal
+from typing import Final, Literal
 
 from engine.cards import SUIT_NAMES, Card, rank_name, rank_text
 from engine.tiles import Tile
@@ -20,6 +20,10 @@ from engine.tiles import Tile
 AceRule = Literal["low", "high", "either", "both"]
 Kind = Literal["pure-sequence", "sequence", "set", "invalid"]
 Item = Card | Tile
+
+
+#: Why a run whose wild cards lie side by side is no meld where the rules forbid it.
+ADJACENT_WILDS: Final = "wild cards may not lie next to each other"
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,7 +365,7 @@ def _unordered_run(n: int, values: dict[int, int], lo_w: int, hi_w: int, rule: S
             continue
         stands = tuple((v, suit) for v in positions)
         return MeldCheck("sequence", _run_words(positions, suit), wilds, len(vals), stands)
-    return "wild cards may not lie next to each other"
+    return ADJACENT_WILDS
 
 
 def _wrapped_run(n: int, vals: list[int], wild: WildRule, suit: str) -> MeldCheck | str:
@@ -395,7 +399,7 @@ def _ordered_run(pieces: Sequence[Piece], values: dict[int, int], lo_w: int, hi_
             continue
         mask = [i not in values for i in range(n)]
         if wild.no_adjacent and any(a and b for a, b in zip(mask, mask[1:], strict=False)):
-            return "wild cards may not lie next to each other"
+            return ADJACENT_WILDS
         asc = sorted(positions)
         stands = tuple((v, suit) for v in positions)
         return MeldCheck("sequence", _run_words(asc, suit), n - len(values), len(values), stands)

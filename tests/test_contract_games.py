@@ -101,6 +101,11 @@ CONTRACT_CASES = [
     ("caribbean-kalooki", 1, "7H 7S 7D | 7H 7C PJ | 9C 9D 9S", False),  # two threes of sevens
     ("caribbean-kalooki", 2, "7H 7S 7D | 8H 8S 8D | 9C PJ JC PJ", True),
     ("caribbean-kalooki", 2, "7H 7S 7D | 8H 8S 8D | 9C PJ PJ QC", False),
+    # a joker stands for the card its place says: two laid side by side at an end are
+    # sequential however else they could have stood
+    ("caribbean-kalooki", 2, "7H 7S 7D | 8H 8S 8D | PJ PJ 5S 6S", False),
+    ("caribbean-kalooki", 2, "7H 7S 7D | 8H 8S 8D | 5S 6S PJ PJ", False),
+    ("caribbean-kalooki", 2, "7H 7S 7D | 8H 8S 8D | PJ 5S 6S PJ", True),
     ("caribbean-kalooki", 3, "7H 7S 7D | 2C 3C 4C 5C | JC QC KC AC", False),  # two fours of clubs
     ("caribbean-kalooki", 3, "7H 7S 7D | 2C 3C 4C 5C | JD QD KD AD", True),
     ("caribbean-kalooki", 4, "2C 3C 4C 5C | 2D 3D 4D 5D | 9H 10H JH QH", True),
@@ -308,3 +313,16 @@ def test_shanghai_long_run_may_be_split_to_meet_a_two_run_contract() -> None:
     assert split.valid and [len(g.cards) for g in split.groups] == [4, 4, 4]
     short = v.judge(JudgeRequest("contract", groups=v.parse("3S 4S 5S 6S 7S 8S 9S | 5H 6H 7H 8H"), deal=7))
     assert not short.valid
+
+
+def test_loba_s_exact_sizes_are_for_going_down_and_melds_grow_on_the_table() -> None:
+    """Trios of exactly 3 and escaleras of exactly 4 go down; lay-offs extend them "far
+    beyond", so a meld on the table (meld mode) is judged without the upper bound."""
+    from tests._contract_fixtures import ask
+
+    for variant in ("loba", "carioca"):
+        assert ask(variant, "meld", "3H 4H 5H 6H 7H").valid
+        assert ask(variant, "meld", "QH QS QD QC").valid
+        assert not ask(variant, "meld", "QH QS").valid  # still a trio at least
+        assert not ask(variant, "meld", "3H 4H 5H").valid  # and an escalera of four at least
+        assert not contract(variant, 1, "5D 5H 5C 5S | QS QC QS").valid  # going down: exact

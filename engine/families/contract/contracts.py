@@ -24,6 +24,7 @@ from typing import Literal
 
 from engine.cards import Card
 from engine.melds import (
+    ADJACENT_WILDS,
     GroupRule,
     MeldCheck,
     Piece,
@@ -147,7 +148,8 @@ class MeldStyle:
     ``more_naturals``: every meld holds more natural cards than wild cards.
     ``one_per_rank_and_suit``: a player may not lay two groups of one rank or two sequences
     of one suit in a deal (Caribbean Kalooki). ``ordered_runs``: the order on the table fixes
-    what a wild card in a sequence stands for (when the order given is a run).
+    what a wild card in a sequence stands for (when the order given is a run; a run laid with
+    its wild cards side by side, where the rules forbid that, is not read another way).
     ``initial_wilds``: wild cards allowed in one meld of the first meld, as one number or by
     (kind, size) of the required meld (Shanghai's chart). ``split_runs``: one long run laid in a
     row may count as two runs of the contract, each of the minimum length (Shanghai).
@@ -235,7 +237,9 @@ def read_as(pieces: Sequence[Piece], kind: str, style: MeldStyle, need: Need | N
                 seq = replace(seq, min_len=need.size)
         wild = _cap(wild, cap)
         check = check_sequence(pieces, replace(seq, ordered=True), wild) if style.ordered_runs else check_sequence(pieces, seq, wild)
-        if style.ordered_runs and not check.valid:
+        if style.ordered_runs and not check.valid and check.reason != ADJACENT_WILDS:
+            # the order given is no run: the wild cards stand where they make one; but a run
+            # laid with its wild cards side by side is that run, and no other
             check = check_sequence(pieces, seq, wild)
     if not check.valid:
         return Reading("invalid", check.reason)
@@ -245,6 +249,18 @@ def read_as(pieces: Sequence[Piece], kind: str, style: MeldStyle, need: Need | N
     noun = style.noun(kind)
     reason = check.reason if noun in ("group", "sequence") else f"{noun}: {check.reason}"
     return Reading(out_kind, reason, check)
+
+
+def on_the_table(style: MeldStyle) -> MeldStyle:
+    """``style`` for melds as they may lie on the table later in a deal: a size fixed only for
+    going down (Loba's trios of exactly 3 and escaleras of exactly 4) grows with lay-offs, so
+    it is a least size there."""
+    seq, group = style.sequence, style.group
+    if seq is not None and seq.exact_len:
+        seq = replace(seq, exact_len=None, min_len=max(seq.min_len, seq.exact_len))
+    if group is not None and group.exact_size:
+        group = replace(group, exact_size=None, min_size=max(group.min_size, group.exact_size))
+    return replace(style, sequence=seq, group=group)
 
 
 def read_meld(pieces: Sequence[Piece], style: MeldStyle, need: Need | None = None, cap: int | None = None) -> Reading:

@@ -256,10 +256,12 @@ SA_KALUKI = game(
 
 # --- Caribbean Kalooki and its longer and shorter games -------------------------------------
 
+# Ruling: a joker stands for the card its place in the four says (the text has a joker "set
+# to represent" a card, moved "to the top of the four", never two "sequential" jokers).
 KALOOKI_STYLE = MeldStyle(
     sequence=runs(4), group=sets(3),
     sequence_wild=WildRule(no_adjacent=True), group_wild=WildRule(min_natural=2),
-    one_per_rank_and_suit=True, names=("three", "four"))
+    one_per_rank_and_suit=True, ordered_runs=True, names=("three", "four"))
 KALOOKI_VALUES = CardValues(joker=50, ace=15, red_ace=1)
 KALOOKI_DEALS = (
     (9, "3G3"),

@@ -28,6 +28,7 @@ from engine.families.contract.contracts import (
     Reading,
     meet,
     melding_value,
+    on_the_table,
     pieces_of,
     read_meld,
 )
@@ -437,7 +438,7 @@ class ContractVariant(Variant):
 
     def judge_meld(self, request: JudgeRequest) -> Ruling:
         rulings = []
-        style = self.style_for(request)
+        style = on_the_table(self.style_for(request))
         for group in request.groups:
             r = self._read(group, style)
             rulings.append(GroupRuling(tuple(group), r.kind, 0, 0, r.reason))
