@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
+import pytest
 from _club_fixtures import broker, club_db, free_port, postgres, wait_until  # noqa: F401
 from _club_helpers import count, journal_facts, play, same
 from paho.mqtt.enums import CallbackAPIVersion
@@ -148,3 +149,61 @@ def test_the_club_command_says_what_is_wrong_in_one_line(postgres, tmp_path):  #
         assert done.returncode == 2, done.stderr
         assert done.stderr.startswith("error:") and words in done.stderr, done.stderr
         assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_nul_or_a_huge_number_is_kept_aside_and_storing_goes_on(club_db, tmp_path):  # noqa: F811
+    from tablekit.club.store import Store
+
+    path = tmp_path / "n.sqlite"
+    play(path, 32)
+    pub = Publisher(path, "n", "mqtt://127.0.0.1:1")
+    header = pub._messages(1, 0, 0)[0][1]
+    pub._close_db()
+    store = Store(club_db)
+    try:
+        store.add_tables(["n"])
+        out = store.ingest([b"\x00", json.dumps({"v": 1, "table": "n", "game": 1, "seq": 1, "t_ms": 5,
+                                                 "type": "confirm", "body": "nul \u0000 here"}).encode(),
+                            json.dumps({"v": 1, "table": "n", "game": 2**70, "seq": 0}).encode(),
+                            header])
+        assert out.quarantined == 3  # each kept aside; the database never saw a NUL or a 2^70
+        assert out.acks == {"n": {1: 0}}  # and the header after them was stored
+        reasons = [r for (r,) in __import__("psycopg").connect(club_db).execute(
+            "SELECT reason FROM club_quarantine ORDER BY id")]
+        assert reasons[0].startswith("malformed message: not JSON")  # the lone NUL byte
+        assert "NUL character" in reasons[1] and "too large" in reasons[2]
+    finally:
+        store.close()
+
+
+def test_a_batch_that_failed_stores_a_new_table_s_game_when_sent_again(club_db, tmp_path, monkeypatch):  # noqa: F811
+    """With any table welcome, a table first met in a batch the database failed is not taken
+    for known when the batch comes again (its row was never stored)."""
+    import psycopg
+
+    from tablekit.club.store import Store, StoreError
+
+    path = tmp_path / "f.sqlite"
+    play(path, 33)
+    pub = Publisher(path, "fresh", "mqtt://127.0.0.1:1")
+    header = pub._messages(1, 0, 0)[0][1]
+    pub._close_db()
+    store = Store(club_db)
+    real = Store._header
+    failed = []
+
+    def header_once(self, *args):  # type: ignore[no-untyped-def]
+        if not failed:
+            failed.append(1)
+            raise psycopg.OperationalError("the database went away")
+        return real(self, *args)
+
+    monkeypatch.setattr(Store, "_header", header_once)
+    try:
+        with pytest.raises(StoreError, match="went away"):
+            store.ingest([header], open_club=True)
+        out = store.ingest([header], open_club=True)  # the table sends it again
+        assert out.acks == {"fresh": {1: 0}}
+        assert count(club_db, "SELECT COUNT(*) FROM club_games WHERE table_id='fresh'") == 1
+    finally:
+        store.close()

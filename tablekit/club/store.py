@@ -172,6 +172,7 @@ class Store:
         self.dsn = dsn
         self.db = connect(dsn)
         self._folds: dict[tuple[str, int], Fold] = {}
+        self._tables_stale = False  # a failed batch may have named tables it never stored
         try:
             with self.db.transaction():
                 self.db.execute(SCHEMA)
@@ -199,6 +200,9 @@ class Store:
         work: dict[tuple[str, int], Fold | None] = {}
         out = Outcome()
         try:
+            if self._tables_stale:
+                self.tables = {r[0] for r in self.db.execute("SELECT table_id FROM club_tables")}
+                self._tables_stale = False
             with self.db.transaction():
                 for payload in payloads:
                     self._one(payload, work, out, open_club)
@@ -217,8 +221,10 @@ class Store:
         return out
 
     def _reset(self) -> None:
-        """After a failed transaction: forget the folds (they are read again) and reconnect."""
+        """After a failed transaction: forget the folds and the tables known (they are read
+        again: a table first met in the failed batch was never stored) and reconnect."""
         self._folds.clear()
+        self._tables_stale = True
         try:
             self.db.close()
         finally:
@@ -237,7 +243,7 @@ class Store:
                 return
             self.db.execute("INSERT INTO club_tables (table_id) VALUES (%s) ON CONFLICT DO NOTHING",
                             (msg.table,))
-            self.tables.add(msg.table)  # kept even if the batch fails: harmless
+            self.tables.add(msg.table)  # read again from the database if the batch fails
         key = (msg.table, msg.game)
         if key not in work:
             work[key] = self._load(key)
@@ -357,7 +363,9 @@ class Store:
     def _quarantine(self, msg: Message | None, reason: str, payload: bytes, out: Outcome) -> None:
         import hashlib
 
-        text = payload.decode("utf-8", "replace")
+        # the database keeps no NUL character: it is kept written out
+        text = payload.decode("utf-8", "replace").replace("\x00", "\\u0000")
+        reason = reason.replace("\x00", "\\u0000")
         digest = hashlib.sha256(f"{reason}\n{text}".encode()).hexdigest()
         where = f"table {msg.table} game {msg.game} seq {msg.seq}: " if msg is not None else ""
         log.warning("club: kept aside %s%s", where, reason)

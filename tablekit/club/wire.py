@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 from engine.errors import TablekitError
@@ -106,11 +106,27 @@ class Message:
     sent_ms: int = 0
 
 
+#: The largest whole number the club's database keeps (a signed 64-bit integer).
+LARGEST: Final = 2**63 - 1
+
+
 def _int(data: dict[str, Any], key: str, low: int) -> int:
     value = data.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise MessageError(f"{key} must be a whole number of at least {low}, not {value!r}")
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= LARGEST:
+        shown = repr(value) if not isinstance(value, int) or value <= LARGEST else "a number too large"
+        raise MessageError(f"{key} must be a whole number from {low} to {LARGEST}, not {shown}")
     return value
+
+
+def _holds_nul(value: object) -> bool:
+    """Whether a JSON value holds the NUL character in any string, keys included."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(k) or _holds_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds_nul(v) for v in value)
+    return False
 
 
 def read_message(payload: bytes) -> Message:
@@ -119,6 +135,8 @@ def read_message(payload: bytes) -> Message:
         data = json.loads(payload.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise MessageError(f"not JSON ({exc})") from None
+    if _holds_nul(data):
+        raise MessageError("a NUL character, which no table sends (nor the database keeps)")
     if not isinstance(data, dict):
         raise MessageError("not a JSON object")
     if data.get("v") != VERSION:
