@@ -151,14 +151,20 @@ def test_the_club_command_says_what_is_wrong_in_one_line(postgres, tmp_path):  #
         assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
+def played_header(path: Path, table: str, seed: int) -> bytes:
+    """The header message (sequence 0) of game 1 of a game played into ``path`` by ``table``."""
+    play(path, seed)
+    pub = Publisher(path, table, "mqtt://127.0.0.1:1")
+    try:
+        return pub._messages(1, 0, 0)[0][1]
+    finally:
+        pub._close_db()
+
+
 def test_a_nul_or_a_huge_number_is_kept_aside_and_storing_goes_on(club_db, tmp_path):  # noqa: F811
     from tablekit.club.store import Store
 
-    path = tmp_path / "n.sqlite"
-    play(path, 32)
-    pub = Publisher(path, "n", "mqtt://127.0.0.1:1")
-    header = pub._messages(1, 0, 0)[0][1]
-    pub._close_db()
+    header = played_header(tmp_path / "n.sqlite", "n", 32)
     store = Store(club_db)
     try:
         store.add_tables(["n"])
@@ -183,11 +189,7 @@ def test_a_batch_that_failed_stores_a_new_table_s_game_when_sent_again(club_db, 
 
     from tablekit.club.store import Store, StoreError
 
-    path = tmp_path / "f.sqlite"
-    play(path, 33)
-    pub = Publisher(path, "fresh", "mqtt://127.0.0.1:1")
-    header = pub._messages(1, 0, 0)[0][1]
-    pub._close_db()
+    header = played_header(tmp_path / "f.sqlite", "fresh", 33)
     store = Store(club_db)
     real = Store._header
     failed = []
