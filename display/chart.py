@@ -69,8 +69,12 @@ def draw_line_chart(
     pygame.draw.line(surf, theme.TEXT_DIM, plot.bottomleft, plot.bottomright, max(1, L.py(0.003)))
     pygame.draw.line(surf, theme.TEXT_DIM, plot.topleft, plot.bottomleft, max(1, L.py(0.003)))
     label_every = max(1, math.ceil(deals * canvas.cache.width("00", small, False) * 2 / max(1, plot.w)))
+    # the last deal is always labelled; the regular label just before it gives way when the
+    # two would run together ("…11 1314")
+    crowded = label_every > 1 and (deals - 1) % label_every != 0  # nearer than a label's room
     for i in range(deals):
-        if i % label_every == 0 or i == deals - 1:
+        last_regular = i == (deals - 1) // label_every * label_every and i != deals - 1
+        if (i % label_every == 0 and not (crowded and last_regular)) or i == deals - 1:
             x = xy(i, low)[0]
             box = pygame.Rect(0, plot.bottom + 2, small * 2, small)
             box.centerx = x

@@ -198,3 +198,34 @@ def test_suit_symbols_the_font_lacks_are_written_as_letters() -> None:
     dejavu = TextCache(Fonts())
     if dejavu.fonts.face != "default":  # DejaVu draws them as they are
         assert dejavu.displayable("2♦ 7♣", 24) == "2♦ 7♣"
+
+
+@BOTH
+def test_the_chart_s_deal_numbers_never_run_together(size: tuple[int, int]) -> None:
+    from display.viewmodel import ScoreSeries
+
+    for deals in (13, 14, 15, 23, 37):
+        base = scoreboard_view(10)
+        series = tuple(ScoreSeries(s.name, tuple((k + 1) * (i + 2) for k in range(deals)))
+                       for i, s in enumerate(base.series))
+        _, canvas = render(dataclasses.replace(base, series=series, title=f"Scores after deal {deals}"), size)
+        plot = canvas.regions["chart:plot"]
+        labels = [t for t in canvas.texts if t.text.isdigit() and t.rect.top >= plot.bottom]
+        assert str(deals) in [t.text for t in labels]  # the last deal is always named
+        boxes = sorted((t.rect for t in labels), key=lambda r: r.x)
+        assert all(a.right < b.left for a, b in zip(boxes, boxes[1:], strict=False)), (deals, [t.text for t in labels])
+
+
+def test_a_name_s_joiners_and_emoji_tints_are_never_question_marks() -> None:
+    from display.canvas import TextCache, printable
+    from display.fonts import Fonts
+
+    cache = TextCache(Fonts())
+    # a Persian name and a Devanagari conjunct keep their joiners; control characters do not
+    assert printable("علی\u200cرضا") == "علی\u200cرضا" and printable("क्\u200dष") == "क्\u200dष"
+    assert printable("Ann\tBo\n") == "Ann Bo"
+    for name in ("Mum \u2764\ufe0f", "Ravi\U0001F44D\U0001F3FD", "\U0001F469\u200d\U0001F467"):
+        shown = cache.displayable(name, 20)
+        # what no face draws is one "?" a symbol at most, never one for a tint or a joiner
+        assert shown.count("?") <= sum(1 for ch in name if 0x2600 <= ord(ch) < 0xFE00 or ord(ch) >= 0x1F400), (name, shown)
+        assert "\ufe0f" not in shown or cache.fonts.covers("\ufe0f", True)
