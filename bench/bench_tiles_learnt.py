@@ -83,7 +83,7 @@ def scale_of(tiles: list[SceneTile], rng: np.random.Generator) -> float:
     """The scale (pixels a millimetre) a mat calibration would give for a table of ``tiles``,
     if they were ``TILE_MM`` high: their median height over it, off by a factor of up to 1.1
     either way."""
-    heights = [float(np.hypot(*((t.quad[0] + t.quad[1]) / 2 - (t.quad[2] + t.quad[3]) / 2))) for t in tiles]
+    heights = [t.height for t in tiles]
     return float(np.median(heights)) / TILE_MM * float(np.exp(rng.uniform(-0.1, 0.1)))
 
 

@@ -406,7 +406,7 @@ def test_a_calibrated_table_is_first_looked_at_the_size_its_scale_asks(monkeypat
     at once (no look at 384 to measure by), and the table reads as well."""
     rng = np.random.default_rng(12)
     image, tiles = tile_scene(rng, (960, 720), (60.0, 110.0), "rows", None, True, 0.1, fonts=BUNDLED)
-    heights = [float(np.hypot(*((t.quad[0] + t.quad[1]) / 2 - (t.quad[2] + t.quad[3]) / 2))) for t in tiles]
+    heights = [t.height for t in tiles]
     px_per_mm = float(np.median(heights)) / TILE_MM
     sizes: list[int] = []
     real_maps = vision.tile_reader.tile_maps

@@ -427,6 +427,12 @@ class SceneTile:
         return float(c[0]), float(c[1])
 
     @property
+    def height(self) -> float:
+        """The face's height in image pixels: from its bottom edge's middle to its top's."""
+        q = self.quad
+        return float(np.hypot(*((q[0] + q[1]) / 2 - (q[2] + q[3]) / 2)))
+
+    @property
     def up(self) -> tuple[float, float]:
         """The unit vector from the face's bottom edge to its top edge, in image pixels."""
         q = self.quad
