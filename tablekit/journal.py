@@ -253,6 +253,9 @@ class Journal:
         self._states: dict[int, GameState] = {}  # the fold of each game appended to
         self._games: dict[int, Game] = {}
         self._stale = False  # summaries from an older kit, not put right (read-only)
+        #: The lowest number a new game may take: a journal begun afresh numbers its games
+        #: after those of the journal it replaces (see ``journal_open.open_table_journal``).
+        self.first_game_id = 1
         memory = str(path) == ":memory:"
         if not memory:
             check_place(self.path, read_only)
@@ -385,8 +388,10 @@ class Journal:
 
     def new_game(self, game: Game, created_ms: int) -> int:
         with self._write() as db:
-            cur = db.execute("INSERT INTO games (created_ms, variant, setup) VALUES (?, ?, ?)",
-                             (created_ms, game.variant_id, json.dumps(game.to_json())))
+            top = int(db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0])
+            cur = db.execute("INSERT INTO games (id, created_ms, variant, setup) "
+                             "VALUES (?, ?, ?, ?)", (max(top + 1, self.first_game_id), created_ms,
+                                                     game.variant_id, json.dumps(game.to_json())))
         game_id = cur.lastrowid
         assert game_id is not None
         self._next_seq[game_id] = 1

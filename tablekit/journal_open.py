@@ -15,6 +15,7 @@ sentence saying how many could not be.
 
 from __future__ import annotations
 
+import glob
 import json
 import logging
 import os
@@ -57,14 +58,40 @@ def open_table_journal(path: str | Path) -> tuple[Journal, str | None]:
     ``TablekitError``) when no journal can be kept there at all.
     """
     path = Path(path)
+    message = None
     try:
-        return Journal(path), None
+        journal = Journal(path)
     except JournalDamagedError as exc:
-        reason = str(exc)
-    aside = set_aside(path)
-    log.warning("%s; kept as %s", reason, aside)
-    journal = Journal(path)
-    return journal, f"the journal was damaged; kept as {aside.name}; starting fresh"
+        aside = set_aside(path)
+        log.warning("%s; kept as %s", exc, aside)
+        journal = Journal(path)
+        message = f"the journal was damaged; kept as {aside.name}; starting fresh"
+    journal.first_game_id = games_before(path) + 1
+    return journal, message
+
+
+def games_before(path: Path) -> int:
+    """The highest game number this place has used before its journal: in the journals set aside
+    beside it (as far as they can still be read) and in the club's mark (the games the club
+    holds from it). A fresh journal numbers its games after them, so that a game number names one
+    game at this table, at the club too, whatever was set aside."""
+    from tablekit.club.marks import highest_marked_game
+
+    top = highest_marked_game(path)
+    for aside in path.parent.glob(f"{glob.escape(path.name)}.corrupt-*"):
+        if aside.name.endswith(COMPANIONS):
+            continue
+        try:
+            uri = "file:" + quote(str(aside.resolve())) + "?mode=ro&immutable=1"  # no -shm made
+            db = sqlite3.connect(uri, uri=True, timeout=0.5)
+            try:
+                top = max(top, int(db.execute("SELECT COALESCE(MAX(id), 0) FROM games")
+                                   .fetchone()[0]))
+            finally:
+                db.close()
+        except (sqlite3.Error, OSError, TypeError, ValueError, OverflowError):
+            continue  # too damaged to say: its mark, if any, still counts
+    return top
 
 
 def set_aside(path: Path) -> Path:

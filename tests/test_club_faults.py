@@ -117,9 +117,12 @@ def test_bad_input_is_kept_aside_and_never_touches_the_results(broker, club_db, 
         wait_until(lambda: same(club_db, "k", path), 20, "the game stored as journaled")
         # replayed but different: a stored sequence number with another event
         send(event_message("k", 1, 2, 99, "confirm", '{"type":"confirm","t_ms":99}'))
-        send(header.replace(b'"created_ms":', b'"created_ms":1'))
-        wait_until(lambda: count(club_db, "SELECT COUNT(*) FROM club_quarantine") == 7, 10,
-                   "seven messages kept aside")
+        other = json.loads(header)
+        other["setup"]["note"] = "another setup"
+        send(json.dumps(other).encode())  # the same game's header, with another setup
+        send(header.replace(b'"created_ms":', b'"created_ms":1'))  # another game, same number
+        wait_until(lambda: count(club_db, "SELECT COUNT(*) FROM club_quarantine") == 8, 10,
+                   "eight messages kept aside")
         assert same(club_db, "k", path)
         reasons = [r for (r,) in __import__("psycopg").connect(club_db).execute(
             "SELECT reason FROM club_quarantine ORDER BY id")]
@@ -128,6 +131,7 @@ def test_bad_input_is_kept_aside_and_never_touches_the_results(broker, club_db, 
         assert "unknown table" in reasons
         assert any("seat 9 does not exist" in r for r in reasons)
         assert sum(r.startswith("replayed but different") for r in reasons) == 2
+        assert sum(r.startswith("another game numbered 1") for r in reasons) == 1
         assert count(club_db, "SELECT COUNT(*) FROM club_events") == len(events)
     finally:
         raw.loop_stop()

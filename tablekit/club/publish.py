@@ -28,6 +28,7 @@ from urllib.parse import quote
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from tablekit.club.marks import mark_path, read_mark
 from tablekit.club.wire import (
     Broker,
     ack_topic,
@@ -47,10 +48,6 @@ RESEND_S = 3.0
 RESEND_MAX = 30.0
 
 
-def mark_path(journal: Path) -> Path:
-    return journal.with_name(journal.name + ".club.json")
-
-
 class Publisher:
     """Publishes the journal at ``journal`` as table ``table`` to ``broker`` (``mqtt://…``)."""
 
@@ -66,6 +63,7 @@ class Publisher:
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._connected = False
+        self._created: dict[int, int] = {}  # game -> its created_ms, as the mark knows it
         self.acked: dict[int, int] = self._load_marks()  # game -> highest seq the club stored
         self._sent: dict[int, int] = dict(self.acked)  # game -> highest seq published
         self._seen_ms: dict[tuple[int, int], int] = {}
@@ -240,10 +238,12 @@ class Publisher:
             return {}
         db = self._connect()
         tops: dict[int, int] = {}
-        for game_id, status in db.execute("SELECT id, status FROM games").fetchall():
+        for game_id, status, created_ms in db.execute(
+                "SELECT id, status, created_ms FROM games").fetchall():
             game = int(game_id)
             if game in self._complete:
                 continue
+            self._same_game(game, int(created_ms))
             row = db.execute("SELECT MAX(seq) FROM events WHERE game_id=?", (game,)).fetchone()
             tops[game] = int(row[0] or 0)
             with self._lock:
@@ -255,16 +255,31 @@ class Publisher:
                 self._seen_ms.setdefault((g, s), now)
         return tops
 
+    def _same_game(self, game: int, created_ms: int) -> None:
+        """Forget what the mark says of game ``game`` when the journal's game of that number
+        is another one (created at another time: the journal was begun afresh)."""
+        with self._lock:
+            known = self._created.get(game)
+            if known == created_ms:
+                return
+            if known is not None:
+                log.warning("table %s: game %d in the journal is not the game %d the club was "
+                            "sent (the journal was begun afresh); sending it whole", self.table,
+                            game, game)
+                self.acked.pop(game, None)
+                self._sent.pop(game, None)
+            self._created[game] = created_ms
+            self._marks_dirty = True
+
     def _messages(self, game: int, first: int, last: int) -> list[tuple[int, bytes]]:
         db = self._connect()
         out: list[tuple[int, bytes]] = []
+        setup = self._setups.get(game)
+        if setup is None:
+            row = db.execute("SELECT created_ms, setup FROM games WHERE id=?", (game,)).fetchone()
+            setup = (int(row[0]), json.loads(row[1]))
+            self._setups[game] = setup
         if first == 0:
-            setup = self._setups.get(game)
-            if setup is None:
-                row = db.execute("SELECT created_ms, setup FROM games WHERE id=?",
-                                 (game,)).fetchone()
-                setup = (int(row[0]), json.loads(row[1]))
-                self._setups[game] = setup
             out.append((0, header_message(self.table, game, setup[0], setup[1])))
             first = 1
         if last >= first:
@@ -274,7 +289,8 @@ class Publisher:
                     "AND ? ORDER BY seq", (game, first, last)):
                 sent = self._seen_ms.pop((game, int(seq)), now) if self.stamp else 0
                 out.append((int(seq), event_message(self.table, game, int(seq), int(t_ms),
-                                                    str(type_), str(body), sent)))
+                                                    str(type_), str(body), sent,
+                                                    created_ms=setup[0])))
         return out
 
     # --- the mark beside the journal -------------------------------------------------------
@@ -282,12 +298,15 @@ class Publisher:
     def _load_marks(self) -> dict[int, int]:
         path = mark_path(self.journal)
         try:
-            data = json.loads(path.read_text())
+            data = read_mark(self.journal)
+            if not data:
+                return {}
             if data.get("table") != self.table or data.get("broker") != str(self.broker):
                 return {}  # another club (or name): everything is sent to this one
-            return {int(g): int(s) for g, s in data["acked"].items()}
-        except FileNotFoundError:
-            return {}
+            acked = {int(g): int(s) for g, s in data["acked"].items()}
+            created = {int(g): int(ms) for g, ms in data.get("created", {}).items()}
+            self._created = {g: ms for g, ms in created.items() if g in acked}
+            return acked
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             log.warning("club mark %s cannot be read (%s): the journal is sent again "
                         "(the club stores each event once)", path, exc)
@@ -298,7 +317,9 @@ class Publisher:
             if not (self._marks_dirty or force):
                 return
             data = {"table": self.table, "broker": str(self.broker),
-                    "acked": {str(g): s for g, s in sorted(self.acked.items())}}
+                    "acked": {str(g): s for g, s in sorted(self.acked.items())},
+                    "created": {str(g): self._created[g] for g in sorted(self.acked)
+                                if g in self._created}}
             self._marks_dirty = False
         path = mark_path(self.journal)
         tmp = path.with_name(path.name + ".tmp")

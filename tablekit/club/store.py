@@ -76,6 +76,7 @@ CREATE TABLE IF NOT EXISTS club_held (
     held_at TIMESTAMPTZ NOT NULL DEFAULT now(),
     PRIMARY KEY (table_id, game_id, seq)
 );
+ALTER TABLE club_held ADD COLUMN IF NOT EXISTS created_ms BIGINT NOT NULL DEFAULT 0;
 CREATE TABLE IF NOT EXISTS club_deals (
     table_id TEXT NOT NULL,
     game_id BIGINT NOT NULL,
@@ -117,6 +118,7 @@ class Fold:
 
     game: Game
     state: GameState
+    created_ms: int = 0  # the game's own (its header's): with the number, which game it is
     last_seq: int = 0
     ruling: str = ""
     deals_written: int = 0
@@ -142,6 +144,16 @@ def read_event(body: str, players: int | None) -> Event:
         return event
     except ROW_FAULTS as exc:
         raise MessageError(f"the event cannot be read ({exc})") from None
+
+
+def same_game(msg: Message, created_ms: int) -> None:
+    """:class:`MessageError` when ``msg`` names the game it belongs to (its creation time) and
+    that is not the game the club holds under its number."""
+    if msg.created_ms and created_ms and msg.created_ms != created_ms:
+        raise MessageError(
+            f"another game numbered {msg.game} (created at {msg.created_ms} ms, the club holds "
+            f"one created at {created_ms} ms): two tables send as {msg.table!r}, or its journal "
+            f"was begun afresh; give each table its own --table-id")
 
 
 def whose_turn(state: GameState) -> str:
@@ -249,6 +261,8 @@ class Store:
             work[key] = self._load(key)
         fold = work[key]
         try:
+            if msg.seq and fold is not None:
+                same_game(msg, fold.created_ms)
             if msg.seq == 0:
                 fold = self._header(msg, fold, work, out)
             elif fold is not None and msg.seq == fold.last_seq + 1:
@@ -268,12 +282,12 @@ class Store:
         fold = self._folds.get(key)
         if fold is not None:
             return replace(fold)
-        row = self.db.execute("SELECT setup FROM club_games WHERE table_id=%s AND game_id=%s",
-                              key).fetchone()
+        row = self.db.execute("SELECT setup, created_ms FROM club_games WHERE table_id=%s AND "
+                              "game_id=%s", key).fetchone()
         if row is None:
             return None
         game = Game.from_json(json.loads(row[0]))
-        fold = Fold(game, new_game(game))
+        fold = Fold(game, new_game(game), int(row[1]))
         for (body,) in self.db.execute("SELECT body FROM club_events WHERE table_id=%s AND "
                                        "game_id=%s ORDER BY seq", key):
             fold.take(read_event(body, game.players))
@@ -290,6 +304,7 @@ class Store:
             if row is not None and (row[0], row[1]) == (setup, msg.created_ms):
                 out.duplicates += 1
                 return fold
+            same_game(msg, fold.created_ms)
             raise MessageError("replayed but different: the game's header does not match "
                                "the one stored")
         try:
@@ -301,7 +316,7 @@ class Store:
                         "players, totals) VALUES (%s, %s, %s, %s, %s, %s, %s)",
                         (msg.table, msg.game, msg.created_ms, game.variant_id, setup,
                          json.dumps(names), json.dumps([0] * len(names))))
-        fold = Fold(game, new_game(game), changed=True)
+        fold = Fold(game, new_game(game), msg.created_ms, changed=True)
         work[(msg.table, msg.game)] = fold
         out.stored += 1
         return fold
@@ -336,9 +351,10 @@ class Store:
         if row is not None:
             self._repeat(msg, "club_held", out)
             return
-        self.db.execute("INSERT INTO club_held (table_id, game_id, seq, t_ms, type, body) "
-                        "VALUES (%s, %s, %s, %s, %s, %s)",
-                        (msg.table, msg.game, msg.seq, msg.t_ms, msg.type, msg.body))
+        self.db.execute("INSERT INTO club_held (table_id, game_id, seq, t_ms, type, body, "
+                        "created_ms) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                        (msg.table, msg.game, msg.seq, msg.t_ms, msg.type, msg.body,
+                         msg.created_ms))
         out.held += 1
         log.info("table %s game %d: event %d held aside (the club has up to %s)", msg.table,
                  msg.game, msg.seq, fold.last_seq if fold is not None else "no header")
@@ -346,15 +362,18 @@ class Store:
     def _drain(self, key: tuple[str, int], fold: Fold, out: Outcome) -> None:
         """Move the held events that now follow the stored ones into the game."""
         while True:
-            row = self.db.execute("SELECT t_ms, type, body FROM club_held WHERE table_id=%s AND "
-                                  "game_id=%s AND seq=%s", (*key, fold.last_seq + 1)).fetchone()
+            row = self.db.execute("SELECT t_ms, type, body, created_ms FROM club_held WHERE "
+                                  "table_id=%s AND game_id=%s AND seq=%s",
+                                  (*key, fold.last_seq + 1)).fetchone()
             if row is None:
                 return
-            msg = Message(key[0], key[1], fold.last_seq + 1, int(row[0]), str(row[1]), str(row[2]))
+            msg = Message(key[0], key[1], fold.last_seq + 1, int(row[0]), str(row[1]), str(row[2]),
+                          created_ms=int(row[3]))
             self.db.execute("DELETE FROM club_held WHERE table_id=%s AND game_id=%s AND seq=%s",
                             (*key, msg.seq))
             out.held -= 1
             try:
+                same_game(msg, fold.created_ms)
                 self._store(msg, read_event(msg.body, fold.game.players), fold, out)
             except MessageError as exc:
                 self._quarantine(msg, str(exc), msg.body.encode(), out)

@@ -3,7 +3,9 @@ one journaled event (or of a game's header, sequence number 0).
 
 A message is ``{"v": 1, "table": ID, "game": N, "seq": S, ...}``: ``seq`` 0 carries the game's
 setup (``setup``, ``created_ms``), every other ``seq`` one journaled event exactly as the journal
-holds it (``t_ms``, ``type``, ``body``: the event's JSON text, byte for byte). The club answers on
+holds it (``t_ms``, ``type``, ``body``: the event's JSON text, byte for byte; and ``created_ms``, the
+game's own, so that an event is never filed under another game of the same number: tables
+before it left it out, and the club takes their events as before). The club answers on
 the table's ack topic with ``{"games": {"N": S}}``: every sequence number up to S of game N is
 stored in the club's database.
 """
@@ -83,9 +85,11 @@ def header_message(table: str, game: int, created_ms: int, setup: dict[str, Any]
 
 
 def event_message(table: str, game: int, seq: int, t_ms: int, type_: str, body: str,
-                  sent_ms: int = 0) -> bytes:
+                  sent_ms: int = 0, *, created_ms: int = 0) -> bytes:
     data: dict[str, Any] = {"v": VERSION, "table": table, "game": game, "seq": seq,
                             "t_ms": t_ms, "type": type_, "body": body}
+    if created_ms:
+        data["created_ms"] = created_ms  # which game numbered ``game`` (its header's)
     if sent_ms:
         data["sent_ms"] = sent_ms  # when the table first saw it journaled (for latency)
     return json.dumps(data, separators=(",", ":")).encode()
@@ -155,4 +159,6 @@ def read_message(payload: bytes) -> Message:
     type_, body = data.get("type"), data.get("body")
     if not isinstance(type_, str) or not isinstance(body, str):
         raise MessageError("an event needs its type and body (strings)")
-    return Message(table, game, seq, _int(data, "t_ms", 0), type_, body, sent_ms=sent_ms)
+    created_ms = _int(data, "created_ms", 0) if "created_ms" in data else 0
+    return Message(table, game, seq, _int(data, "t_ms", 0), type_, body, created_ms=created_ms,
+                   sent_ms=sent_ms)

@@ -1,0 +1,40 @@
+"""The mark a table's publisher keeps beside its journal (``<journal>.club.json``).
+
+It says, per game, the highest sequence number the club has stored, and when the game was
+created: a game number names a game only together with its creation time, since a journal
+begun afresh (the old one damaged and set aside, or a new SD card) numbers its games again.
+Reading it needs nothing of MQTT, so the table can ask it which game numbers the club has
+already seen from this journal's place, and number new games after them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+
+def mark_path(journal: Path) -> Path:
+    return journal.with_name(journal.name + ".club.json")
+
+
+def read_mark(journal: Path) -> dict[str, Any]:
+    """The mark's JSON object (``{}`` when there is none); ``OSError`` or ``ValueError`` when it
+    cannot be read."""
+    try:
+        data = json.loads(mark_path(journal).read_text())
+    except FileNotFoundError:
+        return {}
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    return data
+
+
+def highest_marked_game(journal: Path) -> int:
+    """The highest game number the club acknowledged from the journal at ``journal`` (0 when
+    there is no mark, or it cannot be read)."""
+    try:
+        acked = read_mark(journal).get("acked", {})
+        return max((int(g) for g in acked), default=0)
+    except (OSError, ValueError, TypeError, AttributeError):
+        return 0

@@ -1,0 +1,148 @@
+"""A game number names one game of a table only with its creation time: two tables sending under
+one table id, or a journal begun afresh, never have their events filed under another game.
+
+The club side runs against a real PostgreSQL; the table side on real journal files."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import psycopg
+from _club_fixtures import club_db, postgres  # noqa: F401
+from _club_helpers import count, journal_facts, play, same
+
+from tablekit.club.marks import mark_path
+from tablekit.club.publish import Publisher
+from tablekit.club.sim import sim_game
+from tablekit.club.store import Store
+from tablekit.journal_open import open_table_journal
+
+
+def messages(path: Path, table: str, game: int = 1) -> list[bytes]:
+    """Every message (header first) the table's publisher would send for ``game``."""
+    pub = Publisher(path, table, "mqtt://127.0.0.1:1")
+    try:
+        top = pub._tops()[game]
+        return [payload for _, payload in pub._messages(game, 0, top)]
+    finally:
+        pub._close_db()
+
+
+def test_two_tables_under_one_id_never_mix_their_games(club_db, tmp_path):  # noqa: F811
+    first, second = tmp_path / "first.sqlite", tmp_path / "second.sqlite"
+    play(first, 41, upto=10)
+    play(second, 42, upto=20)  # the same game number, longer: its 11th.. would fit after 10
+    store = Store(club_db)
+    try:
+        store.add_tables(["raspberrypi"])
+        out = store.ingest(messages(first, "raspberrypi"))
+        assert out.stored == 11 and out.quarantined == 0
+        out = store.ingest(messages(second, "raspberrypi"))
+        assert out.stored == 0 and out.quarantined == 21  # its header and all 20 events
+        assert out.acks == {"raspberrypi": {1: 10}}
+        assert same(club_db, "raspberrypi", first)  # the first table's game, untouched
+        with psycopg.connect(club_db) as db:
+            reasons = {r for (r,) in db.execute("SELECT reason FROM club_quarantine")}
+        assert all("another game numbered 1" in r and "--table-id" in r for r in reasons), reasons
+    finally:
+        store.close()
+
+
+def test_an_event_held_for_another_game_of_the_same_number_is_kept_aside(club_db, tmp_path):  # noqa: F811
+    first, second = tmp_path / "first.sqlite", tmp_path / "second.sqlite"
+    play(first, 43, upto=5)
+    play(second, 44, upto=9)
+    header_a, *events_a = messages(first, "t")
+    _, *events_b = messages(second, "t")
+    store = Store(club_db)
+    try:
+        store.add_tables(["t"])
+        out = store.ingest([events_b[5]])  # before any header: held until 1..5 are stored
+        assert out.held == 1 and out.quarantined == 0
+        out = store.ingest([header_a, *events_a])  # a's game arrives: b's 6th is not a's 6th
+        assert out.acks == {"t": {1: 5}} and out.quarantined == 1 and out.stored == 6
+        assert count(club_db, "SELECT COUNT(*) FROM club_held") == 0
+        assert same(club_db, "t", first)
+    finally:
+        store.close()
+
+
+def test_events_from_older_tables_without_the_game_s_time_are_stored_as_before(club_db, tmp_path):  # noqa: F811
+    path = tmp_path / "old.sqlite"
+    play(path, 45, upto=12)
+    header, *events = messages(path, "old")
+    plain = []
+    for payload in events:
+        data = json.loads(payload)
+        assert data.pop("created_ms") == json.loads(header)["created_ms"]
+        plain.append(json.dumps(data).encode())
+    store = Store(club_db)
+    try:
+        store.add_tables(["old"])
+        out = store.ingest([header, *plain])
+        assert out.stored == 13 and out.quarantined == 0
+        assert same(club_db, "old", path)
+    finally:
+        store.close()
+
+
+def test_a_journal_begun_afresh_numbers_its_games_after_the_club_s(tmp_path):
+    path = tmp_path / "table.sqlite"
+    play(path, 46, upto=4)
+    play(path, 47, upto=4)
+    mark_path(path).write_text(json.dumps({"table": "t", "broker": "mqtt://club:1883",
+                                           "acked": {"1": 4, "2": 4}}))
+    path.write_bytes(b"this is no journal any more" * 100)  # damaged: set aside on opening
+    journal, message = open_table_journal(path)
+    with journal:
+        assert message is not None and "starting fresh" in message
+        assert journal.new_game(sim_game(48), 1_800_000_000_000) == 3
+        assert journal.new_game(sim_game(49), 1_800_000_000_001) == 4
+
+
+def test_a_journal_set_aside_without_a_club_still_gives_its_numbers_up(tmp_path):
+    path = tmp_path / "table.sqlite"
+    for seed in (50, 51, 52):
+        play(path, seed, upto=2)
+    path.rename(path.with_name(path.name + ".corrupt-20260101-000000"))
+    (tmp_path / "table.sqlite.corrupt-20260102-000000").write_bytes(b"\x00" * 4096)  # unreadable
+    journal, message = open_table_journal(path)
+    with journal:
+        assert message is None  # a new file: nothing was damaged this time
+        assert journal.new_game(sim_game(53), 1_800_000_000_000) == 4
+    journal, _ = open_table_journal(path)  # and opened again: the numbers go on
+    with journal:
+        assert journal.new_game(sim_game(54), 1_800_000_000_001) == 5
+
+
+def test_the_publisher_sends_a_game_whole_when_its_number_now_names_another(tmp_path):
+    path = tmp_path / "table.sqlite"
+    play(path, 55, upto=6)
+    with sqlite3.connect(path) as db:
+        created = db.execute("SELECT created_ms FROM games WHERE id=1").fetchone()[0]
+    mark_path(path).write_text(json.dumps({
+        "table": "t", "broker": "mqtt://127.0.0.1:1", "acked": {"1": 30, "2": 3},
+        "created": {"1": created + 1, "2": 5}}))
+    pub = Publisher(path, "t", "mqtt://127.0.0.1:1")
+    try:
+        assert pub.acked == {1: 30, 2: 3}
+        assert pub._tops() == {1: 6}
+        assert pub.acked == {2: 3}  # game 1 is another game now: all of it goes
+        assert pub.backlog() == 6  # all six events (and its header)
+        pub._save_marks(force=True)
+        saved = json.loads(mark_path(path).read_text())
+        assert saved["acked"] == {"2": 3} and saved["created"] == {"2": 5}
+    finally:
+        pub._close_db()
+    # a mark from before the creation times were kept is trusted as it was
+    mark_path(path).write_text(json.dumps({"table": "t", "broker": "mqtt://127.0.0.1:1",
+                                           "acked": {"1": 6}}))
+    pub = Publisher(path, "t", "mqtt://127.0.0.1:1")
+    try:
+        pub._tops()
+        assert pub.acked == {1: 6} and pub.backlog() == 0
+    finally:
+        pub._close_db()
+    assert journal_facts(path)[1]["events"]  # the journal itself was only read
