@@ -9,6 +9,7 @@ import pygame
 
 from display import theme
 from display.canvas import Canvas
+from display.fonts import clusters
 
 
 def nice_step(span: float, ticks: int = 5) -> float:
@@ -27,22 +28,57 @@ def _label(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
 
 
+def tags(names: Sequence[str]) -> list[str]:
+    """A short tag per name for the ends of the chart's lines, all different: the names' first
+    one, two or three characters (as a reader counts them), the fewest that tell every name
+    apart; names alike that far take their first two and their place in the list."""
+    cut = [clusters(" ".join(n.split())) for n in names]
+    for k in (1, 2, 3):
+        short = ["".join(c[:k]) for c in cut]
+        if len(set(short)) == len(short):
+            return short
+    return [f"{''.join(c[:2])}{i + 1}" for i, c in enumerate(cut)]
+
+
+def spread(ys: Sequence[int], height: int, top: int, bottom: int) -> list[int]:
+    """Tops for labels ``height`` tall wanting to centre on ``ys``, at least ``height`` apart
+    and within ``top``..``bottom`` (as near their wishes as that allows), in ``ys``'s order."""
+    order = sorted(range(len(ys)), key=lambda i: ys[i])
+    placed = [0] * len(ys)
+    floor = top
+    for i in order:  # downwards, each below the one above
+        placed[i] = max(ys[i] - height // 2, floor)
+        floor = placed[i] + height
+    ceiling = bottom
+    for i in reversed(order):  # then upwards from the bottom edge
+        placed[i] = max(top, min(placed[i], ceiling - height))
+        ceiling = placed[i]
+    return placed
+
+
 def draw_line_chart(
     canvas: Canvas,
     rect: pygame.Rect,
     series: Sequence[tuple[Sequence[float], theme.Colour]],
     *,
+    names: Sequence[str] = (),
     target: float | None = None,
     target_label: str = "",
     name: str = "chart",
 ) -> None:
-    """Lines of running totals, deal 1 at the left, over a light grid, inside ``rect``."""
+    """Lines of running totals, deal 1 at the left, over a light grid, inside ``rect``. With
+    ``names``, each line ends in its player's tag (see :func:`tags`), in the line's colour, so
+    that no line is known by its colour alone."""
     L = canvas.layout
     surf = canvas.surface
     canvas.mark(name, rect)
     small = L.line("small")
     axis_w = max(canvas.cache.width("0000", small, False), L.py(0.05))
-    plot = pygame.Rect(rect.x + axis_w + L.py(0.01), rect.y + small // 2, rect.w - axis_w - L.py(0.02), rect.h - small * 2)
+    labels = tags(names) if len(names) == len(series) else []
+    tag_w = max((canvas.cache.width(t, small, True) for t in labels), default=0)
+    room = tag_w + L.py(0.02) if labels else 0
+    plot = pygame.Rect(rect.x + axis_w + L.py(0.01), rect.y + small // 2,
+                       rect.w - axis_w - L.py(0.02) - room, rect.h - small * 2)
     canvas.mark(f"{name}:plot", plot)
     deals = max((len(s) for s, _ in series), default=0)
     values = [v for s, _ in series for v in s]
@@ -98,6 +134,16 @@ def draw_line_chart(
             pygame.draw.circle(surf, colour, p, dot)
         if points:
             canvas.mark(f"{name}:end:{k}", pygame.Rect(points[-1][0] - dot, points[-1][1] - dot, 2 * dot, 2 * dot))
+    ends = [(k, xy(len(totals) - 1, totals[-1])) for k, (totals, _) in enumerate(series) if totals]
+    if labels and ends:
+        tops = spread([p[1] for _, p in ends], small, rect.y, rect.bottom)
+        for (k, (x, y)), top in zip(ends, tops, strict=True):
+            colour = series[k][1]
+            box = pygame.Rect(plot.right + dot + L.py(0.01), top, tag_w + 2, small)
+            if abs(box.centery - y) > small // 2:  # moved off its line's end: a leader to it
+                pygame.draw.line(surf, colour, (x + dot, y), (box.x - 1, box.centery), 1)
+            canvas.text(labels[k], small, box, colour, align="left")
+            canvas.mark(f"{name}:tag:{k}", box)
 
     if target is not None and target_label and low <= target <= high:
         # over the lines, on a backing of its own, so a line crossing it cannot hide it

@@ -57,6 +57,19 @@ def _joins_previous(ch: str) -> bool:
     return unicodedata.category(ch) in ("Mn", "Mc", "Me") or ch in "\u200c\u200d" or 0xFE00 <= ord(ch) <= 0xFE0F
 
 
+def clusters(text: str) -> list[str]:
+    """``text`` cut into the pieces a reader sees as one character: a letter with its combining
+    marks, joiners, the character a joiner joins and variation selectors (a skin tone too)."""
+    out: list[str] = []
+    for ch in text:
+        tone = 0x1F3FB <= ord(ch) <= 0x1F3FF
+        if out and (_joins_previous(ch) or tone or out[-1].endswith("\u200d")):
+            out[-1] += ch
+        else:
+            out.append(ch)
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Run:
     """A stretch of text drawn by one face in one script."""

@@ -229,3 +229,40 @@ def test_a_name_s_joiners_and_emoji_tints_are_never_question_marks() -> None:
         # what no face draws is one "?" a symbol at most, never one for a tint or a joiner
         assert shown.count("?") <= sum(1 for ch in name if 0x2600 <= ord(ch) < 0xFE00 or ord(ch) >= 0x1F400), (name, shown)
         assert "\ufe0f" not in shown or cache.fonts.covers("\ufe0f", True)
+
+
+def test_chart_tags_tell_every_player_apart_with_few_characters() -> None:
+    from display.chart import tags
+
+    assert tags(["Anita", "Ravi", "Meera", "Joseph"]) == ["A", "R", "M", "J"]
+    assert tags(["Asha", "Arjun", "Ravi"]) == ["As", "Ar", "Ra"]
+    assert tags(["Ana Li", "Ana Lu"]) == ["An1", "An2"]  # alike for three: two and a place
+    assert tags(["Sam", "Sam"]) == ["Sa1", "Sa2"]
+    # a letter keeps its marks, a joined emoji stays whole
+    assert tags(["क्षमा", "कमल"]) == ["क्", "क"]
+    assert tags(["\U0001F469\u200d\U0001F373 Jo", "Jo"]) == ["\U0001F469\u200d\U0001F373", "J"]
+
+
+@BOTH
+def test_each_chart_line_ends_in_its_player_s_tag_in_its_colour(size: tuple[int, int]) -> None:
+    from display.viewmodel import ScoreSeries
+
+    base = scoreboard_view(6)
+    # eight players, five of them ending on the same total: their tags must stack, not overlap
+    names = ["Anita", "Ravi", "Meera", "Joseph", "Asha", "Rohan", "Mina", "Jo"]
+    series = tuple(ScoreSeries(n, (10 * i, 100 if i < 4 else 20 * i)) for i, n in enumerate(names))
+    surface, canvas = render(dataclasses.replace(base, series=series), size)
+    assert_texts_inside(canvas)
+    plot = canvas.regions["chart:plot"]
+    boxes = [canvas.regions[f"chart:tag:{i}"] for i in range(len(names))]
+    assert all(b.left > plot.right and canvas.regions["chart"].contains(b) for b in boxes)
+    ordered = sorted(boxes, key=lambda b: b.top)
+    assert all(a.bottom <= b.top for a, b in zip(ordered, ordered[1:], strict=False))
+    shown = {t.text for t in canvas.texts if any(b.contains(t.rect) for b in boxes)}
+    assert shown == {"Ani", "Rav", "Mee", "Jos", "Ash", "Roh", "Min", "Jo"}  # "Jo" is whole
+    for i, box in enumerate(boxes):
+        assert share(surface, box, theme.series_colour(i), 40) > 0.02, names[i]
+    # tags follow their lines: top to bottom in the order of the lines' ends
+    ends = [canvas.regions[f"chart:end:{i}"].centery for i in range(len(names))]
+    assert sorted(range(len(names)), key=lambda i: (boxes[i].top, i)) == \
+        sorted(range(len(names)), key=lambda i: (ends[i], i))

@@ -36,6 +36,7 @@ def draw(canvas: Canvas, view: ScoreboardView) -> None:
         canvas,
         inset(chart, L.py(0.015)),
         [(tuple(float(t) for t in s.totals), colours[i]) for i, s in enumerate(view.series)],
+        names=[s.name for s in view.series],
         target=None if view.target is None else float(view.target),
         target_label=view.target_label,
     )
