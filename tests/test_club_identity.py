@@ -10,13 +10,16 @@ import sqlite3
 from pathlib import Path
 
 import psycopg
-from _club_fixtures import club_db, postgres  # noqa: F401
+from _club_fixtures import broker, club_db, postgres, wait_until  # noqa: F401
 from _club_helpers import count, journal_facts, play, same
 
 from tablekit.club.marks import mark_path
 from tablekit.club.publish import Publisher
+from tablekit.club.service import Club
 from tablekit.club.sim import sim_game
 from tablekit.club.store import Store
+from tablekit.club.wire import parse_broker
+from tablekit.journal import Journal
 from tablekit.journal_open import open_table_journal
 
 
@@ -146,3 +149,30 @@ def test_the_publisher_sends_a_game_whole_when_its_number_now_names_another(tmp_
     finally:
         pub._close_db()
     assert journal_facts(path)[1]["events"]  # the journal itself was only read
+
+
+def test_a_club_database_wiped_mid_game_gets_the_whole_game_again(broker, club_db, tmp_path):  # noqa: F811
+    """The club's database is emptied while a game is half played (a new database, a restore
+    from an older copy): the events that come next cannot be stored without what came before,
+    so the club asks the table for it, and the table sends the game again from its header."""
+    path = tmp_path / "w.sqlite"
+    Journal(path).close()
+    club = Club(parse_broker(broker.url), club_db, ["w"]).start()
+    pub = Publisher(path, "w", broker.url, poll_s=0.05, resend_s=0.5).start()
+    try:
+        gid = play(path, 56, upto=15)
+        wait_until(lambda: count(club_db, "SELECT COUNT(*) FROM club_events") == 15, 20,
+                   "the first half stored")
+        wait_until(lambda: pub.acked.get(gid) == 15, 10, "the table told")
+        club.stop()
+        with psycopg.connect(club_db) as db:
+            db.execute("TRUNCATE club_events, club_deals, club_held, club_games")
+        club = Club(parse_broker(broker.url), club_db, ["w"]).start()
+        play(path, 56, upto=30, game_id=gid)
+        wait_until(lambda: same(club_db, "w", path), 30, "the whole game stored again")
+        assert count(club_db, "SELECT COUNT(*) FROM club_events") == 30
+        assert count(club_db, "SELECT COUNT(*) FROM club_held") == 0
+        assert count(club_db, "SELECT COUNT(*) FROM club_quarantine") == 0
+    finally:
+        pub.stop()
+        club.stop()

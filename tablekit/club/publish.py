@@ -152,8 +152,9 @@ class Publisher:
 
     def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         try:
-            games = json.loads(msg.payload.decode())["games"]
-            acks = {int(g): int(s) for g, s in games.items()}
+            answer = json.loads(msg.payload.decode())
+            acks = {int(g): int(s) for g, s in answer["games"].items()}
+            gaps = {int(g): int(s) for g, s in answer.get("from", {}).items()}
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             log.warning("club ack on %s cannot be read (%s)", msg.topic, exc)
             return
@@ -164,6 +165,19 @@ class Publisher:
                     self._sent[game] = max(self._sent.get(game, -1), seq)
                     self._last_progress = time.monotonic()
                     self._pause = self.resend_s
+                    self._marks_dirty = True
+            for game, seq in gaps.items():
+                # the club holds events of this game behind a gap: it has it only up to seq
+                # (-1: not even its header; its database was wiped or restored). What it
+                # lacks is sent again at the next resend, paced as any resend.
+                if seq < self.acked.get(game, -1) and acks.get(game, -1) <= seq:
+                    log.warning("table %s: the club has game %d only up to %d; sending the "
+                                "rest again", self.table, game, seq)
+                    if seq < 0:
+                        self.acked.pop(game, None)
+                    else:
+                        self.acked[game] = seq
+                    self._complete.discard(game)
                     self._marks_dirty = True
         self._wake.set()
 

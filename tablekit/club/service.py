@@ -182,9 +182,11 @@ class Club:
         else:
             return
         self.counters.add(out)
-        for table, games in out.acks.items():
-            payload = json.dumps({"games": {str(g): s for g, s in games.items()}})
-            self._client.publish(ack_topic(table), payload, qos=1)
+        for table in sorted(set(out.acks) | set(out.gaps)):
+            answer: dict[str, Any] = {"games": {str(g): s for g, s in out.acks.get(table, {}).items()}}
+            if table in out.gaps:  # held behind a gap: ask for what is missing
+                answer["from"] = {str(g): s for g, s in out.gaps[table].items()}
+            self._client.publish(ack_topic(table), json.dumps(answer), qos=1)
         if out.changed:
             self.hub.publish(out.changed)
 
@@ -205,6 +207,8 @@ class Club:
                 total.acks.setdefault(t, {}).update(gs)
             for t, gs in out.changed.items():
                 total.changed.setdefault(t, {}).update(gs)
+            for t, gs in out.gaps.items():
+                total.gaps.setdefault(t, {}).update(gs)
             total.stored += out.stored
             total.duplicates += out.duplicates
             total.held += out.held

@@ -171,6 +171,9 @@ class Outcome:
 
     acks: dict[str, dict[int, int]] = field(default_factory=dict)
     changed: dict[str, dict[int, int]] = field(default_factory=dict)
+    #: Games with events held behind a gap the batch did not fill (table -> game -> the last
+    #: seq stored, -1 when not even the header is): the table is asked to send after it.
+    gaps: dict[str, dict[int, int]] = field(default_factory=dict)
     stored: int = 0
     duplicates: int = 0
     held: int = 0
@@ -218,6 +221,7 @@ class Store:
             with self.db.transaction():
                 for payload in payloads:
                     self._one(payload, work, out, open_club)
+                self._gaps_left(work, out)
                 for key, fold in work.items():
                     if fold is not None and fold.changed:
                         self._write_results(key, fold)
@@ -231,6 +235,20 @@ class Store:
                 fold.changed = False
                 self._folds[key] = fold
         return out
+
+    def _gaps_left(self, work: dict[tuple[str, int], Fold | None], out: Outcome) -> None:
+        """Keep in ``out.gaps`` only the games whose held events still wait for a gap."""
+        for table, games in list(out.gaps.items()):
+            for game in list(games):
+                fold = work.get((table, game))
+                waiting = self.db.execute("SELECT 1 FROM club_held WHERE table_id=%s AND "
+                                          "game_id=%s LIMIT 1", (table, game)).fetchone()
+                if waiting is None:
+                    del games[game]
+                else:
+                    games[game] = fold.last_seq if fold is not None else -1
+            if not games:
+                del out.gaps[table]
 
     def _reset(self) -> None:
         """After a failed transaction: forget the folds and the tables known (they are read
@@ -356,6 +374,7 @@ class Store:
                         (msg.table, msg.game, msg.seq, msg.t_ms, msg.type, msg.body,
                          msg.created_ms))
         out.held += 1
+        out.gaps.setdefault(msg.table, {})[msg.game] = -1  # settled at the batch's end
         log.info("table %s game %d: event %d held aside (the club has up to %s)", msg.table,
                  msg.game, msg.seq, fold.last_seq if fold is not None else "no header")
 

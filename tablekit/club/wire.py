@@ -7,7 +7,9 @@ holds it (``t_ms``, ``type``, ``body``: the event's JSON text, byte for byte; an
 game's own, so that an event is never filed under another game of the same number: tables
 before it left it out, and the club takes their events as before). The club answers on
 the table's ack topic with ``{"games": {"N": S}}``: every sequence number up to S of game N is
-stored in the club's database.
+stored in the club's database; and, when events of game N wait behind a gap the club cannot
+fill itself (its database was wiped or restored), ``"from": {"N": S}``: it has game N only up
+to S (-1: not its header), and the table sends the rest again.
 """
 
 from __future__ import annotations
