@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import psycopg
@@ -176,3 +177,19 @@ def test_a_club_database_wiped_mid_game_gets_the_whole_game_again(broker, club_d
     finally:
         pub.stop()
         club.stop()
+
+
+def test_ratings_follow_the_order_games_ended_at_their_tables_not_when_stored() -> None:
+    from tablekit.club.views import GameRow, ratings
+
+    def game(n: int, winner: int, ended_ms: int, stored_ms: int) -> GameRow:
+        return GameRow("t", n, ended_ms - 60_000, "indian-13", ["Asha", "Ravi", "Meera"], "over",
+                       "game-over", "", [0, 0, 0], [winner], "", "", 10, 3, stored_ms, ended_ms)
+
+    # Asha won first and Ravi won the two after; the table holding Asha's win was offline and
+    # its game reached the club last
+    played = [game(1, 0, 1_000, 9_000), game(2, 1, 2_000, 2_500), game(3, 1, 3_000, 3_500)]
+    as_played = ratings(played)
+    assert as_played == ratings(list(reversed(played)))
+    by_storing = ratings([replace(g, ended_ms=g.updated_ms) for g in played])
+    assert by_storing != as_played  # the order matters, and it is the tables' order that counts

@@ -35,6 +35,7 @@ class GameRow:
     last_seq: int
     deals: int
     updated_ms: int
+    ended_ms: int = 0  # the table's time of the game's last event (0: none yet)
 
     @property
     def evening(self) -> str:
@@ -51,7 +52,7 @@ class GameRow:
                 "winners": [self.players[w] for w in self.winners if 0 <= w < len(self.players)],
                 "ruling": self.ruling, "notice": self.notice, "seq": self.last_seq,
                 "deals": self.deals, "evening": self.evening, "season": self.season,
-                "updated_ms": self.updated_ms}
+                "updated_ms": self.updated_ms, "ended_ms": self.ended_ms}
 
 
 def evening_of(ms: int) -> str:
@@ -69,7 +70,9 @@ def season_of(ms: int) -> str:
 GAME_SQL = ("SELECT g.table_id, g.game_id, g.created_ms, g.variant, g.players, g.status, g.phase, "
             "g.turn, g.totals, g.winners, g.ruling, g.notice, g.last_seq, "
             "(SELECT COUNT(*) FROM club_deals d WHERE d.table_id=g.table_id AND "
-            "d.game_id=g.game_id), (EXTRACT(EPOCH FROM g.updated_at) * 1000)::BIGINT "
+            "d.game_id=g.game_id), (EXTRACT(EPOCH FROM g.updated_at) * 1000)::BIGINT, "
+            "COALESCE((SELECT e.t_ms FROM club_events e WHERE e.table_id=g.table_id AND "
+            "e.game_id=g.game_id ORDER BY e.seq DESC LIMIT 1), 0) "
             "FROM club_games g")
 
 
@@ -78,7 +81,7 @@ def _rows(db: psycopg.Connection[Any], where: str = "", params: Iterable[Any] = 
     for r in db.execute(GAME_SQL + where, tuple(params)).fetchall():
         out.append(GameRow(str(r[0]), int(r[1]), int(r[2]), str(r[3]), list(r[4]), str(r[5]),
                            str(r[6]), str(r[7]), list(r[8]), list(r[9]), str(r[10]), str(r[11]),
-                           int(r[12]), int(r[13]), int(r[14])))
+                           int(r[12]), int(r[13]), int(r[14]), int(r[15])))
     return out
 
 
@@ -143,7 +146,9 @@ def ratings(games: Iterable[GameRow]) -> dict[str, float]:
     """Each player's openskill rating (its ordinal: mu - 3 sigma) over finished games."""
     model = PlackettLuce()
     people: dict[str, Any] = {}
-    for g in sorted((g for g in games if g.status == "over"), key=lambda g: (g.updated_ms, g.table, g.game)):
+    # in the order the games ended at their tables (not the order the club happened to store
+    # them: a table offline all evening sends its games late)
+    for g in sorted((g for g in games if g.status == "over"), key=lambda g: (g.ended_ms, g.table, g.game)):
         if len(set(g.players)) != len(g.players) or len(g.players) < 2:
             continue
         teams = [[people.get(n) or model.rating(name=n)] for n in g.players]
