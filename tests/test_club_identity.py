@@ -193,3 +193,14 @@ def test_ratings_follow_the_order_games_ended_at_their_tables_not_when_stored() 
     assert as_played == ratings(list(reversed(played)))
     by_storing = ratings([replace(g, ended_ms=g.updated_ms) for g in played])
     assert by_storing != as_played  # the order matters, and it is the tables' order that counts
+
+
+def test_a_table_clock_that_is_not_set_is_said_in_the_club_s_log() -> None:
+    from tablekit.club.store import clock_check
+    from tablekit.club.wire import Message
+
+    now = 1_780_000_000_000
+    assert clock_check(Message("t", 1, 0, setup={}, created_ms=now - 86_400_000), now) == ""
+    assert "before 2024" in clock_check(Message("t", 1, 0, setup={}, created_ms=3_600_000), now)
+    ahead = clock_check(Message("pi", 4, 0, setup={}, created_ms=now + 3 * 3_600_000), now)
+    assert "table pi game 4" in ahead and "3.0 h ahead" in ahead and "Clocks" in ahead

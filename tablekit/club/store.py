@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -154,6 +155,26 @@ def same_game(msg: Message, created_ms: int) -> None:
             f"another game numbered {msg.game} (created at {msg.created_ms} ms, the club holds "
             f"one created at {created_ms} ms): two tables send as {msg.table!r}, or its journal "
             f"was begun afresh; give each table its own --table-id")
+
+
+#: A game created before this (2024-01-01, UTC) was timed by a clock that was not set.
+EARLIEST_MS = 1_704_067_200_000
+
+
+def clock_check(msg: Message, now_ms: int | None = None) -> str:
+    """A warning (logged, and returned) when the game's creation time says its table's clock
+    is not set: before 2024, or more than an hour ahead of the club's. "" otherwise."""
+    now = int(time.time() * 1000) if now_ms is None else now_ms
+    if msg.created_ms < EARLIEST_MS:
+        off = "before 2024"
+    elif msg.created_ms > now + 3_600_000:
+        off = f"{(msg.created_ms - now) / 3_600_000:.1f} h ahead of the club's"
+    else:
+        return ""
+    warning = (f"table {msg.table} game {msg.game}: the table's clock reads {off}; the game is "
+               f"filed by that clock (give the tables network time: docs/club.md, Clocks)")
+    log.warning("club: %s", warning)
+    return warning
 
 
 def whose_turn(state: GameState) -> str:
@@ -330,6 +351,7 @@ class Store:
         except ROW_FAULTS as exc:
             raise MessageError(f"the game's setup cannot be read ({exc})") from None
         names = [s.name for s in game.seats]
+        clock_check(msg)
         self.db.execute("INSERT INTO club_games (table_id, game_id, created_ms, variant, setup, "
                         "players, totals) VALUES (%s, %s, %s, %s, %s, %s, %s)",
                         (msg.table, msg.game, msg.created_ms, game.variant_id, setup,
