@@ -266,3 +266,16 @@ def test_each_chart_line_ends_in_its_player_s_tag_in_its_colour(size: tuple[int,
     ends = [canvas.regions[f"chart:end:{i}"].centery for i in range(len(names))]
     assert sorted(range(len(names)), key=lambda i: (boxes[i].top, i)) == \
         sorted(range(len(names)), key=lambda i: (ends[i], i))
+
+
+@BOTH
+def test_the_calls_button_keeps_clear_of_every_seat(size: tuple[int, int]) -> None:
+    base = SCREENS["play-8-seats"]
+    for seats in (6, 7, 8):
+        view = dataclasses.replace(base, seats=base.seats[:seats], calls="Calls (2)")
+        _, canvas = render(view, size)
+        key = canvas.regions["call:open"]
+        assert key.w > 0.1 * size[0] and key.h > 0.06 * size[1]  # still a button to press
+        for name, rect in canvas.regions.items():
+            if name.startswith("seat:") and name.count(":") == 1:
+                assert not key.colliderect(rect), (seats, name)

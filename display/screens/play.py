@@ -93,7 +93,7 @@ def draw_table(canvas: Canvas, view: PlayView) -> None:
         _seat(canvas, i, seat, rect, i == active, i == view.dealer_seat, teams.get(seat.team), view.missed_turn_limit)
 
     _note(canvas, view.note)
-    _calls(canvas, view.calls)
+    _calls(canvas, view.calls, rects)
     _club_code(canvas, view.club_url, rects)
     chrome.footer(canvas, view.hint)
     chrome.soft_keys(canvas)
@@ -148,11 +148,20 @@ def _club_code(canvas: Canvas, url: str, seats: list[pygame.Rect]) -> None:
 CALLS_BUTTON = (0.012, 0.115, 0.16, 0.085)
 
 
-def _calls(canvas: Canvas, label: str) -> None:
+def _calls(canvas: Canvas, label: str, seats: list[pygame.Rect]) -> None:
     if not label:
         return
     L = canvas.layout
     key = L.rect(CALLS_BUTTON)
+    gap = max(2, L.py(0.006))
+    for seat in seats:  # with seven or eight seats one comes near: the button gives way
+        if key.colliderect(seat.inflate(2 * gap, 2 * gap)):
+            shorter = key.h - max(0, key.bottom - (seat.top - gap))
+            narrower = key.w - max(0, key.right - (seat.left - gap))
+            if shorter * key.w >= narrower * key.h:
+                key.h = shorter
+            else:
+                key.w = narrower
     pygame.draw.rect(canvas.surface, theme.KEY, key, border_radius=L.py(0.012))
     pygame.draw.rect(canvas.surface, theme.KEY_EDGE, key, width=max(1, L.py(0.003)), border_radius=L.py(0.012))
     canvas.text(label, L.line("body"), inset(key, L.py(0.01)), theme.TEXT, align="center", min_scale=0.5)
