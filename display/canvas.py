@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from display.fonts import Fonts
+from display.fonts import Fonts, clusters
 from display.layout import Layout
 from display.theme import Colour
 
@@ -127,9 +127,10 @@ class Canvas:
             size = max(floor, int(size * 0.9))
         if self.cache.width(text, size, bold) <= width:
             return text, size
-        cut = text
-        while cut and self.cache.width(cut + ELLIPSIS, size, bold) > width:
-            cut = cut[:-1]
+        pieces = clusters(text)  # never cut a letter from its marks, nor a joined emoji
+        while pieces and self.cache.width("".join(pieces) + ELLIPSIS, size, bold) > width:
+            pieces.pop()
+        cut = "".join(pieces)
         return (cut.rstrip() + ELLIPSIS) if cut else "", size
 
     def text(

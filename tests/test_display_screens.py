@@ -279,3 +279,33 @@ def test_the_calls_button_keeps_clear_of_every_seat(size: tuple[int, int]) -> No
         for name, rect in canvas.regions.items():
             if name.startswith("seat:") and name.count(":") == 1:
                 assert not key.colliderect(rect), (seats, name)
+
+
+@BOTH
+def test_a_long_name_on_a_crowded_table_keeps_its_size_as_a_first_name_and_initials(size: tuple[int, int]) -> None:
+    base = SCREENS["play-8-seats"]
+    names = ["Alexandrina Fitzgerald", "Bo", "Ana Maria Sousa Oliveira", "Ramakrishnan", "Li", "Jo",
+             "Wilhelmina", "Evangeline"]
+    view = dataclasses.replace(base, seats=tuple(dataclasses.replace(s, name=n) for s, n in
+                                                 zip(base.seats, names, strict=True)))
+    _, canvas = render(view, size)
+    assert_texts_inside(canvas)
+    shown = {t.text: t for t in canvas.texts}
+    assert "Alexandrina F." in shown and "Ana M. S. O." in shown
+    assert "Bo" in shown and "Wilhelmina" in shown  # names that fit are never shortened
+    # larger than the whole name shrunk and cut (0.60-0.67 of a short name's height; seat 0
+    # also holds the dealer's chip)
+    assert shown["Alexandrina F."].rect.h >= 0.75 * shown["Bo"].rect.h
+    assert shown["Ana M. S. O."].rect.h >= 0.95 * shown["Bo"].rect.h
+
+
+def test_a_name_cut_short_keeps_whole_letters_and_emoji() -> None:
+    from display.canvas import Canvas, TextCache
+    from display.fonts import Fonts
+
+    canvas = Canvas(pygame.Surface((800, 480)), TextCache(Fonts()))
+    for text in ("\U0001F469\u200d\U0001F469\u200d\U0001F467" * 12, "क्षमा" * 20):
+        shown, _ = canvas.fit(text, 24, 120)
+        body = shown.removesuffix("…")
+        assert shown.endswith("…") and text.startswith(body)
+        assert not body.endswith("\u200d") and (len(body) == 0 or body[-1] not in "\u094d")

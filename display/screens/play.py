@@ -13,6 +13,7 @@ import pygame
 
 from display import chrome, qr, theme
 from display.canvas import Canvas, number_text
+from display.fonts import clusters
 from display.layout import HEADER, inset
 from display.viewmodel import SEAT_DROPPED, SEAT_ELIMINATED, PlayView, SeatView
 
@@ -64,6 +65,18 @@ def seat_rects(canvas: Canvas, count: int) -> list[pygame.Rect]:
         rect.center = (round(x), round(y))
         out.append(rect)
     return out
+
+
+def seat_name(canvas: Canvas, name: str, line_px: int, width: int) -> str:
+    """A name as its seat box shows it: whole when it fits at nine tenths of its size or more;
+    else its first word and the initials of the others ("Alexandrina F."), which a seat box
+    shows larger than the whole name shrunk and cut; else whole (shrunk, then cut)."""
+    words = name.split()
+    line_px = min(line_px, 200)
+    if len(words) < 2 or canvas.cache.width(name, max(1, line_px * 9 // 10), True) <= width:
+        return name
+    short = " ".join([words[0], *(clusters(w)[0] + "." for w in words[1:])])
+    return short if canvas.cache.width(short, max(12, line_px * 6 // 10), True) <= width else name
 
 
 def ring_geometry(canvas: Canvas) -> tuple[tuple[int, int], int, int]:
@@ -228,7 +241,7 @@ def _seat(
         canvas.text("D", int(chip_d * 0.8), chip.inflate(-chip_d // 5, -chip_d // 8), theme.TEXT_DARK, align="center")
         canvas.mark(f"dealer:{index}", chip)
         name_box.w -= chip_d + pad
-    canvas.text(seat.name, name_h, name_box, ink)
+    canvas.text(seat_name(canvas, seat.name, name_h, name_box.w), name_h, name_box, ink)
 
     note_row = pygame.Rect(inner.x, inner.bottom - note_h, inner.w, note_h)
     score_box = pygame.Rect(inner.x, name_box.bottom, inner.w, note_row.y - name_box.bottom)
