@@ -2,9 +2,9 @@
 
 Runs the real firmware in the simulator (hardware/sim), presses buttons by pin and times each
 event from the pin change (CLOCK_MONOTONIC, stamped by the simulator) to its delivery by
-``ButtonBox.get_event`` in this process. The firmware reacts on the first edge (confirmed by
-the next 1 ms sample) and then ignores the button's bounce for 20 ms, so the figures include
-about 1 ms of debouncing, no more.
+``ButtonBox.get_event`` in this process. The firmware takes an edge once five 1 ms samples
+in a row agree on it (so a glitch under 4 ms is never an edge) and then ignores the button's
+bounce for 20 ms, so the figures include about 4–5 ms of debouncing, no more.
 
 ``--faults N`` also runs every fault plan of ``firmware_bridge.faults`` (a port error at each
 step of the ACK exchange, HELLOs lost or damaged after the reopen) N times each, and prints
@@ -33,8 +33,18 @@ from firmware_bridge import ButtonBox, ButtonEvent, LinkEvent  # noqa: E402
 from firmware_bridge.faults import PortFaults  # noqa: E402
 from firmware_bridge.virtual import FIRMWARE_ELF, VirtualBox, build  # noqa: E402
 
-CONFIRM_MS = 1  # the firmware's second sample at the new level
-LOCKOUT_MS = 20  # after an edge, the button's bounce is ignored
+
+def _firmware_constant(name: str) -> int:
+    """A debouncing constant as the firmware's source sets it (``NAME = N,``)."""
+    source = (Path(__file__).resolve().parent.parent / "hardware/firmware/src/main.c").read_text()
+    found = re.search(rf"\b{name}\s*=\s*(\d+)", source)
+    if found is None:
+        raise SystemExit(f"error: {name} is not set in the firmware's main.c")
+    return int(found.group(1))
+
+
+CONFIRM_MS = _firmware_constant("CONFIRM_SAMPLES") - 1  # the last confirming sample's delay
+LOCKOUT_MS = _firmware_constant("LOCKOUT_MS")  # after an edge, the button's bounce is ignored
 
 FAULT_PLANS: tuple[tuple[str, ...], ...] = (
     ("event-read",),

@@ -3,11 +3,13 @@
  * One 1 ms tick (Timer0) drives everything; between ticks the CPU sleeps. Received bytes are
  * decoded as they arrive.
  *
- * Debouncing reacts at once and locks out afterwards: a button's new level counts as an edge as
- * soon as two samples in a row (1 ms apart) agree on it, so a press reaches the host within a
- * few ms; for LOCKOUT_MS after an edge that button is not looked at, so its contact bounce
- * cannot make a second edge. A glitch shorter than one sample period (line noise, a spike) is
- * never an edge, held button or idle one. The edge is stamped with its first sample. BUTTON events wait in a queue of 16 and go out one at a time: the
+ * Debouncing reacts quickly and locks out afterwards: a button's new level counts as an edge as
+ * soon as CONFIRM_SAMPLES samples in a row (1 ms apart) agree on it, so a press reaches the host
+ * within a few ms; for LOCKOUT_MS after an edge that button is not looked at, so its contact
+ * bounce cannot make a second edge. A glitch shorter than CONFIRM_SAMPLES - 1 ms (line noise, a
+ * spike picked up by a long seat cable) is never an edge, held button or idle one: a glitch that
+ * was an edge would be a press and, after the lockout, a release, which a table takes for a
+ * tap. The edge is stamped with its first sample. BUTTON events wait in a queue of 16 and go out one at a time: the
  * head is re-sent every 100 ms with the same seq until the host acknowledges it (10 tries at
  * most), so the host sees them in order. Nothing waits for the host, and a watchdog resets the
  * board if the loop ever stalls.
@@ -28,7 +30,7 @@
 
 enum {
     PROTOCOL_VERSION = 1,
-    CONFIRM_SAMPLES = 2, /* samples in a row at the new level that make an edge */
+    CONFIRM_SAMPLES = 5, /* samples in a row at the new level that make an edge */
     LOCKOUT_MS = 20,     /* after an edge, the button's bounce is not looked at */
     RESEND_MS = 100,
     MAX_TRIES = 10,
