@@ -59,11 +59,16 @@ def _joins_previous(ch: str) -> bool:
 
 def clusters(text: str) -> list[str]:
     """``text`` cut into the pieces a reader sees as one character: a letter with its combining
-    marks, joiners, the character a joiner joins and variation selectors (a skin tone too)."""
+    marks, joiners, the character a joiner joins and variation selectors (a skin tone too), a
+    flag's two letters or its tag letters."""
     out: list[str] = []
     for ch in text:
-        tone = 0x1F3FB <= ord(ch) <= 0x1F3FF
-        if out and (_joins_previous(ch) or tone or out[-1].endswith("\u200d")):
+        code = ord(ch)
+        tone = 0x1F3FB <= code <= 0x1F3FF
+        tag = 0xE0020 <= code <= 0xE007F  # a subdivision flag's letters and its end
+        flag_half = 0x1F1E6 <= code <= 0x1F1FF  # two regional indicators make one flag
+        pairs = out and flag_half and len(out[-1]) == 1 and 0x1F1E6 <= ord(out[-1]) <= 0x1F1FF
+        if out and (_joins_previous(ch) or tone or tag or pairs or out[-1].endswith("\u200d")):
             out[-1] += ch
         else:
             out.append(ch)

@@ -15,6 +15,7 @@ sentence saying how many could not be.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import json
 import logging
@@ -81,17 +82,32 @@ def games_before(path: Path) -> int:
     for aside in path.parent.glob(f"{glob.escape(path.name)}.corrupt-*"):
         if aside.name.endswith(COMPANIONS):
             continue
+        top = max(top, _highest_game(aside))
+    return top
+
+
+def _highest_game(aside: Path) -> int:
+    """The highest game id a journal set aside still shows, its WAL included (0: none can be
+    read). Whatever SQLite makes beside it to read the WAL is removed again."""
+    made = [Path(f"{aside}{s}") for s in COMPANIONS if not Path(f"{aside}{s}").exists()]
+    uri = "file:" + quote(str(aside.resolve())) + "?mode=ro"
+    best = 0
+    for suffix in ("", "&immutable=1"):  # the WAL too; else the main file as it lies
         try:
-            uri = "file:" + quote(str(aside.resolve())) + "?mode=ro&immutable=1"  # no -shm made
-            db = sqlite3.connect(uri, uri=True, timeout=0.5)
+            db = sqlite3.connect(uri + suffix, uri=True, timeout=0.5)
             try:
-                top = max(top, int(db.execute("SELECT COALESCE(MAX(id), 0) FROM games")
-                                   .fetchone()[0]))
+                best = max(best, int(db.execute("SELECT COALESCE(MAX(id), 0) FROM games")
+                                     .fetchone()[0]))
             finally:
                 db.close()
         except (sqlite3.Error, OSError, TypeError, ValueError, OverflowError):
-            continue  # too damaged to say: its mark, if any, still counts
-    return top
+            pass  # too damaged to say: its mark, if any, still counts
+        for path in made:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        if best:
+            break
+    return best if 0 < best <= 2**53 else 0
 
 
 def set_aside(path: Path) -> Path:

@@ -45,7 +45,9 @@ def test_two_tables_under_one_id_never_mix_their_games(club_db, tmp_path):  # no
         assert out.stored == 11 and out.quarantined == 0
         out = store.ingest(messages(second, "raspberrypi"))
         assert out.stored == 0 and out.quarantined == 21  # its header and all 20 events
-        assert out.acks == {"raspberrypi": {1: 10}}
+        created_first = json.loads(messages(first, "raspberrypi")[0])["created_ms"]
+        assert out.acks == {}  # nothing of it is stored, and it is told whose the number is
+        assert out.taken == {"raspberrypi": {1: created_first}}
         assert same(club_db, "raspberrypi", first)  # the first table's game, untouched
         with psycopg.connect(club_db) as db:
             reasons = {r for (r,) in db.execute("SELECT reason FROM club_quarantine")}
@@ -204,3 +206,108 @@ def test_a_table_clock_that_is_not_set_is_said_in_the_club_s_log() -> None:
     assert "before 2024" in clock_check(Message("t", 1, 0, setup={}, created_ms=3_600_000), now)
     ahead = clock_check(Message("pi", 4, 0, setup={}, created_ms=now + 3 * 3_600_000), now)
     assert "table pi game 4" in ahead and "3.0 h ahead" in ahead and "Clocks" in ahead
+
+
+def test_an_event_sent_again_behind_a_gap_is_answered_again(club_db, tmp_path):  # noqa: F811
+    """The table may miss the club's answer (it was off): the event it sends again after a
+    wipe is answered again with how far the club has the game."""
+    path = tmp_path / "g.sqlite"
+    play(path, 57, upto=12)
+    header, *events = messages(path, "g")
+    store = Store(club_db)
+    try:
+        store.add_tables(["g"])
+        for _ in range(2):
+            out = store.ingest([events[10]])
+            assert out.gaps == {"g": {1: -1}} and out.acks == {}
+        out = store.ingest([header, *events[:5]])  # the rest begins to come: the gap shrinks
+        assert out.gaps == {"g": {1: 5}} and out.acks == {"g": {1: 5}}
+        out = store.ingest(events[5:10])
+        assert out.gaps == {} and out.acks == {"g": {1: 11}}
+        assert store.ingest(events[11:]).acks == {"g": {1: 12}}
+        assert same(club_db, "g", path)
+    finally:
+        store.close()
+
+
+class _Answer:
+    def __init__(self, data: dict[str, object]) -> None:
+        self.payload, self.topic = json.dumps(data).encode(), "tablekit/ack/t"
+
+
+def test_a_table_takes_only_the_answers_about_its_own_games(tmp_path):
+    path = tmp_path / "table.sqlite"
+    play(path, 58, upto=6)
+    play(path, 59, upto=4)
+    pub = Publisher(path, "t", "mqtt://127.0.0.1:1")
+    try:
+        pub._tops()
+        mine = dict(pub._created)
+        # the other table's game 1 is stored up to 30; this table's game 2 up to 4
+        pub._on_message(None, None, _Answer({"games": {"1": 30, "2": 4},  # type: ignore[arg-type]
+                                             "created": {"1": mine[1] + 7, "2": mine[2]}}))
+        assert pub.acked == {2: 4}
+        # the club holds another game under number 1: this one is not sent any more
+        pub._on_message(None, None, _Answer({"games": {}, "taken": {"1": mine[1] + 7}}))  # type: ignore[arg-type]
+        assert pub._refused == {1}
+        # an answer naming this table's own game as the one held changes nothing
+        pub._on_message(None, None, _Answer({"games": {}, "taken": {"2": mine[2]}}))  # type: ignore[arg-type]
+        assert pub._refused == {1}
+        # a club from before creation times were sent: its acks are taken as they come
+        pub._on_message(None, None, _Answer({"games": {"1": 2}}))  # type: ignore[arg-type]
+        assert pub.acked == {1: 2, 2: 4}
+    finally:
+        pub._close_db()
+
+
+def test_a_set_aside_journal_s_games_in_its_wal_count_and_nothing_is_left_beside_it(tmp_path):
+    import shutil
+
+    live = tmp_path / "live" / "table.sqlite"
+    live.parent.mkdir()
+    journal = Journal(live)
+    for seed in (60, 61, 62):
+        journal.new_game(sim_game(seed), 1_800_000_000_000 + seed)
+    wal = Path(f"{live}-wal")
+    assert wal.stat().st_size > 0  # the games are in the WAL yet (a power cut now)
+    path = tmp_path / "table.sqlite"
+    aside = tmp_path / "table.sqlite.corrupt-20260101-000000"
+    shutil.copy(live, aside)
+    shutil.copy(wal, f"{aside}-wal")
+    journal.close()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    fresh, _ = open_table_journal(path)
+    with fresh:
+        assert fresh.new_game(sim_game(63), 1_800_000_000_100) == 4
+    after = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("table.sqlite")
+                   or ".corrupt-" in p.name)
+    assert after == [n for n in before if n != "table.sqlite"]  # nothing made beside it
+
+
+def test_a_mark_with_numbers_no_journal_gives_is_passed_over(tmp_path):
+    path = tmp_path / "table.sqlite"
+    for text in ('{"acked": {"99999999999999999999": 1, "x": 2, "-4": 3, "7": 1}}',
+                 '{"acked": ' + "[" * 5000 + "]" * 5000 + "}", "not json", '["a list"]'):
+        mark_path(path).write_text(text)
+        journal, _ = open_table_journal(path)
+        with journal:
+            assert journal.first_game_id == (8 if text.endswith('"7": 1}}') else 1)
+        path.unlink()
+
+
+def test_ratings_use_when_each_game_ended_at_its_table(club_db, tmp_path):  # noqa: F811
+    from tablekit.club.views import _rows
+
+    path = tmp_path / "r.sqlite"
+    play(path, 64)
+    header, *events = messages(path, "r")
+    store = Store(club_db)
+    try:
+        store.add_tables(["r"])
+        store.ingest([header, *events])
+    finally:
+        store.close()
+    with psycopg.connect(club_db) as db:
+        [row] = _rows(db)
+    last_t = json.loads(events[-1])["t_ms"]
+    assert row.ended_ms == row.created_ms + last_t and last_t > 0

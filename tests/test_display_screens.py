@@ -241,6 +241,10 @@ def test_chart_tags_tell_every_player_apart_with_few_characters() -> None:
     # a letter keeps its marks, a joined emoji stays whole
     assert tags(["क्षमा", "कमल"]) == ["क्", "क"]
     assert tags(["\U0001F469\u200d\U0001F373 Jo", "Jo"]) == ["\U0001F469\u200d\U0001F373", "J"]
+    # a flag is its two letters together; a subdivision flag its tag letters too
+    india, britain = "\U0001F1EE\U0001F1F3", "\U0001F1EC\U0001F1E7"
+    scotland = "\U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F"
+    assert tags([f"{india} Ravi", f"{britain} Jo", f"{scotland} Ian"]) == [india, britain, scotland]
 
 
 @BOTH

@@ -30,11 +30,16 @@ def read_mark(journal: Path) -> dict[str, Any]:
     return data
 
 
+#: Game numbers past this in a mark are not a journal's (SQLite's rowids stop at 2^63 - 1).
+LARGEST_GAME = 2**53
+
+
 def highest_marked_game(journal: Path) -> int:
     """The highest game number the club acknowledged from the journal at ``journal`` (0 when
-    there is no mark, or it cannot be read)."""
+    there is no mark, or it cannot be read; numbers no journal gives are passed over)."""
     try:
         acked = read_mark(journal).get("acked", {})
-        return max((int(g) for g in acked), default=0)
-    except (OSError, ValueError, TypeError, AttributeError):
+        numbers = [int(g) for g in acked if str(g).isdigit()]
+    except (OSError, ValueError, TypeError, AttributeError, RecursionError):
         return 0
+    return max((n for n in numbers if 0 < n <= LARGEST_GAME), default=0)

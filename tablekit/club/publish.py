@@ -64,6 +64,7 @@ class Publisher:
         self._wake = threading.Event()
         self._connected = False
         self._created: dict[int, int] = {}  # game -> its created_ms, as the mark knows it
+        self._refused: set[int] = set()  # games whose number the club holds for another game
         self.acked: dict[int, int] = self._load_marks()  # game -> highest seq the club stored
         self._sent: dict[int, int] = dict(self.acked)  # game -> highest seq published
         self._seen_ms: dict[tuple[int, int], int] = {}
@@ -154,11 +155,26 @@ class Publisher:
         try:
             answer = json.loads(msg.payload.decode())
             acks = {int(g): int(s) for g, s in answer["games"].items()}
+            created = {int(g): int(ms) for g, ms in answer.get("created", {}).items()}
             gaps = {int(g): int(s) for g, s in answer.get("from", {}).items()}
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            taken = {int(g): int(ms) for g, ms in answer.get("taken", {}).items()}
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
             log.warning("club ack on %s cannot be read (%s)", msg.topic, exc)
             return
         with self._lock:
+            # another table sending under this id gets the same answers: only this journal's
+            # games count (a club before creation times were sent names none)
+            other = {g for g, ms in created.items() | taken.items()
+                     if self._created.get(g, ms) != ms}
+            for game in sorted(set(taken) & other):
+                if game not in self._refused:
+                    self._refused.add(game)
+                    log.warning("table %s: the club holds another game numbered %d from this "
+                                "table id (two tables send as %s?): this game stays in the "
+                                "journal and is not sent; give each table its own --table-id",
+                                self.table, game, self.table)
+            acks = {g: s for g, s in acks.items() if g not in other}
+            gaps = {g: s for g, s in gaps.items() if g not in other}
             for game, seq in acks.items():
                 if seq > self.acked.get(game, -1):
                     self.acked[game] = seq
@@ -201,7 +217,8 @@ class Publisher:
         tops = self._tops()
         now = time.monotonic()
         with self._lock:
-            in_flight = sum(max(0, self._sent.get(g, -1) - self.acked.get(g, -1)) for g in tops)
+            in_flight = sum(max(0, self._sent.get(g, -1) - self.acked.get(g, -1))
+                            for g in tops if g not in self._refused)
             if in_flight and now - self._last_progress > self._pause:
                 log.info("table %s: no ack from the club for %.0f s; sending again",
                          self.table, now - self._last_progress)
@@ -210,7 +227,7 @@ class Publisher:
                 self._pause = min(self._pause * 2, RESEND_MAX)
                 in_flight = 0
             plan = []
-            for game in sorted(tops):
+            for game in sorted(set(tops) - self._refused):
                 start = self._sent.get(game, -1) + 1
                 if start <= tops[game]:
                     plan.append((game, start, tops[game]))
@@ -321,7 +338,7 @@ class Publisher:
             created = {int(g): int(ms) for g, ms in data.get("created", {}).items()}
             self._created = {g: ms for g, ms in created.items() if g in acked}
             return acked
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
             log.warning("club mark %s cannot be read (%s): the journal is sent again "
                         "(the club stores each event once)", path, exc)
             return {}

@@ -182,10 +182,14 @@ class Club:
         else:
             return
         self.counters.add(out)
-        for table in sorted(set(out.acks) | set(out.gaps)):
+        for table in sorted(set(out.acks) | set(out.gaps) | set(out.taken)):
             answer: dict[str, Any] = {"games": {str(g): s for g, s in out.acks.get(table, {}).items()}}
+            if table in out.created:  # whose games these are (two tables may share an id)
+                answer["created"] = {str(g): ms for g, ms in out.created[table].items()}
             if table in out.gaps:  # held behind a gap: ask for what is missing
                 answer["from"] = {str(g): s for g, s in out.gaps[table].items()}
+            if table in out.taken:  # numbers the club holds for other games
+                answer["taken"] = {str(g): ms for g, ms in out.taken[table].items()}
             self._client.publish(ack_topic(table), json.dumps(answer), qos=1)
         if out.changed:
             self.hub.publish(out.changed)
@@ -207,8 +211,9 @@ class Club:
                 total.acks.setdefault(t, {}).update(gs)
             for t, gs in out.changed.items():
                 total.changed.setdefault(t, {}).update(gs)
-            for t, gs in out.gaps.items():
-                total.gaps.setdefault(t, {}).update(gs)
+            for name in ("gaps", "created", "taken"):
+                for t, gs in getattr(out, name).items():
+                    getattr(total, name).setdefault(t, {}).update(gs)
             total.stored += out.stored
             total.duplicates += out.duplicates
             total.held += out.held

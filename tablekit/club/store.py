@@ -147,14 +147,22 @@ def read_event(body: str, players: int | None) -> Event:
         raise MessageError(f"the event cannot be read ({exc})") from None
 
 
+class OtherGame(MessageError):
+    """A message of another game than the one the club holds under its number."""
+
+    def __init__(self, message: str, held_ms: int) -> None:
+        super().__init__(message)
+        self.held_ms = held_ms
+
+
 def same_game(msg: Message, created_ms: int) -> None:
-    """:class:`MessageError` when ``msg`` names the game it belongs to (its creation time) and
+    """:class:`OtherGame` when ``msg`` names the game it belongs to (its creation time) and
     that is not the game the club holds under its number."""
     if msg.created_ms and created_ms and msg.created_ms != created_ms:
-        raise MessageError(
+        raise OtherGame(
             f"another game numbered {msg.game} (created at {msg.created_ms} ms, the club holds "
             f"one created at {created_ms} ms): two tables send as {msg.table!r}, or its journal "
-            f"was begun afresh; give each table its own --table-id")
+            f"was begun afresh; give each table its own --table-id", created_ms)
 
 
 #: A game created before this (2024-01-01, UTC) was timed by a clock that was not set.
@@ -195,6 +203,12 @@ class Outcome:
     #: Games with events held behind a gap the batch did not fill (table -> game -> the last
     #: seq stored, -1 when not even the header is): the table is asked to send after it.
     gaps: dict[str, dict[int, int]] = field(default_factory=dict)
+    #: Each acknowledged game's creation time (table -> game -> created_ms): a table that
+    #: shares its id with another takes only the acks of its own games.
+    created: dict[str, dict[int, int]] = field(default_factory=dict)
+    #: Games whose number the club holds for another game (table -> game -> the created_ms of
+    #: the one it holds): the table sending them is told, and they are kept aside.
+    taken: dict[str, dict[int, int]] = field(default_factory=dict)
     stored: int = 0
     duplicates: int = 0
     held: int = 0
@@ -258,18 +272,13 @@ class Store:
         return out
 
     def _gaps_left(self, work: dict[tuple[str, int], Fold | None], out: Outcome) -> None:
-        """Keep in ``out.gaps`` only the games whose held events still wait for a gap."""
-        for table, games in list(out.gaps.items()):
-            for game in list(games):
-                fold = work.get((table, game))
-                waiting = self.db.execute("SELECT 1 FROM club_held WHERE table_id=%s AND "
-                                          "game_id=%s LIMIT 1", (table, game)).fetchone()
-                if waiting is None:
-                    del games[game]
-                else:
-                    games[game] = fold.last_seq if fold is not None else -1
-            if not games:
-                del out.gaps[table]
+        """Put in ``out.gaps`` every game of the batch whose held events still wait behind a
+        gap (whether held now or held before and sent again)."""
+        for (table, game), fold in work.items():
+            waiting = self.db.execute("SELECT 1 FROM club_held WHERE table_id=%s AND "
+                                      "game_id=%s LIMIT 1", (table, game)).fetchone()
+            if waiting is not None:
+                out.gaps.setdefault(table, {})[game] = fold.last_seq if fold is not None else -1
 
     def _reset(self) -> None:
         """After a failed transaction: forget the folds and the tables known (they are read
@@ -311,11 +320,17 @@ class Store:
                 self._repeat(msg, "club_events", out)
             else:
                 self._hold(msg, fold, out)
+        except OtherGame as exc:  # nothing of it is stored: no ack, and the table is told
+            self._quarantine(msg, str(exc), payload, out)
+            out.taken.setdefault(msg.table, {})[msg.game] = exc.held_ms
+            return
         except MessageError as exc:
             self._quarantine(msg, str(exc), payload, out)
         if fold is not None:
             self._drain(key, fold, out)
             out.acks.setdefault(msg.table, {})[msg.game] = fold.last_seq
+            if fold.created_ms:
+                out.created.setdefault(msg.table, {})[msg.game] = fold.created_ms
 
     def _load(self, key: tuple[str, int]) -> Fold | None:
         fold = self._folds.get(key)
@@ -396,7 +411,6 @@ class Store:
                         (msg.table, msg.game, msg.seq, msg.t_ms, msg.type, msg.body,
                          msg.created_ms))
         out.held += 1
-        out.gaps.setdefault(msg.table, {})[msg.game] = -1  # settled at the batch's end
         log.info("table %s game %d: event %d held aside (the club has up to %s)", msg.table,
                  msg.game, msg.seq, fold.last_seq if fold is not None else "no header")
 

@@ -35,7 +35,9 @@ class GameRow:
     last_seq: int
     deals: int
     updated_ms: int
-    ended_ms: int = 0  # the table's time of the game's last event (0: none yet)
+    #: When the game's last event happened by its table's clock: its creation plus the game
+    #: clock's reading then (an event's ``t_ms`` counts from the game's start)
+    ended_ms: int = 0
 
     @property
     def evening(self) -> str:
@@ -71,8 +73,8 @@ GAME_SQL = ("SELECT g.table_id, g.game_id, g.created_ms, g.variant, g.players, g
             "g.turn, g.totals, g.winners, g.ruling, g.notice, g.last_seq, "
             "(SELECT COUNT(*) FROM club_deals d WHERE d.table_id=g.table_id AND "
             "d.game_id=g.game_id), (EXTRACT(EPOCH FROM g.updated_at) * 1000)::BIGINT, "
-            "COALESCE((SELECT e.t_ms FROM club_events e WHERE e.table_id=g.table_id AND "
-            "e.game_id=g.game_id ORDER BY e.seq DESC LIMIT 1), 0) "
+            "g.created_ms + COALESCE((SELECT e.t_ms FROM club_events e WHERE "
+            "e.table_id=g.table_id AND e.game_id=g.game_id ORDER BY e.seq DESC LIMIT 1), 0) "
             "FROM club_games g")
 
 
