@@ -76,7 +76,10 @@ class Publisher:
         self._complete: set[int] = set()
         self._thread: threading.Thread | None = None
         self._client = mqtt.Client(CallbackAPIVersion.VERSION2,
-                                   client_id=f"tablekit-table-{self.table}", clean_session=True)
+                                   # a client id of its own: two tables that share a table id
+                                   # must not push each other off the broker
+                                   client_id=f"tablekit-table-{self.table}-{os.urandom(4).hex()}",
+                                   clean_session=True)
         self._client.reconnect_delay_set(min_delay=1, max_delay=5)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
