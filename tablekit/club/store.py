@@ -274,10 +274,10 @@ class Store:
     def _gaps_left(self, work: dict[tuple[str, int], Fold | None], out: Outcome) -> None:
         """Put in ``out.gaps`` every game of the batch whose held events still wait behind a
         gap (whether held now or held before and sent again)."""
-        for (table, game), fold in work.items():
-            waiting = self.db.execute("SELECT 1 FROM club_held WHERE table_id=%s AND "
-                                      "game_id=%s LIMIT 1", (table, game)).fetchone()
-            if waiting is not None:
+        held = {(str(t), int(g)) for t, g in
+                self.db.execute("SELECT DISTINCT table_id, game_id FROM club_held")}
+        for (table, game), fold in work.items():  # one query a batch: club_held is mostly empty
+            if (table, game) in held:
                 out.gaps.setdefault(table, {})[game] = fold.last_seq if fold is not None else -1
 
     def _reset(self) -> None:
