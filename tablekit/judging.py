@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.cards import MAX_DECKS, parse_card
 from engine.errors import NotationError, TablekitError
+from engine.game.house_options import check_options
 from engine.tiles import parse_tile
 from engine.variants import JudgeRequest, find
 from engine.variants.base import MODES
@@ -83,6 +84,8 @@ def answer(question: Mapping[str, Any]) -> dict[str, Any]:
     options = question.get("options") or {}
     if not isinstance(options, Mapping):
         raise JudgeInputError("options must be an object")
+    # a misspelt house rule silently ignored would judge another game than the one asked about
+    options = check_options(variant, options)
     if wild_text not in (None, ""):
         if not isinstance(wild_text, str):
             raise NotationError(f"unknown wild card {shown(wild_text)}")
@@ -113,6 +116,8 @@ def answer(question: Mapping[str, Any]) -> dict[str, Any]:
 
 def load_state_file(path: str) -> Mapping[str, Any]:
     try:
+        if Path(path).exists() and not Path(path).is_file():  # a pipe would be waited on
+            raise JudgeInputError(f"cannot read table state {path}: not a regular file")
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise JudgeInputError(f"cannot read table state {path}: {exc.strerror}") from None

@@ -36,10 +36,14 @@ def resolve_game(journal: Journal, text: str) -> int:
             raise JournalError("the journal holds no game yet")
         return latest
     try:
-        return int(text)
+        number = int(text)
     except ValueError:
         raise JournalError(f"not a game id: {text!r} (a number from `tablekit history`, "
                            "or 'latest')") from None
+    if not 0 < number < 2**63:  # no journal numbers a game so (SQLite's integers end there)
+        raise JournalError(f"no game {text.strip()[:30]} in the journal (a number from "
+                           "`tablekit history`, or 'latest')")
+    return number
 
 
 def score_sheet(journal: Journal, game_id: int) -> tuple[list[str], list[list[object]]]:

@@ -466,3 +466,26 @@ def test_a_jpeg_decoded_smaller_says_exactly_how_much_smaller() -> None:
     assert (w, h) == (11, 6) and scale == (21 / 11, 11 / 6)  # the last column ends at 21, not 22
     whole, same = decode_photo(data.tobytes())
     assert whole.shape[:2] == (11, 21) and same == (1.0, 1.0)
+
+
+def test_a_pipe_is_never_waited_on(tmp_path: Path, capsys: Capture) -> None:
+    import os
+
+    pipe = tmp_path / "photo.jpg"
+    os.mkfifo(pipe)  # nothing ever writes to it: reading it would wait for ever
+    assert main(["see", "--json", str(pipe)]) == 1  # its error line, and a status saying so
+    line = json.loads(capsys.readouterr().out)
+    assert line["image"] == str(pipe) and "not a regular file" in line["error"]
+    assert main(["judge", "--variant", "open-rummy", "--mode", "turn", "--seat", "0",
+                 "--before", str(pipe), "--after", str(pipe)]) == 2
+    assert "not a regular file" in capsys.readouterr().err
+
+
+def test_the_judge_refuses_a_house_rule_the_game_does_not_have(capsys: Capture) -> None:
+    hand = "4H 5H 6H 7H | KC QC PJ | QD QS QC | 7S 7D 7C"
+    assert main(["judge", "--variant", "indian-points", "--mode", "declare", "--wild", "3S",
+                 "--option", "wrapp=true", "--", hand]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "no house rule 'wrapp'" in captured.err and "wrap" in captured.err
+    assert main(["judge", "--variant", "indian-points", "--mode", "declare", "--wild", "3S",
+                 "--option", "wrap=true", "--", hand]) == 0

@@ -304,3 +304,26 @@ def test_each_whole_table_reading_keeps_its_photo_and_the_turn_ruling_is_listed(
         (seen[0], "", "seen"), (seen[1], "Bo", "legal"), (seen[2], "Cy", "legal"),
         (seen[3], "Di", "illegal")]
     assert "taken off the table" in lines[3].reason and all(r.photo for r in lines)
+
+
+@pytest.mark.parametrize("bad", [["--step-ms", "-1"], ["--seconds", "nan"], ["--seconds", "inf"],
+                                 ["--seconds", "-2"], ["--seconds", "0"]])
+def test_a_replay_that_could_never_end_is_refused_in_one_line(played, bad, capsys):
+    path, game_id, _ = played
+    start = time.monotonic()
+    assert main(["history", "--journal", str(path), "--replay", str(game_id), "--headless",
+                 "--size", "800x480", *bad]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and len(err.strip().splitlines()) == 1
+    assert time.monotonic() - start < 10
+
+
+def test_history_says_what_it_cannot_find_in_one_line(played, tmp_path, capsys):
+    path, _, _ = played
+    for number in ("99999999999999999999999", "-3", "0"):
+        assert main(["history", "--journal", str(path), "--game", number]) == 2
+        assert capsys.readouterr().err.startswith(f"error: no game {number} in the journal")
+    empty = tmp_path / "empty.sqlite"
+    empty.write_bytes(b"")
+    assert main(["history", "--journal", str(empty)]) == 0
+    assert "no games in the journal" in capsys.readouterr().err

@@ -10,6 +10,7 @@ scales every photo down anyway. A file whose header names no size is not decoded
 
 from __future__ import annotations
 
+import stat
 import struct
 from pathlib import Path
 
@@ -158,7 +159,10 @@ def read_photo(path: str | Path, max_pixels: int = MAX_PIXELS) -> tuple[np.ndarr
     """The photo at ``path`` as BGR, and the file pixels each of its pixels spans across and
     down (``decode_photo``); :class:`VisionError` when it cannot be read or decoded."""
     try:
-        size = Path(path).stat().st_size
+        info = Path(path).stat()
+        if not stat.S_ISREG(info.st_mode):  # a pipe or a device would be waited on for ever
+            raise VisionError("not a regular file (a folder, a pipe or a device)")
+        size = info.st_size
         if size > MAX_FILE_BYTES:
             raise VisionError(f"file too large for a photo: {size / 2**20:.0f} MB")
         data = Path(path).read_bytes()

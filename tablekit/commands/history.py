@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -79,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
             return _players(stats, args.json)
         games, note = read_journal(path, lambda journal: journal.games())
         _warn(note)
+        if not games and not args.json:
+            print(f"no games in the journal {path} yet", file=sys.stderr)
         return _games(games, args.json)
     except JournalError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -139,6 +142,14 @@ def _replay(path: Path, args: argparse.Namespace) -> int:
     from tablekit.values import output_folder, parse_size
 
     size = parse_size(args.size, example="800x480")
+    if args.seconds is not None and not (math.isfinite(args.seconds) and args.seconds > 0):
+        print(f"error: --seconds must be a number of seconds above 0, not {args.seconds}",
+              file=sys.stderr)
+        return 2
+    if args.headless and args.step_ms is not None and args.step_ms < 0:
+        print("error: a replay without a window has no keys to step it: give --step-ms 0 or "
+              "more", file=sys.stderr)
+        return 2
     shots = output_folder(args.screenshots, "--screenshots") if args.screenshots else None
 
     def read(journal: Journal) -> list[ReplayStep]:

@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
             if calibration is not None:  # where each meld lies: its first card's zone
                 zones = calibration.group_zones(reading)
                 names = [f"{n} @{z}" if z else n for n, z in zip(names, zones, strict=True)]
-            groups = " | ".join(names) or "(no cards)"
+            groups = " | ".join(names) or ("(no cards or tiles)" if pieces == "auto" else f"(no {pieces})")
             print(f"{path}: {groups}  ({ms:.0f} ms)", flush=True)
     if failures:
         log.warning("%d image(s) could not be read", failures)
