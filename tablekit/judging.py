@@ -55,9 +55,17 @@ def _int(value: Any, name: str) -> int | None:
     return n
 
 
+#: What a table state holds (``../shared/spec/judge.md``, "Turn checks").
+STATE_KEYS = ("melds", "discard", "stock")
+
+
 def _state(value: Any, name: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
         raise JudgeInputError(f"{name} must be a table state object")
+    for key in value:  # a misspelt key ignored would judge the turn on an empty table
+        if key not in STATE_KEYS:
+            raise JudgeInputError(f"{name}: unknown key {shown(key)} (a table state has "
+                                  f"{', '.join(STATE_KEYS)})")
     melds = value.get("melds")
     if isinstance(melds, Mapping):
         for key in melds:

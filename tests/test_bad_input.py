@@ -489,3 +489,15 @@ def test_the_judge_refuses_a_house_rule_the_game_does_not_have(capsys: Capture) 
     assert captured.out == "" and "no house rule 'wrapp'" in captured.err and "wrap" in captured.err
     assert main(["judge", "--variant", "indian-points", "--mode", "declare", "--wild", "3S",
                  "--option", "wrap=true", "--", hand]) == 0
+
+
+def test_a_misspelt_table_state_key_is_named(tmp_path: Path, capsys: Capture) -> None:
+    before, after = tmp_path / "before.json", tmp_path / "after.json"
+    before.write_text(json.dumps({"melds": {}, "discard": "5H", "stock": 30}))
+    after.write_text(json.dumps({"melds": {"0": ["3H 4H 5H"]}, "discrad": "KS", "stock": 29}))
+    args = ["judge", "--variant", "open-rummy", "--mode", "turn", "--seat", "0",
+            "--before", str(before), "--after", str(after)]
+    assert main(args) == 2
+    assert "unknown key 'discrad'" in capsys.readouterr().err
+    after.write_text(json.dumps({"melds": {"0": ["3H 4H 5H"]}, "discard": "5H KS", "stock": 29}))
+    assert main(args) == 0 and json.loads(capsys.readouterr().out)["mode"] == "turn"
