@@ -25,7 +25,8 @@ def names(requirements: list[str]) -> set[str]:
 
 
 def test_on_a_pi_numpy_and_opencv_come_from_the_system_when_it_has_them() -> None:
-    install, kept = pi_requirements.needed(PYPROJECT, [], lambda module: module in {"numpy", "cv2"})
+    versions = {"numpy": "1.26.4", "cv2": "4.10.0"}
+    install, kept = pi_requirements.needed(PYPROJECT, [], versions.get)
     assert sorted(kept) == ["cv2", "numpy"]
     assert not names(install) & {"numpy", "opencv-python-headless", "opencv-python"}
     assert {"pygame-ce", "pyserial", "onnxruntime"} <= names(install)
@@ -34,15 +35,26 @@ def test_on_a_pi_numpy_and_opencv_come_from_the_system_when_it_has_them() -> Non
 
 
 def test_without_them_pip_installs_every_requirement_and_the_extras_asked_for() -> None:
-    install, kept = pi_requirements.needed(PYPROJECT, ["dev"], lambda module: False)
+    install, kept = pi_requirements.needed(PYPROJECT, ["dev"], lambda module: None)
     assert kept == []
     assert {"numpy", "opencv-python-headless", "pytest", "mypy"} <= names(install)
     assert len(install) == len(set(install))
 
 
+def test_a_system_opencv_older_than_the_kit_needs_is_replaced_by_one_for_its_numpy() -> None:
+    # Bookworm's python3-opencv is 4.6: no ArucoDetector, no generateImageMarker
+    install, kept = pi_requirements.needed(PYPROJECT, [], {"numpy": "1.24.2", "cv2": "4.6.0"}.get)
+    assert kept == ["numpy"]
+    [opencv] = [r for r in install if pi_requirements.requirement_name(r) == "opencv-python-headless"]
+    assert opencv == "opencv-python-headless>=4.8,<4.12"  # 4.12 needs numpy 2
+    assert pi_requirements.allows("numpy>=1.24", "1.24.2rc1")
+    assert not pi_requirements.allows("numpy>=1.24", "1.23.5")
+    assert pi_requirements.allows("matplotlib", "3.6.3")
+
+
 def test_an_unknown_extra_is_refused_by_name() -> None:
     with pytest.raises(SystemExit, match="no extra 'gpu'"):
-        pi_requirements.needed(PYPROJECT, ["gpu"], lambda module: False)
+        pi_requirements.needed(PYPROJECT, ["gpu"], lambda module: None)
 
 
 def test_requirement_names() -> None:

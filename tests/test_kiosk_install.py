@@ -446,3 +446,12 @@ def test_the_desktop_session_starts_labwc_with_its_own_config_dir_and_no_merge(t
 def test_the_readme_says_why_the_kiosk_never_runs_labwc_with_merge() -> None:
     readme = (KIOSK / "README.md").read_text()
     assert "--merge-config" in readme and "-C /etc/tablekit/labwc" in readme
+
+
+def test_a_person_s_login_is_never_made_the_kiosk_user(tmp_path: Path) -> None:
+    # root stands for any login the kiosk would lock (uid 0, 1000 or more, or in sudo)
+    result = subprocess.run(["bash", str(SCRIPT), "--dry-run", "--no-apt", "--user", "root",
+                             "--mode", "lite"], capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "HOME": str(tmp_path)}, check=False)
+    assert result.returncode == 2 and result.stdout == ""  # refused before the first step
+    assert "user 'root' is someone's login" in result.stderr

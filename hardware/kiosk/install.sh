@@ -106,6 +106,13 @@ if ! [[ "$PREFIX" =~ ^/[A-Za-z0-9._+/-]*$ ]]; then
     die "--prefix must be a plain path (letters, digits and . _ + - /): '$PREFIX'"
 fi
 check_path --data "$DATA"
+# The kiosk user loses its login shell and password: never a person's own account.
+if [ "$UNINSTALL" != 1 ] && id "$KIOSK_USER" >/dev/null 2>&1; then
+    uid="$(id -u "$KIOSK_USER")"
+    if [ "$uid" -eq 0 ] || [ "$uid" -ge 1000 ] || id -nG "$KIOSK_USER" | tr ' ' '\n' | grep -qx sudo; then
+        die "user '$KIOSK_USER' is someone's login (uid $uid, or in sudo): the kiosk would lock it; choose another --user (the default is tablekit)"
+    fi
+fi
 
 VENV="$PREFIX/venv"
 LAUNCHER="$PREFIX/bin/tablekit-kiosk"
@@ -115,7 +122,7 @@ SYSCTL_DROPIN="/etc/sysctl.d/50-tablekit-kiosk.conf"
 LIGHTDM_DROPIN="/etc/lightdm/lightdm.conf.d/50-tablekit-kiosk.conf"
 LIGHTDM_CONF="/etc/lightdm/lightdm.conf"
 LIGHTDM_BACKUP="/etc/lightdm/lightdm.conf.before-tablekit"
-KIOSK_GROUPS="video,render,input,dialout,plugdev"
+KIOSK_GROUPS="video,render,input,dialout,plugdev,audio"
 # The desktop kiosk's own labwc session and config folder (fixed paths: nothing to quote).
 KIOSK_SESSION="/usr/share/wayland-sessions/tablekit-kiosk.desktop"
 LABWC_DIR="/etc/tablekit/labwc"
@@ -222,7 +229,10 @@ detect_mode() {
 install_packages() {
     [ "$APT" = 1 ] || return 0
     say "Debian packages (picamera2 comes from Pi OS's apt, not pip)"
-    local packages=(python3-venv python3-pip fonts-dejavu-core fonts-noto-core fonts-noto-cjk espeak-ng)
+    # the GL and GBM libraries SDL's KMSDRM driver loads at run time (Lite may lack some)
+    local packages=(python3-venv python3-pip fonts-dejavu-core fonts-noto-core fonts-noto-cjk espeak-ng
+                    libgbm1 libegl1 libgles2 libgl1-mesa-dri)
+    run apt-get update -qq  # first: an image with empty package lists knows no picamera2
     if apt-cache show python3-picamera2 >/dev/null 2>&1; then
         # picamera2 and the numpy and OpenCV it was built against, all from apt; matplotlib
         # (the printable score sheet) built against that numpy, rather than built by pip
@@ -230,7 +240,6 @@ install_packages() {
     else
         echo "note: python3-picamera2 is not in apt here; the camera falls back to USB or photos"
     fi
-    run apt-get update -qq
     run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}"
 }
 
@@ -262,6 +271,8 @@ install_kit() {
     else
         local stage
         stage="$(mktemp -d)"
+        # a failed build must not leave a copy of the kit on the SD card's /tmp
+        trap 'rm -rf -- "$stage"' EXIT
         if git -C "$SOURCE" rev-parse --git-dir >/dev/null 2>&1; then
             git -C "$SOURCE" archive --format=tar HEAD | tar -x -C "$stage"
         else
@@ -269,6 +280,7 @@ install_kit() {
         fi
         "$stage/hardware/install-kit.sh" "$VENV" --quiet "$stage"
         rm -rf -- "$stage"
+        trap - EXIT
     fi
     put_file 0755 root:root "$LAUNCHER" sh <"$HERE/tablekit-kiosk.sh"
     if [ -e "$DATA/new-game.args" ]; then

@@ -5,7 +5,8 @@
 # install prefix by install.sh, which fills in the three values below.
 #
 # Every decision is said on stderr, which the units send to the journal
-# (journalctl -u tablekit-kiosk): why it resumes, why it starts a new game, why it waits.
+# (journalctl -u tablekit-kiosk on Lite; journalctl _SYSTEMD_USER_UNIT=tablekit-kiosk.service
+# on the desktop): why it resumes, why it starts a new game, why it waits.
 set -eu
 
 # Filled in by install.sh, each quoted as one sh word.
