@@ -349,7 +349,8 @@ def test_the_first_start_and_a_start_after_a_long_run_do_not_wait(tmp_path: Path
     _seed(data, 3600, 5, 0)  # the last one ran an hour
     _start(launcher, tmp_path)
     assert _slept(tmp_path) == []
-    assert (data / "kiosk-starts").read_text().split()[1:] == ["0", "0"]
+    # no quick restarts, none resumed, and this start is the first of new-game.args's game
+    assert (data / "kiosk-starts").read_text().split()[1:] == ["0", "0", "1"]
 
 
 def test_quick_restarts_wait_longer_and_longer_up_to_a_minute(tmp_path: Path) -> None:
@@ -388,6 +389,24 @@ def test_a_game_that_fails_to_resume_three_times_running_gives_way_to_a_new_game
     _seed(data, 3600, 4, 3)
     _start(launcher, tmp_path)
     assert calls.read_text().splitlines() == ["run", "--fullscreen", "--resume"]
+
+
+def test_a_new_game_that_stops_three_times_running_gives_way_to_the_setup_screen(tmp_path: Path) -> None:
+    launcher, data, calls = _launcher(tmp_path, "#!/bin/sh\nexit 3\n")  # nothing to resume
+    # written on Windows: CR LF line ends, which must not reach the app
+    (data / "new-game.args").write_bytes(b"--variant\r\nindian-pool-101\r\n")
+    for fresh in range(3):
+        (data / "kiosk-starts").write_text(f"{int(time.time()) - 2} 1 0 {fresh}\n")
+        _start(launcher, tmp_path)
+        assert calls.read_text().splitlines() == ["run", "--fullscreen", "--variant", "indian-pool-101"]
+    (data / "kiosk-starts").write_text(f"{int(time.time()) - 2} 3 0 3\n")
+    result = _start(launcher, tmp_path)
+    assert calls.read_text().splitlines() == ["run", "--fullscreen"]  # the app's setup screen
+    assert "3 times in a row: showing the setup screen" in result.stderr
+    # ...and after a table that ran a while, the listed game is started again
+    (data / "kiosk-starts").write_text(f"{int(time.time()) - 3600} 3 0 3\n")
+    _start(launcher, tmp_path)
+    assert calls.read_text().splitlines() == ["run", "--fullscreen", "--variant", "indian-pool-101"]
 
 
 def _limits(unit: Path) -> tuple[int, int, int]:
@@ -455,3 +474,11 @@ def test_a_person_s_login_is_never_made_the_kiosk_user(tmp_path: Path) -> None:
                             env={**os.environ, "HOME": str(tmp_path)}, check=False)
     assert result.returncode == 2 and result.stdout == ""  # refused before the first step
     assert "user 'root' is someone's login" in result.stderr
+
+
+def test_desktop_mode_without_labwc_and_lightdm_is_named_as_refused(tmp_path: Path) -> None:
+    if shutil.which("labwc") and Path("/etc/lightdm").is_dir():
+        pytest.fail("this test needs a machine without a Pi OS desktop (labwc and LightDM)")
+    result = dry_run("--mode", "desktop", home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "desktop mode would be refused (use --mode lite)" in result.stdout

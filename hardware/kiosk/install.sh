@@ -301,6 +301,10 @@ lock_consoles() {
 
 setup_lite() {
     say "Pi OS Lite: system unit on tty1 with KMSDRM, started at boot, restarted when it stops"
+    # a desktop install before this one: its autologin session would start a second table
+    remove "$LIGHTDM_DROPIN" "$KIOSK_SESSION" "$LABWC_DIR" \
+        "/home/$KIOSK_USER/.config/systemd/user/tablekit-kiosk.service"
+    if [ -f "$LIGHTDM_BACKUP" ]; then run mv -f "$LIGHTDM_BACKUP" "$LIGHTDM_CONF"; fi
     put_file 0644 root:root "$SYSTEM_UNIT" unit <"$HERE/tablekit-kiosk.service"
     run systemctl set-default multi-user.target
     run systemctl daemon-reload
@@ -310,6 +314,9 @@ setup_lite() {
 setup_desktop() {
     local home="/home/$KIOSK_USER" owner="$KIOSK_USER:$KIOSK_USER"
     say "Pi OS desktop: autologin as $KIOSK_USER to labwc -C $LABWC_DIR (nothing of the desktop's), a user unit started by autostart"
+    # a Lite install before this one: its system unit on tty1 would start a second table
+    if [ -e "$SYSTEM_UNIT" ]; then run systemctl disable tablekit-kiosk.service; fi
+    remove "$SYSTEM_UNIT"
     # lightdm.conf is read after the drop-ins: its own autologin lines would win, so they are
     # turned into comments (the file is kept as it was in $LIGHTDM_BACKUP).
     if [ -f "$LIGHTDM_CONF" ]; then
@@ -374,6 +381,14 @@ main() {
         return
     fi
     if [ "$MODE" = auto ]; then MODE="$(detect_mode)"; fi
+    if [ "$MODE" = desktop ] && ! { command -v labwc >/dev/null 2>&1 && [ -d /etc/lightdm ]; }; then
+        # on Lite this would lock the console and boot to a black screen
+        if [ "$DRY_RUN" = 1 ]; then
+            echo "note: no labwc and LightDM here: on a Pi, desktop mode would be refused (use --mode lite)"
+        else
+            die "desktop mode needs labwc and LightDM (Pi OS with desktop): use --mode lite on Pi OS Lite"
+        fi
+    fi
     say "mode: $MODE; user: $KIOSK_USER; venv: $VENV; data: $DATA"
     if [ -n "$SIZE" ]; then say "screen size: $SIZE"; fi
     say "the table runs: $LAUNCHER (resumes the unfinished game, else starts $DATA/new-game.args)"

@@ -18,11 +18,12 @@ SIZE=@SIZE@
 NEW_GAME_ARGS="$DATA/new-game.args"
 export TABLEKIT_JOURNAL="${TABLEKIT_JOURNAL:-$DATA/journal.sqlite}"
 # One line about the last start: when (seconds since 1970), how many quick restarts in a row,
-# and how many of those resumed a game.
+# how many of those resumed a game, and how many started the game new-game.args lists.
 STARTS="$DATA/kiosk-starts"
 QUICK=60        # a table that stops within this many seconds of starting has crashed
 MAX_WAIT=60     # the longest wait before starting again
 RESUME_TRIES=3  # quick restarts that resumed a game before a new game is started instead
+NEW_GAME_TRIES=3  # quick restarts of new-game.args's game before the setup screen is shown instead
 
 log() {
     printf 'tablekit-kiosk: %s\n' "$*" >&2
@@ -38,15 +39,16 @@ number() {  # number VALUE: VALUE if it is a plain non-negative number, else 0
 # --- a table that keeps stopping: wait longer each time -----------------------------------------
 
 now="$(date +%s)"
-last="" streak="" resumes=""
+last="" streak="" resumes="" fresh=""
 if [ -f "$STARTS" ]; then
-    read -r last streak resumes <"$STARTS" 2>/dev/null || true
+    read -r last streak resumes fresh <"$STARTS" 2>/dev/null || true
 fi
 last="$(number "$last")" streak="$(number "$streak")" resumes="$(number "$resumes")"
+fresh="$(number "$fresh")"
 if [ "$last" -le "$now" ] && [ $((now - last)) -lt "$QUICK" ]; then
     streak=$((streak + 1))
 else
-    streak=0 resumes=0
+    streak=0 resumes=0 fresh=0
 fi
 if [ "$streak" -gt 0 ]; then
     wait_s=5 i=1
@@ -58,8 +60,8 @@ if [ "$streak" -gt 0 ]; then
     sleep "$wait_s"
 fi
 
-remember() {  # remember RESUMES: write down this start, just before it happens
-    if ! { printf '%s %s %s\n' "$(date +%s)" "$streak" "$1" >"$STARTS"; } 2>/dev/null; then
+remember() {  # remember RESUMES FRESH: write down this start, just before it happens
+    if ! { printf '%s %s %s %s\n' "$(date +%s)" "$streak" "$1" "$2" >"$STARTS"; } 2>/dev/null; then
         log "cannot write $STARTS: quick restarts will not be slowed down"
     fi
 }
@@ -101,7 +103,7 @@ else
     case "$status" in
         0)
             log "resuming the unfinished game in $TABLEKIT_JOURNAL ($said)"
-            remember $((resumes + 1))
+            remember $((resumes + 1)) 0
             exec "$VENV/bin/tablekit" "$@" --resume
             ;;
         3)
@@ -115,13 +117,19 @@ fi
 
 # --- a new game -------------------------------------------------------------------------------
 
-if [ -f "$NEW_GAME_ARGS" ]; then
+CR="$(printf '\r')"
+if [ -f "$NEW_GAME_ARGS" ] && [ "$fresh" -ge "$NEW_GAME_TRIES" ]; then
+    log "the game $NEW_GAME_ARGS lists stopped straight after starting, $fresh times in a row: showing the setup screen instead (check that file: one argument a line)"
+    remember "$resumes" "$fresh"
+elif [ -f "$NEW_GAME_ARGS" ]; then
     while IFS= read -r arg || [ -n "$arg" ]; do
+        arg="${arg%"$CR"}"  # a file written on Windows ends its lines with CR LF
         case "$arg" in "" | "#"*) continue ;; esac
         set -- "$@" "$arg"
     done <"$NEW_GAME_ARGS"
+    remember "$resumes" $((fresh + 1))
 else
     log "no $NEW_GAME_ARGS: the app's own choice of game"
+    remember "$resumes" "$fresh"
 fi
-remember "$resumes"
 exec "$VENV/bin/tablekit" "$@"
