@@ -92,13 +92,15 @@ def display_plan(*, headless: bool = False, fullscreen: bool = False) -> Display
     return plan
 
 
-def open_screen(size: tuple[int, int], *, headless: bool = False, fullscreen: bool = False,
+def open_screen(size: tuple[int, int] | None, *, headless: bool = False, fullscreen: bool = False,
                 screenshots: Path | None = None) -> Screen:
-    """The table's screen; with ``screenshots``, one PNG per new scene (``scene_key``)."""
+    """The table's screen (``size`` None: the display's own, or the mode's default); with
+    ``screenshots``, one PNG per new scene (``scene_key``)."""
     from display.window import Screen, scene_key
 
     plan = display_plan(headless=headless, fullscreen=fullscreen)
-    log.info("screen: %s %dx%d (%s)", plan.mode, *size, plan.driver or "SDL's choice")
+    shown = f"{size[0]}x{size[1]}" if size else "its own size"
+    log.info("screen: %s %s (%s)", plan.mode, shown, plan.driver or "SDL's choice")
     return Screen(size, plan=plan, screenshots=screenshots, key=scene_key)
 
 

@@ -398,3 +398,24 @@ def test_what_happens_on_the_way_is_logged_on_stderr_more_with_verbose_none_with
     assert "tablekit: no camera" in err and "tablekit: screen: headless 1280x720" in err
     assert main(["--quiet", *common]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_run_opens_full_screen_at_the_screen_s_own_size_unless_told(tmp_path, monkeypatch):
+    import tablekit.shell as shell
+    from tablekit.cli import main
+
+    asked = []
+    real = shell.open_screen
+
+    def recording(size, **kw):  # type: ignore[no-untyped-def]
+        asked.append((size, kw.get("fullscreen")))
+        return real(size, **{**kw, "headless": True})
+
+    monkeypatch.setattr(shell, "open_screen", recording)
+    db = str(tmp_path / "j.sqlite")
+    common = ["--seconds", "0.2", "--journal", db, "--no-box", "--camera", "/nowhere",
+              "--players", "A,B", "--variant", "indian-points"]
+    assert main(["run", "--fullscreen", *common]) == 0
+    assert main(["run", "--headless", "--resume", *common[:7]]) == 0
+    assert main(["run", "--fullscreen", "--size", "800x480", "--resume", *common[:7]]) == 0
+    assert asked == [(None, True), ((1280, 720), False), ((800, 480), True)]

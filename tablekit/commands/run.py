@@ -50,7 +50,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "camera 0), picamera, a device number, or a video file")
     p.add_argument("--photos", type=Path, help="photo folder to read when there is no camera")
     p.add_argument("--calibration", type=Path, help="mat calibration (zones per seat)")
-    p.add_argument("--size", default="1280x720", help="window size (e.g. 1920x1080, 800x480)")
+    p.add_argument("--size", default=None,
+                   help="window size (e.g. 1920x1080, 800x480; default 1280x720, and with "
+                        "--fullscreen the screen's own size)")
     p.add_argument("--fullscreen", action="store_true", help="kiosk: full screen, no way out by keyboard")
     p.add_argument("--headless", action="store_true", help="no window (SDL's dummy driver)")
     p.add_argument("--seconds", type=float, default=0, help="stop after this many seconds (0: never)")
@@ -231,7 +233,9 @@ def run(args: argparse.Namespace) -> int:
     from tablekit.table import Devices, Table, fallback_health
     from tablekit.values import ValueRefused, parse_size
 
-    size = parse_size(args.size)
+    # full screen with no size given: the screen's own (a mode it may not have is refused
+    # under KMSDRM); a window: 1280x720
+    size = parse_size(args.size) if args.size else None if args.fullscreen else (1280, 720)
     if args.photo_budget_mb is not None and not 0 <= args.photo_budget_mb <= 1_000_000:
         raise ValueRefused(f"bad --photo-budget-mb {args.photo_budget_mb:g}: 0 (keep none) to 1000000")
     chosen = game_from_args(args) if args.variant and not args.resume else None
