@@ -448,10 +448,12 @@ def test_the_desktop_session_starts_labwc_with_its_own_config_dir_and_no_merge(t
     files = written(result.stdout)
     session = files["/usr/share/wayland-sessions/tablekit-kiosk.desktop"]
     [exec_line] = [line for line in session.splitlines() if line.startswith("Exec=")]
-    argv = exec_line[len("Exec="):].split()
-    assert argv[0].rsplit("/", 1)[-1] == "labwc"
-    assert argv[1:] == ["-C", "/etc/tablekit/labwc"]
-    assert "-m" not in argv and "--merge-config" not in argv
+    assert exec_line == "Exec=/etc/tablekit/labwc/session"
+    # the session runs labwc with that one folder, again whenever it exits
+    script = files["/etc/tablekit/labwc/session"]
+    [run] = [line.split() for line in script.splitlines() if line.strip().startswith("labwc")]
+    assert run == ["labwc", "-C", "/etc/tablekit/labwc"]
+    assert "while :; do" in script and "--merge" not in run
     for name in ("rc.xml", "menu.xml", "autostart"):
         assert f"/etc/tablekit/labwc/{name}" in files
     assert not any(path.startswith("/home/tkdry/.config/labwc") for path in files)

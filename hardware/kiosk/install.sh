@@ -330,7 +330,7 @@ setup_desktop() {
 [Desktop Entry]
 Name=Rummy Table Kit kiosk
 Comment=The table screen alone: labwc with the kiosk's own configuration, nothing of the desktop's
-Exec=labwc -C $LABWC_DIR
+Exec=$LABWC_DIR/session
 Type=Application
 DesktopNames=labwc;wlroots
 EOF
@@ -343,6 +343,7 @@ user-session=tablekit-kiosk
 EOF
     # labwc's files are root's: the kiosk user cannot change its own lock-down.
     put_file 0755 root:root "$LABWC_DIR/autostart" plain <"$HERE/labwc/autostart"
+    put_file 0755 root:root "$LABWC_DIR/session" plain <"$HERE/labwc/session"
     put_file 0644 root:root "$LABWC_DIR/rc.xml" plain <"$HERE/labwc/rc.xml"
     put_file 0644 root:root "$LABWC_DIR/menu.xml" plain <"$HERE/labwc/menu.xml"
     # An earlier install put them in the user's own labwc folder; the session no longer reads it.
