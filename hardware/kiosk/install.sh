@@ -44,7 +44,7 @@ usage: $(basename "$0") [options]
   --size WxH       the table's screen size in pixels, digits only, e.g. 800x480 for the
                    Pi touchscreen (default: the app's own)
   --no-apt         do not install Debian packages
-  --uninstall      remove the units and configuration (keeps the user and data)
+  --uninstall      remove the units, configuration and venv (keeps the user and data)
   --dry-run        print what would be done; change nothing
   --force          install on a machine that is not a Raspberry Pi
   -h, --help       this text
@@ -122,6 +122,7 @@ SYSCTL_DROPIN="/etc/sysctl.d/50-tablekit-kiosk.conf"
 LIGHTDM_DROPIN="/etc/lightdm/lightdm.conf.d/50-tablekit-kiosk.conf"
 LIGHTDM_CONF="/etc/lightdm/lightdm.conf"
 LIGHTDM_BACKUP="/etc/lightdm/lightdm.conf.before-tablekit"
+UDEV_RULE="/etc/udev/rules.d/99-tablekit-box.rules"
 KIOSK_GROUPS="video,render,input,dialout,plugdev,audio"
 # The desktop kiosk's own labwc session and config folder (fixed paths: nothing to quote).
 KIOSK_SESSION="/usr/share/wayland-sessions/tablekit-kiosk.desktop"
@@ -283,6 +284,10 @@ install_kit() {
         trap - EXIT
     fi
     put_file 0755 root:root "$LAUNCHER" sh <"$HERE/tablekit-kiosk.sh"
+    # the box's stable name, /dev/tablekit-box, whatever ttyACM/ttyUSB it gets
+    put_file 0644 root:root "$UDEV_RULE" plain <"$HERE/../udev/99-tablekit-box.rules"
+    run udevadm control --reload
+    run udevadm trigger --subsystem-match=tty
     if [ -e "$DATA/new-game.args" ]; then
         say "keeping the game list in $DATA/new-game.args"
     else
@@ -357,9 +362,14 @@ EOF
 uninstall() {
     say "removing the kiosk units and configuration (user $KIOSK_USER and $DATA stay)"
     if [ -e "$SYSTEM_UNIT" ]; then
-        run systemctl disable tablekit-kiosk.service
+        run systemctl disable --now tablekit-kiosk.service
     fi
-    remove "$SYSTEM_UNIT" "$LOGIND_DROPIN" "$SYSCTL_DROPIN" "$LIGHTDM_DROPIN" "$KIOSK_SESSION" "$LABWC_DIR"
+    remove "$SYSTEM_UNIT" "$LOGIND_DROPIN" "$SYSCTL_DROPIN" "$LIGHTDM_DROPIN" "$KIOSK_SESSION" "$LABWC_DIR" \
+        "$UDEV_RULE" "$LAUNCHER" "$VENV"
+    if [ -d "$PREFIX/bin" ]; then run rmdir --ignore-fail-on-non-empty "$PREFIX/bin"; fi
+    if [ -d "$PREFIX" ]; then run rmdir --ignore-fail-on-non-empty "$PREFIX"; fi
+    # a Lite install booted to the console; a desktop image boots to its desktop again
+    if [ -d /etc/lightdm ]; then run systemctl set-default graphical.target; fi
     if [ -d "${LABWC_DIR%/*}" ]; then run rmdir --ignore-fail-on-non-empty "${LABWC_DIR%/*}"; fi
     if [ -f "$LIGHTDM_BACKUP" ]; then run mv -f "$LIGHTDM_BACKUP" "$LIGHTDM_CONF"; fi
     remove "/home/$KIOSK_USER/.config/labwc" "/home/$KIOSK_USER/.config/systemd/user/tablekit-kiosk.service"
