@@ -48,7 +48,7 @@ def test_a_dry_run_prints_the_steps_and_touches_nothing(mode: str, tmp_path: Pat
     else:
         assert "would write: /home/tkdry/.config/systemd/user/tablekit-kiosk.service" in out
         assert "would write: /etc/tablekit/labwc/rc.xml" in out
-        assert "Exec=labwc -C /etc/tablekit/labwc" in out
+        assert "Exec=/etc/tablekit/labwc/session" in out and "    labwc -C /etc/tablekit/labwc" in out
         assert "autologin-user=tkdry" in out
         assert "Restart=always" in out
     assert "NAutoVTs=0" in out and "systemctl mask ctrl-alt-del.target" in out
