@@ -79,8 +79,10 @@ def _state(value: Any, name: str) -> Mapping[str, Any]:
 def answer(question: Mapping[str, Any]) -> dict[str, Any]:
     """Answer one judge question; raise a TablekitError for bad input."""
     variant_id = question.get("variant")
-    if not isinstance(variant_id, str) or not variant_id:
+    if variant_id is None or variant_id == "":
         raise JudgeInputError("missing variant")
+    if not isinstance(variant_id, str):
+        raise JudgeInputError(f"variant must be a game's id (a string), got {shown(variant_id)}")
     if len(variant_id) > _SHOWN:
         raise JudgeInputError(f"unknown variant {shown(variant_id)}")
     mode = question.get("mode")
@@ -112,8 +114,10 @@ def answer(question: Mapping[str, Any]) -> dict[str, Any]:
             options=options)
     else:
         hand = question.get("hand")
-        if not isinstance(hand, str):
+        if hand is None:
             raise JudgeInputError("missing hand")
+        if not isinstance(hand, str):
+            raise JudgeInputError(f"hand must be cards in the judge notation (a string), got {shown(hand)}")
         request = JudgeRequest(
             mode=mode, groups=variant.parse(hand), wild=wild, deal=_int(question.get("deal"), "deal"),
             decks=_int(question.get("decks"), "decks"), players=_int(question.get("players"), "players"),

@@ -501,3 +501,17 @@ def test_a_misspelt_table_state_key_is_named(tmp_path: Path, capsys: Capture) ->
     assert "unknown key 'discrad'" in capsys.readouterr().err
     after.write_text(json.dumps({"melds": {"0": ["3H 4H 5H"]}, "discard": "5H KS", "stock": 29}))
     assert main(args) == 0 and json.loads(capsys.readouterr().out)["mode"] == "turn"
+
+
+def test_a_judge_question_of_the_wrong_type_names_the_type(capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    lines = [{"variant": "indian-points", "mode": "count", "hand": 12345},
+             {"variant": ["indian-points"], "mode": "count", "hand": "4H"},
+             {"mode": "count", "hand": "4H"}, {"variant": "indian-points", "mode": "count"}]
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(json.dumps(q) + "\n" for q in lines)))
+    assert main(["judge", "--batch"]) == 0
+    errors = [json.loads(line)["error"] for line in capsys.readouterr().out.splitlines()]
+    assert errors == ["hand must be cards in the judge notation (a string), got 12345",
+                      "variant must be a game's id (a string), got ['indian-points']",
+                      "missing variant", "missing hand"]
