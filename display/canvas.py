@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from display.fonts import Fonts, clusters
+from display.fonts import JOINERS, Fonts, clusters, tints_previous
 from display.layout import Layout
 from display.theme import Colour
 
@@ -30,22 +30,12 @@ def number_text(value: float) -> str:
     return str(int(value))
 
 
-#: Joiners that shape the letters around them (a Devanagari conjunct, a Persian name, an
-#: emoji sequence): no control to blank, though Python does not count them printable.
-_JOINERS = "\u200c\u200d"
-
-
 def printable(text: str) -> str:
-    """``text`` with control characters (tabs, newlines, NUL) turned into spaces."""
+    """``text`` with control characters (tabs, newlines, NUL) turned into spaces; joiners are
+    no control to blank, though Python does not count them printable."""
     if text.isprintable():
         return text
-    return "".join(ch if ch.isprintable() or ch in _JOINERS else " " for ch in text).strip()
-
-
-def _silent(ch: str) -> bool:
-    """A character that only shapes or tints the one before it (a joiner, a variation
-    selector, an emoji skin tone): where no face can draw it, it is left out, not a "?"."""
-    return ch in _JOINERS or 0xFE00 <= ord(ch) <= 0xFE0F or 0x1F3FB <= ord(ch) <= 0x1F3FF
+    return "".join(ch if ch.isprintable() or ch in JOINERS else " " for ch in text).strip()
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +72,8 @@ class TextCache:
         """``text`` with characters no face can draw replaced (suit symbols by letters)."""
         if text.isascii():
             return text
-        return "".join(ch if self.fonts.covers(ch, bold) else "" if _silent(ch) else _STAND_INS.get(ch, "?")
+        # a character that only shapes or tints the one before it is left out, not a "?"
+        return "".join(ch if self.fonts.covers(ch, bold) else "" if tints_previous(ch) else _STAND_INS.get(ch, "?")
                        for ch in text)
 
     def width(self, text: str, line_px: int, bold: bool = True) -> int:

@@ -52,9 +52,20 @@ def script_of(ch: str) -> str:
     return "Latn"
 
 
+#: Joiners that shape the letters around them (a Devanagari conjunct, a Persian name, an
+#: emoji sequence).
+JOINERS = "\u200c\u200d"
+
+
 def _joins_previous(ch: str) -> bool:
     """A combining mark, a joiner or a variation selector belongs to the run before it."""
-    return unicodedata.category(ch) in ("Mn", "Mc", "Me") or ch in "\u200c\u200d" or 0xFE00 <= ord(ch) <= 0xFE0F
+    return unicodedata.category(ch) in ("Mn", "Mc", "Me") or ch in JOINERS or 0xFE00 <= ord(ch) <= 0xFE0F
+
+
+def tints_previous(ch: str) -> bool:
+    """A character drawn as no glyph of its own, only shaping or tinting the one before it: a
+    joiner, a variation selector, an emoji skin tone."""
+    return ch in JOINERS or 0xFE00 <= ord(ch) <= 0xFE0F or 0x1F3FB <= ord(ch) <= 0x1F3FF
 
 
 def clusters(text: str) -> list[str]:
@@ -64,11 +75,11 @@ def clusters(text: str) -> list[str]:
     out: list[str] = []
     for ch in text:
         code = ord(ch)
-        tone = 0x1F3FB <= code <= 0x1F3FF
         tag = 0xE0020 <= code <= 0xE007F  # a subdivision flag's letters and its end
         flag_half = 0x1F1E6 <= code <= 0x1F1FF  # two regional indicators make one flag
         pairs = out and flag_half and len(out[-1]) == 1 and 0x1F1E6 <= ord(out[-1]) <= 0x1F1FF
-        if out and (_joins_previous(ch) or tone or tag or pairs or out[-1].endswith("\u200d")):
+        if out and (_joins_previous(ch) or tints_previous(ch) or tag or pairs
+                    or out[-1].endswith("\u200d")):
             out[-1] += ch
         else:
             out.append(ch)

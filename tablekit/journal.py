@@ -388,10 +388,10 @@ class Journal:
 
     def new_game(self, game: Game, created_ms: int) -> int:
         with self._write() as db:
-            top = int(db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0])
-            cur = db.execute("INSERT INTO games (id, created_ms, variant, setup) "
-                             "VALUES (?, ?, ?, ?)", (max(top + 1, self.first_game_id), created_ms,
-                                                     game.variant_id, json.dumps(game.to_json())))
+            cur = db.execute("INSERT INTO games (id, created_ms, variant, setup) VALUES ("
+                             "(SELECT max(COALESCE(MAX(id), 0) + 1, ?) FROM games), ?, ?, ?)",
+                             (self.first_game_id, created_ms, game.variant_id,
+                              json.dumps(game.to_json())))
         game_id = cur.lastrowid
         assert game_id is not None
         self._next_seq[game_id] = 1

@@ -72,7 +72,6 @@ def seat_name(canvas: Canvas, name: str, line_px: int, width: int) -> str:
     else its first word and the initials of the others ("Alexandrina F."), which a seat box
     shows larger than the whole name shrunk and cut; else whole (shrunk, then cut)."""
     words = name.split()
-    line_px = min(line_px, 200)
     if len(words) < 2 or canvas.cache.width(name, max(1, line_px * 9 // 10), True) <= width:
         return name
     short = " ".join([words[0], *(clusters(w)[0] + "." for w in words[1:])])

@@ -207,15 +207,5 @@ class Club:
                     self.store.keep_aside(payload, f"cannot be stored ({type(exc).__name__}: {exc})")
                     total.quarantined += 1
                 continue
-            for t, gs in out.acks.items():
-                total.acks.setdefault(t, {}).update(gs)
-            for t, gs in out.changed.items():
-                total.changed.setdefault(t, {}).update(gs)
-            for name in ("gaps", "created", "taken"):
-                for t, gs in getattr(out, name).items():
-                    getattr(total, name).setdefault(t, {}).update(gs)
-            total.stored += out.stored
-            total.duplicates += out.duplicates
-            total.held += out.held
-            total.quarantined += out.quarantined
+            total.merge(out)
         return total

@@ -214,6 +214,15 @@ class Outcome:
     held: int = 0
     quarantined: int = 0
 
+    def merge(self, other: Outcome) -> None:
+        """Take in what ``other`` (a later batch) did: its answers win, its counts add up."""
+        for name in ("acks", "changed", "gaps", "created", "taken"):
+            mine: dict[str, dict[int, int]] = getattr(self, name)
+            for table, games in getattr(other, name).items():
+                mine.setdefault(table, {}).update(games)
+        for name in ("stored", "duplicates", "held", "quarantined"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
 
 class Store:
     """The club's database, written by one ingest worker."""

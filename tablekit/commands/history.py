@@ -139,17 +139,14 @@ def _file_word(name: str) -> str:
 def _replay(path: Path, args: argparse.Namespace) -> int:
     from tablekit.evidence import replay_views
     from tablekit.shell import open_screen
-    from tablekit.values import output_folder, parse_size
+    from tablekit.values import ValueRefused, output_folder, parse_size
 
     size = parse_size(args.size, example="800x480")
-    if args.seconds is not None and not (math.isfinite(args.seconds) and args.seconds > 0):
-        print(f"error: --seconds must be a number of seconds above 0, not {args.seconds}",
-              file=sys.stderr)
-        return 2
+    if args.seconds is not None and not 0 < args.seconds < math.inf:  # nan never ends one
+        raise ValueRefused(f"bad --seconds {args.seconds}: a number of seconds above 0")
     if args.headless and args.step_ms is not None and args.step_ms < 0:
-        print("error: a replay without a window has no keys to step it: give --step-ms 0 or "
-              "more", file=sys.stderr)
-        return 2
+        raise ValueRefused("a replay without a window has no keys to step it: give --step-ms 0 "
+                           "or more")
     shots = output_folder(args.screenshots, "--screenshots") if args.screenshots else None
 
     def read(journal: Journal) -> list[ReplayStep]:
