@@ -34,9 +34,10 @@ this is a second fence, for any other source of box events.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from display.viewmodel import HEALTH_FALLBACK, HEALTH_OK, DeviceHealth
 from firmware_bridge import BoxEvent, ButtonBox, ButtonEvent, LinkEvent
@@ -116,20 +117,53 @@ class BoxClock:
         return out
 
 
+#: How often (seconds) a table that started without its button box looks for one again.
+LOOK_EVERY_S = 2.0
+
+
 class BoxLink:
     """The button box on a serial port, as the table uses it: events waiting now, where its
-    MENU and OK are (from its HELLO), and the lights and buzzer the table drives."""
+    MENU and OK are (from its HELLO), and the lights and buzzer the table drives.
 
-    def __init__(self, box: ButtonBox) -> None:
+    A link made by :meth:`searching` starts with no box: it looks for one (``find``) every
+    ``every_s`` seconds while its events are asked for, and opens the first found (a box
+    plugged in after the table started, or not yet enumerated at boot), then calls
+    ``on_found`` with its URL. Until then it has no events and no buttons, and remembers the
+    lights the table sets, which the box is given as it opens (and again, by the bridge, at
+    its HELLO)."""
+
+    def __init__(self, box: ButtonBox | None, *, find: Callable[[], str | None] | None = None,
+                 open_box: Callable[[str], ButtonBox] | None = None, every_s: float = LOOK_EVERY_S,
+                 clock: Callable[[], float] = time.monotonic,
+                 on_found: Callable[[str], None] | None = None) -> None:
         self.box = box
+        self._find = find
+        self._open_box = open_box or (lambda url: ButtonBox(url).start())
+        self._every_s = every_s
+        self._now = clock
+        self._looked: float | None = None
+        self._on_found = on_found
+        self._lights: dict[int, str] = {}  # set while no box was there
         self._dropped_before = 0  # dropped in the box's earlier runs (its count restarts)
         self._last_count = 0  # the box's own count, as last seen
         self._reported = 0
         self.clock = BoxClock()
 
+    @classmethod
+    def searching(cls, find: Callable[[], str | None], **kwargs: Any) -> BoxLink:
+        """A link with no box yet, which looks for one with ``find`` (a port's URL, or None)."""
+        return cls(None, find=find, **kwargs)
+
+    @property
+    def link_up(self) -> bool:
+        """Whether a box is there and its link is up (it said HELLO and is heard from)."""
+        return self.box is not None and self.box.link_up
+
     @property
     def dropped(self) -> int:
         """Frames the box dropped since this link was made, across restarts of the box."""
+        if self.box is None:
+            return 0
         count = self.box.box_dropped
         if count < self._last_count:  # the box restarted: its count began again
             self._dropped_before += self._last_count
@@ -142,8 +176,8 @@ class BoxLink:
 
     @property
     def buttons(self) -> int | None:
-        """How many buttons the box's HELLO named (None before any HELLO)."""
-        return self.box.buttons
+        """How many buttons the box's HELLO named (None before any HELLO, or any box)."""
+        return self.box.buttons if self.box is not None else None
 
     @property
     def layout(self) -> ButtonLayout | None:
@@ -151,9 +185,36 @@ class BoxLink:
         buttons = self.buttons
         return ButtonLayout.of_box(buttons) if buttons is not None else None
 
+    def _look(self) -> None:
+        """Look for a box when it is time to (a searching link with none yet), and open the
+        one found."""
+        if self.box is not None or self._find is None:
+            return
+        now = self._now()
+        if self._looked is not None and now - self._looked < self._every_s:
+            return
+        self._looked = now
+        try:
+            url = self._find()
+            if url is None:
+                return
+            box = self._open_box(url)
+        except Exception as exc:  # a port that fails as it appears: looked for again later
+            log.info("a button box was seen but could not be opened: %s", exc)
+            return
+        self.box = box
+        for button, mode in sorted(self._lights.items()):
+            box.led(button, mode)
+        log.info("button box found on %s", url)
+        if self._on_found is not None:
+            self._on_found(url)
+
     def pending(self) -> Iterator[BoxEvent | BoxDropped]:
         """The events that have arrived, without waiting; then a :class:`BoxDropped` if the
-        box's dropped count grew since the last one."""
+        box's dropped count grew since the last one (a searching link looks for its box first)."""
+        self._look()
+        if self.box is None:
+            return
         while (event := self.box.get_event(timeout=0)) is not None:
             yield event
         dropped = self.dropped
@@ -186,13 +247,18 @@ class BoxLink:
         return out
 
     def led(self, button: int, mode: str) -> None:
-        self.box.led(button, mode)
+        if self.box is None:
+            self._lights[button] = mode
+        else:
+            self.box.led(button, mode)
 
     def buzz(self, ms: int) -> None:
-        self.box.buzz(ms)
+        if self.box is not None:
+            self.box.buzz(ms)
 
     def close(self) -> None:
-        self.box.close()
+        if self.box is not None:
+            self.box.close()
 
 
 def tell_buttons(table: Table, buttons: int) -> None:

@@ -235,6 +235,24 @@ def test_a_large_jpeg_is_read_smaller_and_sizes_come_from_headers() -> None:
         decode_image(_png_header(10, 10).replace(b"IDAT", b"IDAT\xff\xff"))
 
 
+def test_a_gif_reads_where_opencv_decodes_gifs_and_is_named_where_it_cannot(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision import images
+    gif = images._ONE_PIXEL_GIF
+    if images.gif_decodes():
+        assert decode_image(gif)[0, 0].tolist() == [0, 0, 255]  # the pixel is red
+    # an OpenCV without a GIF decoder (a Pi's system one) names the format, not damage
+    monkeypatch.setattr(images.cv2, "imdecode", lambda *a: None)
+    images.gif_decodes.cache_clear()
+    try:
+        with pytest.raises(VisionError, match="a GIF, which OpenCV .* cannot decode"):
+            decode_image(gif)
+        with pytest.raises(VisionError, match="its data is damaged"):
+            decode_image(_png_header(10, 10))
+    finally:
+        images.gif_decodes.cache_clear()
+
+
 def test_a_photo_too_small_to_show_a_table_is_named(tmp_path: Path, capsys: Capture) -> None:
     tiny = tmp_path / "tiny.png"
     cv2.imwrite(str(tiny), np.zeros((1, 5, 3), np.uint8))

@@ -201,3 +201,87 @@ def test_a_stamped_edge_is_never_placed_before_what_the_table_journaled(t):
     hand_to_table(t, ButtonEvent(first, "press", 2), 5, back - 20_000)  # placed in the outage
     pressed = t.journal.events(t.game_id)[-1]
     assert pressed.TYPE == "button-pressed" and pressed.t_ms == back
+
+
+class _Plugged:
+    """A box that has just been opened: no events yet, the lights it was given."""
+
+    link_up = False
+    buttons = None
+    box_dropped = 0
+
+    def __init__(self) -> None:
+        self.lights: list[tuple[int, str]] = []
+
+    def get_event(self, timeout=None):
+        return None
+
+    def led(self, button, mode):
+        self.lights.append((button, mode))
+
+    def close(self):
+        self.lights.append((-1, "closed"))
+
+
+def test_a_searching_link_looks_every_few_seconds_and_opens_the_box_that_appears():
+    now = [0.0]
+    ports: list[str | None] = [None, "/dev/gone", "/dev/ttyACM0"]
+    looked: list[str | None] = []
+    opened: list[str] = []
+    found: list[str] = []
+    box = _Plugged()
+
+    def find():
+        looked.append(ports[0])
+        return ports[0]
+
+    def open_box(url):
+        opened.append(url)
+        if url == "/dev/gone":  # unplugged again between the listing and the open
+            raise OSError("no such device")
+        return box
+
+    link = BoxLink.searching(find, open_box=open_box, every_s=2.0, clock=lambda: now[0],
+                             on_found=found.append)
+    link.led(0, "on")
+    link.buzz(100)  # nowhere to go: no box
+    assert list(link.pending()) == [] and looked == [None]
+    now[0] = 1.5
+    assert list(link.pending()) == [] and looked == [None]  # not yet time to look again
+    ports.pop(0)
+    now[0] = 2.0
+    assert list(link.pending()) == [] and opened == ["/dev/gone"] and link.box is None
+    assert not link.link_up and link.buttons is None and link.dropped == 0
+    ports.pop(0)
+    now[0] = 4.0
+    assert list(link.pending()) == []
+    assert link.box is box and found == ["/dev/ttyACM0"] and box.lights == [(0, "on")]
+    link.led(2, "fast")  # straight to the box now
+    now[0] = 9.0
+    list(link.pending())
+    assert looked == [None, "/dev/gone", "/dev/ttyACM0"]  # found: never looked for again
+    link.close()
+    assert box.lights == [(0, "on"), (2, "fast"), (-1, "closed")]
+
+
+def test_run_without_a_box_uses_the_keyboard_and_looks_for_one(monkeypatch):
+    import argparse
+
+    from firmware_bridge import discovery
+    from tablekit.commands.run import open_box
+    from tablekit.table import Devices
+
+    ports: list[discovery.PortCandidate] = []
+    monkeypatch.setattr(discovery, "candidate_ports", lambda: ports)
+    devices = Devices()
+    link = open_box(argparse.Namespace(no_box=False, port=None), devices)
+    assert link is not None and link.box is None
+    assert devices.link.state == HEALTH_FALLBACK and "plugged in" in devices.link.message
+    ports.append(discovery.PortCandidate("loop://", "a serial loopback standing in for the box"))
+    try:
+        assert list(link.pending()) == []  # its first look: found and opened (no HELLO yet)
+        assert link.box is not None and link.box.url == "loop://"
+        assert devices.link.state == HEALTH_OK  # the screen no longer says "keyboard"
+    finally:
+        link.close()
+    assert open_box(argparse.Namespace(no_box=True, port=None), Devices()) is None

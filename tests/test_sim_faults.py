@@ -144,3 +144,42 @@ def test_a_saturated_line_loses_no_press_silently(sim: VirtualBox) -> None:
         assert warnings[-1].dropped == link.dropped
         health = link.health()
         assert health.state == "fallback" and f"dropped {link.dropped} frames" in health.message
+
+
+def test_a_box_plugged_in_after_the_table_started_is_found_and_given_its_lights(
+        sim: VirtualBox, tmp_path: Path) -> None:
+    # The table started with no box (the keyboard stood in). The box is "plugged in" when the
+    # search first names its port: the link opens it, gives it the lights the table set
+    # meanwhile, and its presses reach the table from then on.
+    plugged: list[bool] = [False]
+    found: list[str] = []
+    link = BoxLink.searching(lambda: sim.url if plugged[0] else None, every_s=0.05,
+                             on_found=found.append)
+    with Journal(tmp_path / "j.sqlite") as journal:
+        table = Table.start(journal, game(), ManualClock(1000), camera=ScriptedCamera(cuts={1: "5D"}),
+                            box=link)
+        link.led(1, "on")  # as the table sets the seats' lights
+        link.led(3, "on")
+        assert list(link.pending()) == [] and link.box is None and link.buttons is None
+        plugged[0] = True
+        events = []
+        deadline = time.monotonic() + 10
+        while not link.link_up:
+            assert time.monotonic() < deadline, f"the box never came up: {events}"
+            events += link.pending()
+            time.sleep(0.06)
+        assert found == [sim.url] and link.buttons == 10
+        try:
+            deadline = time.monotonic() + 5
+            while sim.leds()[:4] != "0101":  # the 74HC595's outputs, seat 0 first
+                assert time.monotonic() < deadline, f"the box shows lights {sim.leds()}"
+                time.sleep(0.05)
+            sim.press(9)  # the box's own OK starts the deal
+            deadline = time.monotonic() + 5
+            while table.state.phase != "play":
+                assert time.monotonic() < deadline, "OK never reached the table"
+                for event, at in link.pending_at(table.now()):
+                    hand_to_table(table, event, link.buttons, at)
+                time.sleep(0.02)
+        finally:
+            link.close()

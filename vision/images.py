@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import stat
 import struct
+from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -111,6 +112,17 @@ def header_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
+#: The smallest GIF: one red pixel.
+_ONE_PIXEL_GIF = (b"GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\x00\x00\x00\x00\x00"
+                  b",\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;")
+
+
+@lru_cache(maxsize=1)
+def gif_decodes() -> bool:
+    """Whether this OpenCV decodes GIFs (from release 4.11 or so; a Pi's system OpenCV does not)."""
+    return cv2.imdecode(np.frombuffer(_ONE_PIXEL_GIF, np.uint8), cv2.IMREAD_COLOR) is not None
+
+
 def decode_image(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     """Encoded image bytes as a BGR array; :class:`VisionError` says why when they cannot be."""
     return decode_photo(data, max_pixels)[0]
@@ -141,6 +153,9 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> tuple[np.ndarray,
                               f"(at most {max_pixels / 1e6:.0f} megapixels are read)")
     image = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
     if image is None:
+        if data.startswith(b"GIF8") and not gif_decodes():
+            raise VisionError(f"a GIF, which OpenCV {cv2.__version__} here cannot decode "
+                              "(save the photo as JPEG or PNG)")
         raise VisionError("not a readable image (its data is damaged)")
     if factor == 1:
         return image, (1.0, 1.0)

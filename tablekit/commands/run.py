@@ -1,7 +1,8 @@
 """``tablekit run``: the table itself — camera, button box, screen and journal around the engine.
 
 Devices are found with safe fallbacks and the screen says which stand-in is used: no button
-box → the keyboard (digits for seats, M for MENU, Return for OK); no camera → a photo folder
+box → the keyboard (digits for seats, M for MENU, Return for OK), while the table looks for a
+box every few seconds and takes one plugged in later; no camera → a photo folder
 (``--photos``), read one photo per reading. ``--resume`` picks up the last unfinished game
 exactly where the journal left it (after a power cut, say).
 """
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from display.viewmodel import ViewModel
     from tablekit.box_input import BoxLink
     from tablekit.cameras import Camera
+    from tablekit.table import Devices
     from vision.reading import TableReading
 
 NAME = "run"
@@ -114,21 +116,43 @@ def spoken(show: Callable[[ViewModel], None], args: argparse.Namespace) -> Calla
     return both
 
 
-def open_box(args: argparse.Namespace) -> BoxLink | None:
-    """The button box, or None (the keyboard stands in)."""
+def open_box(args: argparse.Namespace, devices: Devices) -> BoxLink | None:
+    """The button box, or None (``--no-box``: the keyboard alone). With no ``--port`` and no
+    box found, the keyboard stands in (``devices.link`` says so) while the link looks for a
+    box every few seconds, and the box plugged in later is used from then on."""
     if args.no_box:
         return None
     try:
-        from firmware_bridge import ButtonBox, require_port
-        from tablekit.box_input import BoxLink
-
-        port = require_port(args.port)
-        box = BoxLink(ButtonBox(port).start())
-        log.info("button box on %s", port)
-        return box
-    except (TablekitError, OSError, ImportError) as exc:
+        from firmware_bridge import ButtonBox, LinkError, require_port
+        from tablekit.box_input import BoxLink, dropped_health
+        from tablekit.table import fallback_health
+    except ImportError as exc:
         log.warning("no button box (%s): using the keyboard", exc)
         return None
+    try:
+        port = require_port(args.port)
+    except LinkError as exc:
+        log.warning("%s: using the keyboard until a box is plugged in", exc)
+        devices.link = fallback_health("keyboard until a button box is plugged in")
+
+        def found(url: str) -> None:
+            devices.link = dropped_health(0)
+
+        return BoxLink.searching(first_port, on_found=found)
+    try:
+        box = BoxLink(ButtonBox(port).start())
+    except (TablekitError, OSError) as exc:
+        log.warning("no button box (%s): using the keyboard", exc)
+        return None
+    log.info("button box on %s", port)
+    return box
+
+
+def first_port() -> str | None:
+    """The first button box this machine shows (``firmware_bridge.discovery``), or None."""
+    from firmware_bridge.discovery import candidate_ports
+    found = candidate_ports()
+    return found[0].url if found else None
 
 
 class EvidenceCamera(FrameCamera):
@@ -245,12 +269,12 @@ def run(args: argparse.Namespace) -> int:
     from tablekit.club.join import club_page, start_publisher
     page = club_page(args.club, args.table_id, args.club_page)
     publisher = start_publisher(args.club, args.table_id, journal.path)
-    box = open_box(args)
-    camera = open_camera(args)
-    log.info("camera: %s", camera.name)
     devices = Devices()
+    box = open_box(args, devices)
     if box is None:
         devices.link = fallback_health("keyboard instead of the button box")
+    camera = open_camera(args)
+    log.info("camera: %s", camera.name)
     if camera.fallback:
         devices.camera = fallback_health(f"{camera.name} instead of the camera")
     screen = open_screen(size, headless=args.headless, fullscreen=args.fullscreen)
