@@ -166,7 +166,8 @@ def _wild_limits(rules: WildRule, wilds: int, naturals: int) -> str | None:
         return f"too many wild cards: at most {n} in one meld" if n else "no wild cards may be used here"
     if rules.max_ratio is not None and wilds > rules.max_ratio * naturals:
         need = int(round(1 / rules.max_ratio)) if rules.max_ratio else 0
-        return f"too many wild cards: each needs at least {need} natural cards beside it"
+        cards = "natural card" if need == 1 else "natural cards"
+        return f"too many wild cards: each needs at least {need} {cards} beside it"
     return None
 
 
@@ -177,19 +178,18 @@ def check_group(pieces: Sequence[Piece], rules: GroupRule, wild: WildRule) -> Me
     """Is this a group (set) of one rank? Wild-rank cards of the group's own rank stand as themselves."""
     n = len(pieces)
     hard = [p for p in pieces if not p.wild]
-    if not hard:
-        # Only wilds: they may still be natural cards of one rank (e.g. three wild fives).
+    if hard:
+        ranks = {p.rank for p in hard}
+        if len(ranks) > 1:
+            return _invalid("a set must be cards of one rank")
+    else:
+        # Only wilds: they may still be natural cards of one rank (e.g. three wild fives),
+        # each counted once, as it stands (below), never as a natural and a wild at once.
         ranks = {p.rank for p in pieces if not p.printed_joker}
-        if len(ranks) == 1 and wild.natural_if_in_place:
-            rank = ranks.pop()
-            hard = [p for p in pieces if p.rank == rank]
-        elif wild.min_natural == 0 and rules.min_size <= n <= (rules.max_size or n):
-            return MeldCheck("set", "a set made only of jokers", n, 0, ())
-        else:
+        if not (len(ranks) == 1 and wild.natural_if_in_place):
+            if wild.min_natural == 0 and rules.min_size <= n <= (rules.max_size or n):
+                return MeldCheck("set", "a set made only of jokers", n, 0, ())
             return _invalid(_wild_limits(wild, n, 0) or "a group needs natural cards")
-    ranks = {p.rank for p in hard}
-    if len(ranks) > 1:
-        return _invalid("a set must be cards of one rank")
     rank = ranks.pop()
     if rules.ranks is not None and rank not in rules.ranks:
         allowed = " and ".join(_plural(r) for r in sorted(rules.ranks))
@@ -203,27 +203,26 @@ def check_group(pieces: Sequence[Piece], rules: GroupRule, wild: WildRule) -> Me
         return _invalid(f"a set needs at least {size_min} cards")
     if size_max is not None and n > size_max:
         return _invalid(f"a set holds at most {size_max} cards")
-    # choose how many flex cards stand as themselves: as many as suits allow
-    best: MeldCheck | None = None
+    # choose how many flex cards stand as themselves: as many as suits allow; a refusal
+    # names the wild-card limit of the choice with the most naturals, else the suits
+    suit_problem = limit_problem = None
     for k in range(len(flex), -1, -1):
         for chosen in combinations(range(len(flex)), k):
             nat = naturals + [flex[i] for i in chosen]
             wilds = n - len(nat)
             problem = _group_suits(nat, rules, rank)
             if problem:
-                if best is None:
-                    best = _invalid(problem)
+                suit_problem = suit_problem or problem
                 continue
             limit = _wild_limits(wild, wilds, len(nat))
             if limit:
-                if best is None or best.kind == "invalid":
-                    best = _invalid(limit)
+                limit_problem = limit_problem or limit
                 continue
             if rules.distinct_suits and n > 4:
                 return _invalid("a set holds at most one card of each suit")
             return MeldCheck("set", f"a set of {_plural(rank)}", wilds, len(nat),
                              tuple((rank, p.suit) for p in nat) + ((rank, ""),) * wilds)
-    return best or _invalid("not a set")
+    return _invalid(limit_problem or suit_problem or "not a set")
 
 
 def _group_suits(nat: Sequence[Piece], rules: GroupRule, rank: int) -> str | None:
@@ -308,6 +307,8 @@ def _place_run(pieces: Sequence[Piece], natural: list[tuple[int, Piece]], rule: 
     problem = "these cards are not consecutive"
     # each ace independently low or high (two aces may be A…A only under "both")
     for assignment in _ace_assignments(len(aces), ace_options):
+        if rule.ace == "either" and 1 in assignment and 14 in assignment:
+            continue  # one run holds its ace low or high, not both (A-2-…-K-A)
         values = {i: p.rank for i, p in natural}
         for i, v in zip(aces, assignment, strict=True):
             values[i] = v

@@ -315,6 +315,50 @@ def test_shanghai_long_run_may_be_split_to_meet_a_two_run_contract() -> None:
     assert not short.valid
 
 
+def test_only_a_run_is_split_and_only_into_runs() -> None:
+    from engine.variants import JudgeRequest, find
+
+    v = find("shanghai")
+
+    def verdict(cards: str, deal: int):  # type: ignore[no-untyped-def]
+        return v.judge(JudgeRequest("contract", groups=v.parse(cards), deal=deal))
+
+    # two sets laid as one group are not "a long run": not two groups of 3
+    assert not verdict("5S 5H 5C 5D 7S 7H 7C 7D", 1).valid
+    # a set and a run laid together are not one run either
+    assert not verdict("5S 5H 5C 5D 6S 7S 8S 9S", 2).valid
+    twelve = verdict("3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS", 7)
+    assert twelve.valid and twelve.reason.count("split in two") == 1
+
+
+def test_wild_cards_of_one_rank_count_once_as_naturals() -> None:
+    """Twos (Farmer's, Shanghai) and red aces (Onze) are wild; a group of them with jokers
+    counts each once: as itself or as a wild card, never as both."""
+    from engine.variants import JudgeRequest, find
+
+    def verdict(game: str, mode: str, cards: str, deal: int | None = None):  # type: ignore[no-untyped-def]
+        v = find(game)
+        return v.judge(JudgeRequest(mode, groups=v.parse(cards), deal=deal))
+
+    assert not verdict("farmers-rummy", "contract", "2S 2H PJ", 1).valid  # deal 1: no wild card
+    assert not verdict("farmers-rummy", "meld", "2S PJ PJ").valid  # more naturals than wilds
+    assert not verdict("farmers-rummy", "contract", "2S 2H PJ PJ", 3).valid
+    assert verdict("farmers-rummy", "meld", "2S 2H 2D PJ").valid  # three twos as themselves
+    refused = verdict("shanghai", "contract", "2S PJ PJ | 7S 7H 7D", 1)
+    assert not refused.valid and "at most 1" in refused.reason  # the limit of its best reading
+    assert not verdict("onze", "contract", "AH PJ PJ | 7S 7H 7D", 1).valid
+
+
+def test_an_ace_is_low_or_high_in_one_run_never_both() -> None:
+    from engine.variants import JudgeRequest, find
+
+    v = find("contract-rummy")
+    both = v.judge(JudgeRequest("meld", groups=v.parse("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS")))
+    assert not both.valid and "never both" in both.reason
+    assert v.judge(JudgeRequest("meld", groups=v.parse("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS"))).valid
+    assert v.judge(JudgeRequest("meld", groups=v.parse("2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"))).valid
+
+
 def test_loba_s_exact_sizes_are_for_going_down_and_melds_grow_on_the_table() -> None:
     """Trios of exactly 3 and escaleras of exactly 4 go down; lay-offs extend them "far
     beyond", so a meld on the table (meld mode) is judged without the upper bound."""

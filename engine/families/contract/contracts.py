@@ -309,26 +309,32 @@ def meet(groups: Sequence[Sequence[Card]], terms: Contract, style: MeldStyle, is
     verdict = _meet(groups, terms, style, is_wild, rank_value)
     if verdict.valid or not style.split_runs or style.sequence is None or len(groups) >= len(terms.needs):
         return verdict
-    for split in _run_splits(groups, style.sequence.min_len):
+    def is_run(cards: Sequence[Card]) -> bool:
+        return read_as(pieces_of(cards, is_wild), "sequence", style, None, None).valid
+
+    for split in _run_splits(groups, style.sequence.min_len, is_run):
         again = meet(split, terms, style, is_wild, rank_value)
         if again.valid:
-            return replace(again, problems=(), met=again.met + " (a long run split in two)")
+            note = " (a long run split in two)"
+            return replace(again, problems=(), met=again.met if again.met.endswith(note) else again.met + note)
     return verdict
 
 
-def _run_splits(groups: Sequence[Sequence[Card]], shortest: int) -> list[list[list[Card]]]:
-    """Every way to cut one long group, in the order given or sorted by rank, into two runs
-    of at least ``shortest`` cards."""
+def _run_splits(groups: Sequence[Sequence[Card]], shortest: int,
+                is_run: Callable[[Sequence[Card]], bool]) -> list[list[list[Card]]]:
+    """Every way to cut one long run (``is_run``), in the order given or sorted by rank, into
+    two runs of at least ``shortest`` cards: only a run may be split, and only into runs."""
     out: list[list[list[Card]]] = []
     for i, group in enumerate(groups):
-        if len(group) < 2 * shortest:
+        if len(group) < 2 * shortest or not is_run(group):
             continue
         orders = [list(group)]
         if not any(c.is_joker for c in group):
             orders.append(sorted(group, key=lambda c: c.rank))
         for order in orders:
             for k in range(shortest, len(order) - shortest + 1):
-                out.append([*map(list, groups[:i]), order[:k], order[k:], *map(list, groups[i + 1:])])
+                if is_run(order[:k]) and is_run(order[k:]):
+                    out.append([*map(list, groups[:i]), order[:k], order[k:], *map(list, groups[i + 1:])])
     return out
 
 
