@@ -261,3 +261,14 @@ def test_a_family_without_calls_refuses_them_in_words():
     d.deal()
     effects = d(Called(0, "double", groups("5H 5H"), d.at(500)))
     assert refused(effects) and "has no call" in d.state.notice
+
+
+def test_a_joly_turned_up_is_no_ace_the_next_tile_turned_is():
+    # The text (l.15) makes the turned tile the ace; a Joly has no number to be one. The deal
+    # does not start on it (the players are told to turn the next tile), and does on that one.
+    d = Driver(game("tile-rummy", NAMES))
+    effects = d(DealStarted("JY", d.at(1000)))
+    assert d.state.deal is None and refused(effects)
+    assert any(isinstance(e, Notice) and "Joly" in e.text and "next tile" in e.text for e in effects)
+    d(DealStarted("B4", d.at(500)))
+    assert d.state.deal is not None and d.state.deal.wild == "B4"

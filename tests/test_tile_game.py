@@ -305,3 +305,13 @@ def test_a_meld_not_finished_in_time_goes_back_and_the_drawn_tile_is_thrown() ->
     assert Counter(after) == Counter(tiles("K2 B9 R10 R11 R12 B7 Y7 K7"))
     with pytest.raises(ValueError):
         meld_timed_out(board, laid, Tile(5, "R"))
+
+
+def test_a_joly_on_top_of_the_set_goes_back_and_the_next_tile_is_the_ace() -> None:
+    order = shuffled_set(random.Random(7))
+    order.remove(JOLY)
+    order.insert(0, JOLY)
+    d = deal(order, 3)
+    assert d.ace == order[1] and not d.ace.is_joker
+    every = [t for h in d.hands for t in h] + list(d.pool) + [d.ace]
+    assert Counter(every) == Counter(full_tile_set())  # the Joly is in play

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.cards import parse_card
-from engine.errors import TablekitError
+from engine.errors import NotationError, TablekitError
 from engine.game.effects import (
     Buzz,
     Effect,
@@ -151,7 +151,11 @@ def cut_text(game: Game, text: str) -> str:
     if game.variant.uses_tiles:
         from engine.tiles import parse_tile
 
-        return str(parse_tile(text))
+        tile = parse_tile(text)
+        if tile.is_joker:  # docs/tile-rummy.md: the Joly goes back, the next tile is turned
+            raise NotationError("a Joly has no number, so it cannot be the ace: "
+                                "put it back and turn up the next tile")
+        return str(tile)
     return str(parse_card(text))
 
 

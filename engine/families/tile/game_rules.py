@@ -68,12 +68,15 @@ def shuffled_set(rng: random.Random) -> list[Tile]:
 
 
 def deal(tiles: Sequence[Tile], players: int) -> Deal:
-    """Deal an ordered 106-tile set to ``players`` seats (see the module notes for the order)."""
+    """Deal an ordered 106-tile set to ``players`` seats (see the module notes for the order).
+    The first numbered tile is turned up as the ace: a Joly turned up goes back among the
+    rest in its place (it has no number to be the ace)."""
     check_players(players)
     if sorted(tiles) != sorted(full_tile_set()):
         raise ValueError("a deal needs the full set of 106 tiles")
-    ace = tiles[0]
-    rest = list(tiles[1:])
+    turned = next(i for i, t in enumerate(tiles) if not t.is_joker)
+    ace = tiles[turned]
+    rest = list(tiles[:turned]) + list(tiles[turned + 1:])
     piles = [rest[i:i + PILE_SIZE] for i in range(0, len(rest), PILE_SIZE)]
     hands: list[list[Tile]] = [[] for _ in range(players)]
     for round_ in range(2):
