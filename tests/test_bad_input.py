@@ -53,6 +53,8 @@ def test_sizes_screens_have_are_read() -> None:
     ["run", "--size", "abc"], ["run", "--size=-5x10"],
     ["run", "--variant", "indian-deals", "--option", "deals=abc"],
     ["run", "--variant", "indian-deals", "--option", "deals=0"],
+    ["run", "--variant", "indian-deals", "--option", "deals=4"],  # best of 2 or of 3 only
+    ["run", "--variant", "indian-deals", "--option", "deals=1"],
     ["run", "--variant", "indian-pool-101", "--option", "deals=3"],
     ["run", "--variant", "indian-pool-101", "--option", "wrapp=true"],
     ["run", "--variant", "indian-pool-101", "--option", "wrap=maybe"],
@@ -88,8 +90,10 @@ def test_house_rules_are_checked_against_the_game() -> None:
         check_options(deals, {"deal": 3})
     with pytest.raises(OptionError, match="best or arranged"):
         check_options(deals, {"count": "fast"})
-    with pytest.raises(OptionError, match="from 1 to 12"):
+    with pytest.raises(OptionError, match="from 2 to 3"):
         check_options(deals, {"deals": True})
+    with pytest.raises(OptionError, match="from 2 to 3, not 4"):  # best of 2 or of 3 (howto)
+        check_options(deals, {"deals": 4})
 
 
 def test_option_values_are_typed() -> None:

@@ -275,7 +275,10 @@ def test_open_rummy_wrong_show_the_camera_could_not_read_ends_the_deal_without_c
     d.declare(first)
     d.read(first, "5S 6S ?? | KD")  # a card the camera could not tell
     assert d.state.show.declaration.problem
-    d.ok()  # confirmed as a wrong show: the zone counts nothing
+    d.ok()  # refused: nothing judged yet
+    assert d.state.show.stage == "verdict" and "cannot be judged" in d.state.notice
+    d.read(first, "5S 6S 9H | KD")  # the card put right: judged, and no show
+    d.ok()  # confirmed as a wrong show
     for _ in range(10):
         if d.state.phase != "show":
             break

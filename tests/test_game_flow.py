@@ -325,11 +325,18 @@ def test_a_correction_can_remove_or_add_a_card_and_bad_ones_are_refused():
     assert d.state.show == before
 
 
-def test_a_show_that_cannot_be_judged_is_a_wrong_show_once_confirmed():
+def test_a_show_that_cannot_be_judged_is_not_confirmed_but_read_again():
+    # a card the camera could not read is no proof of a wrong show: OK is refused (as for a
+    # hand that cannot be counted) until the zone is read again, or the card put right
     d = started()
     d.declare(1)
-    d.read(1, "4H 5H 6H | 7H ?? 9H")  # a card the camera could not read
+    d.read(1, "4H 5H 6H | 7H ?? 9H")
     assert d.state.show.declaration.problem
+    d.ok()
+    assert d.state.deal.status[1] == "playing" and d.state.phase == "show"
+    assert "cannot be judged" in d.state.notice
+    assert d.menu() == [ReadZone(1)]
+    d.read(1, NO_PURE)  # read again: judged, and a wrong show
     d.ok()
     assert d.state.deal.status[1] == "wrong-show"
 

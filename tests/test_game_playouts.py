@@ -368,7 +368,8 @@ class Table:
         self.play("declare", *self.press(seat, LONG_PRESS_MS + 100))
         assert self.state.phase == "show", self.state.notice
         if not valid:
-            self.play("wrong-show", TableRead(seat, groups("3C 8D KH"), self.at(500)), Confirm(self.at(500)))
+            bad = "R3 B8 K13" if self.variant.uses_tiles else "3C 8D KH"  # read, and no meld
+            self.play("wrong-show", TableRead(seat, groups(bad), self.at(500)), Confirm(self.at(500)))
             self.turns_left = 2
             return
         text = self.valid_show()

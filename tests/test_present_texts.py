@@ -347,10 +347,10 @@ def test_the_show_screen_marks_only_the_unread_group(size: tuple[int, int]) -> N
         assert share(surface, canvas.regions[f"marker:{i}"], theme.INVALID, 4) == 0.0
 
 
-def test_a_wrong_show_notice_names_no_parse_error() -> None:
+def test_a_declaration_that_cannot_be_judged_stays_on_screen_naming_no_parse_error() -> None:
     d = _declared_with_unread()
-    d.ok()  # the table confirms the hand as read: a wrong show
+    d.ok()  # refused: a card the camera could not read is no wrong show
     view = present(d.state, d.t)
-    assert isinstance(view, PlayView) and view.toast is not None
-    assert "could not be read" in view.toast.text
-    assert "bad suit" not in view.toast.text and "'??'" not in view.toast.text
+    assert isinstance(view, ShowView) and view.valid is None
+    assert "could not be read" in view.verdict
+    assert "bad suit" not in view.verdict and "'??'" not in view.verdict

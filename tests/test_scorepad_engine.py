@@ -338,3 +338,24 @@ def test_the_keyboard_types_the_count_and_a_count_over_the_cap_is_refused_on_ok(
     assert finish_typing(type_key(entry, "3"), False).points == 7
     entry = finish(entry, d.state)
     assert entry.stage == CONFIRMING and confirm(entry, 1) is None
+
+
+def test_a_hand_entered_as_counting_0_is_the_second_valid_hand_as_when_read():
+    # howto: a losing player whose hand is all valid melds scores 2, read or entered
+    d = declared()
+    enter(d, 1, valid=True)
+    enter(d, 2, points=0, by=2, confirmed_by=0)
+    enter(d, 0, points=53, by=1, confirmed_by=2)
+    record = d.state.history[-1]
+    assert record.scores == (53, 0, 2) and record.outcomes == (LOST, "winner", "second-valid")
+
+
+def test_a_declaration_the_camera_could_not_read_is_no_wrong_show():
+    d = declared(seat=1)
+    d(TableRead(1, (), d.at(500)))  # nothing read where the declarer's cards lie
+    effects = d.ok()
+    assert d.state.phase == "show" and d.state.deal.outcomes == ("", "", "")
+    assert any("cannot be judged" in getattr(e, "text", "") for e in effects)
+    d.read(1, "4H 5H 6H 7H | KC QC PJ | QD QS QC | 7S 7D 7C")  # read again: a valid show
+    d.ok()
+    assert d.state.show.valid and d.state.show.stage == "hand-reading"

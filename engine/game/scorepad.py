@@ -81,7 +81,8 @@ def count_problem(state: GameState, points: int | None) -> str:
     if points < 0:
         return "a hand cannot count less than 0 points"
     if points > limit:
-        return f"a hand counts at most {limit} points in {game.variant.name}, not {points}"
+        return (f"a hand counts at most {limit} points in {game.variant.name}, not {points} "
+                f"(a higher count loses {limit}: enter {limit})")
     return ""
 
 

@@ -157,6 +157,9 @@ def confirm_show(state: GameState, t_ms: int) -> Result:
     assert show is not None and deal is not None
     if show.stage == "verdict" and show.declaration is not None:
         reading = show.declaration
+        if reading.ruling is None and reading.problem:  # a misread is no wrong show
+            return refuse(state, f"this declaration cannot be judged ({reading.problem}): "
+                                  "MENU reads it again")
         if reading.ruling is not None and reading.ruling.valid:
             return valid_show(state, t_ms)
         return wrong_show(state, reading, t_ms)

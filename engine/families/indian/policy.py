@@ -104,6 +104,13 @@ class IndianPolicy(FamilyPolicy):
             return DEAL_SHOW, count, ruling
         return LOST, count, ruling
 
+    def entered_hand(self, game: Game, deal: DealState, seat: int, points: int) -> tuple[str, Number]:
+        """A hand entered as counting 0 lies all in valid melds: the second valid hand, which
+        scores 2, as it does when the camera reads it."""
+        if points == 0:
+            return SECOND_VALID, 0
+        return super().entered_hand(game, deal, seat, points)
+
     def deal_scores(self, game: Game, deal: DealState, outcomes: Sequence[SeatOutcome],
                     readings: Mapping[int, Groups]) -> Mapping[int, Number]:
         results = [SeatResult(o.seat, Outcome(o.outcome), int(o.count))

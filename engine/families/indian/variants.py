@@ -131,7 +131,7 @@ class IndianVariant(Variant):
         """Deals rummy also takes how many deals the game runs to."""
         if self.deal_count is None:
             return self.house_options
-        return {**self.house_options, "deals": OptionKind("number", 1, 12)}
+        return {**self.house_options, "deals": OptionKind("number", 2, 3)}  # best of 2 or of 3
     modes: ClassVar[tuple[str, ...]] = ("declare", "count", "best", "meld")
 
     @property
