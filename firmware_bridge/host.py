@@ -65,6 +65,8 @@ HOLD_MAX = 64
 #: HELLO_REQ backoff: the first repeat after this long, doubling up to ``HELLO_EVERY_MAX``.
 HELLO_FIRST = 0.25
 HELLO_EVERY_MAX = 2.0
+#: The fewest buttons a box may name in its HELLO: one seat, then MENU and OK (the last two).
+MIN_BUTTONS = 3
 
 EventKey = tuple[int, int, int]  # button, edge, box time (ms)
 
@@ -92,6 +94,11 @@ class _Pending:
     frame: bytes
     tries: int
     sent_at: float
+    #: What the command sets (an LED's button, or the buzzer): a newer command for the same
+    #: thing replaces it, so a re-send of the old one never undoes the new one on the box.
+    sets: tuple[int, int] = (0, 0)
+    #: A buzz re-sent after it would have ended sounds late: it is given up then (None: never).
+    until: float | None = None
 
 
 def _before(a: int, b: int) -> bool:
@@ -168,6 +175,9 @@ class HostProtocol:
         for seq, p in list(self._pending.items()):
             if now - p.sent_at < self.resend_after:
                 continue
+            if p.until is not None and now >= p.until:
+                del self._pending[seq]  # a buzz that would come late: not sent again
+                continue
             if p.tries >= self.max_tries:
                 del self._pending[seq]
                 self.stats.commands_unacked += 1
@@ -198,17 +208,23 @@ class HostProtocol:
     # --- commands from the game -------------------------------------------------------------
 
     def led(self, button: int, mode: int, now: float) -> None:
+        """Set a seat's LED. Kept for the box (and set again after a restart) whatever the
+        box; sent only to a seat the box has (its HELLO named the buttons: the seats are all
+        but the last two), since a box acknowledges an LED it has not and sets nothing."""
         if not 0 <= button <= 255 or not LED_OFF <= mode <= LED_FAST:
             raise ValueError(f"no LED mode {mode} for button {button}")
         self.leds[button] = mode
-        if self.up:
-            self._command(Msg.LED, led_payload(button, mode), now)
+        if self.up and self._has_seat(button):
+            self._command(Msg.LED, led_payload(button, mode), now, sets=(Msg.LED, button))
 
     def buzz(self, ms: int, now: float) -> None:
         if not 0 <= ms <= 0xFFFF:
             raise ValueError(f"buzz of {ms} ms is out of range")
         if self.up:  # a buzz that comes late is worse than none
-            self._command(Msg.BUZZ, buzz_payload(ms), now)
+            self._command(Msg.BUZZ, buzz_payload(ms), now, sets=(Msg.BUZZ, 0), until=now + ms / 1000)
+
+    def _has_seat(self, button: int) -> bool:
+        return self.box is None or button < self.box.buttons - 2
 
     # --- internals --------------------------------------------------------------------------
 
@@ -234,7 +250,11 @@ class HostProtocol:
         self.stats.hello_reqs += 1
         self._send(Msg.HELLO_REQ, b"")
 
-    def _command(self, msg: int, payload: bytes, now: float) -> None:
+    def _command(self, msg: int, payload: bytes, now: float, sets: tuple[int, int] = (0, 0),
+                 until: float | None = None) -> None:
+        for old, p in list(self._pending.items()):  # replaced: never re-sent after this one
+            if p.sets == sets:
+                del self._pending[old]
         seq = self._next_seq()
         if seq == self._last_command_seq:
             # 256 frames (acks, mostly) since the last LED or BUZZ: a box that knows a repeat
@@ -242,7 +262,7 @@ class HostProtocol:
             seq = self._next_seq()
         self._last_command_seq = seq
         frame = self._send(msg, payload, seq)
-        self._pending[seq] = _Pending(frame, 1, now)
+        self._pending[seq] = _Pending(frame, 1, now, sets, until)
 
     def _set_down(self) -> None:
         if self.up:
@@ -272,6 +292,8 @@ class HostProtocol:
         # second and holds every later press behind it); its payload is judged after
         self._send(Msg.HOST_ACK, bytes((frame.seq,)))
         button, edge, t_ms = parse_button(frame.payload)
+        if self.box is not None and button >= self.box.buttons:
+            raise ValueError(f"button {button} on a box of {self.box.buttons}")
         key = (button, edge, t_ms)
         if key in self._delivered:
             self.stats.repeats += 1
@@ -301,6 +323,8 @@ class HostProtocol:
             self._pending.clear()
             self._set_down()
             raise ValueError(f"box speaks protocol {hello.protocol}")
+        if hello.buttons < MIN_BUTTONS:
+            raise ValueError(f"a box of {hello.buttons} buttons has no seat, MENU and OK")
         if self._hello_ok and now - self._last_hello_req > self.lost_after:
             # a HELLO nobody asked for lately: the box powered up again on its own
             self._box_restarted()
@@ -316,7 +340,8 @@ class HostProtocol:
         else:
             self._set_up(now)
         held, self._held = self._held, []
-        self._events += held
+        self.stats.bad_payloads += sum(e.button >= hello.buttons for e in held)
+        self._events += [e for e in held if e.button < hello.buttons]
 
     def _set_up(self, now: float) -> None:
         self.up = True
@@ -327,4 +352,5 @@ class HostProtocol:
         """Every LED the game has set, off ones too: a box that kept its lights through a
         lost link still shows one turned off meanwhile."""
         for button, mode in sorted(self.leds.items()):
-            self._command(Msg.LED, led_payload(button, mode), now)
+            if self._has_seat(button):
+                self._command(Msg.LED, led_payload(button, mode), now, sets=(Msg.LED, button))

@@ -17,6 +17,7 @@ from firmware_bridge.protocol import (
     HOST_TYPES,
     LED_ON,
     LED_SLOW,
+    PRESS,
     Msg,
     Packetizer,
     button_payload,
@@ -466,3 +467,58 @@ def test_a_command_256_frames_after_the_last_never_takes_its_seq() -> None:
     cable.host.led(1, 0, cable.now_ms / 1000)
     cable.run(10)
     assert cable.box.leds[1] == 0 and cable.host._last_command_seq != first
+
+
+def test_an_led_whose_ack_is_lost_is_never_undone_by_its_own_re_send() -> None:
+    """The box knows a repeat by the last command's seq only: the host must not re-send an
+    LED command a newer one for the same LED replaced (the old "on" would win on the box)."""
+    cable = Cable()
+    cable.run(5)
+    cable.host.led(0, LED_ON, cable.now_ms / 1000)
+    cable.loss = 1.0  # the box applies it; its ack is lost
+    cable.box.receive(cable.host.take_output(), cable.now_ms)
+    assert cable.box.leds[0] == LED_ON
+    cable.loss = 0.0
+    cable.host.led(0, 0, cable.now_ms / 1000)  # then turned off, before any re-send
+    cable.run(400)  # past several re-send times
+    assert cable.box.leds[0] == 0 and cable.host.leds[0] == 0
+    assert not cable.host._pending
+
+
+def test_a_buzz_is_not_sent_again_once_it_would_have_ended() -> None:
+    cable = Cable()
+    cable.run(5)
+    cable.connected = False  # the line is out for longer than the buzz
+    cable.host.buzz(150, cable.now_ms / 1000)
+    cable.run(400)
+    cable.connected = True
+    cable.run(300)
+    assert cable.box.buzz_until == 0  # no buzz long after the moment it was for
+    assert not cable.host._pending and cable.host.stats.commands_unacked == 0
+
+
+def test_a_box_naming_too_few_buttons_or_a_button_it_has_not_is_refused() -> None:
+    host = HostProtocol()
+    host.opened(0.0)
+    host.receive(encode_frame(Msg.HELLO, 0, hello_payload(2, "box")), 0.0)  # no seat at all
+    assert not host.up and host.stats.bad_payloads == 1
+    host.receive(encode_frame(Msg.HELLO, 1, hello_payload(6, "box")), 0.1)
+    assert host.up and host.box is not None and host.box.buttons == 6
+    host.take_events()
+    host.receive(encode_frame(Msg.BUTTON, 2, button_payload(200, PRESS, 5)), 0.2)
+    host.receive(encode_frame(Msg.BUTTON, 3, button_payload(5, PRESS, 6)), 0.2)  # its OK
+    assert [e.button for e in host.take_events() if isinstance(e, ButtonEvent)] == [5]
+    assert host.stats.bad_payloads == 2
+    acks = [f.payload for f in Packetizer(HOST_TYPES).feed(host.take_output()) if f.type == Msg.HOST_ACK]
+    assert acks == [bytes((2,)), bytes((3,))]  # both acknowledged: the box moves on
+
+
+def test_an_led_for_a_seat_the_box_has_not_is_kept_but_not_sent() -> None:
+    host = HostProtocol()
+    host.opened(0.0)
+    host.receive(encode_frame(Msg.HELLO, 0, hello_payload(6, "box")), 0.0)  # seats 0-3
+    host.take_output()
+    host.led(4, LED_ON, 0.1)  # button 4 is the box's MENU
+    host.led(3, LED_ON, 0.1)
+    sent = [f.payload for f in Packetizer(HOST_TYPES).feed(host.take_output()) if f.type == Msg.LED]
+    assert sent == [bytes((3, LED_ON))] and host.leds == {4: LED_ON, 3: LED_ON}
