@@ -301,6 +301,7 @@ def test_tile_rummy_with_no_camera_is_played_to_the_end_with_the_tiles_entered(t
         keys = Keyboard(t, t.clock)
         keys.tap("return")
         keys.tap("return")  # tile rummy's opening window: OK starts the first turn's clock
+        keys.seat(t.state.deal.turn)  # the opening throw (nobody closes in that turn)
         seat = declare(t, keys)
         assert t.entry.kind == CARDS and t.entry.declared and t.entry.seat == seat
         view = t.view()

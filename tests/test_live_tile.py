@@ -272,3 +272,61 @@ def test_a_joly_turned_up_is_no_ace_the_next_tile_turned_is():
     assert any(isinstance(e, Notice) and "Joly" in e.text and "next tile" in e.text for e in effects)
     d(DealStarted("B4", d.at(500)))
     assert d.state.deal is not None and d.state.deal.wild == "B4"
+
+
+# --- the end of the game scored from the called melds ------------------------------------------
+
+
+def test_groups_a_melded_seat_kept_on_its_board_count_against_it():
+    # text l.71: melds kept on the board for later are subtracted when another seat closes
+    d = dealt()
+    play_past_opening(d)
+    call(d, 2, "meld", "R10 R11 R12 | K9 B9 Y9")
+    d.press(2)
+    d.press(0)
+    d.show(1, "K2 K3 K4 | Y11 B11 R11 | K5",
+           {0: "Y4", 2: "R10 R11 R12 | K9 B9 Y9 | K4 B4 Y4 | JY R5 R6"})
+    # Cy laid 45; K4 B4 Y4 JY R5 R6 never left its board: 5+5+5+50+5+5
+    assert d.state.history[-1].scores[2] == 45 - 75
+
+
+def test_tiles_added_to_another_seat_s_meld_score_for_the_seat_that_laid_them():
+    # text l.104: a melded seat may add tiles to melds others put down; they are its put-down
+    d = dealt()
+    play_past_opening(d)
+    call(d, 2, "meld", "R10 R11 R12 | K9 B9 Y9")  # Cy: 45
+    d.press(2)
+    call(d, 0, "meld", "Y3 Y4 Y5 Y6 Y7 Y8 | K10 B10 Y10")  # Ann: 60
+    d.press(0)
+    d.press(1)
+    d.press(2)
+    call(d, 0, "add", "R10 R11 R12 | R13 R1")  # Ann adds 20 to Cy's run
+    d.press(0)
+    d.show(1, "K2 K3 K4 | Y11 B11 R11 | K5",  # the added tiles lie with Cy's run
+           {2: "R10 R11 R12 R13 R1 | K9 B9 Y9", 0: "Y3 Y4 Y5 Y6 Y7 Y8 | K10 B10 Y10 | B2"})
+    scores = d.state.history[-1].scores
+    assert scores[0] == 60 + 20 - 5 and scores[2] == 45
+
+
+def test_nobody_closes_in_the_opening_turn():
+    # text l.30: the first player opens the game by throwing a tile it does not use
+    d = dealt()
+    d.ok()  # the doubles window closes; Bo's opening turn
+    assert d.state.deal.turn == 1 and d.state.deal.turn_count == 1
+    d.show(1, "R10 R11 R12 | K9 B9 Y9 | K2 K3 K4 | Y11 B11 R11 | K5", {})
+    assert d.state.phase != "game-over" and "nobody closes" in d.state.notice
+
+
+def test_a_wrong_close_plays_on_with_the_time_the_turn_had_left():
+    # text l.45: the turn's 45 seconds are not given again by a close that is not one
+    d = dealt()
+    play_past_opening(d)
+    deadline = d.state.deal.deadline_ms
+    d.t = deadline - 5000  # 5 s left of Cy's turn
+    d.declare(2)
+    left = deadline - d.t  # what was left when the close was declared
+    assert 0 < left <= 5000
+    d.read(2, "K2 K5 | R3")
+    d.ok()  # not a close: Cy plays on
+    assert d.state.phase == "play" and d.state.deal.turn == 2
+    assert d.state.deal.deadline_ms - d.t == left  # not 45 s again

@@ -175,6 +175,7 @@ def tile_show(seat_cards: str = "") -> tuple[Driver, int]:
     d = Driver(game("tile-rummy", ("Ann", "Bo", "Cy", "Di")))
     d.deal("R7")
     d.ok()  # the doubles window closes (a long press in it shows the ace instead)
+    d.press(d.state.deal.turn)  # the opening throw (nobody closes in that turn)
     seat = d.state.deal.turn
     d.declare(seat)
     return d, seat
@@ -186,7 +187,7 @@ def test_a_family_scoring_from_the_cards_takes_the_cards_the_declarers_and_every
     assert entry is not None and entry.kind == CARDS and entry.declared and entry.seat == seat
     assert entry.hand is not None and entry.hand.tiles and entry.hand.groups == ()
     assert "read, not entered" in count_problem(d.state, 5)  # a count alone still cannot score it
-    assert finish(entry, d.state).problem == "enter the tiles of Bo's show"
+    assert finish(entry, d.state).problem == "enter the tiles of Cy's show"  # Cy: after Bo's opening throw
 
 
 def test_cards_entered_are_judged_as_a_reading_of_them_would_be():

@@ -55,7 +55,9 @@ def declare(state: GameState, seat: int, t_ms: int) -> Result:
     if not state.camera_ok:
         return refuse(state, "the camera is lost: a show cannot be read now")
     text = f"{name_of(state, seat)} declares a show"
-    deal = replace(deal, deadline_ms=None, paused_left_ms=None)
+    # the turn clock stops with what was left on it (a show found wrong plays on from there)
+    left = deal.paused_left_ms if deal.deadline_ms is None else max(0, deal.deadline_ms - t_ms)
+    deal = replace(deal, deadline_ms=None, paused_left_ms=left)
     new = replace(state, phase="show", deal=deal, show=ShowState(declarer=seat), menu=(), notice=text)
     return new, [StopTimer(), SetLed(seat, "fast"), Buzz(200), Notice(text), ReadZone(seat)]
 
@@ -256,8 +258,12 @@ def wrong_show(state: GameState, reading: HandReading, t_ms: int) -> Result:
     state = replace(state, deal=deal, show=None, phase="play", notice=text)
     effects: list[Effect] = [Notice(text), SetLed(seat, "off")]
     if outcome is None:
-        # the declarer plays on: their turn goes on with a fresh clock
+        # the declarer plays on: their turn goes on with the time it had left (a wrong show
+        # never buys a fresh clock)
+        left = deal.paused_left_ms
         deal = start_clock(state, deal, t_ms)
+        if left is not None and deal.deadline_ms is not None:
+            deal = replace(deal, deadline_ms=t_ms + left)
         state = replace(state, deal=deal)
         return state, effects + [SetLed(seat, "on")] + clock_effects(state)
     return pass_turn(state, t_ms, effects)

@@ -22,6 +22,7 @@ Table rulings where the texts are silent:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -46,6 +47,25 @@ from engine.variants.base import JudgeRequest
 
 if TYPE_CHECKING:
     from engine.game.setup import Game
+
+
+#: Why no close is taken in the game's first turn (the text: it opens with one tile thrown).
+OPENING_CLOSE = "the first player opens the game by throwing one tile: nobody closes in that turn"
+
+
+def _groups_of(tiles: Counter[str], ruling: Ruling) -> Groups:
+    """The groups of ``ruling`` cut down to ``tiles`` (each tile taken once), empty ones left out."""
+    left = Counter(tiles)
+    out: list[tuple[str, ...]] = []
+    for g in ruling.groups:
+        kept = []
+        for t in map(str, g.cards):
+            if left[t] > 0:
+                left[t] -= 1
+                kept.append(t)
+        if kept:
+            out.append(tuple(kept))
+    return tuple(out)
 
 
 class TilePolicy(FamilyPolicy):
@@ -77,7 +97,8 @@ class TilePolicy(FamilyPolicy):
         ruling = self.judge_show(game, deal, groups)
         if not ruling.valid:
             return ruling
-        problem = live.closing_first_meld(live.of(deal), seat, game.seats[seat].name, groups)
+        problem = (OPENING_CLOSE if deal.turn_count <= 1 else  # the opening throw lays nothing
+                   live.closing_first_meld(live.of(deal), seat, game.seats[seat].name, groups))
         if not problem:
             return ruling
         return replace(ruling, valid=False, reason=f"not a valid close: {problem}",
@@ -98,17 +119,37 @@ class TilePolicy(FamilyPolicy):
 
         Where the table calls its melds, a seat whose first meld never counted (none laid,
         or it lapsed when time ran out) has laid nothing: its valid groups were kept on the
-        board and count against it like every other tile. The closer lays everything in its
-        closing turn. A table that calls no melds leaves the zones read as the only word.
+        board and count against it like every other tile; a seat that melded laid what the
+        record says, and the rest of its zone (its melds on the table set aside) was on its
+        board, counted against it; the closer laid that rest in its closing turn. A table
+        that calls no melds leaves the zones read as the only word.
         """
         record = live.of(deal)
         dealt = record.ace_shown_by == seat
         laid, left, ruling = self._laid_and_left(game, deal, groups, dealt)
-        if closed or seat in record.melded or not record.melds_called:
+        if not record.melds_called:
             return laid, left, ruling
         ace = parse_tile(deal.wild) if deal.wild else None
-        every = sum(end_value(t, ace, dealt) for g in ruling.groups for t in g.cards if isinstance(t, Tile))
-        return 0, every, ruling
+        if not closed and seat not in record.melded:
+            every = sum(end_value(t, ace, dealt) for g in ruling.groups for t in g.cards if isinstance(t, Tile))
+            return 0, every, ruling
+        # The record says what the seat laid (tiles it added to others' melds too, and not
+        # those others added to its own). Its zone holds its melds on the table and what was
+        # on its board: for the closer, laid at the close (the zone's put-down value less its
+        # melds' as the record has them, which a break in the closing turn leaves right);
+        # for the others, counted against them, valid groups kept there too.
+        owned = [tiles for owner, tiles in record.table if owner == seat]
+        on_table = Counter(t for tiles in owned for t in tiles)
+        zone = Counter(str(t) for g in ruling.groups for t in g.cards)
+        board = zone - on_table
+        if closed:
+            if on_table - zone:  # its melds do not lie in its zone: the rest was laid now
+                kept = self._laid_and_left(game, deal, _groups_of(board, ruling), dealt)[0]
+                return record.points_laid(seat) + kept, 0, ruling
+            owned_value = self._laid_and_left(game, deal, tuple(owned), dealt)[0] if owned else 0
+            return record.points_laid(seat) + laid - owned_value, 0, ruling
+        left_on_board = sum(end_value(parse_tile(t), ace, dealt) for t in board.elements())
+        return record.points_laid(seat), left_on_board, ruling
 
     def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, Number, Ruling]:
         _, left, ruling = self._scored(game, deal, seat, groups, closed=False)
