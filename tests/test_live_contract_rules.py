@@ -275,3 +275,18 @@ def test_a_game_without_pushing_refuses_a_push():
     d = start("contract-rummy")
     assert refused(call(d, d.state.deal.turn, "push"))
     assert d.state.notice == "Contract Rummy has no pushing"
+
+
+@pytest.mark.parametrize("variant", ["loba", "onze", "dummy-rummy"])
+def test_a_game_with_no_melds_but_the_contract_takes_no_show_with_another(variant):
+    # Loba (text: new melds may not be played), Onze (never any new melds) and Dummy Rummy
+    # (no melds other than the goal): cards beyond the contract go on melds already down
+    d = start(variant)
+    seat = d.state.deal.turn
+    d.declare(seat)
+    d.read(seat, "7H 7S 7D | KS KC KD | 5C 6C 7C 8C")  # deal 1's two groups, and a run
+    ruling = d.state.show.declaration.ruling
+    assert not ruling.valid and "3 melds laid" in ruling.reason
+    d.menu()
+    d.read(seat, "7H 7S 7D | KS KC KD")  # the contract alone
+    assert d.state.show.declaration.ruling.valid

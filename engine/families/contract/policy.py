@@ -129,6 +129,12 @@ class PenaltyPolicy(FamilyPolicy):
         words = self.contract_words(game, deal.number)
         if not ruling.valid or "contract" not in modes or words is None:
             return ruling
+        needs = len(getattr(game.variant.contract_for(deal.number), "needs", ()))  # type: ignore[attr-defined]
+        laid = sum(1 for g in groups if g)
+        if _variant(game).table.new_melds == "contract-only" and 0 < needs < laid:
+            return Ruling(False, ruling.points, ruling.groups,
+                          f"{laid} melds laid, where {game.variant.name} allows no meld but the "
+                          f"contract's {needs} ({words}): the other cards go on melds already down")
         if self._contract_met(game, deal, groups):
             return Ruling(True, ruling.points, ruling.groups,
                           f"every group is a valid meld, and deal {deal.number}'s contract ({words}) is among them")
