@@ -94,6 +94,10 @@ def test_house_rules_are_checked_against_the_game() -> None:
         check_options(deals, {"deals": True})
     with pytest.raises(OptionError, match="from 2 to 3, not 4"):  # best of 2 or of 3 (howto)
         check_options(deals, {"deals": 4})
+    # every card left in hand counts in a contract game: no "best arrangement" to choose
+    with pytest.raises(OptionError, match="must be arranged, not 'best'"):
+        check_options(find("contract-rummy"), {"count": "best"})
+    assert check_options(find("contract-rummy"), {"count": "arranged"}) == {"count": "arranged"}
 
 
 def test_option_values_are_typed() -> None:

@@ -39,7 +39,7 @@ from engine.families.contract.policy import (
     StockOut,
 )
 from engine.game.seats import CLOCKWISE, Direction, step_of
-from engine.options import COUNT, SWITCH, OptionKind
+from engine.options import SWITCH, OptionKind
 from engine.ruling import GroupRuling, Ruling
 from engine.variants.base import Item, JudgeRequest, Variant
 
@@ -276,7 +276,10 @@ class ContractVariant(Variant):
     rulings: tuple[str, ...] = ()
     family: ClassVar[str] = "contract"
     house_options: ClassVar[Mapping[str, OptionKind]] = {
-        "same_suit_runs": SWITCH, "bent_table": SWITCH, "count": COUNT}
+        # every card left in hand counts in these games: a hand is counted as laid out, and
+        # "best" (the Indian games' best arrangement) has no meaning here; the key stays so
+        # that a game journaled with it still opens
+        "same_suit_runs": SWITCH, "bent_table": SWITCH, "count": OptionKind("choice", choices=("arranged",))}
     modes: ClassVar[tuple[str, ...]] = ("count", "meld", "contract")
 
     # --- at the table ------------------------------------------------------------------
