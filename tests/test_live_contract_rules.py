@@ -290,3 +290,21 @@ def test_a_game_with_no_melds_but_the_contract_takes_no_show_with_another(varian
     d.menu()
     d.read(seat, "7H 7S 7D | KS KC KD")  # the contract alone
     assert d.state.show.declaration.ruling.valid
+
+
+def test_a_long_run_split_to_meet_shanghai_s_contract_may_lie_beside_other_melds():
+    from dataclasses import replace
+
+    from engine.game import policy_for
+
+    d = start("shanghai")
+    policy = policy_for(d.state.game)
+    deal = replace(d.state.deal, number=7)  # three sequences of 4
+
+    def valid(text: str) -> bool:
+        groups = tuple(tuple(g.split()) for g in text.split(" | "))
+        return policy.judge_show(d.state.game, deal, groups).valid
+
+    assert valid("3C 4C 5C 6C 7C 8C 9C 10C | 5D 6D 7D 8D")
+    assert valid("3C 4C 5C 6C 7C 8C 9C 10C | 5D 6D 7D 8D | KH KS KD")  # a set beside them
+    assert not valid("3C 4C 5C 6C 7C 8C 9C | 5D 6D 7D 8D | KH KS KD")  # 7 cards: no two runs of 4

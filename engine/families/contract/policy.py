@@ -155,6 +155,8 @@ class PenaltyPolicy(FamilyPolicy):
     def _contract_met(self, game: Game, deal: DealState, groups: Groups) -> bool:
         needs = len(getattr(game.variant.contract_for(deal.number), "needs", ()))  # type: ignore[attr-defined]
         sizes = [needs] if 0 < needs <= len(groups) else list(range(1, len(groups) + 1))
+        if 0 < needs <= len(groups) and _variant(game).style.split_runs:
+            sizes += range(needs - 1, 0, -1)  # a long run among them may be split (Shanghai)
         for size in sizes:
             for chosen in combinations(groups, size):
                 try:
