@@ -330,3 +330,12 @@ def test_a_wrong_close_plays_on_with_the_time_the_turn_had_left():
     d.ok()  # not a close: Cy plays on
     assert d.state.phase == "play" and d.state.deal.turn == 2
     assert d.state.deal.deadline_ms - d.t == left  # not 45 s again
+
+
+def test_the_house_first_meld_threshold_holds_in_live_play_as_in_the_judge():
+    d = Driver(game("tile-rummy", NAMES, options={"first_meld": 60}))
+    d(DealStarted("R7", d.at(1000)))
+    play_past_opening(d)
+    assert refused(call(d, 2, "meld", "R10 R11 R12 | K9 B9 Y9"))  # 45: short of the table's 60
+    assert "at least 60" in d.state.notice
+    assert not refused(call(d, 2, "meld", "R10 R11 R12 | K9 B9 Y9 | K13 B13 Y13"))  # 75

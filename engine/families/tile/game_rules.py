@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from engine.errors import PlayerCountError
-from engine.families.tile.rules import board_value, check_first_meld, read_meld
+from engine.families.tile.rules import FIRST_MELD_POINTS, board_value, check_first_meld, read_meld
 from engine.tiles import Tile, full_tile_set
 
 MIN_PLAYERS: Final = 2
@@ -189,12 +189,12 @@ class TurnFacts:
 
 
 def check_take_discard(facts: TurnFacts, tile: Tile, first_meld: Sequence[Sequence[Tile]] = (),
-                       opening_throw: bool = False) -> list[str]:
+                       opening_throw: bool = False, threshold: int = FIRST_MELD_POINTS) -> list[str]:
     """Taking the last thrown tile instead of drawing.
 
     A seat that has melded may always take it. One that has not may take it only to use it
-    in a first meld laid in the same turn (``first_meld``). The first seat's opening throw is
-    never taken.
+    in a first meld laid in the same turn (``first_meld``, of ``threshold`` points). The first
+    seat's opening throw is never taken.
     """
     if opening_throw:
         return ["the first tile thrown in the game is out of play"]
@@ -204,7 +204,7 @@ def check_take_discard(facts: TurnFacts, tile: Tile, first_meld: Sequence[Sequen
         return [f"{tile} may be taken before your first meld only to meld with it at once"]
     if not any(tile in g for g in first_meld):
         return [f"{tile} was taken but is not in the first meld"]
-    verdict = check_first_meld(first_meld)
+    verdict = check_first_meld(first_meld, threshold)
     return [] if verdict.valid else list(verdict.problems)
 
 

@@ -81,7 +81,7 @@ from engine.families.tile.game_rules import (
     exchange_doubles,
     game_over_by_pool,
 )
-from engine.families.tile.rules import check_first_meld, read_meld
+from engine.families.tile.rules import FIRST_MELD_POINTS, check_first_meld, read_meld
 from engine.game.state import DealState, FamilyDeal
 from engine.tiles import Tile, parse_tile
 
@@ -119,6 +119,8 @@ class TileDeal(FamilyDeal):
     laying_tiles: int = 0  # tiles gone from the laying seat's board in the turn now on
     off_board: tuple[tuple[int, int], ...] = ()  # (seat, tiles put on the table) per counted turn
     rebuilt_turn: int = 0  # the turn (turn_count) in which the pool was last rebuilt; 0 never
+    #: The put-down points a first meld needs (the house rule ``first_meld``; the text's 45).
+    first_meld: int = FIRST_MELD_POINTS
 
     def points_laid(self, seat: int) -> int:
         return sum(p for s, p in self.laid_points if s == seat)
@@ -303,7 +305,7 @@ def board_size(record: TileDeal, seat: int) -> int:
 def _check_melds(record: TileDeal, seat: int, name: str, groups: list[list[Tile]]) -> int | str:
     """The put-down points of ``groups`` laid by ``seat`` now, or why they are refused."""
     if seat not in record.melded and not _melds_now(record, seat):
-        verdict = check_first_meld(groups)
+        verdict = check_first_meld(groups, record.first_meld)
         if not verdict.valid:
             return f"{name}'s first meld is refused: {'; '.join(verdict.problems)}"
         return verdict.points
@@ -361,7 +363,8 @@ def take(record: TileDeal, deal: DealState, seat: int, name: str, cards: Groups,
         return None, (f"{name} cannot take {tile} now: the last thrown tile is taken instead of "
                       "drawing, at the start of the turn, before anything is laid")
     melded = seat in record.melded
-    problems = check_take_discard(TurnFacts(melded=melded), tile, meld, opening_throw=deal.turn_count == 2)
+    problems = check_take_discard(TurnFacts(melded=melded), tile, meld, opening_throw=deal.turn_count == 2,
+                                  threshold=record.first_meld)
     if problems:
         if not melded and not meld:
             return None, (f"{name} has not melded yet: {tile}, the last tile thrown, may be taken only "
@@ -553,7 +556,7 @@ def closing_first_meld(record: TileDeal, seat: int, name: str, cards: Groups) ->
     if isinstance(groups, str):
         return ""  # the judge's own reading says what is wrong with the tiles
     laid = [g for g in groups if read_meld(g).valid]
-    verdict = check_first_meld(laid)
+    verdict = check_first_meld(laid, record.first_meld)
     if verdict.valid:
         return ""
     return (f"{name} has not melded before: what is laid to close is {name}'s first meld, and "

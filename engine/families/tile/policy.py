@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from engine.cards import Groups
 from engine.families.tile import live
 from engine.families.tile.game_rules import ACE_BONUS, CLOSING_BONUS, DOUBLES_WINDOW_SECONDS
-from engine.families.tile.rules import end_value
+from engine.families.tile.rules import FIRST_MELD_POINTS, end_value
 from engine.game.policy import (
     LOST,
     SITTING_OUT,
@@ -40,7 +40,7 @@ from engine.game.policy import (
     Standings,
     parse_groups,
 )
-from engine.game.state import DealState, Number
+from engine.game.state import DealState, FamilyDeal, GameState, Number
 from engine.ruling import Ruling
 from engine.tiles import Tile, parse_tile
 from engine.variants.base import JudgeRequest
@@ -78,6 +78,12 @@ class TilePolicy(FamilyPolicy):
 
     def panel_calls(self, game: Game) -> tuple[str, ...]:
         return live.CALLS
+
+    def family_deal(self, state: GameState, number: int) -> FamilyDeal | None:
+        """The game's record starts with the first meld's threshold (the house rule
+        ``first_meld``, else the text's 45)."""
+        threshold = state.game.option("first_meld", FIRST_MELD_POINTS)
+        return live.TileDeal(first_meld=int(threshold)) if isinstance(threshold, int) else None
 
     def lower_wins(self, game: Game) -> bool:
         return False
