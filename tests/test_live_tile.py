@@ -339,3 +339,13 @@ def test_the_house_first_meld_threshold_holds_in_live_play_as_in_the_judge():
     assert refused(call(d, 2, "meld", "R10 R11 R12 | K9 B9 Y9"))  # 45: short of the table's 60
     assert "at least 60" in d.state.notice
     assert not refused(call(d, 2, "meld", "R10 R11 R12 | K9 B9 Y9 | K13 B13 Y13"))  # 75
+
+
+def test_a_pause_in_the_doubles_window_leaves_the_first_turn_its_45_seconds():
+    from engine.game import CameraLost, CameraRestored
+
+    d = dealt()  # the window runs 45 s, then the first turn's 45
+    d(CameraLost(d.at(9000)))
+    assert d.state.deal.paused_left_ms == 45_000  # not the window's rest on top
+    d(CameraRestored(d.at(10_000)))
+    assert d.state.deal.deadline_ms - d.t == 45_000

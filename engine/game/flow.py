@@ -355,6 +355,8 @@ def _devices(state: GameState, event: Event) -> Result:
         effects.append(Notice(text))
         if state.phase == "play" and deal is not None and deal.deadline_ms is not None:
             left = max(0, deal.deadline_ms - t_ms)
+            if deal.window_until_ms is not None:  # the window's own time is not the turn's
+                left = max(0, left - max(0, deal.window_until_ms - t_ms))
             state, said = end_window(state)  # a pause ends the opening window
             assert state.deal is not None
             state = replace(state, deal=replace(state.deal, deadline_ms=None, paused_left_ms=left))
