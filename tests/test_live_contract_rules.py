@@ -308,3 +308,22 @@ def test_a_long_run_split_to_meet_shanghai_s_contract_may_lie_beside_other_melds
     assert valid("3C 4C 5C 6C 7C 8C 9C 10C | 5D 6D 7D 8D")
     assert valid("3C 4C 5C 6C 7C 8C 9C 10C | 5D 6D 7D 8D | KH KS KD")  # a set beside them
     assert not valid("3C 4C 5C 6C 7C 8C 9C | 5D 6D 7D 8D | KH KS KD")  # 7 cards: no two runs of 4
+
+
+def test_dummy_rummy_a_seat_that_laid_its_goal_never_takes_the_discard_again():
+    # the text: once a player has made his mandatory melds he may never draw from the discard pile
+    d = start("dummy-rummy", cut_ins=True)
+    seat = d.state.deal.turn
+    d(Called(seat, "goal", groups("7H 7S 7D | KS KC KD"), d.at(300)))
+    assert seat in d.state.deal.family.made
+    for _ in range(4):
+        d.end_turn()
+    assert d.state.deal.turn == seat
+    other = (seat + 2) % 4
+    d(ClaimMade(other, d.at(300)))  # a cut-in waits; MENU would have the seat in turn take it
+    d.menu()
+    assert "upcard stays" in d.state.notice and "only from the stock" in d.state.notice
+    d.end_turn()
+    d.end_turn()  # the discard now is another seat's
+    d(ClaimMade(seat, d.at(300)))  # nor may it cut in
+    assert "only from the stock" in d.state.notice and seat not in book_of(d.state, d.state.game.claim_rules).waiting

@@ -142,6 +142,12 @@ def turn_step(state: GameState) -> int:
     return int(step(state.game)) if callable(step) else 1
 
 
+def _stock_only(state: GameState, seat: int) -> bool:
+    """Whether ``seat`` may no longer take the discard this deal (the family says: in Dummy
+    Rummy, once its goal is down)."""
+    return policy_for(state.game).stock_only(state, seat)
+
+
 def _discarder(state: GameState, deal: DealState) -> int | None:
     """The seat whose discard is the upcard: the last seat still playing before the player in
     turn (None on the deal's first turn, when the upcard was turned from the stock)."""
@@ -191,6 +197,8 @@ def claim(state: GameState, rules: ClaimRules | None, seat: int, t_ms: int) -> R
                                            f"this deal, the most deal {deal.number} allows")
     if book.tokens is not None and book.tokens[seat] <= 0:
         return _refuse(state, rules, book, f"{who} has no chips left: no {what}")
+    if _stock_only(state, seat):
+        return _refuse(state, rules, book, f"{who} has laid their goal and draws only from the stock now: no {what}")
     own = rules.refusal(state, book, seat)
     if own is not None:
         return _refuse(state, rules, book, own)
@@ -283,9 +291,11 @@ def keep(state: GameState, rules: ClaimRules, t_ms: int) -> Result:
     assert deal is not None
     book = book_of(state, rules)
     lit = [s for s in book.waiting if s != deal.turn]
-    if rules.after_stock:
+    if rules.after_stock or _stock_only(state, deal.turn):
         book = replace(book, waiting=())
         text = f"no {rules.name}: the upcard stays"
+        if not rules.after_stock:
+            text += f" ({_name(state, deal.turn)} draws only from the stock now)"
     else:
         return _in_turn_takes(state, rules, [SetLed(s, "off") for s in lit], refused=bool(book.waiting))
     return replace(state, claims=book, notice=text), [*[SetLed(s, "off") for s in lit], Notice(text)]

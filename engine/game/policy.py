@@ -271,6 +271,11 @@ class FamilyPolicy:
         """(ms, label) of the window before deal ``number``'s first turn (0: none)."""
         return self.opening_window_ms, self.opening_window_label
 
+    def stock_only(self, state: GameState, seat: int) -> bool:
+        """Whether ``seat`` may no longer take the discard (the upcard) this deal, drawing only
+        from the stock. By default never."""
+        return False
+
     def family_deal(self, state: GameState, number: int) -> FamilyDeal | None:
         """The family's record for a new deal ``number``, from the game so far (the last
         deal played or voided left ``state.carried``). By default none."""

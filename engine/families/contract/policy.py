@@ -198,6 +198,13 @@ class PenaltyPolicy(FamilyPolicy):
         winner = state.history[-1].winner if state.history and state.redeal is None else None
         return live.new_deal(variant, state.game.players, number, carried, state.redeal is not None, winner)
 
+    def stock_only(self, state: GameState, seat: int) -> bool:
+        """Whether ``seat`` draws only from the stock now: in a game whose text says so, once
+        it has laid its goal this deal (Dummy Rummy)."""
+        deal = state.deal
+        return (deal is not None and _variant(state.game).table.draw_after_contract == "stock-only"
+                and seat in live.of(deal).made)
+
     def judge_seat_show(self, game: Game, deal: DealState, seat: int, groups: Groups) -> Ruling:
         """Where each player has a goal of their own, the show meets the declarer's."""
         goals = live.of(deal).goals
