@@ -243,6 +243,19 @@ def test_open_rummy_ground_show_scores_tables_and_hands_without_show_points():
     assert team_a > 0 and team_b > 0 and d.state.phase == "deal-over"
 
 
+def test_open_rummy_no_ground_show_while_the_camera_sees_cards_in_the_stock():
+    # the text: a ground show only when the draw pile is empty
+    from engine.game import TableSeen
+
+    d = Driver(game("open-rummy-2deck", ["Ann", "Bo", "Cy", "Di"]))
+    d(DealStarted("", d.at(1000)))
+    d(TableSeen(((), (), (), ()), ("6C",), 39, d.at(300)))  # as dealt: 39 in the stock
+    d.menu()
+    assert d.state.menu == ("close",)  # no stock-out to offer
+    d.ok()
+    assert d.state.phase == "play"
+
+
 def test_tile_rummy_pool_running_out_ends_the_game_without_a_closing_bonus():
     d = Driver(game("tile-rummy", ["Ann", "Bo"]))
     d(DealStarted("R7", d.at(1000)))

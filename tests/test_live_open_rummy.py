@@ -56,14 +56,14 @@ def ground_show(d: Driver, zones: dict[int, str]) -> tuple[Fraction, Fraction]:
 def four_deck_deal() -> Driver:
     d = Driver(game("open-rummy", PLAYERS))
     d(DealStarted("", d.at(1000)))
-    d(seen(d, {}, "6C", 39))  # the table as dealt
+    d(seen(d, {}, "6C", 3))  # the table late in the deal: three cards left in the stock
     return d
 
 
-BO_OPENS = ({1: ["3D 3D 3D"]}, "6C 9S", 38)  # a suited group of three Threes, laid whole
-CY_OPENS = ({1: ["3D 3D 3D"], 2: ["9H 10H JH"]}, "6C 9S KD", 37)
-DI_ADDS = ({1: ["3D 3D 3D 3D"], 2: ["9H 10H JH"]}, "6C 9S KD 4D", 36)  # the fourth 3D, later
-DI_DRAWS = ({1: ["3D 3D 3D"], 2: ["9H 10H JH"]}, "6C 9S KD 4D", 36)  # Di only draws and discards
+BO_OPENS = ({1: ["3D 3D 3D"]}, "6C 9S", 2)  # a suited group of three Threes, laid whole
+CY_OPENS = ({1: ["3D 3D 3D"], 2: ["9H 10H JH"]}, "6C 9S KD", 1)
+DI_ADDS = ({1: ["3D 3D 3D 3D"], 2: ["9H 10H JH"]}, "6C 9S KD 4D", 0)  # the fourth 3D, later
+DI_DRAWS = ({1: ["3D 3D 3D"], 2: ["9H 10H JH"]}, "6C 9S KD 4D", 0)  # Di only draws and discards
 
 
 def test_a_suited_group_added_to_later_loses_its_bonus_at_the_table():

@@ -277,11 +277,20 @@ def _menu(state: GameState, event: Event) -> Result:
     policy = policy_for(state.game)
     items = [MENU_DROP] if state.deal is not None and policy.drop_outcome(
         state.game, state.deal, state.deal.turn) is not None else []
-    items += [MENU_STOCK_OUT] if policy.stock_out_label else []
+    items += [MENU_STOCK_OUT] if policy.stock_out_label and not _stock_left(state) else []
     buy = claims.menu_item(state, rules)
     items += [buy] if buy is not None else []
     items += list(policy.menu_calls(state))
     return replace(state, menu=(*items, MENU_CLOSE)), []
+
+
+def _stock_left(state: GameState) -> int:
+    """The cards the camera last saw in the stock, where it watches the table (0: none seen,
+    or not known)."""
+    deal = state.deal
+    watch = deal.watch if deal is not None else None
+    table = watch.table if watch is not None else None
+    return table.stock if table is not None and table.stock is not None and table.stock > 0 else 0
 
 
 def _confirm(state: GameState, event: Event) -> Result:
@@ -305,6 +314,9 @@ def _confirm(state: GameState, event: Event) -> Result:
         if choice == MENU_DROP and state.deal is not None:
             return drop(state, state.deal.turn, event.t_ms)
         if choice == MENU_STOCK_OUT:
+            left = _stock_left(state)
+            if left:
+                return refuse(state, f"the camera sees {left} cards in the stock: it has not run out")
             return stock_out(state, event.t_ms)
         if choice == claims.MENU_CLAIM and rules is not None:
             return claims.buy_in_turn(state, rules, event.t_ms)
