@@ -127,9 +127,9 @@ def answer(question: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def load_state_file(path: str) -> Mapping[str, Any]:
+    if Path(path).exists() and not Path(path).is_file():  # a pipe would be waited on
+        raise JudgeInputError(f"cannot read table state {path}: not a regular file (give a file's path)")
     try:
-        if Path(path).exists() and not Path(path).is_file():  # a pipe would be waited on
-            raise JudgeInputError(f"cannot read table state {path}: not a regular file")
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise JudgeInputError(f"cannot read table state {path}: {exc.strerror}") from None
