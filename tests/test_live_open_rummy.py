@@ -131,3 +131,20 @@ def test_after_a_valid_show_a_losing_partners_hand_melds_pay_the_opponents():
     assert record.scores[1] == show_table + (3 + 1)  # + Ann's 10C JC QC and Cy's KC
     assert record.scores[0] == 3 + Fraction(1, 2)  # Cy's 7D 8D 9D on the table + Di's 4C
     assert d.replayed() == d.state
+
+
+def test_play_ends_with_a_ground_show_after_the_turn_that_began_with_the_stock_empty():
+    """open-rummy-marwari.txt: "If the draw pile becomes empty, the next player has the option
+    either to end the play and declare an immediate ground show, or to draw from the discard
+    pile and play a normal turn. If this player does not declare a show at the end of their
+    turn the play automatically ends at that point with a ground show." """
+    d = four_deck_deal()
+    play(d, [BO_OPENS, CY_OPENS, DI_DRAWS])  # Di drew the stock's last card
+    assert d.state.phase == "play" and d.state.deal.turn == 0
+    # Ann takes Di's 4D from the pile, lays it at once with her 5D 6D, and discards 7C
+    d.end_turn()
+    d(seen(d, {0: ["4D 5D 6D"], 1: ["3D 3D 3D"], 2: ["9H 10H JH"]}, "6C 9S KD 7C", 0))
+    assert d.state.phase == "show" and "ground show" in d.state.notice
+    read_zones(d, {0: "4D 5D 6D | KC", 1: "3D 3D 3D", 2: "9H 10H JH", 3: "JC"})
+    record = d.state.history[-1]
+    assert record.winner is None and record.scores[0] == record.scores[2]

@@ -31,6 +31,7 @@ from engine.game.deal_flow import (
 )
 from engine.game.effects import Buzz, Effect, Notice, ReadTable, SetLed, StopTimer
 from engine.game.events import Event, TableSeen
+from engine.game.show import stock_out
 from engine.game.state import GameState, TableWatch, TurnCheck
 from engine.table import TableState
 
@@ -65,9 +66,21 @@ def table_seen(state: GameState, event: Event) -> Result:
         return _stop(state, event.t_ms, TurnCheck(seat, verdict.reason, verdict.violations, after))
     table = verdict.after if verdict.after is not None else after
     if state.phase == "turn-check":
-        return _go_on(state, TableWatch(table), f"{name_of(state, seat)}'s turn is put right: "
-                      "play goes on", event.t_ms)
-    return replace(state, deal=replace(deal, watch=TableWatch(table))), []
+        state, effects = _go_on(state, TableWatch(table), f"{name_of(state, seat)}'s turn is put right: "
+                                "play goes on", event.t_ms)
+    else:
+        state, effects = replace(state, deal=replace(deal, watch=TableWatch(table))), []
+    return _last_turn_over(state, watch.table, effects, event.t_ms)
+
+
+def _last_turn_over(state: GameState, before: TableState | None, effects: list[Effect], t_ms: int) -> Result:
+    """After a turn that began with the stock empty: where the family ends play so (Open
+    Rummy's text: the player after the draw pile runs out shows, or play ends at the end of
+    their turn with a ground show), the deal ends with its stock-out show."""
+    if before is None or before.stock != 0 or state.phase != "play" or not policy_of(state).stock_out_label:
+        return state, effects
+    state, more = stock_out(state, t_ms)
+    return state, effects + more
 
 
 def _stop(state: GameState, t_ms: int, check: TurnCheck) -> Result:
@@ -111,7 +124,9 @@ def accept_turn(state: GameState, t_ms: int) -> Result:
     assert deal is not None and deal.watch is not None and deal.watch.check is not None
     check = deal.watch.check
     text = f"the table accepts {name_of(state, check.seat)}'s turn as it lies"
-    return _go_on(state, TableWatch(check.after), text, t_ms)
+    before = deal.watch.table
+    state, effects = _go_on(state, TableWatch(check.after), text, t_ms)
+    return _last_turn_over(state, before, effects, t_ms)
 
 
 def read_table_again(state: GameState) -> Result:
