@@ -290,6 +290,9 @@ def test_a_game_with_no_melds_but_the_contract_takes_no_show_with_another(varian
     d.menu()
     d.read(seat, "7H 7S 7D | KS KC KD")  # the contract alone
     assert d.state.show.declaration.ruling.valid
+    d.menu()
+    d.read(seat, "7H 7S 7D 7C | KS KC KD PJ")  # its melds grown by lay-offs (a joker too)
+    assert d.state.show.declaration.ruling.valid  # Loba's trios go down exactly 3, then grow
 
 
 def test_a_long_run_split_to_meet_shanghai_s_contract_may_lie_beside_other_melds():

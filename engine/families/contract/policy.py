@@ -157,10 +157,12 @@ class PenaltyPolicy(FamilyPolicy):
         sizes = [needs] if 0 < needs <= len(groups) else list(range(1, len(groups) + 1))
         if 0 < needs <= len(groups) and _variant(game).style.split_runs:
             sizes += range(needs - 1, 0, -1)  # a long run among them may be split (Shanghai)
+        grown = getattr(game.variant, "met_as_grown", None)  # melds laid earlier may have grown
         for size in sizes:
             for chosen in combinations(groups, size):
                 try:
-                    if game.variant.judge(self._request(game, deal, "contract", chosen)).valid:
+                    request = self._request(game, deal, "contract", chosen)
+                    if game.variant.judge(request).valid or (grown is not None and grown(request)):
                         return True
                 except TablekitError:
                     continue

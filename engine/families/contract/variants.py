@@ -450,6 +450,16 @@ class ContractVariant(Variant):
                   f"{len(bad)} group(s) are not melds: " + "; ".join(g.reason for g in bad))
         return Ruling(not bad, 0, tuple(rulings), reason)
 
+    def met_as_grown(self, request: JudgeRequest) -> bool:
+        """Whether ``request``'s groups are the deal's contract as it may lie at the end of
+        the deal: a size fixed only for going down (Loba's trios of exactly 3) and the wild
+        cards allowed in the first meld grow with lay-offs, so they are read as on the table."""
+        terms = self.contract_for(request.deal)
+        style = replace(on_the_table(self.style_for(request)), initial_wilds=None)
+        value_table = self.meld_values or self.values
+        return meet([_cards(g) for g in request.groups], terms, style, self.is_wild,
+                    value_table.rank_value).valid
+
     def judge_contract(self, request: JudgeRequest) -> Ruling:
         terms = self.contract_for(request.deal)
         value_table = self.meld_values or self.values
