@@ -194,12 +194,18 @@ def test_a_meld_not_finished_by_a_throw_in_time_goes_back_to_the_board():
     assert "first meld" in d.state.notice
 
 
-def test_after_the_first_meld_any_valid_meld_may_be_laid():
-    """"Can put down other suites / formations without having to meet the scale of 45 points." """
+def cy_melded() -> Driver:
+    """Past the opening throw, Cy's first meld of 45 (R10 R11 R12 | K9 B9 Y9) has counted."""
     d = dealt()
     play_past_opening(d)
     call(d, 2, "meld", "R10 R11 R12 | K9 B9 Y9")
     d.press(2)
+    return d
+
+
+def test_after_the_first_meld_any_valid_meld_may_be_laid():
+    """"Can put down other suites / formations without having to meet the scale of 45 points." """
+    d = cy_melded()
     d.press(0)
     d.press(1)
     call(d, 2, "meld", "Y4 K4 B4")
@@ -279,10 +285,7 @@ def test_a_joly_turned_up_is_no_ace_the_next_tile_turned_is():
 
 def test_groups_a_melded_seat_kept_on_its_board_count_against_it():
     # text l.71: melds kept on the board for later are subtracted when another seat closes
-    d = dealt()
-    play_past_opening(d)
-    call(d, 2, "meld", "R10 R11 R12 | K9 B9 Y9")
-    d.press(2)
+    d = cy_melded()
     d.press(0)
     d.show(1, "K2 K3 K4 | Y11 B11 R11 | K5",
            {0: "Y4", 2: "R10 R11 R12 | K9 B9 Y9 | K4 B4 Y4 | JY R5 R6"})
@@ -292,10 +295,7 @@ def test_groups_a_melded_seat_kept_on_its_board_count_against_it():
 
 def test_tiles_added_to_another_seat_s_meld_score_for_the_seat_that_laid_them():
     # text l.104: a melded seat may add tiles to melds others put down; they are its put-down
-    d = dealt()
-    play_past_opening(d)
-    call(d, 2, "meld", "R10 R11 R12 | K9 B9 Y9")  # Cy: 45
-    d.press(2)
+    d = cy_melded()  # Cy: 45
     call(d, 0, "meld", "Y3 Y4 Y5 Y6 Y7 Y8 | K10 B10 Y10")  # Ann: 60
     d.press(0)
     d.press(1)
