@@ -148,6 +148,31 @@ class TableState:
             out["stock"] = self.stock
         return out
 
+    def with_history(self, known: TableState | None) -> TableState:
+        """This reading, with what ``known`` (an earlier table, turns unchecked between them)
+        knew of its melds: a meld that holds one of the same seat's known melds keeps that
+        meld's history (laid whole only if it still is the same cards, its jokers' peak),
+        and one that grew since was not laid whole. Melds new since are taken as laid whole."""
+        if known is None:
+            return self
+        melds: dict[int, tuple[TableMeld, ...]] = {}
+        for seat, ms in self.melds.items():
+            left = list(known.seat_melds(seat))
+            out = []
+            for m in ms:
+                have = Counter(m.cards)
+                old = next((k for k in left if not Counter(k.cards) - have), None)
+                if old is None:
+                    out.append(m)
+                    continue
+                left.remove(old)
+                same = Counter(old.cards) == have
+                jokers = sum(1 for c in m.cards if c.is_joker)
+                peak = max(old.peak_jokers if old.peak_jokers is not None else 0, jokers)
+                out.append(TableMeld(m.cards, old.laid_whole and same, peak if peak > jokers else None))
+            melds[seat] = tuple(out)
+        return TableState(melds, self.discard, self.stock)
+
     # --- questions ---------------------------------------------------------------------
 
     def seat_melds(self, seat: int) -> tuple[TableMeld, ...]:

@@ -148,3 +148,18 @@ def test_play_ends_with_a_ground_show_after_the_turn_that_began_with_the_stock_e
     read_zones(d, {0: "4D 5D 6D | KC", 1: "3D 3D 3D", 2: "9H 10H JH", 3: "JC"})
     record = d.state.history[-1]
     assert record.winner is None and record.scores[0] == record.scores[2]
+
+
+def test_a_missed_turn_forgets_nothing_the_table_knew_of_its_melds():
+    """A suited group that grew keeps no bonus when a turn passes unchecked (a missed turn
+    starts the camera's watch afresh): the table read after it takes what the last one knew.
+    And a turn that began with the stock empty ends play with a ground show, missed or not."""
+    d = four_deck_deal()
+    play(d, [BO_OPENS, CY_OPENS, DI_ADDS])  # the fourth 3D added: no bonus any more
+    assert [m.laid_whole for m in d.state.deal.watch.table.melds[1]] == [False]
+    d.time_out()  # Ann's clock runs out with the stock empty
+    d(seen(d, *DI_ADDS))  # the table read again after the turn passed
+    assert d.state.phase == "show" and "ground show" in d.state.notice
+    read_zones(d, {0: "KC", 1: "3D 3D 3D 3D", 2: "9H 10H JH", 3: "JC"})
+    record = d.state.history[-1]
+    assert Fraction(record.scores[1]) == 4 * Fraction(1, 2) + 1  # no suited-group bonus

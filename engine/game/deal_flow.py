@@ -221,7 +221,7 @@ def after_turn(watch: TableWatch, ended_by: int | None, first_turn: bool) -> Tab
     table before it is known; else (no press, no reading before, or the reading after the
     last turn never came) the next reading only shows the table as it now lies."""
     if ended_by is None or watch.table is None or watch.due is not None:
-        return TableWatch()
+        return TableWatch(known=watch.table or watch.known)  # what the melds were is kept
     return TableWatch(watch.table, due=ended_by, first_turn=first_turn)
 
 

@@ -86,6 +86,9 @@ class TableWatch:
     due: int | None = None
     first_turn: bool = False
     check: TurnCheck | None = None
+    #: The last table known when the watch started afresh (a turn went unchecked): the next
+    #: reading takes what it knew of the melds (``TableState.with_history``).
+    known: TableState | None = None
 
 
 @dataclass(frozen=True, slots=True)

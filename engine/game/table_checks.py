@@ -54,7 +54,9 @@ def table_seen(state: GameState, event: Event) -> Result:
     if watch.table is None:
         if after is None:
             return state, []  # nothing to check, nothing usable: wait for the next reading
-        return replace(state, deal=replace(deal, watch=replace(watch, table=after))), []
+        table = after.with_history(watch.known)
+        state = replace(state, deal=replace(deal, watch=TableWatch(table)))
+        return _last_turn_over(state, watch.known, [], event.t_ms)  # a turn passed unchecked
     if watch.due is None:
         return state, []  # no turn ended since the table was last read: nothing to check
     seat = watch.due
@@ -125,7 +127,8 @@ def accept_turn(state: GameState, t_ms: int) -> Result:
     check = deal.watch.check
     text = f"the table accepts {name_of(state, check.seat)}'s turn as it lies"
     before = deal.watch.table
-    state, effects = _go_on(state, TableWatch(check.after), text, t_ms)
+    after = check.after.with_history(before) if check.after is not None else None
+    state, effects = _go_on(state, TableWatch(after, known=None if after else before), text, t_ms)
     return _last_turn_over(state, before, effects, t_ms)
 
 
