@@ -292,7 +292,7 @@ class HostProtocol:
         # second and holds every later press behind it); its payload is judged after
         self._send(Msg.HOST_ACK, bytes((frame.seq,)))
         button, edge, t_ms = parse_button(frame.payload)
-        if self.box is not None and button >= self.box.buttons:
+        if self._hello_ok and self.box is not None and button >= self.box.buttons:
             raise ValueError(f"button {button} on a box of {self.box.buttons}")
         key = (button, edge, t_ms)
         if key in self._delivered:

@@ -127,7 +127,11 @@ def answer(question: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def load_state_file(path: str) -> Mapping[str, Any]:
-    if Path(path).exists() and not Path(path).is_file():  # a pipe would be waited on
+    try:
+        irregular = Path(path).exists() and not Path(path).is_file()  # a pipe would be waited on
+    except OSError as exc:
+        raise JudgeInputError(f"cannot read table state {path}: {exc.strerror}") from None
+    if irregular:
         raise JudgeInputError(f"cannot read table state {path}: not a regular file (give a file's path)")
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))

@@ -339,7 +339,7 @@ def play_game(table: Table, box: BoxLink | None, keys: KeyboardButtons, *, secon
             journal_failed[0] = None
             log.info("the game is saved again")
             table.warn("the game is saved again", ms=5000)
-            if box is not None and box.link_up != table.state.link_ok:
+            if box is not None and box.box is not None and box.link_up != table.state.link_ok:
                 up = box.link_up
                 guarded(lambda: table.link(up))  # a link change lost with the disk
 

@@ -400,3 +400,29 @@ def test_the_points_game_ends_after_one_deal():
 def test_new_game_has_no_deal_and_zero_totals():
     s = new_game(game())
     assert s.phase == "setup" and s.deal is None and s.totals == (0, 0, 0)
+
+
+def test_a_wrong_show_confirmed_while_play_is_paused_keeps_the_time_that_was_left():
+    from engine.game import LinkLost, LinkRestored
+
+    d = started("contract-rummy")  # a show that is not one lets the declarer play on
+    seat = d.state.deal.turn
+    d.t = d.state.deal.deadline_ms - 5000
+    d.declare(seat)
+    left = d.state.deal.paused_left_ms
+    assert 0 < left <= 5000
+    d(LinkLost(d.at(100)))
+    d.read(seat, "5H 6H 7H")
+    d.ok()  # not the deal's contract, confirmed while the box is lost
+    d(LinkRestored(d.at(100)))
+    assert d.state.deal.deadline_ms - d.t == left  # not a fresh 45 s
+
+
+def test_a_miscounted_declaration_is_still_a_wrong_show_once_confirmed():
+    # 10 cards read, all readable: the player's show, not the camera's fault
+    d = started()
+    d.declare(1)
+    d.read(1, "4H 5H 6H 7H | KC QC PJ | 7S 7D 7C")  # melds that would pass, 3 cards short
+    assert d.state.show.declaration.problem and not d.state.show.declaration.unread
+    d.ok()
+    assert d.state.deal.status[1] == "wrong-show"

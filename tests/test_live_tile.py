@@ -349,3 +349,22 @@ def test_a_pause_in_the_doubles_window_leaves_the_first_turn_its_45_seconds():
     assert d.state.deal.paused_left_ms == 45_000  # not the window's rest on top
     d(CameraRestored(d.at(10_000)))
     assert d.state.deal.deadline_ms - d.t == 45_000
+
+
+def test_a_piece_broken_off_a_run_lying_where_the_run_lay_is_on_the_table_not_a_board():
+    # text l.49-51: a melded seat breaks another's run with a tile of its own; the pieces stay
+    # where the run lay, and neither is on the owner's board
+    d = dealt()
+    play_past_opening(d)
+    call(d, 2, "meld", "K2 K3 K4 K5 K6 K7 | R10 R11 R12 R13")  # Cy: 70
+    d.press(2)
+    call(d, 0, "meld", "Y3 Y4 Y5 Y6 Y7 Y8 | K10 B10 Y10")  # Ann: 60
+    d.press(0)
+    d.press(1)
+    d.press(2)
+    call(d, 0, "break", "K2 K3 K4 K5 K6 K7 | K2 K3 K4 | K4 K5 K6 K7")  # Ann's K4: 5 more
+    d.press(0)
+    d.show(1, "K8 K9 K10 | Y11 B11 R11 | K5",
+           {2: "K2 K3 K4 | K4 K5 K6 K7 | R10 R11 R12 R13", 0: "Y3 Y4 Y5 Y6 Y7 Y8 | K10 B10 Y10 | B2"})
+    scores = d.state.history[-1].scores
+    assert scores[2] == 70 and scores[0] == 60 + 5 - 5

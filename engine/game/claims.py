@@ -286,7 +286,8 @@ def _took(state: GameState, rules: ClaimRules, book: ClaimBook, seat: int, paid:
 
 def keep(state: GameState, rules: ClaimRules, t_ms: int) -> Result:
     """MENU on a waiting claim: the player in turn takes the upcard (buys it where the game
-    sells its discard), or, where claims come after the draw from the stock, it is turned down."""
+    sells its discard), or, where claims come after the draw from the stock or the player in
+    turn draws only from the stock now (``FamilyPolicy.stock_only``), it is turned down."""
     deal = state.deal
     assert deal is not None
     book = book_of(state, rules)

@@ -316,7 +316,8 @@ def _confirm(state: GameState, event: Event) -> Result:
         if choice == MENU_STOCK_OUT:
             left = _stock_left(state)
             if left:
-                return refuse(state, f"the camera sees {left} cards in the stock: it has not run out")
+                cards = "card" if left == 1 else "cards"
+                return refuse(state, f"the camera sees {left} {cards} in the stock: it has not run out")
             return stock_out(state, event.t_ms)
         if choice == claims.MENU_CLAIM and rules is not None:
             return claims.buy_in_turn(state, rules, event.t_ms)

@@ -27,6 +27,7 @@ from engine.errors import NotationError, TablekitError
 from engine.game.deal_flow import Result, name_of, policy_of, refuse
 from engine.game.effects import Notice, ShowVerdict
 from engine.game.events import Event, HandEntered, TableRead
+from engine.game.policy import ENTRY_LIMIT
 from engine.game.show import judge_declaration, judge_hand, next_hand, valid_show, wrong_show
 from engine.game.state import GameState, HandReading
 from engine.ruling import Ruling
@@ -81,8 +82,8 @@ def count_problem(state: GameState, points: int | None) -> str:
     if points < 0:
         return "a hand cannot count less than 0 points"
     if points > limit:
-        return (f"a hand counts at most {limit} points in {game.variant.name}, not {points} "
-                f"(a higher count loses {limit}: enter {limit})")
+        capped = f" (a higher count loses {limit}: enter {limit})" if limit < ENTRY_LIMIT else ""
+        return f"a hand counts at most {limit} points in {game.variant.name}, not {points}{capped}"
     return ""
 
 

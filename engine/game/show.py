@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 
 from engine.cards import Groups, parse_card
-from engine.errors import TablekitError
+from engine.errors import NotationError, TablekitError
 from engine.game.deal_flow import (
     Result,
     clock_effects,
@@ -38,6 +38,7 @@ from engine.game.events import (
     Event,
     TableRead,
 )
+from engine.game.policy import EmptyReadingError
 from engine.game.state import (
     PLAYING,
     GameState,
@@ -74,6 +75,8 @@ def judge_declaration(state: GameState, groups: Groups) -> HandReading:
     seat = state.show.declarer
     try:
         ruling = policy_of(state).judge_seat_show(state.game, deal, seat, groups)
+    except (NotationError, EmptyReadingError) as exc:  # a card not read, or none at all
+        return HandReading(seat, groups, problem=str(exc), unread=True)
     except (TablekitError, ValueError) as exc:
         return HandReading(seat, groups, problem=str(exc))
     return HandReading(seat, groups, ruling)
@@ -159,7 +162,7 @@ def confirm_show(state: GameState, t_ms: int) -> Result:
     assert show is not None and deal is not None
     if show.stage == "verdict" and show.declaration is not None:
         reading = show.declaration
-        if reading.ruling is None and reading.problem:  # a misread is no wrong show
+        if reading.ruling is None and reading.unread:  # a card not read is no wrong show
             return refuse(state, f"this declaration cannot be judged ({reading.problem}): "
                                   "MENU reads it again")
         if reading.ruling is not None and reading.ruling.valid:
@@ -264,6 +267,8 @@ def wrong_show(state: GameState, reading: HandReading, t_ms: int) -> Result:
         deal = start_clock(state, deal, t_ms)
         if left is not None and deal.deadline_ms is not None:
             deal = replace(deal, deadline_ms=t_ms + left)
+        elif left is not None:  # paused meanwhile: the clock stays stopped with what was left
+            deal = replace(deal, paused_left_ms=left)
         state = replace(state, deal=deal)
         return state, effects + [SetLed(seat, "on")] + clock_effects(state)
     return pass_turn(state, t_ms, effects)

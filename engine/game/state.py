@@ -43,6 +43,8 @@ class HandReading:
     points: Number | None = None
     outcome: str = ""
     entered: bool = False
+    #: The camera could not read a card of it (or any): judged by nobody until read again.
+    unread: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from engine.families.contract.contracts import (
     Contract,
     GoingOut,
     MeldStyle,
+    Need,
     Reading,
     meet,
     melding_value,
@@ -454,11 +455,31 @@ class ContractVariant(Variant):
         """Whether ``request``'s groups are the deal's contract as it may lie at the end of
         the deal: a size fixed only for going down (Loba's trios of exactly 3) and the wild
         cards allowed in the first meld grow with lay-offs, so they are read as on the table."""
+        going_down = self.style_for(request)
+        seq, group = going_down.sequence, going_down.group
+        if not ((seq is not None and seq.exact_len) or (group is not None and group.exact_size)):
+            return False  # sizes fixed only for going down: nothing else grows out of its rule
         terms = self.contract_for(request.deal)
-        style = replace(on_the_table(self.style_for(request)), initial_wilds=None)
         value_table = self.meld_values or self.values
-        return meet([_cards(g) for g in request.groups], terms, style, self.is_wild,
-                    value_table.rank_value).valid
+        groups = [_cards(g) for g in request.groups]
+        verdict = meet(groups, terms, replace(on_the_table(going_down), initial_wilds=None),
+                       self.is_wild, value_table.rank_value)
+        if not verdict.valid:
+            return False
+        # lay-offs add cards, jokers too, but take none away: each meld still holds the
+        # naturals its going-down size and wild cap left it
+        for cards, reading in zip(verdict.groups, verdict.readings, strict=True):
+            run = reading.kind == "sequence"
+            if run and seq is not None:
+                size = seq.exact_len or seq.min_len
+            elif not run and group is not None:
+                size = group.exact_size or group.min_size
+            else:
+                continue
+            cap = going_down.initial_cap(Need("sequence" if run else "group", size)) or 0
+            if sum(1 for c in cards if not self.is_wild(c)) < size - cap:
+                return False
+        return True
 
     def judge_contract(self, request: JudgeRequest) -> Ruling:
         terms = self.contract_for(request.deal)

@@ -15,7 +15,7 @@ here against the rules of :mod:`engine.families.tile.game_rules` and recorded in
   in play, so only one seat can show it.
 - ``meld`` (the groups laid): in the seat's own turn, never in the game's opening turn (the
   first player only throws). A seat that has not melded must lay a first meld of at least
-  45 points with a run; after that each group only has to be a meld. Tiles laid count once
+  45 points (the house rule ``first_meld``: ``TileDeal.first_meld``) with a run; after that each group only has to be a meld. Tiles laid count once
   the turn ends with the seat's press; when the turn clock runs out first, they go back to
   the board and the tile drawn is thrown instead, and the seat has not melded.
 - ``take`` (the last thrown tile, alone, then any groups laid with it): instead of drawing,
@@ -34,7 +34,8 @@ here against the rules of :mod:`engine.families.tile.game_rules` and recorded in
   which it was rebuilt ends with a throw, no thrown tile is left to ``take``.
 - the close (a long press, the zone read): a seat whose first meld has not counted lays every
   tile in its closing turn, so what it lays then is its first meld and must make at least
-  45 points with a run (:func:`closing_first_meld`); otherwise the close is not valid.
+  the first meld's points with a run (:func:`closing_first_meld`); otherwise the close is
+  not valid. Nobody closes in the opening turn.
 
 Until its first meld counts, a seat's board stays at 14 tiles: it draws one and throws one
 each turn, and nothing leaves the board for the table but the first meld itself; a first

@@ -4,15 +4,19 @@ and every seat scored on what it laid against what it still holds; the highest s
 Table rulings where the texts are silent:
 - the tile turned up at the deal is the deal's cut (``DealStarted.wild``), so its twin counts
   as the ace at the end;
-- at the close each seat's zone is read: groups that are melds are what the seat laid, and
-  every other tile is still on its board (counted against it at its end value); the closer's
-  zone is all laid, and the closer earns the closing bonus;
+- at the close each seat's zone is read. Where the table calls its melds, the record says
+  what each seat laid (tiles added to another's meld are the adder's), and every tile of a
+  zone that is not a meld on the table is on that seat's board (counted against it at its end
+  value, valid groups kept there included); where it calls none, the zone's melds are what the
+  seat laid and its other tiles its board. The closer's zone is all laid, and the closer earns
+  the closing bonus;
 - where the table calls its melds (:mod:`engine.families.tile.live`), a seat whose first
   meld never counted (none called, or it lapsed when time ran out) laid nothing: every tile
   in its zone, valid groups too, was kept on the board and counts against it; a table that
   calls no melds at all leaves the zones read as the only word on what was laid;
 - a close that is not valid lets the closer play on (the text sets no penalty); a seat that
-  has not melded closes only with a first meld's worth (45 points with a run) among what it
+  has not melded closes only with a first meld's worth (45 points, or the house rule
+  ``first_meld``, with a run) among what it
   lays (where no melds are called, the record knows of none, so every closer's zone is held
   to it: its earlier melds lie in it too);
 - what the players call during the game (doubles, the ace, melds) and the pool's one rebuild
@@ -51,21 +55,6 @@ if TYPE_CHECKING:
 
 #: Why no close is taken in the game's first turn (the text: it opens with one tile thrown).
 OPENING_CLOSE = "the first player opens the game by throwing one tile: nobody closes in that turn"
-
-
-def _groups_of(tiles: Counter[str], ruling: Ruling) -> Groups:
-    """The groups of ``ruling`` cut down to ``tiles`` (each tile taken once), empty ones left out."""
-    left = Counter(tiles)
-    out: list[tuple[str, ...]] = []
-    for g in ruling.groups:
-        kept = []
-        for t in map(str, g.cards):
-            if left[t] > 0:
-                left[t] -= 1
-                kept.append(t)
-        if kept:
-            out.append(tuple(kept))
-    return tuple(out)
 
 
 class TilePolicy(FamilyPolicy):
@@ -140,21 +129,29 @@ class TilePolicy(FamilyPolicy):
             every = sum(end_value(t, ace, dealt) for g in ruling.groups for t in g.cards if isinstance(t, Tile))
             return 0, every, ruling
         # The record says what the seat laid (tiles it added to others' melds too, and not
-        # those others added to its own). Its zone holds its melds on the table and what was
-        # on its board: for the closer, laid at the close (the zone's put-down value less its
-        # melds' as the record has them, which a break in the closing turn leaves right);
-        # for the others, counted against them, valid groups kept there too.
-        owned = [tiles for owner, tiles in record.table if owner == seat]
-        on_table = Counter(t for tiles in owned for t in tiles)
+        # those others added to its own). Its zone holds melds on the table (its own, and a
+        # piece another seat broke off one of its runs, which stays where the run lay) and
+        # what was on its board: for the closer, laid at the close (the zone's put-down value
+        # less that of the table's melds in it, which a break in the closing turn leaves
+        # right); for the others, counted against them, valid groups kept there too.
         zone = Counter(str(t) for g in ruling.groups for t in g.cards)
-        board = zone - on_table
+        melds = [(owner, Counter(tiles), tiles) for owner, tiles in record.table]
+        in_zone: list[tuple[str, ...]] = []
+        for g in ruling.groups:  # a table meld, whoever's, lying whole as one of its groups
+            tiles = Counter(str(t) for t in g.cards)
+            hit = next((m for m in melds if m[1] == tiles), None)
+            if hit is not None:
+                melds.remove(hit)
+                in_zone.append(hit[2])
+        rest = zone - Counter(t for tiles in in_zone for t in tiles)
+        for owner, tiles, cards in melds:  # its own melds, grown in the zone since
+            if owner == seat and not tiles - rest:
+                rest -= tiles
+                in_zone.append(cards)
         if closed:
-            if on_table - zone:  # its melds do not lie in its zone: the rest was laid now
-                kept = self._laid_and_left(game, deal, _groups_of(board, ruling), dealt)[0]
-                return record.points_laid(seat) + kept, 0, ruling
-            owned_value = self._laid_and_left(game, deal, tuple(owned), dealt)[0] if owned else 0
-            return record.points_laid(seat) + laid - owned_value, 0, ruling
-        left_on_board = sum(end_value(parse_tile(t), ace, dealt) for t in board.elements())
+            table_value = self._laid_and_left(game, deal, tuple(in_zone), dealt)[0] if in_zone else 0
+            return record.points_laid(seat) + laid - table_value, 0, ruling
+        left_on_board = sum(end_value(parse_tile(t), ace, dealt) for t in rest.elements())
         return record.points_laid(seat), left_on_board, ruling
 
     def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, Number, Ruling]:
