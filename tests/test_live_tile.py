@@ -368,3 +368,16 @@ def test_a_piece_broken_off_a_run_lying_where_the_run_lay_is_on_the_table_not_a_
            {2: "K2 K3 K4 | K4 K5 K6 K7 | R10 R11 R12 R13", 0: "Y3 Y4 Y5 Y6 Y7 Y8 | K10 B10 Y10 | B2"})
     scores = d.state.history[-1].scores
     assert scores[2] == 70 and scores[0] == 60 + 5 - 5
+
+
+def test_a_tile_is_taken_from_a_formation_of_four_into_a_new_meld_with_two_of_the_board():
+    # text l.108: "If you have 2 tiles on the board that make up a suite / formation with any
+    # put down tile, the player can take the tile"
+    d = dealt()
+    play_past_opening(d)
+    call(d, 2, "meld", "R2 R3 R4 | K9 B9 Y9 R9 | K12 B12 Y12")
+    d.press(2)
+    d.press(0)
+    d.press(1)
+    assert not refused(call(d, 2, "break", "K9 B9 Y9 R9 | K9 B9 Y9 | R9 R10 R11"))
+    assert refused(call(d, 2, "break", "R2 R3 R4 | R2 R3 | R4 R5 R6"))  # R2 R3 is no meld

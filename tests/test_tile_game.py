@@ -218,9 +218,16 @@ def test_no_break_before_melding_or_with_one_or_two_tiles_on_the_board() -> None
         "with one or two tiles on your board you cannot break a run"]
 
 
-def test_only_a_run_is_broken() -> None:
+def test_a_formation_is_broken_only_by_taking_a_tile_from_it_into_a_new_meld() -> None:
+    # text l.108: two tiles of the board make a meld with a tile put down: the tile is taken
     problems = check_break(MELDED, tiles("R5 B5 K5"), tiles("Y5"), groups("R5 B5 K5 Y5"))
-    assert problems == ["R5 B5 K5 is not a run to break"]
+    assert problems and "is an add" not in problems[0] and "tiles only added" in problems[0]
+    four = tiles("R9 B9 K9 Y9")
+    assert check_break(MELDED, four, tiles("R10 R11"), groups("B9 K9 Y9 | R9 R10 R11")) == []
+    three = tiles("R9 B9 K9")  # two left behind are no meld
+    assert check_break(MELDED, three, tiles("R10 R11"), groups("B9 K9 | R9 R10 R11"))
+    assert check_break(MELDED, tiles("R9 K3 Y7"), tiles("R10"), groups("R9 R10 | K3 Y7"))[0] == \
+        "R9 K3 Y7 is not a meld to break"
 
 
 def test_a_table_tile_taken_with_two_of_your_own_makes_a_new_meld() -> None:

@@ -239,18 +239,24 @@ def check_regroup(before: Sequence[Sequence[Tile]], added: Sequence[Tile],
 
 def check_break(facts: TurnFacts, run: Sequence[Tile], used: Sequence[Tile],
                 after: Sequence[Sequence[Tile]]) -> list[str]:
-    """Breaking a run on the table with tiles from the board.
+    """Breaking a meld on the table with tiles from the board: a run split or cut, or a tile
+    taken from a formation of four (the text's "take the tile" with two of one's own).
 
-    Only after melding, and not with one or two tiles on the board; the run must be a run,
-    and the tiles used must end up in valid melds with the run's tiles.
+    Only after melding, and not with one or two tiles on the board; the meld must be a meld,
+    and the tiles used must end up in valid melds with its tiles (a formation of three left
+    with two is none).
     """
     problems = []
     if not facts.melded:
         problems.append("you cannot break a run before your first meld")
     if facts.board_size <= 2:
         problems.append("with one or two tiles on your board you cannot break a run")
-    if not read_meld(run).is_run:
-        problems.append(f"{' '.join(map(str, run))} is not a run to break")
+    meld = read_meld(run)
+    if not meld.valid:
+        problems.append(f"{' '.join(map(str, run))} is not a meld to break")
+    elif not meld.is_run and len(after) < 2:
+        problems.append(f"{' '.join(map(str, run))} is a formation: a tile is taken from it into a new meld "
+                        "(tiles only added to it are an add)")
     if not used:
         problems.append("a run is broken with a tile from your board")
     return problems + check_regroup([run], used, after)

@@ -25,9 +25,11 @@ here against the rules of :mod:`engine.families.tile.game_rules` and recorded in
   throw is out of play and is never taken.
 - ``add`` (the meld as it lies on the table, then the tiles added from the board): only
   after melding; in the turn of its first meld a seat adds only to its own melds.
-- ``break`` (the run as it lies on the table, then the groups it becomes with the tiles
-  from the board): only after melding, never with one or two tiles left on the board; in
-  the turn of its first meld a seat breaks only its own runs.
+- ``break`` (the meld as it lies on the table, then the groups it becomes with the tiles
+  from the board): a run split or cut, or a tile taken from a formation of four into a new
+  meld with two of the board's (the text's rule 4 after the first meld); only after melding,
+  never with one or two tiles left on the board; in the turn of its first meld a seat breaks
+  only its own melds.
 - the pool running out (the play menu's stock-out item): the first time the thrown tiles
   but the game's first are mixed into a new pool and play goes on; the next time the game
   ends with every board counted and nobody earning the closing bonus. Until the turn in
