@@ -381,3 +381,17 @@ def test_a_tile_is_taken_from_a_formation_of_four_into_a_new_meld_with_two_of_th
     d.press(1)
     assert not refused(call(d, 2, "break", "K9 B9 Y9 R9 | K9 B9 Y9 | R9 R10 R11"))
     assert refused(call(d, 2, "break", "R2 R3 R4 | R2 R3 | R4 R5 R6"))  # R2 R3 is no meld
+
+
+def test_the_seat_that_closes_wins_even_when_another_scored_more():
+    # text l.124: who gets rid of every tile "is automatically designated the winner"
+    d = dealt()
+    play_past_opening(d)
+    call(d, 2, "meld", "R10 R11 R12 R13 | K10 B10 Y10 R10 | K11 B11 Y11 R11")  # Cy: 110
+    d.press(2)
+    d.press(0)
+    d.show(1, "K2 K3 K4 | Y11 B11 R11 | K5",
+           {2: "R10 R11 R12 R13 | K10 B10 Y10 R10 | K11 B11 Y11 R11", 0: "Y3"})
+    record = d.state.history[-1]
+    assert record.winner == 1 and record.scores[2] > record.scores[1]
+    assert d.state.winners == (1,)

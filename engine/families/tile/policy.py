@@ -1,5 +1,6 @@
 """Tile rummy at the table: a 45-second doubles window before the first turn, one deal, a close,
-and every seat scored on what it laid against what it still holds; the highest score wins.
+and every seat scored on what it laid against what it still holds; the closer wins (with no
+close, the highest score).
 
 Table rulings where the texts are silent:
 - the tile turned up at the deal is the deal's cut (``DealStarted.wild``), so its twin counts
@@ -224,5 +225,9 @@ class TilePolicy(FamilyPolicy):
         seats = range(game.players)
         totals = tuple(sum((d.get(s, 0) for d in deals), 0) for s in seats)
         over = len(deals) >= 1
-        winners = tuple(s for s in seats if totals[s] == max(totals)) if over else ()
+        closer = deal_winners[-1] if over and len(deal_winners) == len(deals) else None
+        if closer is not None:  # the text: who gets rid of every tile is the winner
+            winners: tuple[int, ...] = (closer,)
+        else:  # the pool ran out: places by score
+            winners = tuple(s for s in seats if totals[s] == max(totals)) if over else ()
         return Standings(totals, (False,) * game.players, over, winners)
