@@ -163,3 +163,23 @@ def test_a_missed_turn_forgets_nothing_the_table_knew_of_its_melds():
     read_zones(d, {0: "KC", 1: "3D 3D 3D 3D", 2: "9H 10H JH", 3: "JC"})
     record = d.state.history[-1]
     assert Fraction(record.scores[1]) == 4 * Fraction(1, 2) + 1  # no suited-group bonus
+
+
+def test_a_partner_s_meld_lying_whole_in_its_zone_is_never_taken_by_the_declarer_s_longer_run():
+    """open-rummy-marwari.txt: "Each team scores for all the cards they have placed on the
+    table" — Di's 9H 10H JH, seen on the table, stays table though Bo's show holds a run
+    of hearts 3–A (two decks: both can lie on the table)."""
+    d = Driver(game("open-rummy-2deck", PLAYERS))
+    d(DealStarted("", d.at(1000)))
+    d(seen(d, {}, "6C", 25))
+    play(d, [({}, "6C 9S", 24), ({}, "6C 9S KD", 23), ({3: ["9H 10H JH"]}, "6C 9S KD 4D", 22),
+             ({3: ["9H 10H JH"]}, "6C 9S KD 4D QC", 21)])
+    bo = d.state.deal.turn
+    d.declare(bo)
+    d.read(bo, OPEN_SHOW)
+    d.ok()
+    read_zones(d, {0: "4C", 2: "5C", 3: "9H 10H JH | KC"})
+    record = d.state.history[-1]
+    show_table = 2 * (4 * Fraction(1, 2) + 7 + Fraction(3, 2)) + 2 * 20 + 20  # two pure sets + show
+    assert record.scores[1] == show_table + 3 + 1  # + Di's sequence on the table, Ann's and Cy's cards
+    assert record.scores[0] == 1  # Di's KC

@@ -71,18 +71,16 @@ def watched_melds(deal: DealState) -> dict[int, list[TableMeld]] | None:
     return {seat: list(melds) for seat, melds in watch.table.melds.items()}
 
 
-def _take_laid(cards: Sequence[Card], pools: Sequence[list[TableMeld]]) -> TableMeld | None:
-    """The meld on the table that ``cards`` are (or grew from), taken out of ``pools``.
-
-    The same cards match first; else a meld whose natural cards all lie in ``cards`` (melds
-    only grow, and a replaced joker leaves its natural card behind)."""
+def _take_laid(cards: Sequence[Card], pools: Sequence[list[TableMeld]], exact: bool) -> TableMeld | None:
+    """The meld on the table that ``cards`` are (``exact``), or else grew from, taken out of
+    ``pools`` (searched in order): a meld grew from one whose natural cards all lie in
+    ``cards`` (melds only grow, and a replaced joker leaves its natural card behind)."""
     have = Counter(cards)
-    for exact in (True, False):
-        for pool in pools:
-            for i, meld in enumerate(pool):
-                natural = Counter(c for c in meld.cards if not is_joker(c))
-                if (Counter(meld.cards) == have) if exact else (natural and not natural - have):
-                    return pool.pop(i)
+    for pool in pools:
+        for i, meld in enumerate(pool):
+            natural = Counter(c for c in meld.cards if not is_joker(c))
+            if (Counter(meld.cards) == have) if exact else (natural and not natural - have):
+                return pool.pop(i)
     return None
 
 
@@ -95,20 +93,46 @@ def split_seen_zone(game: Game, groups: Groups, pools: Sequence[list[TableMeld]]
     found), None when the table was never watched. ``on_table``: the zone is the declarer's,
     all table (the show judged it); else only melds found in ``pools`` are table and every
     other card is in hand."""
-    melds: list[TableCards] = []
-    loose: list[Card] = []
-    for group in parse_groups(game, groups):
-        cards = tuple(c for c in group if isinstance(c, Card))
-        if classify_open(cards).kind == "invalid":
-            loose += cards
-            continue
-        laid = None if pools is None else _take_laid(cards, pools)
-        if pools is not None and laid is None and not on_table:
-            loose += cards  # melded in the hand, never laid on the table
-            continue
-        whole = laid is None or (laid.laid_whole and Counter(laid.cards) == Counter(cards))
-        melds.append((cards, whole))
-    return melds, loose
+    return split_seen_zones(game, [(groups, pools, on_table)])[0]
+
+
+Zone = tuple[Groups, Sequence[list[TableMeld]] | None, bool]
+
+
+def split_seen_zones(game: Game, zones: Sequence[Zone]) -> list[tuple[list[TableCards], list[Card]]]:
+    """:func:`split_seen_zone` of each zone (groups, pools, on_table), in order, matched
+    together: every group of every zone that lies as the table saw it takes its meld first,
+    and only then do the grown ones take what is left (a longer meld in one zone must not
+    take a seen meld that lies whole in another, or beside it)."""
+    parsed: list[tuple[list[tuple[Card, ...]], list[Card]]] = []
+    for groups, _, _ in zones:
+        valid: list[tuple[Card, ...]] = []
+        loose: list[Card] = []
+        for group in parse_groups(game, groups):
+            cards = tuple(c for c in group if isinstance(c, Card))
+            if classify_open(cards).kind == "invalid":
+                loose.extend(cards)
+            else:
+                valid.append(cards)
+        parsed.append((valid, loose))
+    laid: list[list[TableMeld | None]] = [[None] * len(valid) for valid, _ in parsed]
+    for exact in (True, False):
+        for z, (_, pools, _) in enumerate(zones):
+            for i, cards in enumerate(parsed[z][0]):
+                if pools is not None and laid[z][i] is None:
+                    laid[z][i] = _take_laid(cards, pools, exact)
+    out: list[tuple[list[TableCards], list[Card]]] = []
+    for z, (_, pools, on_table) in enumerate(zones):
+        valid, loose = parsed[z]
+        melds: list[TableCards] = []
+        for cards, seen in zip(valid, laid[z], strict=True):
+            if pools is not None and seen is None and not on_table:
+                loose.extend(cards)  # melded in the hand, never laid on the table
+                continue
+            whole = seen is None or (seen.laid_whole and Counter(seen.cards) == Counter(cards))
+            melds.append((cards, whole))
+        out.append((melds, loose))
+    return out
 
 
 class OpenRummyPolicy(FamilyPolicy):
@@ -144,15 +168,18 @@ class OpenRummyPolicy(FamilyPolicy):
                           else "wrong-show" if ender is not None else "ground-show")
         seen = watched_melds(deal)
         # the declarer's zone first: it holds the team's melds, gathered from both partners
-        for seat in sorted(readings, key=lambda s: s != ender):
-            team = team_of(seat)
+        order = sorted(readings, key=lambda s: s != ender)
+        zones: list[Zone] = []
+        for seat in order:
             pools = None
             if seen is not None:
-                mates = [s for s in range(game.players) if team_of(s) == team] if seat == ender else [seat]
+                mates = [seat] + ([s for s in range(game.players) if team_of(s) == team_of(seat) and s != seat]
+                                  if seat == ender else [])  # its own melds before its partner's
                 pools = [seen.setdefault(s, []) for s in mates]
-            m, loose = split_seen_zone(game, readings[seat], pools, on_table=seat == ender)
-            melds[team] += m
-            hands[team] += loose
+            zones.append((readings[seat], pools, seat == ender))
+        for seat, (m, loose) in zip(order, split_seen_zones(game, zones), strict=True):
+            melds[team_of(seat)] += m
+            hands[team_of(seat)] += loose
         teams = [TeamTable(tuple(melds[t]), tuple(hands[t])) for t in range(TEAMS)]
         v = _variant(game)
         sets_needed, pure_needed = v.show_needs(v.decks)
