@@ -359,7 +359,9 @@ class Table:
         deal = self.state.deal
         assert deal is not None and isinstance(self.variant, ContractVariant)
         goals = live.of(deal).goals  # Dummy Rummy: the declarer's own goal
-        return contract_show(self.variant, goals[deal.turn] if goals else deal.number)
+        floor = self.variant.policy.show_floor(self.state, deal.turn)  # a whole-hand deal's hand
+        return contract_show(self.variant, goals[deal.turn] if goals else deal.number,
+                             floor[0] if floor else 0)
 
     def show(self, valid: bool) -> None:
         deal = self.state.deal
@@ -476,10 +478,11 @@ def _run(suit: str, size: int) -> tuple[str, ...]:
     return tuple(f"{names.get(r, r)}{suit}" for r in range(2, 2 + size))
 
 
-def contract_show(variant: ContractVariant, number: int) -> str:
+def contract_show(variant: ContractVariant, number: int, at_least: int = 0) -> str:
     """A going-out zone meeting deal ``number``'s contract: each group the contract asks for
     (sets of court cards, high enough for a points threshold; runs from the two up, a suit
-    each), or for a whole-hand deal sets holding the cards it asks for."""
+    each), or for a whole-hand deal sets holding the cards it asks for; its runs grown (or
+    sets added) until it holds ``at_least`` cards, the whole hand of a whole-hand deal."""
     terms = variant.contract_for(number)
     ranks = iter(("K", "Q", "J", "10", "9", "8"))
     suits = iter(SUITS)
@@ -492,6 +495,13 @@ def contract_show(variant: ContractVariant, number: int) -> str:
         for k in range(cards % 3):
             sizes[k] += 1
         melds = [_group(next(ranks), size) for size in sizes]
+    runs = [i for i, need in enumerate(terms.needs) if need.kind != "group"]
+    while sum(map(len, melds)) < at_least:
+        if runs:
+            i = min(runs, key=lambda k: len(melds[k]))
+            melds[i] = _run(melds[i][0][-1], len(melds[i]) + 1)
+        else:
+            melds.append(_group(next(ranks), 3))
     return " | ".join(" ".join(m) for m in melds)
 
 

@@ -97,7 +97,7 @@ JO_OUT = {
     4: "7H 7S 7D | 9C 9D 9S | KC KD KS",
     5: "7H 7S 7D | 9C 9D 9S | 3H 4H 5H 6H",
     6: "7H 7S 7D | 3H 4H 5H 6H | 8C 9C 10C JC",
-    7: "3H 4H 5H 6H | 8C 9C 10C JC | 3S 4S 5S 6S",
+    7: "3H 4H 5H 6H 7H | 8C 9C 10C JC | 3S 4S 5S 6S",  # the whole hand: 12 dealt, 1 drawn
 }
 
 

@@ -330,3 +330,81 @@ def test_dummy_rummy_a_seat_that_laid_its_goal_never_takes_the_discard_again():
     d.end_turn()  # the discard now is another seat's
     d(ClaimMade(seat, d.at(300)))  # nor may it cut in
     assert "only from the stock" in d.state.notice and seat not in book_of(d.state, d.state.game.claim_rules).waiting
+
+
+# --- the whole hand in one turn -------------------------------------------------------------
+
+
+def _at_last_deal(variant: str) -> Driver:
+    """A four-seat game of ``variant`` played to its last deal, each deal won on a show."""
+    from test_game_playouts import contract_show
+
+    v = find(variant)
+    d = start(variant)
+    last = len(v.deal_list)  # type: ignore[attr-defined]
+    for number in range(1, last):
+        turn = d.state.deal.turn
+        d.show(turn, contract_show(v, number), {s: "PJ 2C" for s in range(4) if s != turn})  # type: ignore[arg-type]
+        d(DealStarted("", d.at(1000)))
+    assert d.state.deal.number == last
+    return d
+
+
+def _verdict(d: Driver, seat: int, zone: str):
+    d.declare(seat)
+    d.read(seat, zone)
+    show = d.state.show
+    assert show is not None and show.declaration is not None
+    return show.declaration.ruling
+
+
+THREE_RUNS = "3C 4C 5C 6C | 8H 9H 10H JH | 8D 9D 10D JD"
+
+
+def test_contract_rummy_s_last_deal_goes_out_with_the_whole_hand_and_no_discard():
+    """README: the seventh contract is "three sequences, going out with no discard": 12 cards
+    dealt and one drawn all go down, so three runs of 4 leave a card that would be discarded."""
+    d = _at_last_deal("contract-rummy")
+    seat = d.state.deal.turn
+    ruling = _verdict(d, seat, THREE_RUNS)
+    assert not ruling.valid
+    assert ruling.reason == ("deal 7 goes down whole in one turn: at least 13 cards "
+                             "(12 dealt, 1 drawn, no discard), not 12")
+    d.menu()  # read again: the whole hand this time
+    d.read(seat, THREE_RUNS + " QD")
+    assert d.state.show.declaration.ruling.valid
+    replays(d)
+
+
+def test_a_may_i_claim_adds_its_cards_to_the_whole_hand_that_must_go_down():
+    """May I: the claimant takes the upcard and a penalty card, two cards more to meld."""
+    d = _at_last_deal("contract-rummy")
+    turn = d.state.deal.turn
+    claimant = (turn + 1) % 4
+    d(ClaimMade(claimant, d.at(300)))
+    d.ok()  # the claim goes through
+    d.end_turn()
+    assert d.state.deal.turn == claimant
+    ruling = _verdict(d, claimant, THREE_RUNS + " QD")
+    assert not ruling.valid
+    assert ruling.reason == ("deal 7 goes down whole in one turn: at least 15 cards "
+                             "(12 dealt, 1 drawn, 2 taken by claims, no discard), not 13")
+
+
+def test_progressive_rummy_s_last_card_may_go_by_discard():
+    """Progressive Rummy: "A player may also play their last card by discard, at which time
+    they also win the deal": 12 of the 13 cards melded, the last discarded."""
+    d = _at_last_deal("progressive-rummy")
+    assert _verdict(d, d.state.deal.turn, THREE_RUNS).valid
+
+
+def test_telefunken_s_last_deal_melds_all_but_the_discard():
+    """Telefunken's seventh deal: "he must meld his entire hand on one turn (or he may meld all
+    but one card from his hand and discard his last card)": 11 dealt, 1 drawn, 11 shown."""
+    d = _at_last_deal("telefunken")
+    seat = d.state.deal.turn
+    ruling = _verdict(d, seat, "KH KS KD | 2H 3H 4H 5H 6H 7H 8H")
+    assert not ruling.valid and "at least 11 cards (11 dealt, 1 drawn, less the discard), not 10" in ruling.reason
+    d.menu()
+    d.read(seat, "KH KS KD | 2H 3H 4H 5H 6H 7H 8H 9H")
+    assert d.state.show.declaration.ruling.valid

@@ -89,7 +89,9 @@ class ClaimRules:
 class ClaimBook:
     """The claims of a game: chips left (whole game), claims through per seat (``deal``), and
     for the upcard of turn ``turn`` of that deal the claimants waiting (in the order they
-    claimed) and whether the upcard is already taken."""
+    claimed) and whether the upcard is already taken. ``cards``: cards each seat took this
+    deal beyond its turns' draws (a claimant's upcard and penalty cards; a bought upcard's
+    penalty cards), for the games whose last contract goes down with the whole hand."""
 
     deal: int
     turn: int
@@ -100,6 +102,7 @@ class ClaimBook:
     granted: int = 0  # claims that went through in the game (for the record)
     refused: int = 0  # claims refused in the game
     extra: tuple[int, ...] = ()  # chips earned beyond the game's (Telefunken's cut), per seat
+    cards: tuple[int, ...] = ()
 
 
 def book_of(state: GameState, rules: ClaimRules) -> ClaimBook:
@@ -114,10 +117,25 @@ def book_of(state: GameState, rules: ClaimRules) -> ClaimBook:
     if deal is None:
         return book
     if book.deal != deal.number:
-        book = replace(book, deal=deal.number, turn=deal.turn_count, used=(0,) * n, waiting=(), taken=False)
+        book = replace(book, deal=deal.number, turn=deal.turn_count, used=(0,) * n, waiting=(), taken=False,
+                       cards=())
     elif book.turn != deal.turn_count:
         book = replace(book, turn=deal.turn_count, waiting=(), taken=False)
     return book
+
+
+def _more_cards(book: ClaimBook, seat: int, n: int, players: int) -> tuple[int, ...]:
+    cards = list(book.cards or (0,) * players)
+    cards[seat] += n
+    return tuple(cards)
+
+
+def cards_claimed(state: GameState, seat: int) -> int:
+    """Cards ``seat`` took this deal beyond its turns' draws, by claims that went through."""
+    book, deal = state.claims, state.deal
+    if book is None or deal is None or book.deal != deal.number or not book.cards:
+        return 0
+    return book.cards[seat]
 
 
 def waiting(state: GameState, rules: ClaimRules | None) -> tuple[int, ...]:
@@ -260,7 +278,8 @@ def grant(state: GameState, rules: ClaimRules, t_ms: int) -> Result:
     if tokens is not None:
         tokens = tokens[:seat] + (tokens[seat] - 1,) + tokens[seat + 1:]
     others = [s for s in book.waiting if s != seat]
-    book = replace(book, used=used, tokens=tokens, waiting=(), taken=True, granted=book.granted + 1)
+    book = replace(book, used=used, tokens=tokens, waiting=(), taken=True, granted=book.granted + 1,
+                   cards=_more_cards(book, seat, 1 + rules.penalty_cards, state.game.players))
     text = _took(state, rules, book, seat, paid=True)
     if others:
         text += f" ({' and '.join(_name(state, s) for s in others)} asked too)"
@@ -319,7 +338,8 @@ def _in_turn_takes(state: GameState, rules: ClaimRules, effects: list[Effect], r
         tokens = book.tokens
         if tokens is not None:
             tokens = tokens[:seat] + (tokens[seat] - 1,) + tokens[seat + 1:]
-        book = replace(book, used=used, tokens=tokens, granted=book.granted + 1)
+        book = replace(book, used=used, tokens=tokens, granted=book.granted + 1,
+                       cards=_more_cards(book, seat, rules.penalty_cards, state.game.players))
     book = replace(book, waiting=(), taken=True)
     text = _took(state, rules, book, seat, paid=pays)
     if refused and not pays:

@@ -140,6 +140,12 @@ class FamilyPolicy:
         for every seat; a game where each player has a goal of their own judges theirs."""
         return self.judge_show(game, deal, groups)
 
+    def show_floor(self, state: GameState, seat: int) -> tuple[int, str] | None:
+        """The fewest cards ``seat``'s show may hold at the table now, and why (None: no
+        floor beyond the judge's): where a deal's contract takes the whole hand, the table
+        knows what the judge cannot, how many cards the hand holds."""
+        return None
+
     def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, Number, Ruling]:
         """(outcome, count, ruling) for a losing hand laid out after a valid show."""
         raise NotImplementedError

@@ -46,6 +46,7 @@ from engine.game.state import (
     ShowStage,
     ShowState,
 )
+from engine.ruling import Ruling
 
 
 def declare(state: GameState, seat: int, t_ms: int) -> Result:
@@ -79,6 +80,10 @@ def judge_declaration(state: GameState, groups: Groups) -> HandReading:
         return HandReading(seat, groups, problem=str(exc), unread=True)
     except (TablekitError, ValueError) as exc:
         return HandReading(seat, groups, problem=str(exc))
+    floor = policy_of(state).show_floor(state, seat)
+    shown = sum(len(g) for g in groups)
+    if ruling.valid and floor is not None and shown < floor[0]:
+        ruling = Ruling(False, ruling.points, ruling.groups, f"{floor[1]}, not {shown}")
     return HandReading(seat, groups, ruling)
 
 

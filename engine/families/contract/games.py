@@ -129,9 +129,13 @@ PROGRESSIVE_RUMMY = game(
     summary="Contract Rummy dealing 6, 7, ... 12 cards over seven deals; jokers 25",
     players=(3, 8), packs=STANDARD_PACKS, default_players=4, style=STANDARD_STYLE,
     values=replace(STANDARD_VALUES, joker=25),
-    deal_rows=tuple(Deal(6 + i, d.contract) for i, d in enumerate(STANDARD_DEALS)),
+    # The text lets the last card go by discard ("at which time they also win the deal"),
+    # so deal 7 takes the whole hand in one turn less, at most, that discard.
+    deal_rows=tuple(Deal(6 + i, d.contract) for i, d in enumerate(STANDARD_DEALS[:-1]))
+    + (Deal(12, one_turn("3S4", 12)),),
     table=TableRules(claim=MAY_I),
-    rulings=("deal 7 keeps the standard whole-hand rule (at least 12 cards, no discard)",))
+    rulings=("deal 7 takes the whole hand in one turn (at least the 12 cards dealt); the last card "
+             "may go by discard",))
 
 # King Rummy: four players, four deals of 10 cards; deal 4 is the whole hand (exactly ten);
 # a melded joker may be taken at once by any player holding its card (nearest in turn first).

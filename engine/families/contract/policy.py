@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Literal, cast
 from engine.cards import Groups, parse_card
 from engine.errors import TablekitError
 from engine.families.contract import live
-from engine.game.claims import book_of
+from engine.game.claims import book_of, cards_claimed
 from engine.game.policy import (
     LOST,
     SITTING_OUT,
@@ -213,6 +213,31 @@ class PenaltyPolicy(FamilyPolicy):
         if goals:
             return self.judge_show(game, replace(deal, number=goals[seat]), groups)
         return self.judge_show(game, deal, groups)
+
+    def show_floor(self, state: GameState, seat: int) -> tuple[int, str] | None:
+        """A contract that goes down with the whole hand in one turn: the judge asks for the
+        cards dealt, the table for the hand as it stands, the cards dealt, the one drawn and
+        any taken by claims, less the discard where the deal lets the last card go so."""
+        deal = state.deal
+        if deal is None:
+            return None
+        variant = _variant(state.game)
+        goals = live.of(deal).goals
+        number = goals[seat] if goals else deal.number
+        try:
+            terms = variant.contract_for(number)
+        except (TablekitError, AssertionError):
+            return None
+        if not terms.one_turn or not variant.deal_list:
+            return None
+        dealt = variant.cards_for(number, state.game.players)
+        claimed = cards_claimed(state, seat)
+        discard = variant.going_out(number) != "no-discard"
+        floor = dealt + 1 + claimed - discard
+        parts = [f"{dealt} dealt", "1 drawn"] + ([f"{claimed} taken by claims"] if claimed else [])
+        why = (f"deal {number} goes down whole in one turn: at least {floor} cards "
+               f"({', '.join(parts)}{', less the discard' if discard else ', no discard'})")
+        return floor, why
 
     def opening_window(self, game: Game, number: int) -> tuple[int, str]:
         if number in _variant(game).table.redraw_deals:
