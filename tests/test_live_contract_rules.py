@@ -408,3 +408,48 @@ def test_telefunken_s_last_deal_melds_all_but_the_discard():
     d.menu()
     d.read(seat, "KH KS KD | 2H 3H 4H 5H 6H 7H 8H 9H")
     assert d.state.show.declaration.ruling.valid
+
+
+# --- a contract meld grown by lay-offs since it went down ---------------------------------
+
+
+def _show_at(variant: str, number: int, zone: str):
+    from dataclasses import replace as _replace
+
+    from engine.game import policy_for
+
+    d = start(variant)
+    deal = _replace(d.state.deal, number=number)
+    return policy_for(d.state.game).judge_show(d.state.game, deal, groups(zone))
+
+
+@pytest.mark.parametrize(("variant", "number", "zone"), [
+    # South African Kaluki, "he may also add cards to his own or other player's melds":
+    ("sa-kaluki", 3, "7H 8H 9H 10H"),              # a run of exactly 3, one card laid on
+    ("sa-kaluki", 2, "5D 5C 5S 5H"),               # a group of exactly 3 grown to 4
+    ("sa-kaluki", 2, "5D 5C PJ PJ"),               # one joker going down, one laid on later
+    # Telefunken, "he may add cards to those melds on later turns"; Farmer's plays as it:
+    ("telefunken", 1, "5S 5H 5D 5C"),              # the limpio of exactly 3, a five laid on
+    ("telefunken", 1, "5S 5H 5D PJ"),              # ... a joker laid on
+    ("telefunken", 2, "5S 5S 5D 5H | 6S PJ 6D"),
+    ("farmers-rummy", 1, "5S 5S 5H 5D"),
+    ("american-jokers-alt", 1, "5S 6S 7S 8S"),     # "exactly three" as it went down
+    # Shanghai: the wild chart holds for the contract's melds as they go down only
+    ("shanghai", 1, "7H 7S 2D 2C | 8C 8D 8H"),
+    ("shanghai", 2, "7H 7S 2D | 5C 6C 2H 8C PJ"),
+    # King Rummy's last deal: exactly ten cards went down, then grew
+    ("king-rummy", 4, "5S 5H 5D 5C | 6S 6H 6D | 3C 4C 5C 6C"),
+])
+def test_a_contract_meld_grown_by_lay_offs_still_meets_the_contract(variant, number, zone):
+    ruling = _show_at(variant, number, zone)
+    assert ruling.valid, ruling.reason
+
+
+@pytest.mark.parametrize(("variant", "number", "zone"), [
+    ("telefunken", 1, "5S PJ PJ PJ"),        # a limpio went down with three naturals
+    ("sa-kaluki", 2, "5D PJ PJ PJ"),         # one joker at most went down with it
+    ("shanghai", 1, "7H 2S 2D 2C | 8C 8D 8H"),  # a group of 3 went down with one wild at most
+    ("sa-kaluki", 3, "7H 8H"),               # too short whatever was laid on
+])
+def test_a_grown_meld_keeps_the_naturals_it_went_down_with(variant, number, zone):
+    assert not _show_at(variant, number, zone).valid

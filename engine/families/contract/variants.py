@@ -453,31 +453,29 @@ class ContractVariant(Variant):
 
     def met_as_grown(self, request: JudgeRequest) -> bool:
         """Whether ``request``'s groups are the deal's contract as it may lie at the end of
-        the deal: a size fixed only for going down (Loba's trios of exactly 3) and the wild
-        cards allowed in the first meld grow with lay-offs, so they are read as on the table."""
+        the deal. What the texts fix only for going down grows with lay-offs: exact sizes
+        (Loba's trios of exactly 3, South African Kaluki's and Telefunken's exact contracts, a
+        whole-hand count), a pure group, the wild cards allowed in the first meld (Shanghai's
+        chart, one joker in all): so the melds are read as on the table, where each contract
+        meld still holds the naturals its going-down size and wild cap left it."""
         going_down = self.style_for(request)
-        seq, group = going_down.sequence, going_down.group
-        if not ((seq is not None and seq.exact_len) or (group is not None and group.exact_size)):
-            return False  # sizes fixed only for going down: nothing else grows out of its rule
         terms = self.contract_for(request.deal)
+        if not _fixed_for_going_down(going_down, terms):
+            return False  # nothing is fixed only for going down: nothing grows out of its rule
         value_table = self.meld_values or self.values
         groups = [_cards(g) for g in request.groups]
-        verdict = meet(groups, terms, replace(on_the_table(going_down), initial_wilds=None),
+        grown = replace(terms, needs=tuple(replace(n, exact=False, pure=False) for n in terms.needs),
+                        exact_cards=None, min_cards=terms.exact_cards or terms.min_cards,
+                        max_wilds=None, no_wilds=False)
+        verdict = meet(groups, grown, replace(on_the_table(going_down), initial_wilds=None),
                        self.is_wild, value_table.rank_value)
         if not verdict.valid:
             return False
-        # lay-offs add cards, jokers too, but take none away: each meld still holds the
-        # naturals its going-down size and wild cap left it
+        # lay-offs add cards, wild ones too, but take none away
         for cards, reading in zip(verdict.groups, verdict.readings, strict=True):
-            run = reading.kind == "sequence"
-            if run and seq is not None:
-                size = seq.exact_len or seq.min_len
-            elif not run and group is not None:
-                size = group.exact_size or group.min_size
-            else:
-                continue
-            cap = going_down.initial_cap(Need("sequence" if run else "group", size)) or 0
-            if sum(1 for c in cards if not self.is_wild(c)) < size - cap:
+            floors = [_naturals_floor(need, going_down, terms) for need in terms.needs
+                      if need.kind in ("either", "sequence" if reading.kind == "sequence" else "group")]
+            if floors and sum(1 for c in cards if not self.is_wild(c)) < min(floors):
                 return False
         return True
 
@@ -503,6 +501,28 @@ class ContractVariant(Variant):
         row["jokers"] = _span(jokers)
         row["wild"] = sorted(self.wild_cards)
         return row
+
+
+def _fixed_for_going_down(style: MeldStyle, terms: Contract) -> bool:
+    """Whether anything about the first meld holds only as it goes down (and so may have
+    grown out of it by the end of the deal)."""
+    seq, group = style.sequence, style.group
+    return bool((seq is not None and seq.exact_len) or (group is not None and group.exact_size)
+                or style.initial_wilds is not None or terms.exact_cards is not None
+                or terms.max_wilds is not None or terms.no_wilds
+                or any(n.exact or n.pure for n in terms.needs))
+
+
+def _naturals_floor(need: Need, style: MeldStyle, terms: Contract) -> int:
+    """The natural cards a contract meld went down with at least: its going-down size less
+    the wild cards it could hold then."""
+    rule = style.sequence if need.kind == "sequence" else style.group
+    fixed = (getattr(rule, "exact_len", None) or getattr(rule, "exact_size", None)) if rule else None
+    size = max(need.size, fixed or 0)
+    if terms.no_wilds or need.pure:
+        return size
+    caps = [c for c in (style.initial_cap(need), terms.max_wilds) if c is not None]
+    return size - min(caps) if caps else 0
 
 
 def _span(values: Sequence[int]) -> int | str:
