@@ -136,6 +136,11 @@ CONTRACT_CASES = [
     ("telefunken", 4, "7H 7S 7D 7C | 9H 9S 9D PJ", True),
     ("telefunken", 5, "7H 7S 7D 7C 7H", True),
     ("telefunken", 6, "7H 7S 7D 7C 7H | 9H 9S 9D 9C PJ", True),
+    # "on that turn or subsequent turns, he may make additional new sets and sequidillas"
+    ("telefunken", 1, "5S 5H 5D | 6S 6H 6D", True),
+    ("telefunken", 2, "5S 5H 5D | 6S 6H 6D | 7C 8C 9C", True),
+    ("telefunken", 1, "5S 5H PJ | 6S 7S 8S", False),  # no limpio among them
+    ("farmers-rummy", 3, "5S 5H 5D 5C | 9S 9H 9D", True),
     ("telefunken", 7, "7H 7S 7D | 2C 3C 4C 5C 6C 7C 8C 9C", True),
     ("telefunken", 7, "7H 7S 7D | 2C 3C 4C 5C 6C 7C", False),
     ("telefunken", 7, "7H 7S 7D | 2C 3C 4C 5C 6C 7C 8C", True),  # the contract itself: trio + 7

@@ -309,7 +309,9 @@ def test_telefunken_the_player_in_turn_buys_the_discard_too_but_not_the_first_up
     while d.state.menu[0] != MENU_CLAIM:
         d.menu()
     d.ok()
-    assert d.state.notice == f"{NAMES[turn]} takes the upcard and 1 card from the stock (6 chips left)"
+    assert d.state.notice == (f"{NAMES[turn]} takes the upcard and 1 card from the stock (6 chips left), "
+                              "then draws as usual")
+    assert d.state.claims.cards[turn] == 2  # the upcard and the penalty card, beyond the turn's draw
 
 
 def test_telefunken_the_menu_offers_no_buy_to_a_player_in_turn_without_chips():

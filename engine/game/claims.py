@@ -51,8 +51,8 @@ class ClaimRules:
     ``ties``: who wins when several claim the same upcard (``nearest`` in turn order after the
     player in turn, or the ``first`` to claim). ``tokens``: chips each player has for the whole
     game, one spent per claim that goes through (None: no chips). ``in_turn_pays``: the player
-    in turn who takes the upcard buys it like a claimant (chip and penalty cards), except on
-    the first turn of a deal. ``after_stock``: claims come only once the player in turn took
+    in turn who takes the upcard buys it like a claimant (chip and penalty cards), then draws
+    as usual (Telefunken), except on the first turn of a deal, where the upcard is the draw. ``after_stock``: claims come only once the player in turn took
     from the stock, so MENU turns a claim down instead of giving the upcard to that player.
     ``before_melding``: only a player who has not melded yet may claim (the table cannot see
     melds; the screen reminds the players). ``first_upcard``: the upcard turned at the deal may
@@ -339,9 +339,11 @@ def _in_turn_takes(state: GameState, rules: ClaimRules, effects: list[Effect], r
         if tokens is not None:
             tokens = tokens[:seat] + (tokens[seat] - 1,) + tokens[seat + 1:]
         book = replace(book, used=used, tokens=tokens, granted=book.granted + 1,
-                       cards=_more_cards(book, seat, rules.penalty_cards, state.game.players))
+                       cards=_more_cards(book, seat, 1 + rules.penalty_cards, state.game.players))
     book = replace(book, waiting=(), taken=True)
     text = _took(state, rules, book, seat, paid=pays)
+    if pays:  # a buy is no draw: the buyer in turn still starts the turn from the stock
+        text += ", then draws as usual"
     if refused and not pays:
         text += f": no {rules.name}"
     return replace(state, claims=book, notice=text, menu=()), [*effects, Notice(text)]

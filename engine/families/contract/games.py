@@ -395,13 +395,10 @@ TELEFUNKEN = game(
     style=MeldStyle(sequence=runs(3), group=sets(3), sequence_wild=WildRule(max_per_meld=1),
                     group_wild=WildRule(max_per_meld=1), names=("set", "sequidilla")),
     values=CardValues(joker=15, ace=11),
+    # "Once he has made such a meld, on that turn or subsequent turns, he may make additional
+    # new sets and sequidillas": the contract's melds are exact, more melds may go with them.
     deal_rows=deals(
-        (11, "P3"),
-        (11, "2=G3"),
-        (11, "=G4"),
-        (11, "2=G4"),
-        (11, "=G5"),
-        (11, "2=G5"),
+        *((11, contract(c, extra_melds=True)) for c in ("P3", "2=G3", "=G4", "2=G4", "=G5", "2=G5")),
         # Ruling: the seventh contract is a trio and a sequidilla of 7+ (10 cards at least);
         # winning that deal also needs the rest of the hand melded in the same turn, which the
         # game flow checks, since the judge sees only the groups it is given.
@@ -417,7 +414,8 @@ TELEFUNKEN = game(
         notes=("the cutter keeps jokers among the three cards under his cut",
                "deal 6: each player may swap any cards for fresh ones once before play",
                "the first player may take the upcard without buying")),
-    rulings=("the first meld holds exactly the contract's cards: a trio is 3, a cuarteto 4, a quinteto 5",))
+    rulings=("the contract's melds hold exactly its cards: a trio is 3, a cuarteto 4, a quinteto 5; "
+             "more melds may go down in the same turn",))
 
 FARMERS_RUMMY = game(
     id="farmers-rummy", name="Farmer's Rummy",
@@ -427,15 +425,10 @@ FARMERS_RUMMY = game(
     style=MeldStyle(sequence=None, group=sets(3), more_naturals=True),
     values=CardValues(joker=50, ace=20, two=20, pips=5, overrides=((8, 10), (9, 10))),
     wild=("joker", "two"),
+    # as in Telefunken, more sets may go down with the contract's exact ones
     deal_rows=deals(
-        (11, contract("=G3", no_wilds=True)),
-        (11, "2=G3"),
-        (11, "=G4"),
-        (11, "2=G4"),
-        (11, "=G5"),
-        (11, "2=G5"),
-        (11, "=G6"),
-        (11, "2=G6"),
+        (11, contract("=G3", no_wilds=True, extra_melds=True)),
+        *((11, contract(c, extra_melds=True)) for c in ("2=G3", "=G4", "2=G4", "=G5", "2=G5", "=G6", "2=G6")),
     ),
     table=TableRules(
         claim=Claim("buy", penalty_cards=2, tokens=10, before_melding_only=True, ties="nearest"),
