@@ -341,3 +341,26 @@ def test_the_kalooki_40_demo_eliminates_players_until_one_is_left(tmp_path):
     assert report["deals"][1]["dealer"] == "Bo"  # by the same dealer
     totals, winners, eliminated, deals = journal_replay(tmp_path / "j.sqlite")
     assert (totals, winners, eliminated, deals) == ((156, -10, 155), (1,), (True, False, True), 3)
+
+
+def test_caribbean_kalooki_a_table_bent_on_the_first_turn_doubles_the_others_cards():
+    """Caribbean Kalooki: melding the whole hand in one turn, contract included, "bends the
+    table" and doubles the others' card points for that hand; a win over several turns does
+    not (the first turn is the case the table can be sure of). ``bent_table`` is the judge's
+    switch for one hand, not a house rule."""
+    from engine.game.house_options import OptionError, check_options
+    from engine.variants import find
+
+    d = Driver(game("caribbean-kalooki", ["Ann", "Bo", "Cy", "Di"]))
+    d(DealStarted("", d.at(1000)))
+    out = d.state.deal.turn
+    d.show(out, "7H 7S 7D | 9C 9D 9S | KC KD KS | 4H 4S PJ", {s: "3C 5D" for s in range(4) if s != out})
+    assert d.state.history[-1].scores == tuple(0 if s == out else 16 for s in range(4))
+    d(DealStarted("", d.at(1000)))
+    for _ in range(4):
+        d.end_turn()
+    out = d.state.deal.turn
+    d.show(out, "7H 7S 7D | 8H 8S 8D | 2C 3C 4C 5C", {s: "3C 5D" for s in range(4) if s != out})
+    assert d.state.history[-1].scores == tuple(0 if s == out else 8 for s in range(4))
+    with pytest.raises(OptionError, match="bent_table"):
+        check_options(find("caribbean-kalooki"), {"bent_table": True})

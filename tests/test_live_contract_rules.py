@@ -453,3 +453,18 @@ def test_a_contract_meld_grown_by_lay_offs_still_meets_the_contract(variant, num
 ])
 def test_a_grown_meld_keeps_the_naturals_it_went_down_with(variant, number, zone):
     assert not _show_at(variant, number, zone).valid
+
+
+@pytest.mark.parametrize(("number", "zone", "why", "without"), [
+    (1, "7H 7S 7D | 9C 9D 9S | KC KD KS | KH KS PJ", "two groups of the same rank", "KH KS PJ"),
+    (3, "7H 7S 7C | 3D 4D 5D 6D | 8D 9D 10D JD | 8S 9S 10S JS", "two sequences of the same suit", "3D 4D 5D 6D"),
+])
+def test_caribbean_kalooki_a_zone_with_a_second_three_of_a_rank_or_four_of_a_suit_is_refused(number, zone, why,
+                                                                                             without):
+    """Caribbean Kalooki: a player may never lay down a second three of one rank, or a second
+    four of one suit, in one hand: checked across the declarer's whole zone, not only among
+    the contract's melds."""
+    ruling = _show_at("caribbean-kalooki", number, zone)
+    assert not ruling.valid and why in ruling.reason
+    rest = " | ".join(g for g in zone.split(" | ") if g != without)
+    assert _show_at("caribbean-kalooki", number, rest).valid

@@ -364,7 +364,7 @@ def _meet(groups: Sequence[Sequence[Card]], terms: Contract, style: MeldStyle, i
     if terms.min_cards is not None and cards < terms.min_cards:
         problems.append(f"the whole hand must go down: at least {terms.min_cards} cards, not {cards}")
     if style.one_per_rank_and_suit and not problems:
-        clash = _repeats(readings)
+        clash = repeats(readings)
         if clash:
             problems.append(clash)
     points = sum(melding_value(r, rank_value) for r in readings)
@@ -407,7 +407,7 @@ def _assign(pieces: Sequence[Sequence[Piece]], needs: tuple[Need, ...], terms: C
         # every need is filled: the other groups must be melds and the whole must obey the limits
         bad = [i for i in range(n) if i not in chosen and not out[i].valid]
         problem = (f"{_cards(pieces[bad[0]])} is not a meld: {out[bad[0]].reason}" if bad
-                   else (_repeats(out) if style.one_per_rank_and_suit else None)
+                   else (repeats(out) if style.one_per_rank_and_suit else None)
                    or _too_wild(out, terms))
         if not problem:
             return out, ""
@@ -429,7 +429,9 @@ def _cards(pieces: Sequence[Piece]) -> str:
     return " ".join(out)
 
 
-def _repeats(readings: Sequence[Reading]) -> str | None:
+def repeats(readings: Sequence[Reading]) -> str | None:
+    """Why a player's melds break the one-group-a-rank, one-sequence-a-suit rule (None: they
+    do not)."""
     seen_ranks: set[int] = set()
     seen_suits: set[str] = set()
     for r in readings:

@@ -135,6 +135,10 @@ class PenaltyPolicy(FamilyPolicy):
             return Ruling(False, ruling.points, ruling.groups,
                           f"{laid} melds laid, where {game.variant.name} allows no meld but the "
                           f"contract's {needs} ({words}): the other cards go on melds already down")
+        clash = getattr(game.variant, "zone_clash", None)
+        why = clash(self._request(game, deal, "meld", groups)) if clash is not None else None
+        if why:
+            return Ruling(False, ruling.points, ruling.groups, why)
         if self._contract_met(game, deal, groups):
             return Ruling(True, ruling.points, ruling.groups,
                           f"every group is a valid meld, and deal {deal.number}'s contract ({words}) is among them")
@@ -385,8 +389,9 @@ class PenaltyPolicy(FamilyPolicy):
                     readings: Mapping[int, Groups]) -> Mapping[int, Number]:
         """The game's :meth:`Scoring.deal_points` of the seats that played.
 
-        A one-turn win (Kalooki 40's Hunt) is the declarer going out on their first turn of
-        the deal: everything they melded went down in that turn. (A whole hand melded on a
+        A one-turn win (Kalooki 40's Hunt, the Caribbean family's bent table, which doubles
+        the others' cards) is the declarer going out on their first turn of the deal:
+        everything they melded went down in that turn. (A whole hand melded on a
         later turn looks the same to the camera as one melded over several; the table has no
         way yet to say so, so only the first-turn case is scored.)"""
         playing = [o for o in outcomes if o.outcome != SITTING_OUT]

@@ -32,6 +32,7 @@ from engine.families.contract.contracts import (
     on_the_table,
     pieces_of,
     read_meld,
+    repeats,
 )
 from engine.families.contract.policy import (
     STOCK_OUTS,
@@ -243,13 +244,16 @@ class Scoring:
                     one_turn: bool) -> dict[int, int | Fraction]:
         """Each seat's points for a deal from what the others hold (``counts``: seat -> cards
         left, every seat that played). The winner pays nothing (or takes the one-turn bonus
-        when ``one_turn``); where the highest total wins, the winner collects the others' cards
+        when ``one_turn``; a one-turn win doubles the others' cards where a bent table
+        does); where the highest total wins, the winner collects the others' cards
         and they score nothing."""
         if self.lower_wins:
             points = {s: (0 if s == winner else c) for s, c in counts.items()}
         else:
             collected = sum(c for s, c in counts.items() if s != winner)
             points = {s: (collected if s == winner else 0) for s in counts}
+        if winner is not None and one_turn and self.bent_table_doubles:  # the table was bent
+            points = {s: (p if s == winner else 2 * p) for s, p in points.items()}
         if winner is not None and one_turn and self.one_turn_bonus:
             points[winner] = points[winner] + self.one_turn_bonus
         return points
@@ -311,12 +315,13 @@ class ContractVariant(Variant):
 
     def table_options(self) -> Mapping[str, OptionKind]:
         """A game whose claim is optional also takes the house rule ``cut_ins``; one whose
-        text offers them, ``floating`` and ``dummy_hand``."""
+        text offers them, ``floating`` and ``dummy_hand``. ``bent_table`` is the judge's, for
+        one hand: at the table a deal won in one turn doubles the others' cards by itself."""
         claim = self.table.claim
         extra = {key: SWITCH for key, on in (("cut_ins", claim is not None and claim.optional),
                                               ("floating", self.table.floating),
                                               ("dummy_hand", self.table.dummy_hand)) if on}
-        return {**self.house_options, **extra} if extra else self.house_options
+        return {**{k: v for k, v in self.house_options.items() if k != "bent_table"}, **extra}
 
     def setup_problem(self, players: int, options: Mapping[str, Any]) -> str | None:
         """Dummy Rummy's dummy hand is dealt only when fewer than ``dummy_below`` play: asked
@@ -450,6 +455,16 @@ class ContractVariant(Variant):
         reason = ("every group is a valid meld" if not bad else
                   f"{len(bad)} group(s) are not melds: " + "; ".join(g.reason for g in bad))
         return Ruling(not bad, 0, tuple(rulings), reason)
+
+    def zone_clash(self, request: JudgeRequest) -> str | None:
+        """Why one player's melds may not all lie together (None: they may): in the games
+        where a player lays at most one group of a rank and one sequence of a suit in a deal
+        (Caribbean Kalooki), checked across everything in the declarer's zone."""
+        style = self.style_for(request)
+        if not style.one_per_rank_and_suit:
+            return None
+        table = on_the_table(style)
+        return repeats([self._read(group, table) for group in request.groups])
 
     def met_as_grown(self, request: JudgeRequest) -> bool:
         """Whether ``request``'s groups are the deal's contract as it may lie at the end of
