@@ -324,8 +324,13 @@ def test_dummy_rummy_a_seat_that_laid_its_goal_never_takes_the_discard_again():
     assert d.state.deal.turn == seat
     other = (seat + 2) % 4
     d(ClaimMade(other, d.at(300)))  # a cut-in waits; MENU would have the seat in turn take it
-    d.menu()
-    assert "upcard stays" in d.state.notice and "only from the stock" in d.state.notice
+    from engine.game.claims import prompt
+
+    assert prompt(d.state, d.state.game.claim_rules).endswith(f"{NAMES[seat]} draws only from the stock: must allow it")
+    d.menu()  # it cannot: "may either take the card for themself ... or must allow" the cut-in
+    assert d.state.notice.startswith(f"{NAMES[seat]} draws only from the stock, so the cut-in goes through: "
+                                     f"{NAMES[other]} takes the upcard and 3 cards from the stock")
+    assert book_of(d.state, d.state.game.claim_rules).used[other] == 1
     d.end_turn()
     d.end_turn()  # the discard now is another seat's
     d(ClaimMade(seat, d.at(300)))  # nor may it cut in

@@ -252,6 +252,8 @@ def prompt(state: GameState, rules: ClaimRules | None) -> str:
     assert first is not None and deal is not None
     extra = rules.penalty_words()
     take = f"OK: {_name(state, first)} takes it" + (f" and {extra}" if extra else "")
+    if not rules.after_stock and _stock_only(state, deal.turn):
+        return f"{take} · {_name(state, deal.turn)} draws only from the stock: must allow it"
     return f"{take} · MENU: {_keep_words(state, rules)}"
 
 
@@ -305,17 +307,21 @@ def _took(state: GameState, rules: ClaimRules, book: ClaimBook, seat: int, paid:
 
 def keep(state: GameState, rules: ClaimRules, t_ms: int) -> Result:
     """MENU on a waiting claim: the player in turn takes the upcard (buys it where the game
-    sells its discard), or, where claims come after the draw from the stock or the player in
-    turn draws only from the stock now (``FamilyPolicy.stock_only``), it is turned down."""
+    sells its discard), or, where claims come after the draw from the stock, it is turned
+    down. A player in turn who draws only from the stock now (``FamilyPolicy.stock_only``)
+    cannot take it and so must allow the claim (Dummy Rummy's cut-in: "may either take the
+    card for themself ... or must allow the player to take the card"): it goes through."""
     deal = state.deal
     assert deal is not None
     book = book_of(state, rules)
     lit = [s for s in book.waiting if s != deal.turn]
+    if not rules.after_stock and book.waiting and _stock_only(state, deal.turn):
+        new, effects = grant(state, rules, t_ms)
+        text = f"{_name(state, deal.turn)} draws only from the stock, so the {rules.name} goes through: {new.notice}"
+        return replace(new, notice=text), [e for e in effects if not isinstance(e, Notice)] + [Notice(text)]
     if rules.after_stock or _stock_only(state, deal.turn):
         book = replace(book, waiting=())
         text = f"no {rules.name}: the upcard stays"
-        if not rules.after_stock:
-            text += f" ({_name(state, deal.turn)} draws only from the stock now)"
     else:
         return _in_turn_takes(state, rules, [SetLed(s, "off") for s in lit], refused=bool(book.waiting))
     return replace(state, claims=book, notice=text), [*[SetLed(s, "off") for s in lit], Notice(text)]
