@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests._contract_fixtures import TEXT_FACTS, contract, count, game
+from tests._contract_fixtures import TEXT_FACTS, ask, contract, count, game
 
 # (variant, deal, hand, valid) — one or more cases per deal rule a text states.
 CONTRACT_CASES = [
@@ -367,11 +367,25 @@ def test_an_ace_is_low_or_high_in_one_run_never_both() -> None:
 def test_loba_s_exact_sizes_are_for_going_down_and_melds_grow_on_the_table() -> None:
     """Trios of exactly 3 and escaleras of exactly 4 go down; lay-offs extend them "far
     beyond", so a meld on the table (meld mode) is judged without the upper bound."""
-    from tests._contract_fixtures import ask
-
     for variant in ("loba", "carioca"):
         assert ask(variant, "meld", "3H 4H 5H 6H 7H").valid
         assert ask(variant, "meld", "QH QS QD QC").valid
         assert not ask(variant, "meld", "QH QS").valid  # still a trio at least
         assert not ask(variant, "meld", "3H 4H 5H").valid  # and an escalera of four at least
         assert not contract(variant, 1, "5D 5H 5C 5S | QS QC QS").valid  # going down: exact
+
+
+@pytest.mark.parametrize(("variant", "hand", "valid"), [
+    ("loba", "7H PJ PJ", False),        # a trio went down as 3 with one joker at most
+    ("loba", "8C PJ PJ PJ", False),
+    ("loba", "7H 7S PJ PJ", True),      # 2 naturals, a joker laid on later
+    ("loba", "5C 6C PJ PJ", False),     # an escalera went down as 4 with one joker
+    ("loba", "5C 6C 7C PJ PJ", True),
+    ("carioca", "7H PJ PJ", False),
+    ("russian-rummy", "7H PJ PJ", True),  # new melds may go down later: no such floor
+])
+def test_meld_mode_takes_only_melds_that_can_lie_on_the_table(variant, hand, valid):
+    """Loba and Carioca: every meld goes down with the contract, at its exact size with one
+    joker at most; lay-offs add cards but take none away, so a meld on the table keeps the
+    naturals it went down with."""
+    assert ask(variant, "meld", hand).valid is valid

@@ -447,14 +447,37 @@ class ContractVariant(Variant):
 
     def judge_meld(self, request: JudgeRequest) -> Ruling:
         rulings = []
-        style = on_the_table(self.style_for(request))
+        going_down = self.style_for(request)
+        style = on_the_table(going_down)
         for group in request.groups:
             r = self._read(group, style)
-            rulings.append(GroupRuling(tuple(group), r.kind, 0, 0, r.reason))
+            short = self._short_of_naturals(group, r, going_down)
+            rulings.append(GroupRuling(tuple(group), "invalid" if short else r.kind, 0, 0, short or r.reason))
         bad = [g for g in rulings if not g.valid]
         reason = ("every group is a valid meld" if not bad else
                   f"{len(bad)} group(s) are not melds: " + "; ".join(g.reason for g in bad))
         return Ruling(not bad, 0, tuple(rulings), reason)
+
+    def _short_of_naturals(self, group: Sequence[Item], reading: Reading, going_down: MeldStyle) -> str:
+        """Why a meld cannot lie on the table in a game where every meld goes down with the
+        contract ("" when it can): it keeps the naturals its going-down size and wild cap
+        left it (a Loba trio went down as 3 with one joker at most: 2 naturals)."""
+        if not reading.valid or self.table.new_melds != "contract-only":
+            return ""
+        run = reading.kind == "sequence"
+        rule = going_down.sequence if run else going_down.group
+        if rule is None:
+            return ""
+        size = (getattr(rule, "exact_len", None) if run else getattr(rule, "exact_size", None)) or (
+            rule.min_len if run else rule.min_size)  # type: ignore[union-attr]
+        cap = going_down.initial_cap(Need("sequence" if run else "group", size))
+        naturals = sum(1 for c in _cards(group) if not self.is_wild(c))
+        if cap is None or naturals >= size - cap:
+            return ""
+        noun = going_down.noun("sequence" if run else "group")
+        article = "an" if noun[0] in "aeiou" else "a"
+        return (f"{article} {noun} goes down as {size} cards with at most {cap} wild, so it holds at least "
+                f"{size - cap} natural cards, not {naturals}")
 
     def zone_clash(self, request: JudgeRequest) -> str | None:
         """Why one player's melds may not all lie together (None: they may): in the games
