@@ -193,14 +193,21 @@ class FrameCamera:
         self.fallback = fallback
         self.live = live
         self.max_wait_frames = max_wait_frames
-        self.absent = False
         self._frames: Iterator[np.ndarray] = iter(source.frames())
         self._last: tuple[np.ndarray, TableReading] | None = None
         #: The last frame read for each zone, with its reading (the evidence of a ruling).
         self.seen: dict[str, tuple[np.ndarray, TableReading]] = {}
 
     @property
+    def absent(self) -> bool:
+        """No camera at all yet: a source still looking for its camera has none (the hands
+        are entered meanwhile, and the game does not pause for a camera lost)."""
+        return not getattr(self.source, "found", True)
+
+    @property
     def table_unread(self) -> str:
+        if self.absent:
+            return "no camera yet"
         return "" if self.calibration is not None else "no mat calibration"
 
     def _frame(self) -> np.ndarray | None:

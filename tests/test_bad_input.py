@@ -542,3 +542,29 @@ def test_a_judge_question_of_the_wrong_type_names_the_type(capsys: Capture, monk
     assert errors == ["hand must be cards in the judge notation (a string), got 12345",
                       "variant must be a game's id (a string), got ['indian-points']",
                       "missing variant", "missing hand"]
+
+
+def test_run_without_a_camera_enters_hands_until_one_is_plugged_in(tmp_path: Path) -> None:
+    """No camera and no photo folder at start: the hands are entered (the camera is absent,
+    so no reading pauses the game), the screen says so, and the camera plugged in later is
+    found at the next reading and read from then on."""
+    import argparse
+
+    from tablekit.cameras import FrameCamera, ZoneRequest
+    from tablekit.commands.run import open_camera
+    from tablekit.table import Devices
+
+    clip = tmp_path / "camera.avi"
+    devices = Devices()
+    camera = open_camera(argparse.Namespace(camera=str(clip), calibration=None, photos=None), devices)
+    assert isinstance(camera, FrameCamera) and camera.absent
+    assert devices.camera.message == "hands entered until a camera is found"
+    assert camera.read_zone(ZoneRequest(0, 1, 0)) is None  # nothing yet, and no error
+    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"MJPG"), 5, (320, 240))
+    assert writer.isOpened()
+    for _ in range(30):  # a still table, long enough for the stillness gate
+        writer.write(np.full((240, 320, 3), 90, np.uint8))
+    writer.release()
+    camera.source.every = 0.0  # type: ignore[attr-defined]  # the next look is due now
+    assert camera.read_zone(ZoneRequest(0, 1, 0)) == ()  # read: an empty table
+    assert not camera.absent and devices.camera == type(devices.camera)()

@@ -287,9 +287,9 @@ def test_run_without_a_camera_says_so_where_turns_go_unchecked(tmp_path: Path,
     camera = open_camera(argparse.Namespace(camera=str(tmp_path / "none.mp4"), calibration=None,
                                             photos=None))
     assert any("no camera" in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
-    assert camera.table_unread == "no camera"
+    assert camera.table_unread == "no camera yet"
     view = present(dealt("open-rummy-2deck").state, 0, table_unread=camera.table_unread)
-    assert view.note == "turns not checked: no camera"
+    assert view.note == "turns not checked: no camera yet"
 
 
 # --- 5. an unread card is said on its own group, never as a parse error ---------------------

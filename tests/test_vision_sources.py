@@ -201,3 +201,34 @@ def test_a_live_camera_that_fails_reads_nothing_once_and_then_again(monkeypatch:
     folder.source.reopens = False  # type: ignore[attr-defined]
     assert folder.read_zone(ZoneRequest(0, 1)) is None
     assert folder.read_zone(ZoneRequest(0, 1)) is None
+
+
+def test_a_camera_not_there_at_start_is_looked_for_again_and_taken_once_found(tmp_path: Path) -> None:
+    """A camera plugged in after the table started (or not yet there at boot): each reading
+    looks for it again, no more often than ``every`` seconds, and the one found is kept."""
+    from vision.sources import SearchingSource
+
+    now = [0.0]
+    tries: list[str] = []
+    found: list[str] = []
+    present = [False]
+
+    def opener(spec: str) -> FolderSource:
+        tries.append(spec)
+        if not present[0]:
+            raise FrameSourceError(f"no camera {spec!r}")
+        return FolderSource(tmp_path)
+
+    cv2.imwrite(str(tmp_path / "a.png"), np.full((20, 30, 3), 77, np.uint8))
+    source = SearchingSource("0", opener=opener, clock=lambda: now[0], every=5.0,
+                             on_found=lambda s: found.append(s.name))
+    assert list(source.frames()) == [] and not source.found and tries == ["0"]
+    present[0] = True
+    now[0] = 3.0
+    assert list(source.frames()) == [] and tries == ["0"]  # too soon to look again
+    now[0] = 5.5
+    frames = list(source.frames())
+    assert [int(f[0, 0, 0]) for f in frames] == [77] and source.found
+    assert found == [str(tmp_path)] and source.name == str(tmp_path)
+    now[0] = 6.0
+    assert len(list(source.frames())) == 1 and tries == ["0", "0"]  # kept: no more looking

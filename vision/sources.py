@@ -8,7 +8,8 @@ Pi camera (picamera2, imported only when asked for). Every source yields BGR num
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Protocol
 
@@ -118,6 +119,56 @@ class PiCameraSource:
 
     def close(self) -> None:
         self.camera.stop()
+
+
+class SearchingSource:
+    """A camera that was not there when the table started (a USB camera plugged in later, or
+    not yet enumerated at boot): each reading asked of it looks for the camera again, at most
+    every ``every`` seconds, and once found it is the camera from then on (``on_found`` is
+    told). Until then it gives no frame, and ``found`` is False."""
+
+    def __init__(self, spec: str, opener: Callable[[str], FrameSource] | None = None,
+                 clock: Callable[[], float] = time.monotonic, every: float = 5.0,
+                 on_found: Callable[[FrameSource], None] | None = None) -> None:
+        self.spec = spec
+        self.name = f"camera {spec!r}, not found yet"
+        self.reopens = True  # a reading that got no frame asks for frames anew next time
+        self.inner: FrameSource | None = None
+        self._open = opener or open_source
+        self._clock = clock
+        self.every = every
+        self._last: float | None = None
+        self._on_found = on_found
+
+    @property
+    def found(self) -> bool:
+        return self.inner is not None
+
+    def frames(self) -> Iterator[np.ndarray]:
+        if self.inner is None and not self._look():
+            return
+        assert self.inner is not None
+        yield from self.inner.frames()
+
+    def _look(self) -> bool:
+        now = self._clock()
+        if self._last is not None and now - self._last < self.every:
+            return False
+        self._last = now
+        try:
+            self.inner = self._open(self.spec)
+        except (FrameSourceError, OSError) as exc:
+            log.info("still no camera: %s", exc)
+            return False
+        self.name = self.inner.name
+        log.info("camera found: %s", self.name)
+        if self._on_found is not None:
+            self._on_found(self.inner)
+        return True
+
+    def close(self) -> None:
+        if self.inner is not None:
+            self.inner.close()
 
 
 def rgb_to_bgr(frame: np.ndarray) -> np.ndarray:

@@ -3,7 +3,8 @@
 Devices are found with safe fallbacks and the screen says which stand-in is used: no button
 box → the keyboard (digits for seats, M for MENU, Return for OK), while the table looks for a
 box every few seconds and takes one plugged in later; no camera → a photo folder
-(``--photos``), read one photo per reading. ``--resume`` picks up the last unfinished game
+(``--photos``), read one photo per reading, or with none the hands entered at the table while
+each reading looks for a camera again and takes one plugged in later. ``--resume`` picks up the last unfinished game
 exactly where the journal left it (after a power cut, say).
 """
 
@@ -199,10 +200,11 @@ class EvidenceCamera(FrameCamera):
         frame, reading = seen
         return zone_photo(frame, reading, self.calibration, CENTRE)
 
-def open_camera(args: argparse.Namespace) -> Camera:
-    """A frame camera, else the photo folder, else a camera that reads nothing. A frame
-    camera keeps the photo of every reading a ruling is made from (:class:`EvidenceCamera`)."""
-    from tablekit.cameras import ScriptedCamera
+def open_camera(args: argparse.Namespace, devices: Devices | None = None) -> Camera:
+    """A frame camera, else the photo folder, else a camera still to be found: each reading
+    looks for it again (``vision.sources.SearchingSource``), the hands entered at the table
+    meanwhile, and ``devices.camera`` says so until it is found. A frame camera keeps the
+    photo of every reading a ruling is made from (:class:`EvidenceCamera`)."""
 
     calibration = deck = None
     if args.calibration:
@@ -226,7 +228,18 @@ def open_camera(args: argparse.Namespace) -> Camera:
         from vision.sources import FolderSource
 
         return EvidenceCamera(FolderSource(args.photos), calibration, fallback=True, deck=deck)
-    return ScriptedCamera(name="no camera and no photo folder", no_tables="no camera")
+    from display.viewmodel import DeviceHealth
+    from tablekit.table import fallback_health
+    from vision.sources import SearchingSource
+
+    if devices is not None:
+        devices.camera = fallback_health("hands entered until a camera is found")
+
+    def found(source: object) -> None:
+        if devices is not None:
+            devices.camera = DeviceHealth()
+
+    return EvidenceCamera(SearchingSource(args.camera, on_found=found), calibration, live=True, deck=deck)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -273,7 +286,7 @@ def run(args: argparse.Namespace) -> int:
     box = open_box(args, devices)
     if box is None:
         devices.link = fallback_health("keyboard instead of the button box")
-    camera = open_camera(args)
+    camera = open_camera(args, devices)
     log.info("camera: %s", camera.name)
     if camera.fallback:
         devices.camera = fallback_health(f"{camera.name} instead of the camera")
