@@ -249,7 +249,7 @@ def test_open_rummy_no_ground_show_while_the_camera_sees_cards_in_the_stock():
 
     d = Driver(game("open-rummy-2deck", ["Ann", "Bo", "Cy", "Di"]))
     d(DealStarted("", d.at(1000)))
-    d(TableSeen(((), (), (), ()), ("6C",), 39, d.at(300)))  # as dealt: 39 in the stock
+    d(TableSeen(((), (), (), ()), ("6C",), 25, d.at(300)))  # as dealt: 25 in the stock
     d.menu()
     assert d.state.menu == ("close",)  # no stock-out to offer
     d.ok()

@@ -218,7 +218,7 @@ class Calibrated(FrameCamera):
 def test_no_note_where_turns_are_checked_or_turned_off(tmp_path: Path, camera, options) -> None:
     cam = {"frames": lambda: FrameCamera(NoFrames()),
            "calibrated": lambda: Calibrated(NoFrames(), calibration=object()),
-           "scripted tables": lambda: ScriptedCamera(tables={(1, 0): SeenTable(((), (), (), ()))})}[camera]()
+           "scripted tables": lambda: ScriptedCamera(tables={(1, 0): SeenTable(((), (), (), ()), ("6C",), 25)})}[camera]()
     t = table(tmp_path, "open-rummy-2deck", cam, **options)
     view = t.view()
     assert isinstance(view, PlayView) and view.note == ""

@@ -140,6 +140,12 @@ class FamilyPolicy:
         for every seat; a game where each player has a goal of their own judges theirs."""
         return self.judge_show(game, deal, groups)
 
+    def dealt_table_problems(self, game: Game, table: TableState) -> tuple[str, ...]:
+        """What in the deal's first reading of the table is not as the deal leaves it (no
+        melds, the turned-up card, the stock's count), in families that check turns; () when
+        it looks dealt, or the family cannot tell."""
+        return ()
+
     def show_floor(self, state: GameState, seat: int) -> tuple[int, str] | None:
         """The fewest cards ``seat``'s show may hold at the table now, and why (None: no
         floor beyond the judge's): where a deal's contract takes the whole hand, the table

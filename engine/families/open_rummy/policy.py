@@ -152,6 +152,21 @@ class OpenRummyPolicy(FamilyPolicy):
     def judge_show(self, game: Game, deal: DealState, groups: Groups) -> Ruling:
         return game.variant.judge(self._request(game, "declare", groups))
 
+    def dealt_table_problems(self, game: Game, table: TableState) -> tuple[str, ...]:
+        """The deal leaves no melds, one card turned up and the game's stock (39 with four
+        decks); a deck count set at the table (``decks``) is not checked against."""
+        v = _variant(game)
+        problems = []
+        melded = sum(len(m) for m in table.melds.values())
+        if melded:
+            problems.append(f"{melded} meld(s) already on the table: none lie there after the deal")
+        if len(table.discard) != 1:
+            problems.append(f"{len(table.discard)} card(s) face up: the deal turns up one")
+        decks = game.option("decks", v.decks)
+        if table.stock is not None and decks == v.decks and table.stock != v.stock:
+            problems.append(f"the stock holds {table.stock} cards: the deal leaves {v.stock}")
+        return tuple(problems)
+
     def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, Number, Ruling]:
         ruling = game.variant.judge(self._request(game, "meld", groups))
         seen = watched_melds(deal)
