@@ -150,7 +150,8 @@ def test_the_launcher_starts_the_listed_game_when_none_is_unfinished(tmp_path: P
 def test_the_launcher_resumes_an_unfinished_game(tmp_path: Path) -> None:
     launcher, data = _launcher(tmp_path, "/bin/true")  # stands in for "there is a game to resume"
     (data / "new-game.args").write_text("--variant\nshanghai\n")
-    assert _args(launcher) == ["run", "--fullscreen", "--resume"]
+    # the game comes from the journal; the table's settings listed there come along
+    assert _args(launcher) == ["run", "--fullscreen", "--variant", "shanghai", "--resume"]
 
 
 def test_the_launcher_without_a_game_list_starts_the_app_default(tmp_path: Path) -> None:

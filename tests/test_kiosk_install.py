@@ -320,10 +320,17 @@ def test_no_unfinished_game_is_logged_as_such(tmp_path: Path) -> None:
 
 
 def test_an_unfinished_game_is_resumed(tmp_path: Path) -> None:
-    launcher, _, calls = _launcher(tmp_path, "#!/bin/sh\necho 'game 4'\nexit 0\n")
+    """With the table's settings from new-game.args (its club, calibration, voice...): after a
+    power cut the table comes back as it was set up, not only the game."""
+    launcher, data, calls = _launcher(tmp_path, "#!/bin/sh\necho 'game 4'\nexit 0\n")
     result = _start(launcher, tmp_path)
-    assert calls.read_text().splitlines() == ["run", "--fullscreen", "--resume"]
+    assert calls.read_text().splitlines() == ["run", "--fullscreen", *NEW_GAME, "--resume"]
     assert "resuming the unfinished game" in result.stderr and "game 4" in result.stderr
+    (data / "new-game.args").write_text("# the club's table\r\n--club\r\nmqtt://club:1883\r\n\r\n--mute\r\n")
+    (tmp_path / "data" / "kiosk-starts").unlink()
+    calls.unlink()
+    _start(launcher, tmp_path)
+    assert calls.read_text().splitlines() == ["run", "--fullscreen", "--club", "mqtt://club:1883", "--mute", "--resume"]
 
 
 @pytest.mark.parametrize("python", ["#!/bin/sh\nexit 1\n", "#!/bin/sh\necho 'Segmentation fault' >&2\nexit 139\n", None])
@@ -378,7 +385,7 @@ def test_a_game_that_fails_to_resume_three_times_running_gives_way_to_a_new_game
     for resumes in range(3):
         _seed(data, 2, resumes, resumes)
         _start(launcher, tmp_path)
-        assert calls.read_text().splitlines() == ["run", "--fullscreen", "--resume"], resumes
+        assert calls.read_text().splitlines() == ["run", "--fullscreen", *NEW_GAME, "--resume"], resumes
     _seed(data, 2, 3, 3)
     checked.unlink()
     result = _start(launcher, tmp_path)
@@ -388,7 +395,7 @@ def test_a_game_that_fails_to_resume_three_times_running_gives_way_to_a_new_game
     # ...and once a table has run a while, the next start tries to resume again
     _seed(data, 3600, 4, 3)
     _start(launcher, tmp_path)
-    assert calls.read_text().splitlines() == ["run", "--fullscreen", "--resume"]
+    assert calls.read_text().splitlines() == ["run", "--fullscreen", *NEW_GAME, "--resume"]
 
 
 def test_a_new_game_that_stops_three_times_running_gives_way_to_the_setup_screen(tmp_path: Path) -> None:

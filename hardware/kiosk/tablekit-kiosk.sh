@@ -71,6 +71,18 @@ if [ -n "$SIZE" ]; then
     set -- "$@" --size "$SIZE"
 fi
 
+CR="$(printf '\r')"
+# The table's settings (camera, calibration, club, voice...) come from new-game.args: a resumed
+# game needs them as much as a new one (the game itself, --variant and --players, comes from
+# the journal then, and the app leaves those aside).
+listed() {  # listed: new-game.args's arguments, one a line
+    while IFS= read -r arg || [ -n "$arg" ]; do
+        arg="${arg%"$CR"}"  # a file written on Windows ends its lines with CR LF
+        case "$arg" in "" | "#"*) continue ;; esac
+        printf '%s\n' "$arg"
+    done <"$NEW_GAME_ARGS"
+}
+
 # --- is there a game to resume? ---------------------------------------------------------------
 
 # Exit status 0: a game to resume; 3: nothing to resume; anything else: the journal could not
@@ -104,6 +116,11 @@ else
         0)
             log "resuming the unfinished game in $TABLEKIT_JOURNAL ($said)"
             remember $((resumes + 1)) 0
+            if [ -f "$NEW_GAME_ARGS" ]; then
+                while IFS= read -r arg; do [ -z "$arg" ] || set -- "$@" "$arg"; done <<LISTED
+$(listed)
+LISTED
+            fi
             exec "$VENV/bin/tablekit" "$@" --resume
             ;;
         3)
@@ -117,16 +134,13 @@ fi
 
 # --- a new game -------------------------------------------------------------------------------
 
-CR="$(printf '\r')"
 if [ -f "$NEW_GAME_ARGS" ] && [ "$fresh" -ge "$NEW_GAME_TRIES" ]; then
     log "the game $NEW_GAME_ARGS lists stopped straight after starting, $fresh times in a row: showing the setup screen instead (check that file: one argument a line)"
     remember "$resumes" "$fresh"
 elif [ -f "$NEW_GAME_ARGS" ]; then
-    while IFS= read -r arg || [ -n "$arg" ]; do
-        arg="${arg%"$CR"}"  # a file written on Windows ends its lines with CR LF
-        case "$arg" in "" | "#"*) continue ;; esac
-        set -- "$@" "$arg"
-    done <"$NEW_GAME_ARGS"
+    while IFS= read -r arg; do [ -z "$arg" ] || set -- "$@" "$arg"; done <<LISTED
+$(listed)
+LISTED
     remember "$resumes" $((fresh + 1))
 else
     log "no $NEW_GAME_ARGS: the app's own choice of game"

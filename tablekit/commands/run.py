@@ -320,6 +320,8 @@ def run(args: argparse.Namespace) -> int:
             game_id = journal.resumable()
             if game_id is None:
                 raise JournalError("no unfinished game to resume")
+            if args.variant:  # the kiosk passes its new game's choice with its table settings
+                log.info("resuming game %d: its game and players come from the journal, not --variant", game_id)
             table = resumed(game_id)
         names = [p.partition("/")[0].strip() for p in args.players.split(",") if p.strip()] if args.players else []
         try:  # "ravi" on the command line is the roster's "Ravi"
