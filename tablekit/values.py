@@ -5,6 +5,7 @@ command line prints one ``error:`` line naming the option and what was wrong wit
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -19,6 +20,16 @@ _SIZE = re.compile(r"(\d{1,5})[xX](\d{1,5})")
 
 class ValueRefused(TablekitError, ValueError):
     """A command-line value that cannot be used."""
+
+
+def check_seconds(value: float | None, option: str = "--seconds", *, zero: str = "") -> None:
+    """Refuse a duration that is not a finite number of seconds above 0 (``nan`` would never
+    end a run); 0 too, unless ``zero`` says what it means there."""
+    if value is None or (zero and value == 0):
+        return
+    if not 0 < value < math.inf:
+        also = f" (or 0: {zero})" if zero else ""
+        raise ValueRefused(f"bad {option} {value}: a number of seconds above 0{also}")
 
 
 def parse_size(text: str, option: str = "--size", example: str = "1280x720", *,

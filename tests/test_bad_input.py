@@ -568,3 +568,66 @@ def test_run_without_a_camera_enters_hands_until_one_is_plugged_in(tmp_path: Pat
     camera.source.every = 0.0  # type: ignore[attr-defined]  # the next look is due now
     assert camera.read_zone(ZoneRequest(0, 1, 0)) == ()  # read: an empty table
     assert not camera.absent and devices.camera == type(devices.camera)()
+
+
+@pytest.mark.parametrize("argv", [
+    ["run", "--headless", "--no-box", "--mute", "--variant", "indian-points", "--seconds", "nan"],
+    ["run", "--headless", "--no-box", "--mute", "--variant", "indian-points", "--seconds", "-1"],
+    ["buttons", "--port", "loop://", "--seconds", "nan"],
+    ["buttons", "--port", "loop://", "--seconds", "inf"],
+])
+def test_a_duration_that_would_never_end_is_refused(argv: list[str], tmp_path: Path, capsys: Capture) -> None:
+    """``--seconds nan`` ran the table (or the box listener) for ever: refused up front."""
+    if argv[0] == "run":
+        argv = [*argv, "--journal", str(tmp_path / "j.sqlite")]
+    assert main(argv) == 2
+    error = _error(capsys)
+    assert "bad --seconds" in error and "a number of seconds above 0" in error
+
+
+def test_export_refuses_two_outputs_named_the_same_file(tmp_path: Path, capsys: Capture) -> None:
+    target = tmp_path / "a.pdf"
+    assert main(["export", "1", "--journal", str(tmp_path / "j.sqlite"), "--pdf", str(target),
+                 "--chart", str(target)]) == 2
+    assert "--pdf and --chart name the same file" in _error(capsys) and not target.exists()
+
+
+def test_a_calibration_or_deck_is_written_whole_under_the_name_given(tmp_path: Path) -> None:
+    """Written to a temporary name and renamed: a cut mid-write leaves the old file; a deck
+    named without .npz is written under that very name (the message names it)."""
+    from vision.calibration import Calibration
+
+    deck = tmp_path / "clubdeck"
+    DeckTemplates(("AS",), np.zeros((1, PATCH, PATCH), np.float32)).save(deck)
+    assert deck.is_file() and not (tmp_path / "clubdeck.npz").exists()
+    assert DeckTemplates.load(deck).cards == ("AS",)
+    cal = tmp_path / "cal.json"
+    data = {"mat": "A3", "seats": 4, "homography": np.eye(3).tolist(), "image_size": [640, 480],
+            "white_gains": [1, 1, 1], "px_per_mm": 2.0}
+    Calibration.from_json(data).save(cal)
+    assert Calibration.load(cal).px_per_mm == 2.0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cal.json", "clubdeck"]  # no part left
+
+
+def test_a_calibration_nested_past_reading_is_named(tmp_path: Path) -> None:
+    from vision.calibration import Calibration
+    from vision.errors import CalibrationError
+
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000)
+    with pytest.raises(CalibrationError, match="deep.json: not a calibration"):
+        Calibration.load(deep)
+
+
+def test_a_deck_file_that_is_no_archive_says_so(tmp_path: Path) -> None:
+    junk = tmp_path / "deck.npz"
+    junk.write_bytes(bytes(range(256)) * 8)
+    with pytest.raises(VisionError, match="not an .npz archive"):
+        DeckTemplates.load(junk)
+
+
+def test_enroll_refuses_a_deck_it_could_not_write_before_any_work(tmp_path: Path, capsys: Capture) -> None:
+    (tmp_path / "deck").mkdir()
+    assert main(["enroll", "--deck", str(tmp_path / "deck"), "--minutes", "0", str(tmp_path)]) == 2
+    error = _error(capsys)
+    assert "--deck" in error and "is a folder" in error

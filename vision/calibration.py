@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from vision.errors import CalibrationError, VisionError
+from vision.files import write_atomically
 from vision.images import check_photo
 from vision.mat import ARUCO_DICT, MatLayout, Zone, layout
 from vision.reading import Box, DetectedCard, TableReading
@@ -160,7 +161,7 @@ class Calibration:
         }
 
     def save(self, path: Path) -> None:
-        path.write_text(json.dumps(self.to_json(), indent=1) + "\n")
+        write_atomically(path, (json.dumps(self.to_json(), indent=1) + "\n").encode("utf-8"))
 
     @classmethod
     def load(cls, path: Path) -> Calibration:
@@ -179,6 +180,9 @@ class Calibration:
         except json.JSONDecodeError as exc:
             raise CalibrationError(f"calibration {path}: not valid JSON ({exc.msg} at line "
                                    f"{exc.lineno} column {exc.colno})") from None
+        except RecursionError:
+            raise CalibrationError(f"calibration {path}: not a calibration (its JSON is nested "
+                                   "too deeply to read)") from None
         try:
             return cls.from_json(data, path.parent)
         except CalibrationError as exc:

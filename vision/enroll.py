@@ -20,6 +20,7 @@ Each enrolled photo shows one known card. Two things are learnt from them:
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import tempfile
 import zipfile
@@ -34,6 +35,7 @@ from numpy.lib.npyio import NpzFile
 
 from vision.detector import Detection
 from vision.errors import VisionError
+from vision.files import write_atomically
 from vision.labels import INDEX_CLASSES
 from vision.reading import Box
 
@@ -145,7 +147,9 @@ class DeckTemplates:
             parts["head"] = self.head
         if self.detector_onnx is not None:
             parts["detector"] = np.frombuffer(self.detector_onnx, np.uint8)
-        np.savez_compressed(path, **parts)  # type: ignore[arg-type]  # numpy types **kwds loosely
+        buffer = io.BytesIO()  # written whole under the exact name given (numpy would add .npz)
+        np.savez_compressed(buffer, **parts)  # type: ignore[arg-type]  # numpy types **kwds loosely
+        write_atomically(path, buffer.getvalue())
 
     @classmethod
     def load(cls, path: Path) -> DeckTemplates:
@@ -153,6 +157,10 @@ class DeckTemplates:
         with a file that is not such templates (an unknown card, a patch of another shape,
         as many cards as patches, values that are not numbers)."""
         try:
+            with open(path, "rb") as f:
+                magic = f.read(4)
+            if magic != b"PK\x03\x04":  # an .npz is a zip archive; numpy's own guesses mislead
+                raise ValueError("not an .npz archive of cards and patches (not what `tablekit enroll` writes)")
             loaded = np.load(path, allow_pickle=False)
             if not isinstance(loaded, NpzFile):
                 raise ValueError("not an .npz archive of cards and patches")

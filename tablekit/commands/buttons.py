@@ -38,6 +38,9 @@ def _print(line: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tablekit.values import check_seconds
+
+    check_seconds(args.seconds)
     if args.list:
         ports = candidate_ports()
         for port in ports:

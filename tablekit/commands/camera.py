@@ -64,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
                     error = str(exc)
                     continue
                 if args.deck:
+                    DeckTemplates.load(Path(args.deck))  # a deck the table could not use is said now
                     cal = replace(cal, deck=Path(args.deck).resolve())
                 if game:
                     cal = replace(cal, game=game)

@@ -61,15 +61,20 @@ def card_from_name(path: Path) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     from engine.cards import full_deck
+    from tablekit.values import output_file
     from vision.enroll import enroll
     from vision.errors import VisionError
     from vision.images import read_image
     from vision.sources import open_source
     from vision.stillness import StillnessGate
 
+    output_file(Path(args.deck), "--deck")  # a deck that cannot be written is said before any work
     photos: list[tuple[str, np.ndarray]] = []
     for arg in args.photos:
         p = Path(arg)
+        if not p.exists():
+            log.warning("skipping %s: no such file or folder", p)
+            continue
         files = sorted(p.iterdir()) if p.is_dir() else [p]
         for f in files:
             card = card_from_name(f)

@@ -34,7 +34,7 @@ from engine.errors import TablekitError
 from tablekit.journal import Journal, default_path
 from tablekit.journal_open import read_journal
 from tablekit.score_sheet import PaperSheet, paper_sheet, resolve_game, score_sheet
-from tablekit.values import output_file, output_folder
+from tablekit.values import ValueRefused, output_file, output_folder
 
 __all__ = ["score_sheet", "write_chart", "write_csv", "write_sheet"]
 
@@ -150,6 +150,10 @@ def run(args: argparse.Namespace) -> int:
     # named files are checked before anything is read: a folder named as a file is refused
     named = {option: output_file(getattr(args, option), f"--{option}")
              for option in ("pdf", "csv", "chart") if getattr(args, option) is not None}
+    same = [o for o in named if sum(p.resolve() == named[o].resolve() for p in named.values()) > 1]
+    if same:  # each would overwrite the one before: only the last would be left
+        raise ValueRefused(f"{' and '.join('--' + o for o in same)} name the same file "
+                           f"{named[same[0]]}: give each its own")
 
     def read(journal: Journal) -> _Read:
         game_id = resolve_game(journal, args.game)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import math
 import sys
 import time
 from collections.abc import Callable
@@ -139,11 +138,10 @@ def _file_word(name: str) -> str:
 def _replay(path: Path, args: argparse.Namespace) -> int:
     from tablekit.evidence import replay_views
     from tablekit.shell import open_screen
-    from tablekit.values import ValueRefused, output_folder, parse_size
+    from tablekit.values import ValueRefused, check_seconds, output_folder, parse_size
 
     size = parse_size(args.size, example="800x480")
-    if args.seconds is not None and not 0 < args.seconds < math.inf:  # nan never ends one
-        raise ValueRefused(f"bad --seconds {args.seconds}: a number of seconds above 0")
+    check_seconds(args.seconds)
     if args.headless and args.step_ms is not None and args.step_ms < 0:
         raise ValueRefused("a replay without a window has no keys to step it: give --step-ms 0 "
                            "or more")

@@ -268,11 +268,12 @@ def run(args: argparse.Namespace) -> int:
         rematch,
     )
     from tablekit.table import Devices, Table, fallback_health
-    from tablekit.values import ValueRefused, parse_size
+    from tablekit.values import ValueRefused, check_seconds, parse_size
 
     # full screen with no size given: the screen's own (a mode it may not have is refused
     # under KMSDRM); a window: 1280x720
     size = parse_size(args.size) if args.size else None if args.fullscreen else (1280, 720)
+    check_seconds(args.seconds, zero="never stop")
     if args.photo_budget_mb is not None and not 0 <= args.photo_budget_mb <= 1_000_000:
         raise ValueRefused(f"bad --photo-budget-mb {args.photo_budget_mb:g}: 0 (keep none) to 1000000")
     chosen = game_from_args(args) if args.variant and not args.resume else None
