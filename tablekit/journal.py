@@ -542,10 +542,12 @@ class Journal:
         """The game's events in order, each checked (its fields, its seats) as it is read."""
         players = self.game(game_id).players
         out = []
-        for seq, body in self._rows("SELECT seq, body FROM events WHERE game_id=? ORDER BY seq",
-                                    (game_id,)):
+        # read as bytes: a body whose text is no longer UTF-8 is one damaged row, not a file
+        # SQLite cannot read
+        for seq, body in self._rows("SELECT seq, CAST(body AS BLOB) FROM events WHERE game_id=? "
+                                    "ORDER BY seq", (game_id,)):
             try:
-                out.append(check_event(event_from_json(json.loads(body)), players))
+                out.append(check_event(event_from_json(json.loads(body.decode("utf-8"))), players))
             except ROW_FAULTS as exc:
                 raise JournalRowError(f"game {game_id} in {self.path}: event {seq} cannot be "
                                       f"read ({exc})") from None
@@ -582,6 +584,17 @@ class Journal:
             if state.phase != "game-over":
                 return int(game_id)
         return None
+
+    def stuck(self) -> list[tuple[int, str]]:
+        """The games left unfinished that cannot be resumed, each with why (a row of theirs
+        that cannot be read): said at the table's start, never passed over in silence."""
+        out = []
+        for (game_id,) in self._rows("SELECT id FROM games WHERE status='playing' ORDER BY id"):
+            try:
+                self.restore(int(game_id))
+            except JournalRowError as exc:
+                out.append((int(game_id), str(exc)))
+        return out
 
     def latest(self) -> int | None:
         row = self._rows("SELECT MAX(id) FROM games")

@@ -66,9 +66,44 @@ def open_table_journal(path: str | Path) -> tuple[Journal, str | None]:
         aside = set_aside(path)
         log.warning("%s; kept as %s", exc, aside)
         journal = Journal(path)
-        message = f"the journal was damaged; kept as {aside.name}; starting fresh"
+        report = carry_over(aside, journal)
+        if report is None or not report.games:
+            message = f"the journal was damaged; kept as {aside.name}; starting fresh"
+        else:
+            lost = report.games_lost + report.events_lost
+            message = (f"the journal was damaged; kept as {aside.name}; its {report.games} readable "
+                       f"game{'s' * (report.games != 1)} carried over"
+                       + (f" ({lost} game or event row{'s' * (lost != 1)} could not be read)" if lost
+                          else report.at_least * " (rows at its end may be lost)"))
     journal.first_game_id = games_before(path) + 1
     return journal, message
+
+
+def carry_over(aside: Path, journal: Journal) -> Salvage | None:
+    """Copy into the fresh ``journal`` what :func:`salvage` reads of the damaged file set aside:
+    each game with its events up to the first unreadable one, under its own number (a game
+    whose events all came through can be resumed; one that lost some is kept 'damaged'), the
+    roster and the photos. Damage often spares the events (a page of indexes, of score rows, of
+    the roster): the game goes on. None when nothing of the file can be read."""
+    try:
+        recovered, report = salvage(aside)
+    except (JournalDamagedError, JournalFileError) as exc:
+        log.warning("nothing of %s could be read: %s", aside, exc)
+        return None
+    with recovered:
+        for summary in recovered.games():
+            game = recovered.game(summary.id)
+            won = [summary.players.index(w) for w in summary.winners if w in summary.players]
+            journal.import_game(summary.id, summary.created_ms, game, recovered.events(summary.id),
+                                summary.status, won)
+            for seq in sorted(recovered.photo_seqs(summary.id)):
+                jpeg = recovered.photo(summary.id, seq)
+                if jpeg:
+                    journal.add_photo(summary.id, seq, jpeg)
+        for row in recovered.roster():
+            journal.import_player(row.name, row.added_ms, row.played_ms)
+    log.info("%s", report.sentence())
+    return report
 
 
 def games_before(path: Path) -> int:

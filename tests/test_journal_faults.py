@@ -181,17 +181,45 @@ def test_a_missing_journal_to_read_is_an_error_not_a_new_file(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_a_table_opening_a_damaged_journal_keeps_it_aside_and_starts_fresh(kind, healthy, tmp_path):
+def test_a_table_opening_a_damaged_journal_keeps_it_aside_and_carries_over_what_it_can(kind, healthy, tmp_path):
     path = damaged(kind, healthy, tmp_path)
     before = path.read_bytes()
     journal, note = open_table_journal(path)
     with journal:
-        assert journal.games() == [] and journal.resumable() is None
-        journal.new_game(load_script(DEMO_SCRIPT).game, 0)
-    [aside] = [p for p in tmp_path.iterdir() if ".corrupt-" in p.name]
+        carried = journal.games()
+        new = journal.new_game(load_script(DEMO_SCRIPT).game, 0)
+        assert new > max((g.id for g in carried), default=0)  # a new game never takes an old number
+    [aside] = [p for p in tmp_path.iterdir() if ".corrupt-" in p.name and not p.name.endswith(("-wal", "-shm"))]
     assert aside.read_bytes() == before
-    assert note == f"the journal was damaged; kept as {aside.name}; starting fresh"
     assert aside.name.startswith(f"{path.name}.corrupt-")
+    if kind in UNREADABLE:
+        assert carried == [] and note == f"the journal was damaged; kept as {aside.name}; starting fresh"
+    else:  # the games salvage reads come along, each with the events it could read
+        assert carried and note is not None
+        assert note.startswith(f"the journal was damaged; kept as {aside.name}; its {len(carried)} readable game")
+        salvaged, _ = salvage(aside)
+        with salvaged:
+            assert [(g.id, g.status, g.winners) for g in carried] == \
+                [(g.id, g.status, g.winners) for g in salvaged.games()]
+
+
+def test_a_game_whose_events_the_damage_spared_is_resumed_where_it_was(healthy, tmp_path):
+    """A page of score rows (or of an index, or of the roster) lost: every event is still
+    there, so the unfinished game is carried over whole and resumes exactly where it was."""
+    path = _copy(healthy, tmp_path, "j.sqlite")
+    with Journal(path, read_only=True) as j:
+        want = j.restore(3)
+    db = sqlite3.connect(path)
+    [(root,)] = db.execute("SELECT rootpage FROM sqlite_master WHERE name='deals'").fetchall()
+    db.close()
+    with path.open("r+b") as f:  # the score rows' page zeroed
+        f.seek((root - 1) * 4096)
+        f.write(bytes(4096))
+    journal, note = open_table_journal(path)
+    with journal:
+        assert note is not None and "its 3 readable games carried over" in note
+        assert journal.resumable() == 3 and journal.restore(3) == want
+        assert [g.status for g in journal.games()] == ["over", "over", "playing"]
 
 
 def test_a_healthy_journal_is_opened_as_it_is(healthy, tmp_path):
@@ -471,3 +499,18 @@ def test_salvage_of_a_journal_an_older_kit_wrote_has_no_roster_and_no_photos(hea
     journal, report = salvage(path)
     with journal:
         assert report.games == 3 and journal.roster() == [] and report.players == report.photos == 0
+
+
+def test_an_event_whose_text_is_no_longer_utf8_is_one_damaged_row(healthy, tmp_path, caplog):
+    """Bytes flipped inside one event's text (an SD card's bad sector): that game cannot be
+    resumed and says why; the file is not taken for one SQLite cannot read."""
+    path = _copy(healthy, tmp_path, "j.sqlite")
+    db = sqlite3.connect(path)
+    db.execute("UPDATE events SET body=CAST(X'7B22A5A5A5' AS TEXT) WHERE game_id=3 AND seq=5")
+    db.commit()
+    db.close()
+    with Journal(path) as journal:
+        with pytest.raises(JournalRowError, match="event 5 cannot be read"):
+            journal.events(3)
+        assert journal.resumable() is None
+    assert "game 3 cannot be resumed" in caplog.text

@@ -491,3 +491,29 @@ def test_desktop_mode_without_labwc_and_lightdm_is_named_as_refused(tmp_path: Pa
     result = dry_run("--mode", "desktop", home=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "desktop mode would be refused (use --mode lite)" in result.stdout
+
+
+def test_an_unfinished_game_that_cannot_be_resumed_is_said_not_taken_for_finished(tmp_path: Path) -> None:
+    """A game left unfinished whose journal rows are damaged starts a new game, but the log
+    says which game could not be resumed and why (and the table's screen says it too)."""
+    import sqlite3
+
+    from engine.game import DealStarted, Game, Seat
+    from tablekit.journal import Journal
+
+    real_python = f'#!/bin/sh\nexec "{sys.executable}" "$@"\n'
+    launcher, _, calls = _launcher(tmp_path, real_python)
+    journal = tmp_path / "journal.sqlite"
+    with Journal(journal) as j:
+        gid = j.new_game(Game("indian-points", (Seat("A"), Seat("B"), Seat("C"))), 0)
+        j.append(gid, DealStarted("5D", 1000))
+    db = sqlite3.connect(journal)
+    db.execute("UPDATE events SET body=CAST(X'7B22A5A5' AS TEXT)")
+    db.commit()
+    db.close()
+    root = str(Path(__file__).resolve().parents[1])
+    result = _start(launcher, tmp_path, TABLEKIT_JOURNAL=str(journal),
+                    PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+    assert calls.read_text().splitlines() == ["run", "--fullscreen", *NEW_GAME]
+    assert f"game {gid} is unfinished but cannot be resumed: " in result.stderr
+    assert "event 1 cannot be read" in result.stderr

@@ -101,7 +101,12 @@ except Exception as exc:
     print(f"{type(exc).__name__}: {exc}")
     sys.exit(4)
 if game is None:
-    print("every game in it is finished")
+    with Journal(path, read_only=True) as journal:
+        stuck = journal.stuck()
+    if stuck:
+        print(f"game {stuck[-1][0]} is unfinished but cannot be resumed: {stuck[-1][1]}")
+    else:
+        print("every game in it is finished")
     sys.exit(3)
 print(f"game {game}")
 '

@@ -278,6 +278,9 @@ def run(args: argparse.Namespace) -> int:
         raise ValueRefused(f"bad --photo-budget-mb {args.photo_budget_mb:g}: 0 (keep none) to 1000000")
     chosen = game_from_args(args) if args.variant and not args.resume else None
     journal, damaged = open_table_journal(args.journal or default_path())
+    stuck = journal.stuck()
+    if stuck and not damaged:  # an unfinished game with a damaged row: said, not passed over
+        damaged = f"game {stuck[-1][0]} cannot be resumed: {stuck[-1][1]}"
     if damaged:
         log.warning("%s", damaged)
     from tablekit.club.join import club_page, start_publisher
