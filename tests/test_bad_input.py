@@ -631,3 +631,26 @@ def test_enroll_refuses_a_deck_it_could_not_write_before_any_work(tmp_path: Path
     assert main(["enroll", "--deck", str(tmp_path / "deck"), "--minutes", "0", str(tmp_path)]) == 2
     error = _error(capsys)
     assert "--deck" in error and "is a folder" in error
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["run", "--headless", "--no-box", "--mute", "--variant", "indian-points", "--players", "A,B,C",
+      "--dealer", "9"], "bad --dealer 9: the seats are numbered 1 to 3"),
+    (["run", "--headless", "--no-box", "--mute", "--resume"], "to resume a game from"),
+    (["demo", "--no-screen", "--box", "keys", "--resume"], "to resume the demo from"),
+])
+def test_the_table_says_what_is_wrong_with_its_arguments(argv: list[str], said: str, tmp_path: Path,
+                                                        capsys: Capture) -> None:
+    journal = tmp_path / "none" / "j.sqlite"
+    assert main([*argv, "--journal", str(journal)]) == 2
+    assert said in _error(capsys)
+    assert not journal.parent.exists()  # a journal to resume from is never made empty
+
+
+def test_camera_says_when_no_frame_came_to_rest(tmp_path: Path, capsys: Capture) -> None:
+    photo = tmp_path / "one.jpg"
+    cv2.imwrite(str(photo), np.full((240, 320, 3), 90, np.uint8))
+    assert main(["camera", "--source", str(photo), "--out", str(tmp_path / "out")]) == 1
+    assert "no still frame came from" in capsys.readouterr().err
+    assert main(["camera", "--source", str(photo), "--max-frames", "-5"]) == 2
+    assert "bad --max-frames -5" in capsys.readouterr().err

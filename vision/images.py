@@ -151,7 +151,12 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> tuple[np.ndarray,
         if not data.startswith(b"\xff\xd8") or not factor:
             raise VisionError(f"image too large: {width}x{height} pixels "
                               f"(at most {max_pixels / 1e6:.0f} megapixels are read)")
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
+    quiet = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)  # a damaged file is said below
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
+    finally:
+        cv2.utils.logging.setLogLevel(quiet)
     if image is None:
         if data.startswith(b"GIF8") and not gif_decodes():
             raise VisionError(f"a GIF, which OpenCV {cv2.__version__} here cannot decode "

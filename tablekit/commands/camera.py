@@ -46,6 +46,9 @@ def run(args: argparse.Namespace) -> int:
     from vision.sources import open_source
     from vision.stillness import StillnessGate
 
+    if args.max_frames < 0:
+        print(f"error: bad --max-frames {args.max_frames}: 0 (no limit) or more", file=sys.stderr)
+        return 2
     game = find(args.variant).id if args.variant else None
     try:
         source = open_source(args.source)
@@ -81,12 +84,13 @@ def run(args: argparse.Namespace) -> int:
         pieces = find(played).pieces if played else "auto"
         out = Path(args.out)
         window = args.show
-        count = 0
+        count = read = 0
         for n, frame in enumerate(source.frames()):
             if args.max_frames and n >= args.max_frames:
                 break
             if gate is not None and not gate.push(frame):
                 continue
+            read += 1
             try:
                 image = saved.white_balance(frame) if saved else frame
                 reading = read_table(image, deck=deck, pieces=pieces,
@@ -110,6 +114,10 @@ def run(args: argparse.Namespace) -> int:
             count += 1
         if count:
             print(f"wrote {count} annotated frame(s) to {out}", file=sys.stderr)
+        elif not read:  # a single photo is a video of one frame: the table never comes to rest
+            print(f"camera: no still frame came from {args.source} (for photos, give a folder of them)",
+                  file=sys.stderr)
+            return 1
         return 0
     finally:
         source.close()

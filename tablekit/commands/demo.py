@@ -363,6 +363,8 @@ def run(args: argparse.Namespace) -> int:
     if args.screenshots:
         output_folder(args.screenshots, "--screenshots")
     journal_path = args.journal or Path(tempfile.mkdtemp(prefix="tablekit-demo-")) / "journal.sqlite"
+    if args.resume and not journal_path.exists():  # never a new, empty journal to resume from
+        raise ScriptError(f"no journal at {journal_path} to resume the demo from")
     journal, damaged = open_table_journal(journal_path)
     if damaged:
         log.warning("%s", damaged)

@@ -89,8 +89,8 @@ def game_from_args(args: argparse.Namespace) -> Game:
     except SetupError as exc:
         raise ValueRefused(f"bad --players {args.players!r}: {exc}") from None
     options = dict(parse_option(o) for o in args.option)
-    if args.dealer < 1:
-        raise ValueRefused(f"bad --dealer {args.dealer}: seats are numbered from 1")
+    if not 1 <= args.dealer <= len(seats):
+        raise ValueRefused(f"bad --dealer {args.dealer}: the seats are numbered 1 to {len(seats)}")
     return Game(args.variant, tuple(seats), args.turn_seconds, args.dealer - 1,
                 check_options(find(args.variant), options))
 
@@ -225,7 +225,12 @@ def open_camera(args: argparse.Namespace, devices: Devices | None = None) -> Cam
     except (TablekitError, OSError, ImportError) as exc:
         log.warning("no camera (%s)", exc)
     if args.photos:
+        from tablekit.values import ValueRefused
         from vision.sources import FolderSource
+
+        if not args.photos.is_dir():
+            raise ValueRefused(f"--photos {args.photos}: " + ("is a file; name a folder of photos"
+                                                             if args.photos.exists() else "no such folder"))
 
         return EvidenceCamera(FolderSource(args.photos), calibration, fallback=True, deck=deck)
     from display.viewmodel import DeviceHealth
@@ -277,7 +282,10 @@ def run(args: argparse.Namespace) -> int:
     if args.photo_budget_mb is not None and not 0 <= args.photo_budget_mb <= 1_000_000:
         raise ValueRefused(f"bad --photo-budget-mb {args.photo_budget_mb:g}: 0 (keep none) to 1000000")
     chosen = game_from_args(args) if args.variant and not args.resume else None
-    journal, damaged = open_table_journal(args.journal or default_path())
+    where = args.journal or default_path()
+    if args.resume and not where.exists():  # never a new, empty journal for a game to resume
+        raise JournalError(f"no journal at {where} to resume a game from")
+    journal, damaged = open_table_journal(where)
     stuck = journal.stuck()
     if stuck and not damaged:  # an unfinished game with a damaged row: said, not passed over
         damaged = f"game {stuck[-1][0]} cannot be resumed: {stuck[-1][1]}"
