@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote
 
+from engine.errors import TablekitError
 from engine.game import Event, Game, event_from_json, replay
 from engine.game.events import check_event
 from tablekit.journal import (
@@ -223,7 +224,10 @@ def read_journal(path: str | Path, read: Callable[[Journal], T]) -> tuple[T, str
         log.info("%s: reading what can be read", exc)
     journal, report = salvage(path)
     with journal:
-        return read(journal), report.sentence()
+        try:
+            return read(journal), report.sentence()
+        except TablekitError as exc:  # what was asked for is among what the damage took
+            raise JournalDamagedError(f"{exc}: {report.sentence()}") from None
 
 
 def salvage(path: str | Path) -> tuple[Journal, Salvage]:

@@ -514,3 +514,13 @@ def test_an_event_whose_text_is_no_longer_utf8_is_one_damaged_row(healthy, tmp_p
             journal.events(3)
         assert journal.resumable() is None
     assert "game 3 cannot be resumed" in caplog.text
+
+
+def test_what_the_damage_took_is_said_with_the_error(healthy, tmp_path, capsys):
+    """An event of a finished game spoilt: its score sheet cannot be made from what salvage
+    reads, and the error says the journal is damaged, not only that no deal finished."""
+    path = _copy(healthy, tmp_path, "j.sqlite")
+    _spoil(path, "UPDATE events SET body='{bad' WHERE game_id=1 AND seq=3")
+    assert main(["export", "1", "--journal", str(path), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "no finished deal" in err and f"the journal {path} is damaged" in err
