@@ -112,3 +112,15 @@ def test_the_shanghai_demo_plays_ten_contracts(tmp_path):
     assert all(list(d["scores"].values()).count(0) == 1 for d in report["deals"])
     totals = [s["total"] for s in report["standings"]]
     assert totals == sorted(totals) and report["winners"] == [report["standings"][0]["name"]]
+
+
+def test_a_demo_cut_off_after_its_last_event_resumes_to_its_report(tmp_path):
+    """A power cut after the game's last event was journaled but before the report was
+    written: --resume finds the game over and writes the same report."""
+    journal = tmp_path / "j.sqlite"
+    whole, again = tmp_path / "whole.json", tmp_path / "again.json"
+    args = ["demo", "--game", "kalooki-40", "--no-screen", "--box", "keys", "--journal", str(journal)]
+    assert main([*args, "--report", str(whole)]) == 0
+    assert main([*args, "--resume", "--report", str(again)]) == 0
+    assert json.loads(again.read_text()) == json.loads(whole.read_text())
+    assert json.loads(again.read_text())["over"] is True

@@ -434,7 +434,10 @@ def _table(args: argparse.Namespace, script: Script, journal: Journal, journal_p
                            devices=devices, on_view=on_view), -1
     game_id = journal.resumable()
     if game_id is None:
-        raise ScriptError(f"nothing to resume in {journal_path}")
+        # cut off after the game's last event: it is over, so only its report is left to make
+        game_id = journal.latest()
+        if game_id is None or journal.game(game_id) != script.game or journal.restore(game_id).phase != "game-over":
+            raise ScriptError(f"nothing to resume in {journal_path}")
     start_after = journal.last_time(game_id)
     clock.set(start_after)
     table = Table.resume(journal, game_id, clock, camera=camera, box=presses, devices=devices,
