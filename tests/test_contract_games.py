@@ -389,3 +389,10 @@ def test_meld_mode_takes_only_melds_that_can_lie_on_the_table(variant, hand, val
     joker at most; lay-offs add cards but take none away, so a meld on the table keeps the
     naturals it went down with."""
     assert ask(variant, "meld", hand).valid is valid
+
+
+def test_a_sequence_over_its_wild_cap_says_so() -> None:
+    """Shanghai's chart allows one wild card in a sequence of 4: a run made only with two is
+    refused for that, not for a wild two read as a natural card of another suit."""
+    ruling = contract("shanghai", 2, "7H 7S 7D | 5C 6C 2H PJ 9C")
+    assert not ruling.valid and "too many wild cards: at most 1 in one meld" in ruling.reason

@@ -235,12 +235,17 @@ def read_as(pieces: Sequence[Piece], kind: str, style: MeldStyle, need: Need | N
                 seq = replace(seq, exact_len=need.size)
             elif need.size > seq.min_len:
                 seq = replace(seq, min_len=need.size)
-        wild = _cap(wild, cap)
+        uncapped, wild = wild, _cap(wild, cap)
         check = check_sequence(pieces, replace(seq, ordered=True), wild) if style.ordered_runs else check_sequence(pieces, seq, wild)
         if style.ordered_runs and not check.valid and check.reason != ADJACENT_WILDS:
             # the order given is no run: the wild cards stand where they make one; but a run
             # laid with its wild cards side by side is that run, and no other
             check = check_sequence(pieces, seq, wild)
+        if not check.valid and wild != uncapped and check_sequence(pieces, seq, uncapped).valid:
+            # a run only with more wild cards than the cap: say that, not what the capped
+            # reading stumbled on (a wild two read as a natural one of another suit)
+            check = MeldCheck("invalid", "no wild cards may be used in a meld here" if cap == 0
+                              else f"too many wild cards: at most {cap} in one meld")
     if not check.valid:
         return Reading("invalid", check.reason)
     if style.more_naturals and check.wilds >= check.naturals:
