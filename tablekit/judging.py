@@ -95,7 +95,7 @@ def answer(question: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(options, Mapping):
         raise JudgeInputError("options must be an object")
     # a misspelt house rule silently ignored would judge another game than the one asked about
-    options = check_options(variant, options)
+    options = check_options(variant, options, judge=True)
     if wild_text not in (None, ""):
         if not isinstance(wild_text, str):
             raise NotationError(f"unknown wild card {shown(wild_text)}")

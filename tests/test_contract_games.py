@@ -396,3 +396,18 @@ def test_a_sequence_over_its_wild_cap_says_so() -> None:
     refused for that, not for a wild two read as a natural card of another suit."""
     ruling = contract("shanghai", 2, "7H 7S 7D | 5C 6C 2H PJ 9C")
     assert not ruling.valid and "too many wild cards: at most 1 in one meld" in ruling.reason
+
+
+def test_the_judge_takes_bent_table_though_no_table_does(capsys) -> None:
+    """``bent_table`` says one hand was bent: the judge's switch (doubling its count), not a
+    house rule a table sets for every deal."""
+    import json
+
+    from engine.game.house_options import OptionError, check_options
+    from tablekit.cli import main
+
+    assert main(["judge", "--variant", "caribbean-kalooki", "--mode", "count", "--option", "bent_table=true",
+                 "5H 9C KD"]) == 0
+    assert json.loads(capsys.readouterr().out)["points"] == 48
+    with pytest.raises(OptionError, match="bent_table"):
+        check_options(game("caribbean-kalooki"), {"bent_table": True})

@@ -442,8 +442,9 @@ def _show_at(variant: str, number: int, zone: str):
     # Shanghai: the wild chart holds for the contract's melds as they go down only
     ("shanghai", 1, "7H 7S 2D 2C | 8C 8D 8H"),
     ("shanghai", 2, "7H 7S 2D | 5C 6C 2H 8C PJ"),
-    # King Rummy's last deal: exactly ten cards went down, then grew
-    ("king-rummy", 4, "5S 5H 5D 5C | 6S 6H 6D | 3C 4C 5C 6C"),
+    # a two standing as itself is natural, a joker laid on it later no harm
+    ("shanghai", 2, "7H 7S 7D | 2C 3C 4C PJ PJ"),
+    ("farmers-rummy", 1, "2S 2H 2D 2C"),
 ])
 def test_a_contract_meld_grown_by_lay_offs_still_meets_the_contract(variant, number, zone):
     ruling = _show_at(variant, number, zone)
@@ -455,6 +456,9 @@ def test_a_contract_meld_grown_by_lay_offs_still_meets_the_contract(variant, num
     ("sa-kaluki", 2, "5D PJ PJ PJ"),         # one joker at most went down with it
     ("shanghai", 1, "7H 2S 2D 2C | 8C 8D 8H"),  # a group of 3 went down with one wild at most
     ("sa-kaluki", 3, "7H 8H"),               # too short whatever was laid on
+    ("telefunken", 1, "7H 7H 7S"),           # a limpio went down in three suits
+    ("telefunken", 7, "KH KS KD KC | 2H 3H 4H 5H 6H 7H 8H"),  # the whole hand at once: no growing
+    ("king-rummy", 4, "5S 5H 5D 5C | 6S 6H 6D | 3C 4C 5C 6C"),  # exactly the ten, the whole hand
 ])
 def test_a_grown_meld_keeps_the_naturals_it_went_down_with(variant, number, zone):
     assert not _show_at(variant, number, zone).valid

@@ -19,15 +19,18 @@ class OptionError(GameSetupError):
     """A house rule the game does not have, or a value it cannot take."""
 
 
-def options_for(variant: Variant) -> Mapping[str, OptionKind]:
-    """Every house rule ``variant`` takes, by key."""
-    return variant.table_options()
+def options_for(variant: Variant, *, judge: bool = False) -> Mapping[str, OptionKind]:
+    """Every house rule ``variant`` takes at a table, by key; with ``judge``, also the judge's
+    switches about one hand (``bent_table``) that are no house rule."""
+    table = variant.table_options()
+    return {**variant.house_options, **table} if judge else table
 
 
-def check_options(variant: Variant, options: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
-    """``options`` unchanged when ``variant`` takes every one of them; else :class:`OptionError`
-    naming the first bad key and what it should be."""
-    known = options_for(variant)
+def check_options(variant: Variant, options: Mapping[str, OptionValue], *,
+                  judge: bool = False) -> dict[str, OptionValue]:
+    """``options`` unchanged when ``variant`` takes every one of them (at a table, or asked of
+    the judge); else :class:`OptionError` naming the first bad key and what it should be."""
+    known = options_for(variant, judge=judge)
     for key, value in options.items():
         kind = known.get(key)
         if kind is None:

@@ -237,7 +237,8 @@ SA_KALUKI = game(
     values=CardValues(joker=25, ace=11),
     deal_rows=deals(
         # Ruling: the Blitz text speaks of 11 cards (or 10 and a discard) though 13 are dealt;
-        # the kit asks for at least 10 cards, all in valid melds, in one turn.
+        # the judge asks for at least 10 cards, all in valid melds, in one turn; the table,
+        # which knows the hand, for all of it ("All cards must be melded at the same time").
         (13, one_turn("*", 10)),
         (13, contract("=G3", max_wilds=1)),
         (13, contract("=S3", max_wilds=1)),

@@ -500,6 +500,8 @@ class ContractVariant(Variant):
         terms = self.contract_for(request.deal)
         if not _fixed_for_going_down(going_down, terms):
             return False  # nothing is fixed only for going down: nothing grows out of its rule
+        if terms.one_turn or terms.exact_cards is not None:
+            return False  # the whole hand goes down at once: the deal ends before anything grows
         value_table = self.meld_values or self.values
         groups = [_cards(g) for g in request.groups]
         grown = replace(terms, needs=tuple(replace(n, exact=False, pure=False) for n in terms.needs),
@@ -513,8 +515,15 @@ class ContractVariant(Variant):
         for cards, reading in zip(verdict.groups, verdict.readings, strict=True):
             floors = [_naturals_floor(need, going_down, terms) for need in terms.needs
                       if need.kind in ("either", "sequence" if reading.kind == "sequence" else "group")]
-            if floors and sum(1 for c in cards if not self.is_wild(c)) < min(floors):
+            # a two standing as itself is natural: the reading says how many are
+            naturals = reading.check.naturals if reading.check is not None else \
+                sum(1 for c in cards if not self.is_wild(c))
+            if floors and naturals < min(floors):
                 return False
+        # a pure group went down as its size in as many suits: those suits are still there
+        pure = [n for n in terms.needs if n.pure]
+        if pure and not _pure_groups_fit(verdict, pure, self.is_wild):
+            return False
         return True
 
     def judge_contract(self, request: JudgeRequest) -> Ruling:
@@ -549,6 +558,16 @@ def _fixed_for_going_down(style: MeldStyle, terms: Contract) -> bool:
                 or style.initial_wilds is not None or terms.exact_cards is not None
                 or terms.max_wilds is not None or terms.no_wilds
                 or any(n.exact or n.pure for n in terms.needs))
+
+
+def _pure_groups_fit(verdict: Any, pure: Sequence[Need], is_wild: Any) -> bool:
+    """Whether as many sets as the contract's pure groups each hold natural cards of at least
+    the pure group's size in distinct suits (a limpio of 3 went down in three suits)."""
+    suits = sorted((len({c.suit for c in cards if not is_wild(c)})
+                    for cards, reading in zip(verdict.groups, verdict.readings, strict=True)
+                    if reading.kind == "set"), reverse=True)
+    sizes = sorted((n.size for n in pure), reverse=True)
+    return len(suits) >= len(sizes) and all(have >= want for have, want in zip(suits, sizes, strict=False))
 
 
 def _naturals_floor(need: Need, style: MeldStyle, terms: Contract) -> int:
