@@ -75,7 +75,9 @@ def open_table_journal(path: str | Path) -> tuple[Journal, str | None]:
             message = (f"the journal was damaged; kept as {aside.name}; its {report.games} readable "
                        f"game{'s' * (report.games != 1)} carried over"
                        + (f" ({lost} game or event row{'s' * (lost != 1)} could not be read)" if lost
-                          else report.at_least * " (rows at its end may be lost)"))
+                          else "")
+                       + ("; rows at its end may be lost, so no unfinished game is resumed"
+                          if report.at_least else ""))
     journal.first_game_id = games_before(path) + 1
     return journal, message
 
@@ -83,7 +85,8 @@ def open_table_journal(path: str | Path) -> tuple[Journal, str | None]:
 def carry_over(aside: Path, journal: Journal) -> Salvage | None:
     """Copy into the fresh ``journal`` what :func:`salvage` reads of the damaged file set aside:
     each game with its events up to the first unreadable one, under its own number (a game
-    whose events all came through can be resumed; one that lost some is kept 'damaged'), the
+    whose events all came through can be resumed; one that lost some, or an unfinished one
+    when rows were lost at the file's end, is kept 'damaged', shown but never resumed), the
     roster and the photos. Damage often spares the events (a page of indexes, of score rows, of
     the roster): the game goes on. None when nothing of the file can be read."""
     try:
@@ -95,8 +98,11 @@ def carry_over(aside: Path, journal: Journal) -> Salvage | None:
         for summary in recovered.games():
             game = recovered.game(summary.id)
             won = [summary.players.index(w) for w in summary.winners if w in summary.players]
+            # rows lost at the end of the file may be any unfinished game's last events:
+            # resumed, it would go on from an earlier point than the table had reached
+            status = "damaged" if report.at_least and summary.status == "playing" else summary.status
             journal.import_game(summary.id, summary.created_ms, game, recovered.events(summary.id),
-                                summary.status, won)
+                                status, won)
             for seq in sorted(recovered.photo_seqs(summary.id)):
                 jpeg = recovered.photo(summary.id, seq)
                 if jpeg:

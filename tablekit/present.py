@@ -284,7 +284,6 @@ def play_hint(state: GameState) -> str:
 
 
 TURN_CHECK_PROMPT = "OK: accept the turn as it lies · MENU: put it right, then read the table again"
-DEALT_CHECK_PROMPT = "OK: play on with the table as it lies · MENU: put it right, then read the table again"
 _SEAT = re.compile(r"\bseat (\d+)\b")
 
 
@@ -306,11 +305,9 @@ def turn_check(state: GameState, toast: Toast | None = None) -> TurnCheckView:
     check = deal.watch.check
     names = [s.name for s in state.game.seats]
     who = names[check.seat]
-    still = "still " if check.reads > 1 else ""
-    headline = f"The table is {still}not as dealt" if check.dealt else f"{who}'s turn is {still}not legal"
+    headline = f"{who}'s turn is {'still ' if check.reads > 1 else ''}not legal"
     rules = tuple(seat_names(state, v) for v in check.violations) or (seat_names(state, check.reason),)
-    prompt = DEALT_CHECK_PROMPT if check.dealt else TURN_CHECK_PROMPT
-    return TurnCheckView(who, headline, rules, check.reads, names[deal.turn], prompt, toast)
+    return TurnCheckView(who, headline, rules, check.reads, names[deal.turn], TURN_CHECK_PROMPT, toast)
 
 
 def _target_words(game: Game, target: int) -> str:

@@ -66,8 +66,6 @@ class TurnCheck:
 
     ``after`` is the table as read (None when it could not be read at all); ``reads`` counts
     the readings that found the turn illegal (MENU reads again after the player puts it right).
-    ``dealt``: not a turn but the deal's first reading, which does not look as the deal leaves
-    the table (``seat`` is the dealer).
     """
 
     seat: int
@@ -75,7 +73,6 @@ class TurnCheck:
     violations: tuple[str, ...]
     after: TableState | None = None
     reads: int = 1
-    dealt: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,11 +10,12 @@ seat's turn against the reading before it, by the same rules as the judge's turn
   becomes the one the next turn is checked against); MENU reads the table again once the
   player has put it right, and a legal reading then lets play go on. The seat on turn gets
   a fresh turn clock either way.
-- The deal's first reading is checked against what the deal leaves (no melds, one card
-  turned up, the game's stock): one that differs stops play on the same screen, the dealer's
-  to put right (MENU reads again) or to accept as it lies (OK).
-- A reading with nothing to check against (one after a missed turn, one after a reading
-  that never came) only sets the table; one the decks cannot have produced
+- The deal's first reading sets the table the first turn is checked against; one that does
+  not look as the deal leaves it (a meld, other than one card turned up, another stock) is
+  said with a buzz and play goes on: a notice, not a stop, since a camera that miscounts the
+  stock must not hold the table up, and games journaled before this check replay as they were.
+- A reading with nothing to check against (one after a missed turn, one
+  after a reading that never came) only sets the table; one the decks cannot have produced
   (a misread card) stops play like an illegal turn when a turn is due, else is passed over,
   as is a reading nobody asked for.
 """
@@ -40,6 +41,8 @@ from engine.table import TableState
 
 #: The buzzer when a turn is found illegal.
 ILLEGAL_BUZZ_MS = 300
+#: The buzzer when the deal's first reading does not look as dealt.
+DEALT_BUZZ_MS = 150
 
 
 def table_seen(state: GameState, event: Event) -> Result:
@@ -58,15 +61,14 @@ def table_seen(state: GameState, event: Event) -> Result:
         if after is None:
             return state, []  # nothing to check, nothing usable: wait for the next reading
         table = after.with_history(watch.known)
+        state = replace(state, deal=replace(deal, watch=TableWatch(table)))
         if watch.known is None and watch.due is None and deal.turn_count == 1:
-            # the deal's first reading: the table as the deal leaves it, or the dealer's to mend
+            # the deal's first reading, against what the deal leaves: said, and play goes on
+            # (the first turn is checked against the table as it lies)
             problems = policy_of(state).dealt_table_problems(state.game, after)
             if problems:
-                reason = f"the table is not as dealt: {problems[0]}"
-                return _stop(state, event.t_ms, TurnCheck(deal.dealer, reason, problems, after, dealt=True))
-            if state.phase == "turn-check":
-                return _go_on(state, TableWatch(table), "the table is as dealt: play goes on", event.t_ms)
-        state = replace(state, deal=replace(deal, watch=TableWatch(table)))
+                text = f"the table does not look as dealt: {_short(problems)}: check the hands and the stock"
+                return state.with_notice(text), [Buzz(DEALT_BUZZ_MS), Notice(text)]
         return _last_turn_over(state, watch.known, [], event.t_ms)  # a turn passed unchecked
     if watch.due is None:
         return state, []  # no turn ended since the table was last read: nothing to check
@@ -104,12 +106,8 @@ def _stop(state: GameState, t_ms: int, check: TurnCheck) -> Result:
     if again is not None and state.phase == "turn-check":
         check = replace(check, reads=again.reads + 1)
     name = name_of(state, check.seat)
-    if check.dealt:
-        text = ("the table is still not as dealt" if check.reads > 1
-                else "the table is not as dealt") + f": {_short(check.violations)}"
-    else:
-        text = (f"{name}'s turn is still not legal" if check.reads > 1
-                else f"{name}'s turn is not legal") + f": {_short(check.violations)}"
+    text = (f"{name}'s turn is still not legal" if check.reads > 1
+            else f"{name}'s turn is not legal") + f": {_short(check.violations)}"
     deal = replace(deal, deadline_ms=None, paused_left_ms=None, window_until_ms=None,
                    watch=replace(deal.watch, check=check))
     new = replace(state, phase="turn-check", deal=deal, menu=(), notice=text)
@@ -140,8 +138,7 @@ def accept_turn(state: GameState, t_ms: int) -> Result:
     deal = state.deal
     assert deal is not None and deal.watch is not None and deal.watch.check is not None
     check = deal.watch.check
-    text = ("the table accepts the deal as it lies" if check.dealt
-            else f"the table accepts {name_of(state, check.seat)}'s turn as it lies")
+    text = f"the table accepts {name_of(state, check.seat)}'s turn as it lies"
     before = deal.watch.table
     after = check.after.with_history(before) if check.after is not None else None
     state, effects = _go_on(state, TableWatch(after, known=None if after else before), text, t_ms)
@@ -152,7 +149,5 @@ def read_table_again(state: GameState) -> Result:
     """MENU on the turn-check screen: the player has put the table right; read it again."""
     deal = state.deal
     assert deal is not None and deal.watch is not None and deal.watch.check is not None
-    check = deal.watch.check
-    text = ("reading the table again after the deal" if check.dealt
-            else f"reading the table again after {name_of(state, check.seat)}'s turn")
+    text = f"reading the table again after {name_of(state, deal.watch.check.seat)}'s turn"
     return state.with_notice(text), [Notice(text), ReadTable()]

@@ -154,17 +154,16 @@ class OpenRummyPolicy(FamilyPolicy):
 
     def dealt_table_problems(self, game: Game, table: TableState) -> tuple[str, ...]:
         """The deal leaves no melds, one card turned up and the game's stock (39 with four
-        decks); a deck count set at the table (``decks``) is not checked against."""
+        decks; not checked when the camera cannot count it)."""
         v = _variant(game)
         problems = []
         melded = sum(len(m) for m in table.melds.values())
         if melded:
-            problems.append(f"{melded} meld(s) already on the table: none lie there after the deal")
+            problems.append(f"{melded} meld(s) already on the table, where none lie after the deal")
         if len(table.discard) != 1:
-            problems.append(f"{len(table.discard)} card(s) face up: the deal turns up one")
-        decks = game.option("decks", v.decks)
-        if table.stock is not None and decks == v.decks and table.stock != v.stock:
-            problems.append(f"the stock holds {table.stock} cards: the deal leaves {v.stock}")
+            problems.append(f"{len(table.discard)} card(s) face up, where the deal turns up one")
+        if table.stock is not None and table.stock != v.stock:
+            problems.append(f"the stock holds {table.stock} cards, where the deal leaves {v.stock}")
         return tuple(problems)
 
     def count_hand(self, game: Game, deal: DealState, seat: int, groups: Groups) -> tuple[str, Number, Ruling]:
