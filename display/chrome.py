@@ -46,9 +46,10 @@ def toast(canvas: Canvas, note: Toast | None) -> None:
     L = canvas.layout
     band = inset(L.footer_band(), L.py(0.03), L.py(0.006))
     colour = theme.LEVEL_COLOURS.get(note.level, theme.LEVEL_COLOURS["info"])
-    canvas.panel(band, colour, theme.TEXT, width=L.py(0.003), radius=band.h // 2)
+    ink = theme.LEVEL_TEXT.get(note.level, theme.TEXT)
+    canvas.panel(band, colour, ink, width=L.py(0.003), radius=band.h // 2)
     # a long notice (a ruling's reason) wraps onto a second line before it is cut
-    canvas.paragraph(note.text, L.line("body"), inset(band, band.h // 2, L.py(0.003)), theme.TEXT, align="center", min_scale=0.6)
+    canvas.paragraph(note.text, L.line("body"), inset(band, band.h // 2, L.py(0.003)), ink, align="center", min_scale=0.6)
     canvas.mark("toast", band)
 
 

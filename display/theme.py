@@ -22,6 +22,10 @@ SELECTION: Final[Colour] = (0, 200, 255)  # a card under correction, a row being
 
 VALID: Final[Colour] = (40, 200, 80)
 INVALID: Final[Colour] = (235, 50, 50)
+# Red as a fill under white text (5.7:1) and as text on the dark panels (5.8:1): the marks'
+# red is too light for one and too dark for the other.
+INVALID_FILL: Final[Colour] = (190, 30, 30)
+INVALID_TEXT: Final[Colour] = (255, 110, 110)
 NEUTRAL: Final[Colour] = (120, 128, 144)
 WARNING: Final[Colour] = (255, 150, 0)
 
@@ -50,7 +54,7 @@ TILE_FACE: Final[Colour] = (246, 238, 214)
 TILE_EDGE: Final[Colour] = (150, 130, 90)
 TILE_COLOURS: Final[dict[str, Colour]] = {
     "R": (205, 25, 30),
-    "Y": (225, 120, 0),  # yellow tiles print orange-ish: dark enough on a cream face
+    "Y": (190, 100, 0),  # yellow tiles print orange-ish: dark enough on a cream face (3.6:1)
     "B": (20, 70, 200),
     "K": (16, 16, 16),
 }
@@ -58,7 +62,13 @@ TILE_COLOURS: Final[dict[str, Colour]] = {
 LEVEL_COLOURS: Final[dict[str, Colour]] = {
     "info": (40, 110, 200),
     "warning": WARNING,
-    "error": INVALID,
+    "error": INVALID_FILL,
+}
+# The text on each level's fill: dark on the orange (9:1), white on the others.
+LEVEL_TEXT: Final[dict[str, Colour]] = {
+    "info": TEXT,
+    "warning": TEXT_DARK,
+    "error": TEXT,
 }
 
 HEALTH_COLOURS: Final[dict[str, Colour]] = {

@@ -55,7 +55,7 @@ def test_a_refusal_says_why_in_a_red_band(size: tuple[int, int]) -> None:
                       confirm_by="then another seat's button confirms")
     surface, canvas = render(view, size)
     assert_texts_inside(canvas)
-    assert "problem" in canvas.regions and share(surface, canvas.regions["problem"], theme.INVALID) > 0.3
+    assert "problem" in canvas.regions and share(surface, canvas.regions["problem"], theme.INVALID_FILL) > 0.3
     assert "at most 80 points" in " ".join(texts(canvas))
 
 
@@ -67,7 +67,7 @@ def test_a_verdict_is_drawn_in_its_colour_without_steps(size: tuple[int, int], v
     word = "valid show" if valid else "wrong show"
     placed = next(t for t in canvas.texts if t.text == word)
     assert placed.rect.h >= MIN_VALUE_PX
-    assert share(surface, placed.rect, theme.VALID if valid else theme.INVALID, tolerance=40) > 0.05
+    assert share(surface, placed.rect, theme.VALID if valid else theme.INVALID_TEXT, tolerance=40) > 0.05
     assert "pad:plus" not in canvas.regions
 
 

@@ -38,7 +38,7 @@ def test_the_verdict_banner_is_coloured_by_the_whole_show(size: tuple[int, int])
     good, gc = render(show_view(valid=True), size)
     assert share(good, gc.regions["verdict"], theme.VALID, 4) > 0.6
     bad, bc = render(show_view(valid=False), size)
-    assert share(bad, bc.regions["verdict"], theme.INVALID, 4) > 0.6
+    assert share(bad, bc.regions["verdict"], theme.INVALID_FILL, 4) > 0.6
     reading, rc = render(ShowView("Ravi", valid=None, stage="reading"), size)
     assert share(reading, rc.regions["verdict"], theme.NEUTRAL, 4) > 0.6
     assert "Reading the table…" in [t.text for t in rc.texts]

@@ -60,7 +60,7 @@ def draw(canvas: Canvas, view: CallsView, faces: FaceDrawer) -> None:
 
     if view.said:
         band = L.rect((0.03, 0.735, 0.6, 0.13))
-        pygame.draw.rect(canvas.surface, theme.INVALID if view.refused else theme.PANEL, band,
+        pygame.draw.rect(canvas.surface, theme.INVALID_FILL if view.refused else theme.PANEL, band,
                          border_radius=L.py(0.01))
         canvas.paragraph(view.said, L.line("body"), inset(band, L.py(0.015), L.py(0.005)), theme.TEXT,
                          align="center")

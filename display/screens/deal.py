@@ -40,7 +40,7 @@ def draw(canvas: Canvas, view: DealResultView) -> None:
         canvas.text(line.name, L.line("large"), cells[0], ink)
         canvas.text(number_text(line.points), L.line("large"), cells[1], ink, align="right")
         canvas.text(number_text(line.total), L.line("title"), cells[2], ink, align="right")
-        note_ink = theme.INVALID if line.eliminated and not line.winner else ink
+        note_ink = theme.INVALID_TEXT if line.eliminated and not line.winner else ink
         canvas.text(line.note, L.line("body"), cells[3], note_ink, bold=False)
         if line.eliminated:
             y = row.centery

@@ -99,7 +99,7 @@ def draw_keys(canvas: Canvas, hand: HandPadView, box: pygame.Rect) -> None:
     cells = split_columns(top, [1.0] * 13 + [1.4], gap=L.py(0.006))
     for n, (label, cell) in enumerate(zip(labels, cells, strict=False), start=1):
         _key(canvas, cell, f"pad:rank:{n}", label)
-    _key(canvas, cells[-1], "pad:rank:0", "Joly" if hand.tiles else "Joker", theme.CARD_RED)
+    _key(canvas, cells[-1], "pad:rank:0", "Joly" if hand.tiles else "Joker")
     suits = COLOURS if hand.tiles else SUITS
     cells = split_columns(bottom, [1.0] * 4 + [1.6, 1.8], gap=L.py(0.006))
     for suit, cell in zip(suits, cells, strict=False):

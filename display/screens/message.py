@@ -15,7 +15,8 @@ def draw(canvas: Canvas, view: MessageView) -> None:
     stripe = L.rect((0.0, 0.0, 1.0, 0.03))
     pygame.draw.rect(canvas.surface, colour, stripe)
     title = L.rect((0.06, 0.18, 0.88, 0.16))
-    canvas.text(view.title, L.line("title") * 3 // 2, title, theme.TEXT if view.level == "info" else colour, align="center")
+    ink = {"info": theme.TEXT, "error": theme.INVALID_TEXT}.get(view.level, colour)  # read on the dark ground
+    canvas.text(view.title, L.line("title") * 3 // 2, title, ink, align="center")
     canvas.mark("title", title)
     body = L.rect((0.1, 0.4, 0.8, 0.44))
     canvas.paragraph(view.body, L.line("body"), body, theme.TEXT, align="center", valign="top", bold=False)

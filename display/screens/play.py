@@ -253,7 +253,7 @@ def _seat(
     note = seat.note or (seat.state if out else "") or team_words(seat.team)
     if note:
         note_box = pygame.Rect(note_row.x, note_row.y, note_row.w - marks_w - (pad if marks_w else 0), note_row.h)
-        colour = theme.INVALID if seat.state == SEAT_ELIMINATED and not active else ink
+        colour = theme.INVALID_TEXT if seat.state == SEAT_ELIMINATED and not active else ink
         if note != seat.note and not out and team is not None and not active:
             colour = team
         canvas.text(note, note_h, note_box, colour, bold=False)

@@ -50,7 +50,7 @@ def draw(canvas: Canvas, view: ScorepadView, faces: FaceDrawer) -> None:
         value_box = pad
     colour = theme.TEXT
     if view.verdict is not None:
-        colour = theme.VALID if view.verdict else theme.INVALID
+        colour = theme.VALID if view.verdict else theme.INVALID_TEXT
     value_px = max(MIN_VALUE_PX, round(VALUE_LINE * L.height))
     shown = view.value + ("_" if view.typing else "")
     canvas.text(shown, value_px, inset(value_box, L.py(0.01)), colour, align="center", min_scale=0.5)
@@ -109,7 +109,7 @@ def _problem(canvas: Canvas, text: str, height: float) -> None:
         return
     L = canvas.layout
     why = L.rect((0.04, 0.77, 0.92, height))
-    pygame.draw.rect(canvas.surface, theme.INVALID, why, border_radius=L.py(0.01))
+    pygame.draw.rect(canvas.surface, theme.INVALID_FILL, why, border_radius=L.py(0.01))
     canvas.paragraph(text, L.line("body"), inset(why, L.py(0.02), L.py(0.005)), theme.TEXT, align="center")
     canvas.mark("problem", why)
 
@@ -125,7 +125,7 @@ def _draw_cards(canvas: Canvas, view: ScorepadView, hand: HandPadView, faces: Fa
 
     facts = L.rect((0.04, 0.435, 0.92, 0.065))
     left, right = split_columns(facts, [2.4, 1.0], gap=L.py(0.02))
-    colour = theme.TEXT if hand.valid is None else (theme.VALID if hand.valid else theme.INVALID)
+    colour = theme.TEXT if hand.valid is None else (theme.VALID if hand.valid else theme.INVALID_TEXT)
     canvas.text(hand.ruling or view.value, L.line("body"), left, colour, min_scale=0.5)
     canvas.text(view.entered_by or view.value, L.line("body"), right, theme.TEXT_DIM, align="right", bold=False)
     canvas.mark("ruling", left)

@@ -48,7 +48,7 @@ def draw(canvas: Canvas, view: ShowView, faces: FaceDrawer) -> None:
     elif view.valid:
         colour, words = theme.VALID, view.verdict or "Valid show"
     else:
-        colour, words = theme.INVALID, view.verdict or "Invalid show"
+        colour, words = theme.INVALID_FILL, view.verdict or "Invalid show"
     banner = verdict_band(canvas, words)
     pygame.draw.rect(canvas.surface, colour, banner)
     canvas.paragraph(words, L.line("large"), _band_inner(canvas, banner), theme.TEXT_DARK if view.valid else theme.TEXT, align="center")

@@ -17,7 +17,7 @@ def draw(canvas: Canvas, view: TurnCheckView) -> None:
     right = f"read {view.reads} times" if view.reads > 1 else ""
     chrome.header(canvas, "Turn check", right)
     banner = L.rect((0.0, 0.1, 1.0, 0.1))
-    pygame.draw.rect(canvas.surface, theme.INVALID, banner)
+    pygame.draw.rect(canvas.surface, theme.INVALID_FILL, banner)
     headline = view.headline or f"{view.player}'s turn is not legal"
     canvas.paragraph(headline, L.line("large"), inset(banner, L.py(0.03), L.py(0.008)), theme.TEXT,
                      align="center")
