@@ -169,7 +169,7 @@ class TextFont:
         if self._simple(text):
             return self.primary.render(text, antialias, colour)
         pieces = []
-        for run in self.runs(text):
+        for run in visual_order(self.runs(text)):
             font = self._shaped(run)
             pieces.append((font.render(run.text, antialias, colour), font.get_ascent()))
         surf = pygame.Surface((max(1, sum(p.get_width() for p, _ in pieces)), self._height),
@@ -180,6 +180,26 @@ class TextFont:
             surf.blit(piece, (x, min(max(0, baseline - ascent), self._height - piece.get_height())))
             x += piece.get_width()
         return surf
+
+
+def visual_order(runs: list[Run]) -> list[Run]:
+    """``runs`` in the order they are drawn left to right: words of a right-to-left script
+    that follow one another (with only spaces between) are laid from the right, so "سارة أحمد"
+    reads as written; each run's own letters are shaped right to left by its face already."""
+    out: list[Run] = []
+    i = 0
+    while i < len(runs):
+        if runs[i].script not in _RIGHT_TO_LEFT:
+            out.append(runs[i])
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(runs) and (runs[j + 1].script in _RIGHT_TO_LEFT or (
+                not runs[j + 1].text.strip() and j + 2 < len(runs) and runs[j + 2].script in _RIGHT_TO_LEFT)):
+            j += 1
+        out.extend(reversed(runs[i:j + 1]))
+        i = j + 1
+    return out
 
 
 class Fonts:

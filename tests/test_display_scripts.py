@@ -14,7 +14,7 @@ import numpy as np
 import pygame
 import pytest
 
-from display.fonts import Fonts, script_of
+from display.fonts import Fonts, script_of, visual_order
 from display.samples import play_view
 from display.viewmodel import SeatView
 
@@ -47,6 +47,25 @@ def test_runs_follow_faces_and_scripts(fonts: Fonts) -> None:
     assert [(r.text, r.script) for r in runs] == [("Ravi ", "Latn"), ("रवि ", "Deva"), ("王", "Hani")]
     assert runs[0].face == 0 and runs[1].face != runs[2].face != 0
     assert script_of("م") == "Arab" and script_of("ж") == "Latn"
+
+
+def test_words_of_a_right_to_left_name_are_laid_from_the_right(fonts: Fonts) -> None:
+    """"سارة أحمد" (Sara Ahmad): the first word is read first, so it lies on the right; a Latin
+    word after it stays on the right of the Arabic, as written in a left-to-right line."""
+    font = fonts.get(40)
+    runs = font.runs("سارة أحمد")
+    assert [r.text for r in visual_order(runs)] == ["أحمد", " ", "سارة"]
+    mixed = font.runs("Seat 2: سارة أحمد 40")
+    laid = [r.text.strip() for r in visual_order(mixed)]
+    assert laid.index("أحمد") < laid.index("سارة") and laid[0].startswith("Seat") and laid[-1] == "40"
+    white = (255, 255, 255)
+    whole = font.render("سارة أحمد", True, white)
+    first, second = font.render("سارة", True, white), font.render("أحمد", True, white)
+    # the first word's ink is on the right of the whole line
+    right = pygame.surfarray.pixels_alpha(whole)[whole.get_width() - first.get_width():, :]
+    left = pygame.surfarray.pixels_alpha(whole)[:second.get_width(), :]
+    assert np.array_equal(right, pygame.surfarray.pixels_alpha(first)[:, :])
+    assert np.array_equal(left, pygame.surfarray.pixels_alpha(second)[:, :])
 
 
 def test_conjuncts_are_shaped(fonts: Fonts) -> None:
