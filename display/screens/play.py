@@ -333,7 +333,8 @@ def draw_countdown(canvas: Canvas, view: PlayView) -> None:
             pygame.draw.polygon(surf, colour, arc_points(centre, radius, radius - width, fraction))
     seconds = max(0, math.ceil(cd.seconds_left - 1e-9))
     digits = pygame.Rect(inner_box.x, inner_box.y + inner_box.h // 6, inner_box.w, int(inner_box.h * 0.56))
-    canvas.text(str(seconds), L.line("huge"), digits, colour if cd.running else theme.TEXT_DIM, align="center")
+    # the digits' ink fills their box: the seconds left are read from across the table
+    canvas.figures(str(seconds), digits, colour if cd.running else theme.TEXT_DIM, align="center")
     label = pygame.Rect(inner_box.x, digits.bottom, inner_box.w, inner_box.bottom - digits.bottom)
     canvas.text(name, L.line("small"), label, theme.TEXT, align="center")
     if cd.label:
