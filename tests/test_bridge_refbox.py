@@ -7,6 +7,7 @@ and add noise, so the retransmission and de-duplication rules are checked both w
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -522,3 +523,108 @@ def test_an_led_for_a_seat_the_box_has_not_is_kept_but_not_sent() -> None:
     host.led(3, LED_ON, 0.1)
     sent = [f.payload for f in Packetizer(HOST_TYPES).feed(host.take_output()) if f.type == Msg.LED]
     assert sent == [bytes((3, LED_ON))] and host.leds == {4: LED_ON, 3: LED_ON}
+
+
+# --- found by a fault review: a restart seen late, a full hold, a buzz behind another command
+
+
+def _joined(drop_acks: list[bool]) -> tuple[HostProtocol, ReferenceBox, list[int], list[int], Callable[..., None]]:
+    """Host and box stepped a millisecond at a time by hand (``step``), the host's acks to
+    the box dropped while ``drop_acks[0]``; ``boot[0]`` is the host time the box's clock began."""
+    host, box = HostProtocol(), ReferenceBox()
+    now, boot = [0], [0]
+
+    def step(n: int = 1) -> None:
+        for _ in range(n):
+            now[0] += 1
+            host.tick(now[0] / 1000)
+            box.tick(now[0] - boot[0])
+            down = host.take_output()
+            if not drop_acks[0]:
+                box.receive(down, now[0] - boot[0])
+            host.receive(box.take_output(), now[0] / 1000)
+
+    return host, box, now, boot, step
+
+
+def test_a_press_of_a_box_that_restarted_is_delivered_once_though_the_restart_is_seen_late() -> None:
+    """A yanked cable that cut the box's power: the host asked for the HELLO after reopening,
+    so the restart shows only at the next heartbeat; a press of the new run whose ack was lost
+    and is sent again after that heartbeat is still a repeat."""
+    drop = [False]
+    host, box, now, boot, step = _joined(drop)
+    host.opened(0.0)
+    step(20)
+    box.press(0, now[0] - boot[0])
+    step(60)
+    box.release(0, now[0] - boot[0])
+    step(5000)  # a run of the box over a second long
+    host.closed()
+    now[0] += 300
+    boot[0] = now[0]
+    box.power_up(0)
+    box.take_output()  # its power-up HELLO lost while the port opened
+    host.opened(now[0] / 1000)
+    step(50)
+    step(950 - (now[0] - boot[0]))
+    box.press(3, now[0] - boot[0])  # at 950 ms of the new run
+    drop[0] = True
+    step(5)  # its ack is lost
+    drop[0] = False
+    step(400)  # the heartbeat at 1000 ms shows the restart; the press is sent again
+    got = [(e.button, e.event, e.t_ms) for e in host.take_events() if isinstance(e, ButtonEvent)]
+    assert got.count((3, "press", 950)) == 1 and host.stats.box_restarts == 1
+
+
+def test_a_press_the_host_has_no_room_to_hold_before_the_hello_is_not_acknowledged() -> None:
+    """Before the HELLO the host holds events for the game; once the hold is full it leaves
+    the next unacknowledged, so the box keeps it (never believing it delivered)."""
+    from firmware_bridge.host import HOLD_MAX
+
+    host = HostProtocol()
+    host.opened(0.0)
+    frames = [encode_frame(Msg.BUTTON, i % 256, button_payload(0, PRESS if i % 2 == 0 else 2, 100 + i))
+              for i in range(HOLD_MAX + 3)]
+    for frame in frames:
+        host.receive(frame, 0.01)
+    acks = [f for f in frames_of(host.take_output()) if Packetizer(HOST_TYPES).feed(f)
+            and Packetizer(HOST_TYPES).feed(f)[0].type == Msg.HOST_ACK]
+    assert len(acks) == HOLD_MAX and host.stats.held_full == 3
+
+
+def test_a_buzz_whose_ack_is_lost_is_not_sounded_again_behind_a_newer_command() -> None:
+    """The box knows a repeat by the last command's seq: a buzz re-sent after an LED command
+    would sound twice, so it is not re-sent once a newer command went out."""
+    host, box = HostProtocol(), ReferenceBox()
+    applied: list[int] = []
+    handle = box._handle
+
+    def spy(frame, now_ms):  # type: ignore[no-untyped-def]
+        before = box.buzz_until
+        handle(frame, now_ms)
+        if frame.type == Msg.BUZZ and box.buzz_until != before:
+            applied.append(frame.seq)
+
+    box._handle = spy  # type: ignore[method-assign]
+    lose = [False]
+    now = [0]
+
+    def step(n: int = 1) -> None:
+        for _ in range(n):
+            now[0] += 1
+            host.tick(now[0] / 1000)
+            box.tick(now[0])
+            box.receive(host.take_output(), now[0])
+            up = box.take_output()
+            host.receive(b"" if lose[0] else up, now[0] / 1000)
+
+    host.opened(0.0)
+    step(50)
+    lose[0] = True
+    host.buzz(400, now[0] / 1000)
+    step(2)
+    host.led(0, LED_ON, now[0] / 1000)
+    step(2)
+    lose[0] = False
+    step(300)
+    assert len(applied) == 1
