@@ -229,8 +229,9 @@ class FaceDrawer:
             surf.blit(img, img.get_rect(midbottom=(w // 2, h - pad)))
         elif face.kind == "tile":
             y = label(face.label, int(h * 0.3), pad, colour, int(w * 0.5))
-            d = max(4, w // 7)
-            surf.blit(pip("dot", d, colour), (pad + (int(w * 0.5) - d) // 2, y + pad))
+            # the colour's letter (R, Y, B, K, as the keypad names them) where a set prints
+            # its mark: the colour read without telling red from yellow by hue alone
+            label(face.suit, max(8, int(h * 0.16)), y + pad // 2, colour, int(w * 0.5))
         elif face.kind == "joly":
             size = int(w * 0.5)
             surf.blit(pip("face", size, colour), (pad, pad * 2))

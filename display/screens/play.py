@@ -323,15 +323,16 @@ def draw_countdown(canvas: Canvas, view: PlayView) -> None:
     if cd is None:
         canvas.text(name, L.line("large"), inner_box, theme.TEXT, align="center")
         return
-    total = cd.total_seconds if cd.total_seconds > 0 else 1.0
-    fraction = min(1.0, max(0.0, cd.seconds_left / total))
+    total = cd.total_seconds if cd.total_seconds > 0 and math.isfinite(cd.total_seconds) else 1.0
+    left = cd.seconds_left if math.isfinite(cd.seconds_left) else 0.0  # a clock gone wrong: none left
+    fraction = min(1.0, max(0.0, left / total))
     colour = ring_colour(fraction, cd.running)
     if fraction > 0:
         if fraction >= 1.0:
             pygame.draw.circle(surf, colour, centre, radius, width)
         else:
             pygame.draw.polygon(surf, colour, arc_points(centre, radius, radius - width, fraction))
-    seconds = max(0, math.ceil(cd.seconds_left - 1e-9))
+    seconds = max(0, math.ceil(left - 1e-9))
     digits = pygame.Rect(inner_box.x, inner_box.y + inner_box.h // 6, inner_box.w, int(inner_box.h * 0.56))
     # the digits' ink fills their box: the seconds left are read from across the table
     canvas.figures(str(seconds), digits, colour if cd.running else theme.TEXT_DIM, align="center")
