@@ -1,9 +1,14 @@
 """The spoken table: a few short phrases said aloud as the game goes, never holding it up.
 
-"Ravi, ten seconds" when a turn's clock reaches ten seconds, "valid show" or "wrong show" when
-a show is ruled, "Ravi wins the deal", "Meera wins" at the end. The words come from the
-screens the table draws (:meth:`Speaker.hear` sees each view), so what is said always agrees
-with what is shown, and each thing is said once.
+"Ravi, ten seconds" when a turn's clock reaches ten seconds, "Ravi: valid show" or "Ravi: wrong
+show" when a show is ruled, "paused: button box lost" when play stops for a device, a turn
+found illegal ("Di's turn is not legal"), "Ravi wins the deal", "Meera wins" at the end. The
+words come from the screens the table draws (:meth:`Speaker.hear` sees each view), so what is
+said always agrees with what is shown, and each thing is said once.
+
+A name in another script is said in its own language's voice (espeak-ng's SSML: each run of
+Devanagari, Arabic, Chinese… letters wrapped in ``<voice xml:lang=…>``), not spelt out letter by
+letter as an English voice does.
 
 The voice is espeak-ng (a Debian package that runs on a Pi), started as a child process that
 the table never waits for: a phrase that comes while the last one is still being said waits in
@@ -22,7 +27,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from display.viewmodel import DealResultView, GameOverView, PlayView, ShowView, ViewModel
+from display.fonts import script_of
+from display.viewmodel import (
+    DealResultView,
+    GameOverView,
+    PlayView,
+    ShowView,
+    TurnCheckView,
+    ViewModel,
+)
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +43,35 @@ log = logging.getLogger(__name__)
 WARN_AT_S = 10
 #: Phrases waiting while one is said; older ones are dropped past this.
 QUEUE = 3
+#: The espeak-ng language for each script a name may be written in (Latin needs none).
+LANGUAGES = {"Deva": "hi", "Beng": "bn", "Taml": "ta", "Telu": "te", "Gujr": "gu", "Guru": "pa",
+             "Knda": "kn", "Mlym": "ml", "Arab": "ar", "Hebr": "he", "Hani": "cmn", "Hang": "ko",
+             "Thai": "th", "Grek": "el"}
+
+
+def ssml(phrase: str) -> str:
+    """``phrase`` as espeak-ng's SSML: each run of letters of a script other than Latin in
+    that script's language's voice; the rest (and any markup characters) as plain text."""
+    parts: list[str] = []
+    lang: str | None = None
+    run = ""
+
+    def close() -> None:
+        text = run.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        parts.append(f'<voice xml:lang="{lang}">{text}</voice>' if lang else text)
+
+    for ch in phrase:
+        mine = LANGUAGES.get(script_of(ch)) if ch.isalpha() or not ch.isascii() else None
+        if mine is None and lang is not None and not ch.isalpha() and ch not in ",.:;!?":
+            mine = lang  # a space or mark inside a name in that script stays with it
+        if mine != lang and run:
+            close()
+            run = ""
+        lang = mine
+        run += ch
+    if run:
+        close()
+    return "<speak>" + "".join(parts) + "</speak>"
 
 
 class Process(Protocol):
@@ -61,7 +103,7 @@ class Speaker:
         found = program or shutil.which("espeak-ng")
         if found is None:
             raise FileNotFoundError("espeak-ng is not installed (apt install espeak-ng)")
-        self.command = [found, "-v", voice, "-s", str(words_per_minute), *extra]
+        self.command = [found, "-m", "-v", voice, "-s", str(words_per_minute), *extra]
         self.launch = launch
         self.queue: deque[str] = deque(maxlen=QUEUE)
         self.said: list[str] = []  # every phrase started, for tests and logs
@@ -80,6 +122,12 @@ class Speaker:
 
     def _news(self, before: ViewModel | None, view: ViewModel) -> list[str]:
         """What changed from ``before`` to ``view`` that the table says aloud."""
+        if isinstance(view, PlayView) and view.paused_reason:
+            was = isinstance(before, PlayView) and before.paused_reason == view.paused_reason
+            return [] if was else [f"paused: {view.paused_reason}"]
+        if isinstance(view, TurnCheckView):
+            was = isinstance(before, TurnCheckView) and before.headline == view.headline
+            return [] if was or not view.headline else [view.headline]
         if isinstance(view, PlayView):
             clock, seat = view.countdown, view.active_seat
             if (clock is None or seat is None or not clock.running or not 0 <= seat < len(view.seats)
@@ -92,7 +140,8 @@ class Speaker:
         if isinstance(view, ShowView):
             ruled = view.valid is not None and not view.title  # a show, not a hand being counted
             was = isinstance(before, ShowView) and before.valid is not None and before.declarer == view.declarer
-            return [("valid show" if view.valid else "wrong show")] if ruled and not was else []
+            words = "valid show" if view.valid else "wrong show"
+            return [f"{view.declarer}: {words}" if view.declarer else words] if ruled and not was else []
         once: tuple[object, ...] | None = None
         phrase = ""
         if isinstance(view, DealResultView) and view.headline:
@@ -121,7 +170,7 @@ class Speaker:
             return
         phrase = self.queue.popleft()
         try:
-            self._current = self.launch([*self.command, phrase])
+            self._current = self.launch([*self.command, ssml(phrase)])
             self.said.append(phrase)
         except OSError as exc:  # the voice went away: the table plays on silently
             log.warning("cannot speak (%s): the table goes on silently", exc)

@@ -69,7 +69,9 @@ def test_verdicts_deals_and_the_winner_are_said_once_each() -> None:
         speaker.hear(view)
     headline = deal_view().headline
     over = gameover_view()
-    assert speaker.said == ["valid show", "wrong show", headline, over.headline or f"{over.winner} wins"]
+    valid = show_view(valid=True).declarer
+    assert speaker.said == [f"{valid}: valid show", "Meera: wrong show", headline,
+                            over.headline or f"{over.winner} wins"]
 
 
 def test_the_table_never_waits_for_the_voice() -> None:
@@ -127,7 +129,7 @@ def test_a_real_game_is_announced(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert main(["demo", "--headless", "--box", "keys", "--pace-ms", "0",
                  "--journal", str(tmp_path / "j.sqlite")]) == 0
     said = speaker.said
-    assert "valid show" in said and "wrong show" in said
+    assert any(p.endswith(": valid show") for p in said) and any(p.endswith(": wrong show") for p in said)
     assert said[-1].startswith("Asha wins")  # the demo's winner, last
 
 
@@ -196,3 +198,40 @@ def test_run_speaks_through_the_screen_it_draws(tmp_path: Path, monkeypatch: pyt
     assert main(["run", "--variant", "indian-pool-101", "--headless", "--no-box", "--camera", "none",
                  "--seconds", "0.5", "--mute", "--journal", str(tmp_path / "j2.sqlite")]) == 0
     assert not heard
+
+
+def test_a_name_in_another_script_is_said_in_its_own_language() -> None:
+    """An English voice spells "سارة" out letter by letter: the name goes in the Arabic voice,
+    as SSML, and the rest in the table's own; markup characters in a name are text."""
+    from tablekit.speech import ssml
+
+    assert ssml("Ravi, ten seconds") == "<speak>Ravi, ten seconds</speak>"
+    assert ssml("سارة أحمد, ten seconds") == '<speak><voice xml:lang="ar">سارة أحمد</voice>, ten seconds</speak>'
+    assert ssml("王小明: wrong show") == '<speak><voice xml:lang="cmn">王小明</voice>: wrong show</speak>'
+    assert ssml("Bo <b> & Di") == "<speak>Bo &lt;b&gt; &amp; Di</speak>"
+    voice = Voice()
+    speaker = _speaker(voice)
+    speaker.say("सारा, ten seconds")
+    assert voice.commands[-1][1] == "-m" and voice.commands[-1][-1].startswith('<speak><voice xml:lang="hi">')
+
+
+def test_a_pause_and_an_illegal_turn_are_said_once() -> None:
+    from display.samples import turn_check_view
+
+    voice = Voice()
+    speaker = _speaker(voice)
+    paused = play_view(4, 20.0, active=1, paused_reason="button box lost")
+    for view in (play_view(4, 20.0, active=1), paused, paused, turn_check_view(), turn_check_view()):
+        speaker.hear(view)
+    assert speaker.said == ["paused: button box lost", turn_check_view().headline]
+
+
+def test_the_real_voice_reads_ssml(tmp_path: Path) -> None:
+    out = tmp_path / "name.wav"
+    speaker = Speaker(extra=["-w", str(out)])
+    speaker.say("سارة, ten seconds")
+    deadline = time.monotonic() + 20
+    while speaker.speaking and time.monotonic() < deadline:
+        time.sleep(0.05)
+    with wave.open(str(out)) as wav:
+        assert 0.5 < wav.getnframes() / wav.getframerate() < 6
