@@ -124,3 +124,13 @@ def test_a_demo_cut_off_after_its_last_event_resumes_to_its_report(tmp_path):
     assert main([*args, "--resume", "--report", str(again)]) == 0
     assert json.loads(again.read_text()) == json.loads(whole.read_text())
     assert json.loads(again.read_text())["over"] is True
+
+
+def test_a_script_that_ends_before_its_game_says_so(tmp_path, capsys):
+    script = json.loads((DEMO_SCRIPT.parent / "kalooki-40.json").read_text())
+    script["steps"] = script["steps"][:5]
+    short = tmp_path / "short.json"
+    short.write_text(json.dumps(script))
+    assert main(["demo", "--headless", "--no-screen", "--box", "keys", "--script", str(short),
+                 "--journal", str(tmp_path / "j.sqlite")]) == 1
+    assert "the script's steps ended before the game did" in capsys.readouterr().err

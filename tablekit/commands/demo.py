@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -420,6 +421,9 @@ def run(args: argparse.Namespace) -> int:
     if screen is not None:
         screen.close()
     journal.close()
+    if not table.over:  # said even with no summary printed: the script ran out mid-game
+        print(f"tablekit demo: the script's steps ended before the game did (the game is in "
+              f"{journal_path}: --journal {journal_path} --resume goes on with it)", file=sys.stderr)
     return 0 if table.over else 1
 
 
