@@ -654,3 +654,14 @@ def test_camera_says_when_no_frame_came_to_rest(tmp_path: Path, capsys: Capture)
     assert "no still frame came from" in capsys.readouterr().err
     assert main(["camera", "--source", str(photo), "--max-frames", "-5"]) == 2
     assert "bad --max-frames -5" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--rulings"], "--rulings goes with --game N"),
+    (["--game", "1", "--players"], "two views"),
+    (["--replay", "1", "--game", "1"], "--replay shows one game"),
+])
+def test_history_says_which_flags_do_not_go_together(argv: list[str], said: str, tmp_path: Path,
+                                                     capsys: Capture) -> None:
+    assert main(["history", "--journal", str(tmp_path / "j.sqlite"), *argv]) == 2
+    assert said in _error(capsys)

@@ -59,6 +59,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     path = args.journal or default_path()
+    from tablekit.values import ValueRefused
+
+    # a flag that would be passed over in silence is said: what the user asked for is not shown
+    if (args.rulings or args.photos) and not args.game:
+        raise ValueRefused(f"{'--rulings' if args.rulings else '--photos'} goes with --game N (the game whose rulings)")
+    if args.replay and (args.game or args.players):
+        raise ValueRefused("--replay shows one game on screen: give it alone, without --game or --players")
+    if args.game and args.players:
+        raise ValueRefused("--game and --players are two views: give one of them")
     try:
         if args.replay:
             return _replay(path, args)
