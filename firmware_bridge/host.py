@@ -25,14 +25,11 @@ millisecond at most). The host remembers the last 64 events it delivered by that
 them across reopens and HELLOs, and acknowledges but ignores any BUTTON frame whose event it
 already delivered. The memory is cleared only when the box has evidently restarted (its
 clock went back: a HEARTBEAT with a smaller uptime than the last one, or a HELLO the host did
-not ask for in the last 3 s), since a new run of the box counts its time from zero again; and
-a restart seen only at the heartbeat after a HELLO the host asked for forgets only what came
-before that HELLO (the events since are the new run's, and a re-send of one is still a
-repeat). Before the HELLO, events are held for the game (64 at most); one that finds the hold
+not ask for in the last 3 s), since a new run of the box counts its time from zero again; a
+restart seen only at a heartbeat keeps the events delivered since the heartbeat before it
+that the box stamped no later than its new uptime (the new run's, whose re-sends are still
+repeats). Before the HELLO, events are held for the game (64 at most); one that finds the hold
 full is left unacknowledged, so the box keeps it and sends it again.
-
-A buzz whose ack was lost is not re-sent once a newer LED or BUZZ went out: the box knows a
-repeat by the last command's seq only, and would sound it twice.
 
 LED and BUZZ are re-sent every 100 ms until the box acknowledges them (10 tries), and the LED
 modes are sent again whenever the link comes up, so a box that restarted shows what the game
@@ -135,10 +132,9 @@ class HostProtocol:
         self._out = bytearray()
         self._events: list[BoxEvent] = []
         self._delivered: deque[EventKey] = deque(maxlen=DEDUP_WINDOW)
-        # the events delivered before the last HELLO: the box's last run, or this one before
-        # a reopen, which cannot be told apart until a heartbeat says whether its clock went back
-        self._before_hello: deque[EventKey] = deque(maxlen=DEDUP_WINDOW)
-        self._hello_since_heartbeat = False
+        # the events delivered since the last heartbeat: when the next one shows the box's
+        # clock went back, those it stamped before that new uptime may be the new run's
+        self._since_heartbeat: deque[EventKey] = deque(maxlen=DEDUP_WINDOW)
         self._held: list[ButtonEvent] = []
         self._pending: dict[int, _Pending] = {}
         self._last_valid = 0.0
@@ -264,9 +260,7 @@ class HostProtocol:
     def _command(self, msg: int, payload: bytes, now: float, sets: tuple[int, int] = (0, 0),
                  until: float | None = None) -> None:
         for old, p in list(self._pending.items()):  # replaced: never re-sent after this one
-            if p.sets == sets or p.sets[0] == Msg.BUZZ:
-                # a buzz whose ack was lost is not re-sent behind a newer command either: the
-                # box knows a repeat by the last command's seq only, and would sound it twice
+            if p.sets == sets:
                 del self._pending[old]
         seq = self._next_seq()
         if seq == self._last_command_seq:
@@ -292,14 +286,14 @@ class HostProtocol:
         elif frame.type == Msg.HEARTBEAT:
             uptime, dropped = parse_heartbeat(frame.payload)
             if self._last_uptime is not None and _before(uptime, self._last_uptime):
-                # the box began a new run; when a HELLO came since the last heartbeat, the run
-                # began with it: what was delivered since is this run's, still to be told from
-                # its repeats (else the HELLO was lost, and every key is the old run's)
-                self._box_restarted(since_hello=self._hello_since_heartbeat)
+                # the box began a new run since the last heartbeat: the events delivered before
+                # that heartbeat were the old run's; those since, stamped no later than this
+                # uptime, may be the new run's, still to be told from their repeats
+                self._box_restarted(keep=[k for k in self._since_heartbeat if not _before(uptime, k[2])])
                 if self.up:
                     self._resync_leds(now)  # its LEDs went dark with the restart
             self._last_uptime = uptime
-            self._hello_since_heartbeat = False
+            self._since_heartbeat.clear()
             self.stats.box_uptime_ms, self.stats.box_dropped = uptime, dropped
         elif frame.type == Msg.ACK:
             self._pending.pop(parse_ack(frame.payload), None)
@@ -317,7 +311,7 @@ class HostProtocol:
         if self._hello_ok and self.box is not None and button >= self.box.buttons:
             raise ValueError(f"button {button} on a box of {self.box.buttons}")
         key = (button, edge, t_ms)
-        if key in self._delivered or key in self._before_hello:
+        if key in self._delivered:
             self.stats.repeats += 1
             return
         event = ButtonEvent(button, "press" if edge == PRESS else "release", t_ms)
@@ -326,16 +320,16 @@ class HostProtocol:
         else:
             self._events.append(event)
         self._delivered.append(key)
+        self._since_heartbeat.append(key)
         self.stats.events += 1
 
-    def _box_restarted(self, since_hello: bool = False) -> None:
+    def _box_restarted(self, keep: list[EventKey] | None = None) -> None:
         """A new run of the box: its times start again from zero, so the old run's keys mean
-        nothing (``since_hello``: the new run began at the last HELLO, and the keys delivered
-        since are its own)."""
+        nothing (``keep``: the keys that may be the new run's)."""
         self.stats.box_restarts += 1
-        self._before_hello.clear()
-        if not since_hello:
-            self._delivered.clear()
+        self._delivered.clear()
+        self._delivered.extend(keep or ())
+        self._since_heartbeat.clear()
         self._last_uptime = None
 
     def _on_hello(self, hello: Hello, now: float) -> None:
@@ -351,10 +345,6 @@ class HostProtocol:
         if self._hello_ok and now - self._last_hello_req > self.lost_after:
             # a HELLO nobody asked for lately: the box powered up again on its own
             self._box_restarted()
-        else:  # a HELLO asked for: the same run, or a new one a heartbeat will reveal
-            self._before_hello.extend(self._delivered)
-            self._delivered.clear()
-        self._hello_since_heartbeat = True
         self._refused = False
         self._hello_ok = True
         self.box = hello
