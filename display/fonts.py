@@ -184,7 +184,7 @@ class TextFont:
 
 def visual_order(runs: list[Run]) -> list[Run]:
     """``runs`` in the order they are drawn left to right: words of a right-to-left script
-    that follow one another (with only spaces between) are laid from the right, so "سارة أحمد"
+    that follow one another (with only spaces, hyphens or numbers between) are laid from the right, so "سارة أحمد"
     reads as written; each run's own letters are shaped right to left by its face already."""
     out: list[Run] = []
     i = 0
@@ -195,8 +195,9 @@ def visual_order(runs: list[Run]) -> list[Run]:
             continue
         j = i
         while j + 1 < len(runs) and (runs[j + 1].script in _RIGHT_TO_LEFT or (
-                not runs[j + 1].text.strip() and j + 2 < len(runs) and runs[j + 2].script in _RIGHT_TO_LEFT)):
-            j += 1
+                not any(ch.isalpha() for ch in runs[j + 1].text)
+                and j + 2 < len(runs) and runs[j + 2].script in _RIGHT_TO_LEFT)):
+            j += 1  # a space, hyphen or number between two right-to-left words goes with them
         out.extend(reversed(runs[i:j + 1]))
         i = j + 1
     return out

@@ -6,9 +6,9 @@ found illegal ("Di's turn is not legal"), "Ravi wins the deal", "Meera wins" at 
 words come from the screens the table draws (:meth:`Speaker.hear` sees each view), so what is
 said always agrees with what is shown, and each thing is said once.
 
-A name in another script is said in its own language's voice (espeak-ng's SSML: each run of
-Devanagari, Arabic, Chinese… letters wrapped in ``<voice xml:lang=…>``), not spelt out letter by
-letter as an English voice does.
+A name in another script is said in its own language's voice (a phrase is said in segments,
+each run of Devanagari, Arabic, Greek, Chinese… letters with that language's voice), not
+spelt out letter by letter as an English voice does.
 
 The voice is espeak-ng (a Debian package that runs on a Pi), started as a child process that
 the table never waits for: a phrase that comes while the last one is still being said waits in
@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import shutil
 import subprocess
+import unicodedata
 from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -45,33 +46,53 @@ WARN_AT_S = 10
 QUEUE = 3
 #: The espeak-ng language for each script a name may be written in (Latin needs none).
 LANGUAGES = {"Deva": "hi", "Beng": "bn", "Taml": "ta", "Telu": "te", "Gujr": "gu", "Guru": "pa",
-             "Knda": "kn", "Mlym": "ml", "Arab": "ar", "Hebr": "he", "Hani": "cmn", "Hang": "ko",
-             "Thai": "th", "Grek": "el"}
+             "Knda": "kn", "Mlym": "ml", "Arab": "ar", "Hebr": "he", "Hani": "cmn", "Hang": "ko"}
+#: Scripts the screen draws with its Latin face but a voice must still be told of.
+_NAMED = (("GREEK", "el"), ("CYRILLIC", "ru"), ("HIRAGANA", "ja"), ("KATAKANA", "ja"), ("THAI", "th"))
 
 
-def ssml(phrase: str) -> str:
-    """``phrase`` as espeak-ng's SSML: each run of letters of a script other than Latin in
-    that script's language's voice; the rest (and any markup characters) as plain text."""
-    parts: list[str] = []
-    lang: str | None = None
-    run = ""
+def _language(ch: str) -> str | None:
+    """The language whose voice says letter ``ch`` (None: the table's own)."""
+    if ch.isascii():
+        return None
+    lang = LANGUAGES.get(script_of(ch))
+    if lang is None:
+        name = unicodedata.name(ch, "")
+        lang = next((code for prefix, code in _NAMED if name.startswith(prefix)), None)
+    return lang
 
-    def close() -> None:
-        text = run.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        parts.append(f'<voice xml:lang="{lang}">{text}</voice>' if lang else text)
 
+def segments(phrase: str) -> list[tuple[str | None, str]]:
+    """``phrase`` cut where the voice must change: each run of a name in another script (the
+    spaces and marks inside it kept with it) in that script's language, the rest (numbers,
+    the table's words) in the table's own (None). Said one after the other: espeak-ng's own
+    switching (SSML) goes on reading the words after a name in the name's language."""
+    out: list[tuple[str | None, str]] = []
     for ch in phrase:
-        mine = LANGUAGES.get(script_of(ch)) if ch.isalpha() or not ch.isascii() else None
-        if mine is None and lang is not None and not ch.isalpha() and ch not in ",.:;!?":
-            mine = lang  # a space or mark inside a name in that script stays with it
-        if mine != lang and run:
-            close()
-            run = ""
-        lang = mine
-        run += ch
-    if run:
-        close()
-    return "<speak>" + "".join(parts) + "</speak>"
+        lang = _language(ch)
+        if lang is None and out and out[-1][0] is not None and not ch.isascii():
+            lang = out[-1][0]  # a combining mark or joiner of that script
+        if lang is None and out and out[-1][0] is not None and ch == " ":
+            out[-1] = (out[-1][0], out[-1][1] + ch)  # a space inside a name: decided below
+            continue
+        if out and out[-1][0] == lang:
+            out[-1] = (lang, out[-1][1] + ch)
+        else:
+            out.append((lang, ch))
+    # a name's trailing space belongs to the table's words after it
+    tidy: list[tuple[str | None, str]] = []
+    for lang, text in out:
+        if lang is not None and text.endswith(" ") and text.strip():
+            tidy += [(lang, text.rstrip(" ")), (None, " " * (len(text) - len(text.rstrip(" "))))]
+        else:
+            tidy.append((lang, text))
+    merged: list[tuple[str | None, str]] = []
+    for lang, text in tidy:
+        if merged and merged[-1][0] == lang:
+            merged[-1] = (lang, merged[-1][1] + text)
+        else:
+            merged.append((lang, text))
+    return [(lang, text) for lang, text in merged if text.strip()]
 
 
 class Process(Protocol):
@@ -103,11 +124,14 @@ class Speaker:
         found = program or shutil.which("espeak-ng")
         if found is None:
             raise FileNotFoundError("espeak-ng is not installed (apt install espeak-ng)")
-        self.command = [found, "-m", "-v", voice, "-s", str(words_per_minute), *extra]
+        self.program, self.voice = found, voice
+        self.options = ["-s", str(words_per_minute), *extra]
+        self.command = [found, "-v", voice, *self.options]
         self.launch = launch
         self.queue: deque[str] = deque(maxlen=QUEUE)
         self.said: list[str] = []  # every phrase started, for tests and logs
         self._current: Process | None = None
+        self._segments: deque[tuple[str | None, str]] = deque()  # the phrase being said, still to say
         self._last: ViewModel | None = None
         self._once: set[tuple[object, ...]] = set()  # deals and games already announced
 
@@ -165,14 +189,25 @@ class Speaker:
         return self._current is not None and self._current.poll() is None
 
     def pump(self) -> None:
-        """Start the next phrase if the last one is done (call it every frame)."""
-        if self.speaking or not self.queue:
+        """Start the next piece of speech if the last one is done (call it every frame): the
+        next segment of the phrase being said, else the next phrase."""
+        if self.speaking:
             return
-        phrase = self.queue.popleft()
+        phrase = None
+        if not self._segments:
+            if not self.queue:
+                return
+            phrase = self.queue.popleft()
+            self._segments.extend(segments(phrase))
+            if not self._segments:
+                return
+        lang, text = self._segments.popleft()
         try:
-            self._current = self.launch([*self.command, ssml(phrase)])
-            self.said.append(phrase)
+            self._current = self.launch([self.program, "-v", lang or self.voice, *self.options, text])
+            if phrase is not None:
+                self.said.append(phrase)
         except OSError as exc:  # the voice went away: the table plays on silently
             log.warning("cannot speak (%s): the table goes on silently", exc)
             self.queue.clear()
+            self._segments.clear()
             self._current = None

@@ -200,3 +200,13 @@ def test_partners_share_a_team_colour_and_rivals_do_not(size: tuple[int, int]) -
     assert stripe(0) == stripe(2) == theme.series_colour(0)
     assert stripe(1) == stripe(3) == theme.series_colour(1)
     assert [t.text for t in canvas.texts].count("team North") == 2
+
+
+def test_a_long_turn_s_four_digits_are_all_shown() -> None:
+    """A table that plays half-hour turns (--turn-seconds 1800): 1800 shrinks to fit, never "18…"."""
+    from display.samples import play_view
+    from display.viewmodel import Countdown
+
+    for size in ((1920, 1080), (800, 480)):
+        _, canvas = render(play_view(4, 1800.0, countdown=Countdown(1800.0, 1800.0)), size)
+        assert any(t.text == "1800" for t in canvas.texts), [t.text for t in canvas.texts][:20]

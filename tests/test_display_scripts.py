@@ -58,6 +58,7 @@ def test_words_of_a_right_to_left_name_are_laid_from_the_right(fonts: Fonts) -> 
     mixed = font.runs("Seat 2: سارة أحمد 40")
     laid = [r.text.strip() for r in visual_order(mixed)]
     assert laid.index("أحمد") < laid.index("سارة") and laid[0].startswith("Seat") and laid[-1] == "40"
+    assert [r.text for r in visual_order(font.runs("בן-גוריון"))] == ["גוריון", "-", "בן"]
     white = (255, 255, 255)
     whole = font.render("سارة أحمد", True, white)
     first, second = font.render("سارة", True, white), font.render("أحمد", True, white)

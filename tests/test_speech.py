@@ -201,18 +201,22 @@ def test_run_speaks_through_the_screen_it_draws(tmp_path: Path, monkeypatch: pyt
 
 
 def test_a_name_in_another_script_is_said_in_its_own_language() -> None:
-    """An English voice spells "سارة" out letter by letter: the name goes in the Arabic voice,
-    as SSML, and the rest in the table's own; markup characters in a name are text."""
-    from tablekit.speech import ssml
+    """An English voice spells "सारा" out letter by letter: the phrase is said in segments, the
+    name with the Hindi voice and the rest (its numbers too) with the table's own; Greek and
+    kana, which the screen draws with its Latin face, are told apart all the same."""
+    from tablekit.speech import segments
 
-    assert ssml("Ravi, ten seconds") == "<speak>Ravi, ten seconds</speak>"
-    assert ssml("سارة أحمد, ten seconds") == '<speak><voice xml:lang="ar">سارة أحمد</voice>, ten seconds</speak>'
-    assert ssml("王小明: wrong show") == '<speak><voice xml:lang="cmn">王小明</voice>: wrong show</speak>'
-    assert ssml("Bo <b> & Di") == "<speak>Bo &lt;b&gt; &amp; Di</speak>"
+    assert segments("Ravi, ten seconds") == [(None, "Ravi, ten seconds")]
+    assert segments("सारा wins deal 3") == [("hi", "सारा"), (None, " wins deal 3")]
+    assert segments("سارة أحمد, ten seconds") == [("ar", "سارة أحمد"), (None, ", ten seconds")]
+    assert segments("Ελένη wins") == [("el", "Ελένη"), (None, " wins")]
+    assert segments("さくら: wrong show") == [("ja", "さくら"), (None, ": wrong show")]
     voice = Voice()
     speaker = _speaker(voice)
-    speaker.say("सारा, ten seconds")
-    assert voice.commands[-1][1] == "-m" and voice.commands[-1][-1].startswith('<speak><voice xml:lang="hi">')
+    speaker.say("सारा wins deal 3")
+    speaker.pump()
+    assert [(c[2], c[-1]) for c in voice.commands] == [("hi", "सारा"), ("en", " wins deal 3")]
+    assert speaker.said == ["सारा wins deal 3"]
 
 
 def test_a_pause_and_an_illegal_turn_are_said_once() -> None:
@@ -226,7 +230,7 @@ def test_a_pause_and_an_illegal_turn_are_said_once() -> None:
     assert speaker.said == ["paused: button box lost", turn_check_view().headline]
 
 
-def test_the_real_voice_reads_ssml(tmp_path: Path) -> None:
+def test_the_real_voice_says_a_name_in_another_script(tmp_path: Path) -> None:
     out = tmp_path / "name.wav"
     speaker = Speaker(extra=["-w", str(out)])
     speaker.say("سارة, ten seconds")

@@ -335,7 +335,8 @@ def draw_countdown(canvas: Canvas, view: PlayView) -> None:
     seconds = max(0, math.ceil(left - 1e-9))
     digits = pygame.Rect(inner_box.x, inner_box.y + inner_box.h // 6, inner_box.w, int(inner_box.h * 0.56))
     # the digits' ink fills their box: the seconds left are read from across the table
-    canvas.figures(str(seconds), digits, colour if cd.running else theme.TEXT_DIM, align="center")
+    canvas.figures(str(seconds), digits, colour if cd.running else theme.TEXT_DIM, align="center",
+                   min_scale=0.3)  # a long turn's four digits shrink rather than being cut
     label = pygame.Rect(inner_box.x, digits.bottom, inner_box.w, inner_box.bottom - digits.bottom)
     canvas.text(name, L.line("small"), label, theme.TEXT, align="center")
     if cd.label:
