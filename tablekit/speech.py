@@ -188,6 +188,11 @@ class Speaker:
     def speaking(self) -> bool:
         return self._current is not None and self._current.poll() is None
 
+    @property
+    def unsaid(self) -> bool:
+        """Whether anything is still to be said: a segment of the phrase under way, a phrase."""
+        return bool(self._segments or self.queue)
+
     def pump(self) -> None:
         """Start the next piece of speech if the last one is done (call it every frame): the
         next segment of the phrase being said, else the next phrase."""

@@ -547,20 +547,27 @@ def _joined(drop_acks: list[bool]) -> tuple[HostProtocol, ReferenceBox, list[int
     return host, box, now, boot, step
 
 
+def _a_run_then_a_yank(host: HostProtocol, box: ReferenceBox, now: list[int], boot: list[int],
+                       step: Callable[..., None]) -> None:
+    """A press and release in a run of the box over a second long, then the cable out for
+    300 ms (the port closed)."""
+    host.opened(0.0)
+    step(20)
+    box.press(0, now[0] - boot[0])
+    step(60)
+    box.release(0, now[0] - boot[0])
+    step(5000)
+    host.closed()
+    now[0] += 300
+
+
 def test_a_press_of_a_box_that_restarted_is_delivered_once_though_the_restart_is_seen_late() -> None:
     """A yanked cable that cut the box's power: the host asked for the HELLO after reopening,
     so the restart shows only at the next heartbeat; a press of the new run whose ack was lost
     and is sent again after that heartbeat is still a repeat."""
     drop = [False]
     host, box, now, boot, step = _joined(drop)
-    host.opened(0.0)
-    step(20)
-    box.press(0, now[0] - boot[0])
-    step(60)
-    box.release(0, now[0] - boot[0])
-    step(5000)  # a run of the box over a second long
-    host.closed()
-    now[0] += 300
+    _a_run_then_a_yank(host, box, now, boot, step)
     boot[0] = now[0]
     box.power_up(0)
     box.take_output()  # its power-up HELLO lost while the port opened
@@ -598,14 +605,7 @@ def test_a_press_held_for_a_hello_is_delivered_once_when_the_restart_shows_befor
     is still a repeat when sent again."""
     drop = [False]
     host, box, now, boot, step = _joined(drop)
-    host.opened(0.0)
-    step(20)
-    box.press(0, now[0] - boot[0])
-    step(60)
-    box.release(0, now[0] - boot[0])
-    step(5000)
-    host.closed()
-    now[0] += 300
+    _a_run_then_a_yank(host, box, now, boot, step)
     host.opened(now[0] / 1000)
     for _ in range(1800):  # the box still without power: the host's requests go nowhere
         now[0] += 1
