@@ -90,9 +90,27 @@ def segments(phrase: str) -> list[tuple[str | None, str]]:
     for lang, text in tidy:
         if merged and merged[-1][0] == lang:
             merged[-1] = (lang, merged[-1][1] + text)
+        elif (len(merged) >= 2 and lang is not None and merged[-2][0] == lang and merged[-1][0] is None
+              and merged[-1][1] in ("'", "-", "\u2019")):
+            # an apostrophe or hyphen inside a name (ג'ון, Иван-Петров) stays in the name
+            sep = merged.pop()[1]
+            merged[-1] = (lang, merged[-1][1] + sep + text)
         else:
             merged.append((lang, text))
-    return [(lang, text) for lang, text in merged if text.strip()]
+    out = []
+    for lang, text in merged:
+        if lang is None and out and out[-1][0] is not None:
+            # after a name, a possessive or a mark would be read aloud at the start ("colon
+            # valid show"): the mark goes with the name, the possessive is left unsaid
+            lead = len(text) - len(text.lstrip(",:;.!?"))
+            if lead:
+                out[-1] = (out[-1][0], out[-1][1] + text[:lead])
+                text = text[lead:]
+            if text.startswith(("'s ", "\u2019s ")):
+                text = text[2:]
+        if text.strip():
+            out.append((lang, text))
+    return out
 
 
 class Process(Protocol):

@@ -134,3 +134,19 @@ def test_a_script_that_ends_before_its_game_says_so(tmp_path, capsys):
     assert main(["demo", "--headless", "--no-screen", "--box", "keys", "--script", str(short),
                  "--journal", str(tmp_path / "j.sqlite")]) == 1
     assert "the script's steps ended before the game did" in capsys.readouterr().err
+
+
+def test_a_resume_with_another_game_s_script_is_refused(tmp_path, capsys):
+    """Resuming a journal's unfinished kalooki game with the default pool-101 script would play
+    one game's steps into another: refused, the journal left as it was."""
+    script = json.loads((DEMO_SCRIPT.parent / "kalooki-40.json").read_text())
+    script["steps"] = script["steps"][:5]
+    short = tmp_path / "short.json"
+    short.write_text(json.dumps(script))
+    journal = tmp_path / "j.sqlite"
+    assert main(["demo", "--headless", "--no-screen", "--box", "keys", "--script", str(short),
+                 "--journal", str(journal)]) == 1
+    before = journal.read_bytes()
+    assert main(["demo", "--headless", "--no-screen", "--box", "keys", "--journal", str(journal), "--resume"]) == 2
+    assert "is not this script's" in capsys.readouterr().err
+    assert journal.read_bytes() == before

@@ -423,7 +423,8 @@ def run(args: argparse.Namespace) -> int:
     journal.close()
     if not table.over:  # said even with no summary printed: the script ran out mid-game
         print(f"tablekit demo: the script's steps ended before the game did (the game is in "
-              f"{journal_path}: --journal {journal_path} --resume goes on with it)", file=sys.stderr)
+              f"{journal_path}; a script with more steps for the same game goes on with it, given "
+              f"--journal {journal_path} --resume)", file=sys.stderr)
     return 0 if table.over else 1
 
 
@@ -437,6 +438,10 @@ def _table(args: argparse.Namespace, script: Script, journal: Journal, journal_p
         return Table.start(journal, script.game, clock, camera=camera, box=presses,
                            devices=devices, on_view=on_view), -1
     game_id = journal.resumable()
+    if game_id is not None and journal.game(game_id) != script.game:
+        raise ScriptError(f"the unfinished game in {journal_path} is not this script's "
+                          f"({journal.game(game_id).variant_id}, not {script.game.variant_id}, or "
+                          f"other players): resume it with its own script")
     if game_id is None:
         # cut off after the game's last event: it is over, so only its report is left to make
         game_id = journal.latest()
