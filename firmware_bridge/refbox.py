@@ -4,7 +4,7 @@
 HELLO at power-up and on HELLO_REQ, seq restarted after each HELLO, BUTTON events queued (16)
 and sent one at a time, the head re-sent every 100 ms with the same seq until acknowledged
 (10 tries, then dropped and counted), HEARTBEAT every 1000 ms, LED and BUZZ applied once per
-host seq and acknowledged. Like the host side it has no I/O and takes the time (ms) as an
+host seq (the last of each kind remembered apart) and acknowledged. Like the host side it has no I/O and takes the time (ms) as an
 argument. ``PtyBox`` runs one behind a pseudo-terminal on a thread, so the threaded bridge can
 be tested without simavr.
 """
@@ -68,7 +68,7 @@ class ReferenceBox:
         self._tries = 0
         self._sent_at = 0
         self._seq = 0
-        self._last_host: tuple[int, int] | None = None
+        self._last_host: dict[int, int] = {}
         self._next_heartbeat = now_ms + HEARTBEAT_MS
         self._out = bytearray(b"\x00")
         self._hello()
@@ -115,7 +115,7 @@ class ReferenceBox:
 
     def _hello(self) -> None:
         self._seq = 0
-        self._last_host = None
+        self._last_host = {}
         self._in_flight = False
         self._send(Msg.HELLO, self._next(), hello_payload(self.buttons, self.firmware))
 
@@ -159,8 +159,10 @@ class ReferenceBox:
                 self._in_flight = False
                 self._service(now_ms)
         elif frame.type in (Msg.LED, Msg.BUZZ) and len(p) == 2:
-            if self._last_host != (frame.seq, frame.type):
-                self._last_host = (frame.seq, frame.type)
+            # the last LED and the last BUZZ applied, each by its own seq: a repeat of either
+            # (its ack lost) is ignored even when a command of the other kind came between
+            if self._last_host.get(frame.type) != frame.seq:
+                self._last_host[frame.type] = frame.seq
                 if frame.type == Msg.LED:
                     if p[0] < len(self.leds) and p[1] <= LED_FAST:
                         self.leds[p[0]] = p[1]

@@ -622,3 +622,40 @@ def test_a_press_held_for_a_hello_is_delivered_once_when_the_restart_shows_befor
     step(1500)
     got = [(e.button, e.event, e.t_ms) for e in host.take_events() if isinstance(e, ButtonEvent)]
     assert got.count((3, "press", 950)) == 1 and host.stats.box_restarts == 1
+
+
+def test_a_buzz_whose_ack_is_lost_sounds_once_though_an_led_command_came_between() -> None:
+    """The box remembers the last LED and the last BUZZ by their own seqs: the buzz re-sent
+    behind an LED command is known as a repeat, not sounded again."""
+    host, box = HostProtocol(), ReferenceBox()
+    applied: list[int] = []
+    handle = box._handle
+
+    def spy(frame, now_ms):  # type: ignore[no-untyped-def]
+        before = box.buzz_until
+        handle(frame, now_ms)
+        if frame.type == Msg.BUZZ and box.buzz_until != before:
+            applied.append(frame.seq)
+
+    box._handle = spy  # type: ignore[method-assign]
+    lose, now = [False], [0]
+
+    def step(n: int = 1) -> None:
+        for _ in range(n):
+            now[0] += 1
+            host.tick(now[0] / 1000)
+            box.tick(now[0])
+            box.receive(host.take_output(), now[0])
+            up = box.take_output()
+            host.receive(b"" if lose[0] else up, now[0] / 1000)
+
+    host.opened(0.0)
+    step(50)
+    lose[0] = True
+    host.buzz(400, now[0] / 1000)
+    step(2)
+    host.led(0, LED_ON, now[0] / 1000)
+    step(2)
+    lose[0] = False
+    step(300)
+    assert len(applied) == 1 and box.leds[0] == LED_ON

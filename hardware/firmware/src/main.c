@@ -60,8 +60,10 @@ static volatile uint32_t clock_ms;
 /* Box state */
 static uint8_t seq_next;
 static uint16_t dropped;
-static int16_t last_host_seq = -1; /* last LED/BUZZ applied, to ignore repeats */
-static uint8_t last_host_type;
+/* the last LED and the last BUZZ applied, each by its own seq: a repeat of either (its ack
+ * lost) is ignored even when a command of the other kind came between */
+static int16_t last_led_seq = -1;
+static int16_t last_buzz_seq = -1;
 
 static button_event_t queue[QUEUE_SIZE];
 static uint8_t q_head, q_count;
@@ -126,7 +128,8 @@ static void send_hello(void)
     for (uint8_t i = 0; i < sizeof name - 1; i++)
         payload[2 + i] = (uint8_t)name[i];
     seq_next = 0;
-    last_host_seq = -1;
+    last_led_seq = -1;
+    last_buzz_seq = -1;
     head_in_flight = 0; /* the head gets a fresh seq after the HELLO */
     send(MSG_HELLO, seq_next++, payload, sizeof payload);
 }
@@ -220,15 +223,13 @@ static void handle_frame(const uint8_t *body, uint8_t n, uint32_t now)
     case MSG_BUZZ:
         if (plen != 2)
             break;
-        if (!(last_host_seq == seq && last_host_type == type)) {
-            if (type == MSG_LED) {
-                if (p[0] < SEATS && p[1] <= LED_FAST)
-                    led_mode[p[0]] = p[1];
-            } else {
-                buzz_left = (uint16_t)(p[0] | ((uint16_t)p[1] << 8));
-            }
-            last_host_seq = seq;
-            last_host_type = type;
+        if (type == MSG_LED && last_led_seq != seq) {
+            if (p[0] < SEATS && p[1] <= LED_FAST)
+                led_mode[p[0]] = p[1];
+            last_led_seq = seq;
+        } else if (type == MSG_BUZZ && last_buzz_seq != seq) {
+            buzz_left = (uint16_t)(p[0] | ((uint16_t)p[1] << 8));
+            last_buzz_seq = seq;
         }
         ack_host(seq);
         return;
