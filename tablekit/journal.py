@@ -158,6 +158,27 @@ def _failure(exc: sqlite3.Error, path: Path, doing: str) -> JournalError:
     return JournalFileError(f"cannot {doing} {path}: {text}")
 
 
+#: The first four bytes of a write-ahead log SQLite wrote (its magic number, either byte order).
+WAL_MAGICS = (b"\x37\x7f\x06\x82", b"\x37\x7f\x06\x83")
+
+
+def _check_wal(path: Path) -> None:
+    """A write-ahead log beside the journal whose header is not SQLite's is damage: opened as
+    it is, SQLite would pass over the log (the latest moves in it) and then empty it, losing
+    them without a word. Said instead, so the journal and its log are kept aside whole."""
+    wal = Path(f"{path}-wal")
+    try:
+        if wal.stat().st_size < 32:
+            return
+        with wal.open("rb") as f:
+            magic = f.read(4)
+    except OSError:
+        return  # no log, or none to read: SQLite says what it makes of that
+    if magic not in WAL_MAGICS:
+        raise JournalDamagedError(f"{path} is damaged (its write-ahead log {wal.name} has no "
+                                  "valid header, so its latest moves cannot be read)")
+
+
 def check_place(path: Path, read_only: bool) -> None:
     """Refuse, with a :class:`JournalFileError`, a journal path that can never be one: a
     folder, a device (``/dev/null``), a missing file to read, a place that cannot be written.
@@ -259,6 +280,7 @@ class Journal:
         memory = str(path) == ":memory:"
         if not memory:
             check_place(self.path, read_only)
+            _check_wal(self.path)
         try:
             self._db = self._connect(memory)
         except sqlite3.Error as exc:

@@ -528,3 +528,33 @@ def test_what_the_damage_took_is_said_with_the_error(healthy, tmp_path, capsys):
     assert main(["export", "1", "--journal", str(path), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert "no finished deal" in err and f"the journal {path} is damaged" in err
+
+
+def test_a_write_ahead_log_with_a_damaged_header_is_kept_not_emptied(tmp_path):
+    """A power cut that left the log's header spoilt: SQLite would pass over the log's moves
+    and then empty it; the journal is said damaged instead and kept aside with its log whole."""
+    from engine.game import DealStarted, Game, Seat
+
+    live = tmp_path / "live" / "j.sqlite"
+    live.parent.mkdir()
+    journal = Journal(live)
+    game = journal.new_game(Game("indian-points", (Seat("A"), Seat("B"), Seat("C"))), 0)
+    journal.append(game, DealStarted("5D", 1000))
+    wal = Path(f"{live}-wal")
+    assert wal.stat().st_size > 32  # the moves are in the log, not yet in the file
+    for name in ("good", "spoilt"):  # the files as a power cut leaves them
+        (tmp_path / name).mkdir()
+        shutil.copy(live, tmp_path / name / "j.sqlite")
+        shutil.copy(wal, tmp_path / name / "j.sqlite-wal")
+    journal.close()
+    with Journal(tmp_path / "good" / "j.sqlite", read_only=True) as j:
+        assert len(j.events(game)) == 1
+    spoilt = tmp_path / "spoilt" / "j.sqlite"
+    with Path(f"{spoilt}-wal").open("r+b") as f:
+        f.write(bytes(32))
+    log_bytes = Path(f"{spoilt}-wal").read_bytes()
+    opened, note = open_table_journal(spoilt)
+    opened.close()
+    assert note is not None and note.startswith("the journal was damaged; kept as")
+    [aside_wal] = [p for p in spoilt.parent.iterdir() if ".corrupt-" in p.name and p.name.endswith("-wal")]
+    assert aside_wal.read_bytes() == log_bytes
