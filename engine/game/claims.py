@@ -52,8 +52,9 @@ class ClaimRules:
     player in turn, or the ``first`` to claim). ``tokens``: chips each player has for the whole
     game, one spent per claim that goes through (None: no chips). ``in_turn_pays``: the player
     in turn who takes the upcard buys it like a claimant (chip and penalty cards), then draws
-    as usual (Telefunken), except on the first turn of a deal, where the upcard is the draw. ``after_stock``: claims come only once the player in turn took
-    from the stock, so MENU turns a claim down instead of giving the upcard to that player.
+    as usual (Telefunken), except on the first turn of a deal, where the upcard is the draw.
+    ``after_stock``: claims come only once the player in turn took from the stock, so MENU
+    turns a claim down instead of giving the upcard to that player.
     ``before_melding``: only a player who has not melded yet may claim (the table cannot see
     melds; the screen reminds the players). ``first_upcard``: the upcard turned at the deal may
     be claimed.
@@ -90,7 +91,7 @@ class ClaimBook:
     """The claims of a game: chips left (whole game), claims through per seat (``deal``), and
     for the upcard of turn ``turn`` of that deal the claimants waiting (in the order they
     claimed) and whether the upcard is already taken. ``cards``: cards each seat took this
-    deal beyond its turns' draws (a claimant's upcard and penalty cards; a bought upcard's
+    deal beyond its turns' draws (an upcard taken by a claim or bought in turn, and its
     penalty cards), for the games whose last contract goes down with the whole hand."""
 
     deal: int

@@ -492,10 +492,11 @@ class ContractVariant(Variant):
     def met_as_grown(self, request: JudgeRequest) -> bool:
         """Whether ``request``'s groups are the deal's contract as it may lie at the end of
         the deal. What the texts fix only for going down grows with lay-offs: exact sizes
-        (Loba's trios of exactly 3, South African Kaluki's and Telefunken's exact contracts, a
-        whole-hand count), a pure group, the wild cards allowed in the first meld (Shanghai's
-        chart, one joker in all): so the melds are read as on the table, where each contract
-        meld still holds the naturals its going-down size and wild cap left it."""
+        (Loba's trios of exactly 3, South African Kaluki's and Telefunken's exact contracts), a
+        pure group, the wild cards allowed in the first meld (Shanghai's chart, one joker in
+        all): so the melds are read as on the table, where each contract meld still holds the
+        naturals its going-down size and wild cap left it, and a pure group its suits. A deal
+        that takes the whole hand at once ends as it goes down: nothing of it grows."""
         going_down = self.style_for(request)
         terms = self.contract_for(request.deal)
         if not _fixed_for_going_down(going_down, terms):
@@ -505,7 +506,6 @@ class ContractVariant(Variant):
         value_table = self.meld_values or self.values
         groups = [_cards(g) for g in request.groups]
         grown = replace(terms, needs=tuple(replace(n, exact=False, pure=False) for n in terms.needs),
-                        exact_cards=None, min_cards=terms.exact_cards or terms.min_cards,
                         max_wilds=None, no_wilds=False)
         verdict = meet(groups, grown, replace(on_the_table(going_down), initial_wilds=None),
                        self.is_wild, value_table.rank_value)
@@ -555,8 +555,7 @@ def _fixed_for_going_down(style: MeldStyle, terms: Contract) -> bool:
     grown out of it by the end of the deal)."""
     seq, group = style.sequence, style.group
     return bool((seq is not None and seq.exact_len) or (group is not None and group.exact_size)
-                or style.initial_wilds is not None or terms.exact_cards is not None
-                or terms.max_wilds is not None or terms.no_wilds
+                or style.initial_wilds is not None or terms.max_wilds is not None or terms.no_wilds
                 or any(n.exact or n.pure for n in terms.needs))
 
 
