@@ -97,7 +97,7 @@ def variants() -> dict[str, dict[str, Any]]:
     for side in (1.2, 0.8):
         out[f"turned side {side}"] = {"params": replace(p, turned_side=side)}
     # four indices lying as a true rectangle count as one card's corners from nearer sides
-    for side, square in ((1.0, 0.05), (1.2, 0.1)):
+    for side, square in ((1.0, 0.05), (1.2, 0.1), (1.0, 0.2)):
         out[f"four sides {side} at {square}"] = {"params": replace(p, four_side=side, four_square=square)}
     # a sure peak read alike near a stronger one is the same index found twice, dropped
     for twin in (0.7, 1.0):

@@ -160,6 +160,9 @@ def run(source: str, tables: int, size: tuple[int, int], seed: int,
           f"melds={total.melds_hit}/{total.melds} (strict {total.melds_strict}) "
           f"jokers={total.jokers_read}/{total.jokers} "
           f"median_ms={statistics.median(times):.0f} p95_ms={p95(times):.0f}", flush=True)
+    if total.why:
+        print("  melds missed, by first cause: "
+              + ", ".join(f"{n} {why}" for why, n in total.why.most_common()), flush=True)
     return {"f1": f1, "melds": total.melds_hit / max(total.melds, 1)}
 
 

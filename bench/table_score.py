@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -44,10 +44,15 @@ class TableScore:
     melds_strict: int = 0
     jokers: int = 0
     jokers_read: int = 0
+    #: melds not grouped exactly, by first cause (``meld_misses``)
+    why: Counter[str] = field(default_factory=Counter)
 
     def add(self, other: TableScore) -> None:
         for name in self.__dataclass_fields__:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+            if name == "why":
+                self.why.update(other.why)
+            else:
+                setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 def _centres(card: DetectedCard) -> list[tuple[float, float]]:
@@ -89,10 +94,8 @@ def optional_reads(scene: Sequence[SceneCard], reading: TableReading) -> dict[in
     return out
 
 
-def jokers_read(scene: Sequence[SceneCard], reading: TableReading) -> tuple[int, int]:
-    """The scene's printed jokers with an index showing whole, and how many of them a read
-    naming a joker lies on: a read lies on the card on top where an index centre of it (or
-    its box centre) falls; a read counts for one joker, and each joker is counted once."""
+def _top_card(scene: Sequence[SceneCard]):  # type: ignore[no-untyped-def]
+    """A function giving the scene card on top at a point (``None`` off every card)."""
     outlines = [c.quad.astype(np.float32).reshape(-1, 1, 2) for c in scene]
 
     def top_at(point: tuple[float, float]) -> int | None:
@@ -101,12 +104,57 @@ def jokers_read(scene: Sequence[SceneCard], reading: TableReading) -> tuple[int,
                 return k
         return None
 
+    return top_at
+
+
+def jokers_read(scene: Sequence[SceneCard], reading: TableReading) -> tuple[int, int]:
+    """The scene's printed jokers with an index showing whole, and how many of them a read
+    naming a joker lies on: a read lies on the card on top where an index centre of it (or
+    its box centre) falls; a read counts for one joker, and each joker is counted once."""
+    top_at = _top_card(scene)
     shown = {k for k, c in enumerate(scene) if c.card == "PJ" and c.visible_indices}
     found: set[int] = set()
     for read in (r for r in reading.cards if r.card == "PJ"):  # each read names one joker
         under = [k for k in map(top_at, _centres(read)) if k in shown and k not in found]
         found.update(under[:1])
     return len(shown), len(found)
+
+
+def meld_misses(scene: Sequence[SceneCard], reading: TableReading,
+                melds: Sequence[int]) -> Counter[str]:
+    """Each meld of ``melds`` (not grouped exactly) put down to its first cause: ``not found``
+    (a visible card of it has no read lying on it: an index centre, or the box centre, on the
+    card on top there), ``misread`` (every card has a read on it, one names another card or
+    is ``??``), ``split`` (its cards' reads lie in two or more groups), ``merged`` (their group
+    holds a read lying on another meld's card), else ``extra read`` (their group holds a read
+    more, on the meld's own cards or off every card: a card counted twice, a hidden card
+    misread, a read of nothing)."""
+    top_at = _top_card(scene)
+    on: dict[int, list[int]] = {}  # scene card -> the reads lying on it
+    for i, read in enumerate(reading.cards):
+        for k in {top_at(p) for p in _centres(read)} - {None}:
+            on.setdefault(k, []).append(i)
+    group_of = {i: g for g, members in enumerate(reading.groups) for i in members}
+    out: Counter[str] = Counter()
+    for meld in melds:
+        members = [k for k, c in enumerate(scene) if c.group == meld and c.visible_indices]
+        if any(k not in on for k in members):
+            out["not found"] += 1
+        elif any(all(reading.cards[i].card != scene[k].card for i in on[k]) for k in members):
+            out["misread"] += 1
+        elif len({group_of.get(i) for k in members for i in on[k]
+                  if reading.cards[i].card == scene[k].card}) > 1:
+            out["split"] += 1
+        else:
+            holding = {group_of.get(i) for k in members for i in on[k]}
+            own = {i for k in members for i in on[k]}
+            others = [i for g in holding if g is not None for i in reading.groups[g] if i not in own]
+            lies = {top_at(p) for i in others for p in _centres(reading.cards[i])}
+            if any(k is not None and scene[k].group != meld for k in lies):
+                out["merged"] += 1
+            else:
+                out["extra read"] += 1
+    return out
 
 
 def score_table(scene: Sequence[SceneCard], reading: TableReading) -> TableScore:
@@ -126,6 +174,7 @@ def score_table(scene: Sequence[SceneCard], reading: TableReading) -> TableScore
     touching = {g for pair in touching_melds(list(scene)) for g in pair}
     strict = [Counter(reading.cards[i].card for i in g) for g in reading.groups]
     lenient = list(range(len(reading.groups)))
+    missed_melds = []
     for group, meld in truth.items():
         if group in touching:
             continue  # melds whose cards touch are one group by the contract
@@ -140,4 +189,7 @@ def score_table(scene: Sequence[SceneCard], reading: TableReading) -> TableScore
                 lenient.remove(k)
                 score.melds_hit += 1
                 break
+        else:
+            missed_melds.append(group)
+    score.why = meld_misses(scene, reading, missed_melds)
     return score
