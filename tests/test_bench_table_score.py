@@ -161,3 +161,20 @@ def test_a_labels_box_turns_from_shares_of_the_photo_into_its_pixel_corners() ->
     assert label_box(entry, 640, 480) == pytest.approx((288.0, 72.0, 352.0, 168.0))
     # not square: the width scales by the photo's width, the height by its height
     assert label_box(entry, 480, 640) == pytest.approx((216.0, 96.0, 264.0, 224.0))
+
+
+def test_each_meld_missed_is_put_down_to_its_first_cause() -> None:
+    scene = [_card("5H", 0, 120, True), _card("6H", 0, 140, True), _card("KS", 1, 600, True),
+             _card("QS", 1, 620, True)]
+    right = [_read("5H", 120), _read("6H", 140), _read("KS", 600), _read("QS", 620)]
+
+    def why(cards: list[DetectedCard], groups: tuple[tuple[int, ...], ...]) -> dict[str, int]:
+        return dict(score_table(scene, TableReading(tuple(cards), groups)).why)
+
+    assert why(right, ((0, 1), (2, 3))) == {}  # both grouped exactly: no cause listed
+    assert why(right[1:], ((0,), (1, 2))) == {"not found": 1}  # 5H unread; KS QS whole
+    assert why([_read("5D", 120), *right[1:]], ((0, 1), (2, 3))) == {"misread": 1}
+    assert why(right, ((0,), (1,), (2, 3))) == {"split": 1}
+    assert why(right, ((0, 1, 2, 3),)) == {"merged": 2}
+    assert why([*right, _read("6H", 142)], ((0, 1, 4), (2, 3))) == {"extra read": 1}
+    assert why([*right, _unread(130)], ((0, 1, 4), (2, 3))) == {"extra read": 1}
