@@ -24,6 +24,12 @@ to a power cut never loses or damages the event; photos are bounded by a budget 
 (:meth:`Journal.prune_photos`: the oldest photos of finished games go first, the game being
 played keeps all of its own). Events never hold a photo: the engine never sees one.
 
+Each event row and each game's setup carries a CRC-32 of itself (``crc``): SQLite keeps no
+checksum of its pages, and a byte changed inside an event's text often leaves valid JSON (a
+digit of a time, a card's rank). A row whose checksum does not match is read as one that
+cannot be read. A journal an older kit wrote (schema 1) is given its checksums, from its rows
+as they read then, when it is first opened for writing; rows with none are not checked.
+
 Every way the file can fail comes out as a :class:`JournalError` (a ``TablekitError``, which the
 command line prints as one ``error:`` line): a folder or a device named as the journal, a
 read-only place, a full disk, a file that is damaged or is no tablekit journal
@@ -40,6 +46,7 @@ import logging
 import os
 import sqlite3
 import stat
+import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -57,8 +64,9 @@ log = logging.getLogger(__name__)
 
 #: ``PRAGMA application_id`` of a tablekit journal ("TKJ1").
 APPLICATION_ID = 0x544B4A31
-#: ``PRAGMA user_version``: 1 since summaries are written with the event that settles them.
-SCHEMA_VERSION = 1
+#: ``PRAGMA user_version``: 1 since summaries are written with the event that settles them,
+#: 2 since each event and each game's setup carry a checksum (``crc``).
+SCHEMA_VERSION = 2
 
 TABLES = {
     "games": """CREATE TABLE IF NOT EXISTS games (
@@ -68,7 +76,8 @@ TABLES = {
     setup TEXT NOT NULL,
     status TEXT NOT NULL DEFAULT 'playing',
     winners TEXT NOT NULL DEFAULT '[]',
-    ended_ms INTEGER
+    ended_ms INTEGER,
+    crc INTEGER
 )""",
     "events": """CREATE TABLE IF NOT EXISTS events (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -76,6 +85,7 @@ TABLES = {
     t_ms INTEGER NOT NULL,
     type TEXT NOT NULL,
     body TEXT NOT NULL,
+    crc INTEGER,
     PRIMARY KEY (game_id, seq)
 )""",
     "deals": """CREATE TABLE IF NOT EXISTS deals (
@@ -100,6 +110,8 @@ TABLES = {
 )""",
 }
 SCHEMA = ";\n".join(TABLES.values()) + ";\n"
+#: The columns a journal of each table must have (``crc``, added by schema 2, may be missing:
+#: an older kit's journal gets it when opened for writing).
 COLUMNS = {
     "games": {"id", "created_ms", "variant", "setup", "status", "winners", "ended_ms"},
     "events": {"game_id", "seq", "t_ms", "type", "body"},
@@ -111,6 +123,20 @@ COLUMNS = {
 #: What reading (or replaying) a row can raise when it holds something the kit did not write.
 ROW_FAULTS = (ValueError, TypeError, KeyError, AttributeError, IndexError, ArithmeticError,
               AssertionError, TablekitError)
+
+
+def event_crc(game_id: object, seq: object, t_ms: object, type_: object, body: str | bytes) -> int:
+    """The checksum an event row is written with: CRC-32 of its game, number, time, type and
+    body. A row whose bytes changed after it was written (a flipped bit, a stray write) still
+    reads as JSON more often than not; its checksum then tells it from the event written."""
+    raw = body.encode("utf-8") if isinstance(body, str) else bytes(body)
+    return zlib.crc32(f"{game_id}\x1f{seq}\x1f{t_ms}\x1f{type_}\x1f".encode("utf-8", "replace") + raw)
+
+
+def setup_crc(game_id: object, created_ms: object, variant: object, setup: str | bytes) -> int:
+    """The checksum a game's row is written with: CRC-32 of its number, start, variant and
+    setup (its status and winners are a summary of its events, rewritten as they settle)."""
+    return event_crc(game_id, created_ms, variant, "games", setup)
 
 
 class JournalError(TablekitError, LookupError):
@@ -259,6 +285,15 @@ def deal_rows(state: GameState) -> list[DealRow]:
              tuple(plain_number(x) for x in r.totals)) for r in state.history]
 
 
+def _insert_event(db: sqlite3.Connection, game_id: int, seq: int, event: Event) -> None:
+    """Write one event row with its checksum (inside the caller's transaction)."""
+    body = event.to_json()
+    text = json.dumps(body, separators=(",", ":"))
+    t_ms = int(body.get("t_ms", 0))
+    db.execute("INSERT INTO events (game_id, seq, t_ms, type, body, crc) VALUES (?, ?, ?, ?, ?, ?)",
+               (game_id, seq, t_ms, event.TYPE, text, event_crc(game_id, seq, t_ms, event.TYPE, text)))
+
+
 class Journal:
     """One SQLite file holding every game played at this table.
 
@@ -274,6 +309,8 @@ class Journal:
         self._states: dict[int, GameState] = {}  # the fold of each game appended to
         self._games: dict[int, Game] = {}
         self._stale = False  # summaries from an older kit, not put right (read-only)
+        #: what reads a row's checksum: ``crc``, or NULL in a read-only older kit's journal
+        self._crc = "crc"
         #: The lowest number a new game may take: a journal begun afresh numbers its games
         #: after those of the journal it replaces (see ``journal_open.open_table_journal``).
         self.first_game_id = 1
@@ -335,6 +372,7 @@ class Journal:
                 w.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 w.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             return
+        unchecked: list[str] = []  # tables an older kit made, without checksums
         for table in ("games", "events", "deals", "players", "photos"):
             if table not in tables:
                 if table in ("deals", "players", "photos") and {"games", "events"} <= tables:
@@ -348,6 +386,8 @@ class Journal:
                 missing = ", ".join(sorted(COLUMNS[table] - columns))
                 raise JournalDamagedError(f"{self.path} is not a tablekit journal (its {table} "
                                           f"table has no {missing})")
+            if table in ("games", "events") and "crc" not in columns:
+                unchecked.append(table)
         check = [line.strip() for row in db.execute("PRAGMA quick_check(3)")
                  for line in str(row[0]).splitlines() if line.strip() and not line.startswith("***")]
         if check != ["ok"]:
@@ -355,14 +395,36 @@ class Journal:
         if not self.read_only:  # only now that it is known to be a sound tablekit journal
             self._durable()
         version = int(db.execute("PRAGMA user_version").fetchone()[0])
-        if version < SCHEMA_VERSION:
+        if unchecked and self.read_only:
+            self._crc = "NULL"
+        elif unchecked:
+            self._add_checksums(unchecked)
+        if version < 1:
             if self.read_only:
                 self._stale = True
             else:
                 self._repair_all()
-                with self._write() as w:
-                    w.execute(f"PRAGMA application_id={APPLICATION_ID}")
-                    w.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        if version < SCHEMA_VERSION and not self.read_only:
+            with self._write() as w:
+                w.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                w.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _add_checksums(self, tables: Sequence[str]) -> None:
+        """Give an older kit's journal its ``crc`` columns, each row's checksum written from
+        the row as it reads now (what was written before is not known: from here on, a row
+        that changes is told from what was written), in one transaction."""
+        with self._write() as w:
+            for table in tables:
+                w.execute(f"ALTER TABLE {table} ADD COLUMN crc INTEGER")
+            if "games" in tables:
+                rows = w.execute("SELECT id, created_ms, variant, CAST(setup AS BLOB) FROM games").fetchall()
+                w.executemany("UPDATE games SET crc=? WHERE id=?",
+                              [(setup_crc(*row), row[0]) for row in rows])
+            if "events" in tables:
+                rows = w.execute("SELECT game_id, seq, t_ms, type, CAST(body AS BLOB) FROM events").fetchall()
+                w.executemany("UPDATE events SET crc=? WHERE game_id=? AND seq=?",
+                              [(event_crc(*row), row[0], row[1]) for row in rows])
+        log.info("%s: checksums added to an older kit's journal", self.path)
 
     def _durable(self) -> None:
         """WAL with a full sync: a transaction that returned is on disk."""
@@ -410,12 +472,14 @@ class Journal:
 
     def new_game(self, game: Game, created_ms: int) -> int:
         with self._write() as db:
+            setup = json.dumps(game.to_json())
             cur = db.execute("INSERT INTO games (id, created_ms, variant, setup) VALUES ("
                              "(SELECT max(COALESCE(MAX(id), 0) + 1, ?) FROM games), ?, ?, ?)",
-                             (self.first_game_id, created_ms, game.variant_id,
-                              json.dumps(game.to_json())))
-        game_id = cur.lastrowid
-        assert game_id is not None
+                             (self.first_game_id, created_ms, game.variant_id, setup))
+            game_id = cur.lastrowid
+            assert game_id is not None
+            db.execute("UPDATE games SET crc=? WHERE id=?",
+                       (setup_crc(game_id, created_ms, game.variant_id, setup), game_id))
         self._next_seq[game_id] = 1
         self._deal_rows[game_id] = 0
         self._games[game_id] = game
@@ -435,11 +499,8 @@ class Journal:
         check_event(event, self.game(game_id).players)
         if after is None:
             after, _ = apply(self._state(game_id), event)
-        body = event.to_json()
         with self._write() as db:
-            db.execute("INSERT INTO events (game_id, seq, t_ms, type, body) VALUES (?, ?, ?, ?, ?)",
-                       (game_id, seq, int(body.get("t_ms", 0)), event.TYPE,
-                        json.dumps(body, separators=(",", ":"))))
+            _insert_event(db, game_id, seq, event)
             rows = self._summary_rows(db, game_id, after)
         self._next_seq[game_id] = seq + 1
         self._deal_rows[game_id] = rows
@@ -523,17 +584,16 @@ class Journal:
         """Write a whole game under the id it had elsewhere (salvage copies the readable games
         of a damaged journal); its summary comes from its events. Returns its state."""
         state = replay(game, events)
+        setup = json.dumps(game.to_json())
         with self._write() as db:
-            db.execute("INSERT INTO games (id, created_ms, variant, setup, status, winners) "
-                       "VALUES (?, ?, ?, ?, ?, ?)",
-                       (game_id, created_ms, game.variant_id, json.dumps(game.to_json()),
+            db.execute("INSERT INTO games (id, created_ms, variant, setup, status, winners, crc) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (game_id, created_ms, game.variant_id, setup,
                         "playing" if state.phase == "game-over" else status,
-                        json.dumps(list(winners))))
+                        json.dumps(list(winners)),
+                        setup_crc(game_id, created_ms, game.variant_id, setup)))
             for seq, event in enumerate(events, 1):
-                body = event.to_json()
-                db.execute("INSERT INTO events (game_id, seq, t_ms, type, body) VALUES (?, ?, ?, ?, ?)",
-                           (game_id, seq, int(body.get("t_ms", 0)), event.TYPE,
-                            json.dumps(body, separators=(",", ":"))))
+                _insert_event(db, game_id, seq, event)
             self._deal_rows[game_id] = 0
             self._deal_rows[game_id] = self._summary_rows(db, game_id, state)
         self._games[game_id] = game
@@ -549,11 +609,16 @@ class Journal:
         known = self._games.get(game_id)
         if known is not None:
             return known
-        rows = self._rows("SELECT setup FROM games WHERE id=?", (game_id,))
+        rows = self._rows(f"SELECT created_ms, variant, CAST(setup AS BLOB), {self._crc} FROM games "
+                          "WHERE id=?", (game_id,))
         if not rows:
             raise JournalError(f"no game {game_id} in the journal")
+        created_ms, variant, setup, crc = rows[0]
+        if crc is not None and crc != setup_crc(game_id, created_ms, variant, setup):
+            raise JournalRowError(f"game {game_id} in {self.path}: its setup is not as it was "
+                                  f"written (its checksum does not match)")
         try:
-            game = Game.from_json(json.loads(rows[0][0]))
+            game = Game.from_json(json.loads(setup.decode("utf-8")))
         except ROW_FAULTS as exc:
             raise JournalRowError(f"game {game_id} in {self.path}: its setup cannot be read "
                                   f"({exc})") from None
@@ -566,8 +631,12 @@ class Journal:
         out = []
         # read as bytes: a body whose text is no longer UTF-8 is one damaged row, not a file
         # SQLite cannot read
-        for seq, body in self._rows("SELECT seq, CAST(body AS BLOB) FROM events WHERE game_id=? "
-                                    "ORDER BY seq", (game_id,)):
+        for seq, t_ms, type_, body, crc in self._rows(
+                f"SELECT seq, t_ms, type, CAST(body AS BLOB), {self._crc} FROM events "
+                "WHERE game_id=? ORDER BY seq", (game_id,)):
+            if crc is not None and crc != event_crc(game_id, seq, t_ms, type_, body):
+                raise JournalRowError(f"game {game_id} in {self.path}: event {seq} is not as it "
+                                      f"was written (its checksum does not match)")
             try:
                 out.append(check_event(event_from_json(json.loads(body.decode("utf-8"))), players))
             except ROW_FAULTS as exc:

@@ -39,6 +39,8 @@ from tablekit.journal import (
     JournalFileError,
     JournalRowError,
     check_place,
+    event_crc,
+    setup_crc,
 )
 
 log = logging.getLogger(__name__)
@@ -246,9 +248,11 @@ def salvage(path: str | Path) -> tuple[Journal, Salvage]:
     report = Salvage(path)
     db = _open_raw(path)
     try:
-        games, lost, end = _scan(db, "games", "id, created_ms, setup, status, winners")
+        games, lost, end = _scan(db, "games", "id, created_ms, setup, status, winners, "
+                                 + _or_null(db, "games", "variant, crc"))
         report.games_lost += lost
-        events, lost, events_cut = _scan(db, "events", "game_id, seq, body")
+        events, lost, events_cut = _scan(db, "events", "game_id, seq, body, "
+                                         + _or_null(db, "events", "t_ms, type, crc"))
         report.events_lost += lost
         report.at_least = end or events_cut
         players = _scan_extra(db, "players", "name, added_ms, played_ms")
@@ -256,15 +260,19 @@ def salvage(path: str | Path) -> tuple[Journal, Salvage]:
     finally:
         db.close()
     by_game: dict[int, dict[int, Any]] = {}
-    for _, game_id, seq, body in events:
+    for _, game_id, seq, body, t_ms, type_, crc in events:
         if isinstance(game_id, int) and isinstance(seq, int):
-            by_game.setdefault(game_id, {})[seq] = body
+            # a row not as it was written reads as none: the game's events stop before it
+            intact = crc is None or crc == event_crc(game_id, seq, t_ms, type_, _raw(body))
+            by_game.setdefault(game_id, {})[seq] = body if intact else None
         else:
             report.events_lost += 1
     out = Journal(":memory:")
     kept_events: dict[int, int] = {}  # game -> how many of its events were kept
-    for _, game_id, created_ms, setup, status, winners in games:
+    for _, game_id, created_ms, setup, status, winners, variant, crc in games:
         bodies = by_game.pop(game_id, {}) if isinstance(game_id, int) else {}
+        if crc is not None and crc != setup_crc(game_id, created_ms, variant, _raw(setup)):
+            setup = None  # not as it was written: the game cannot be trusted, nor its events
         try:
             game = Game.from_json(json.loads(setup))
             created = int(created_ms)
@@ -304,6 +312,23 @@ def salvage(path: str | Path) -> tuple[Journal, Salvage]:
             out.add_photo(game_id, seq, jpeg)
             report.photos += 1
     return out, report
+
+
+def _or_null(db: sqlite3.Connection, table: str, columns: str) -> str:
+    """``columns`` of ``table`` for a SELECT, each one the table lacks (an older kit's
+    journal) as NULL."""
+    try:
+        have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+    except sqlite3.DatabaseError:
+        have = set()
+    return ", ".join(c if c in have else "NULL" for c in (c.strip() for c in columns.split(",")))
+
+
+def _raw(value: object) -> bytes:
+    """A column's value as the bytes its checksum was taken of (text as UTF-8)."""
+    if isinstance(value, bytes):
+        return value
+    return str(value).encode("utf-8") if value is not None else b""
 
 
 def _scan_extra(db: sqlite3.Connection, table: str, columns: str) -> list[Any]:

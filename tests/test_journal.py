@@ -11,7 +11,8 @@ from _game_fixtures import FULL_COUNT, LOSER_58, NO_PURE, VALID_SHOW, Driver, ga
 
 from tablekit.cli import main
 from tablekit.commands.export import score_sheet, write_chart, write_csv
-from tablekit.journal import SCHEMA, Journal, JournalError
+from tablekit.journal import SCHEMA, SCHEMA_VERSION, Journal, JournalError, JournalRowError
+from tablekit.journal_open import salvage
 
 
 def played(journal: Journal) -> tuple[int, Driver]:
@@ -156,11 +157,15 @@ def test_the_event_that_ends_a_deal_or_the_game_writes_its_summary_with_it(tmp_p
         assert j.resumable() is None
 
 
+#: The tables as a kit before checksums made them (schema 1: no ``crc`` columns).
+OLDER_SCHEMA = SCHEMA.replace(",\n    crc INTEGER", "")
+
+
 def _older_kit_journal(path, d: Driver) -> int:
     """A journal as an older kit left it when killed right after a game's last event: every
     event written, the last deal's score row and the game's end not."""
     db = sqlite3.connect(path)
-    db.executescript(SCHEMA)
+    db.executescript(OLDER_SCHEMA)
     db.execute("INSERT INTO games (created_ms, variant, setup) VALUES (0, ?, ?)",
                (d.state.game.variant_id, json.dumps(d.state.game.to_json())))
     for seq, event in enumerate(d.log, 1):
@@ -201,6 +206,50 @@ def test_a_finished_game_an_older_kit_left_playing_is_over_once_opened(tmp_path)
     assert db.execute("SELECT status, winners FROM games").fetchone() == ("over", json.dumps(list(d.state.winners)))
     assert db.execute("SELECT COUNT(*) FROM deals").fetchone()[0] == len(d.state.history)
     db.close()
+
+
+def test_an_older_kits_journal_gets_checksums_and_a_changed_row_is_told_from_then_on(tmp_path):
+    path = tmp_path / "j.sqlite"
+    d = _finished(Driver(game("indian-pool-101")))
+    gid = _older_kit_journal(path, d)
+    with Journal(path, read_only=True) as j:  # read as it lies: nothing to check it by
+        assert len(j.events(gid)) == len(d.log)
+    with Journal(path) as j:  # opened for writing: every row gets its checksum
+        assert j.events(gid) == d.log
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert db.execute("SELECT COUNT(*) FROM events WHERE crc IS NULL").fetchone()[0] == 0
+    assert db.execute("SELECT COUNT(*) FROM games WHERE crc IS NULL").fetchone()[0] == 0
+    # a later change that still reads as an event (its time) is told by its checksum
+    body = json.loads(db.execute("SELECT body FROM events WHERE seq=2").fetchone()[0])
+    body["t_ms"] += 1
+    db.execute("UPDATE events SET body=? WHERE seq=2", (json.dumps(body),))
+    db.commit()
+    db.close()
+    with Journal(path, read_only=True) as j:
+        with pytest.raises(JournalRowError, match="event 2 is not as it was written"):
+            j.events(gid)
+
+
+def test_a_setup_changed_after_it_was_written_is_not_trusted(tmp_path):
+    path = tmp_path / "j.sqlite"
+    d = _finished(Driver(game("indian-pool-101")))
+    with Journal(path) as j:
+        gid = j.new_game(d.state.game, 0)
+        j.append(gid, d.log[0])
+    db = sqlite3.connect(path)
+    setup = json.loads(db.execute("SELECT setup FROM games").fetchone()[0])
+    setup["seats"][0]["name"] = "Mallory"  # still a setup the kit reads
+    db.execute("UPDATE games SET setup=?", (json.dumps(setup),))
+    db.commit()
+    db.close()
+    with Journal(path) as j:
+        with pytest.raises(JournalRowError, match="its setup is not as it was written"):
+            j.game(gid)
+        assert j.stuck() and j.stuck()[0][0] == gid and j.resumable() is None
+    recovered, report = salvage(path)
+    with recovered:
+        assert recovered.games() == [] and report.games_lost == 1 and report.events_lost == 1
 
 
 def test_resumable_never_offers_a_game_its_events_say_is_over(tmp_path):

@@ -514,10 +514,54 @@ def test_an_event_whose_text_is_no_longer_utf8_is_one_damaged_row(healthy, tmp_p
     db.commit()
     db.close()
     with Journal(path) as journal:
-        with pytest.raises(JournalRowError, match="event 5 cannot be read"):
+        with pytest.raises(JournalRowError, match="event 5 is not as it was written"):
             journal.events(3)
         assert journal.resumable() is None
     assert "game 3 cannot be resumed" in caplog.text
+    # a row with no checksum (an older kit's): its text is found unreadable all the same
+    db = sqlite3.connect(path)
+    db.execute("UPDATE events SET crc=NULL WHERE game_id=3 AND seq=5")
+    db.commit()
+    db.close()
+    with Journal(path) as journal:
+        with pytest.raises(JournalRowError, match="event 5 cannot be read"):
+            journal.events(3)
+
+
+def test_an_event_changed_on_disk_that_still_reads_is_told_by_its_checksum(healthy, tmp_path):
+    """A digit of an event's time flipped on the card itself (SQLite keeps no checksum of its
+    pages, and the row still reads as an event): the game stops being resumable and says
+    why, and salvage keeps its events before that one."""
+    path = _copy(healthy, tmp_path, "j.sqlite")
+    data = path.read_bytes()
+
+    def rows() -> list[tuple[int, str]]:
+        db = sqlite3.connect(path)
+        try:
+            return db.execute("SELECT seq, body FROM events WHERE game_id=3 ORDER BY seq").fetchall()
+        finally:
+            db.close()
+
+    before = rows()
+    seq, body = before[4]
+    # the three games played one script: the byte to flip is the one of the copies in game 3
+    for start in (i for i in range(len(data)) if data.startswith(body.encode(), i)):
+        at = start + body.index('"t_ms":') + len('"t_ms":')
+        path.write_bytes(data[:at] + (b"2" if data[at:at + 1] == b"1" else b"1") + data[at + 1:])
+        if rows() != before:
+            break
+    changed = dict(rows())[seq]
+    assert changed != body and json.loads(changed)["t_ms"] >= 0  # still an event's text
+    with Journal(path) as journal:
+        with pytest.raises(JournalRowError, match=f"event {seq} is not as it was written"):
+            journal.events(3)
+        assert [g for g, _ in journal.stuck()] == [3] and journal.resumable() is None
+        assert len(journal.events(2)) > 0  # the other games read as before
+    recovered, report = salvage(path)
+    with recovered:
+        assert len(recovered.events(3)) == seq - 1
+        assert [g.status for g in recovered.games()] == ["over", "over", "damaged"]
+    assert report.events_lost == len(before) - (seq - 1) and report.games_lost == 0
 
 
 def test_what_the_damage_took_is_said_with_the_error(healthy, tmp_path, capsys):
