@@ -306,7 +306,9 @@ class Journal:
         self.read_only = read_only
         self._next_seq: dict[int, int] = {}
         self._deal_rows: dict[int, int] = {}  # score rows on disk per game (as last known)
-        self._states: dict[int, GameState] = {}  # the fold of each game appended to
+        #: the fold of each game appended to or restored (this object writes every event it
+        #: appends, so a game's fold stays its events' until the journal is closed)
+        self._states: dict[int, GameState] = {}
         self._games: dict[int, Game] = {}
         self._stale = False  # summaries from an older kit, not put right (read-only)
         #: what reads a row's checksum: ``crc``, or NULL in a read-only older kit's journal
@@ -508,8 +510,7 @@ class Journal:
         return seq
 
     def _state(self, game_id: int) -> GameState:
-        state = self._states.get(game_id)
-        return state if state is not None else self.restore(game_id)
+        return self.restore(game_id)
 
     def _summary_rows(self, db: sqlite3.Connection, game_id: int, state: GameState) -> int:
         """Write the summary rows ``state`` adds (inside the caller's transaction); the number
@@ -597,6 +598,7 @@ class Journal:
             self._deal_rows[game_id] = 0
             self._deal_rows[game_id] = self._summary_rows(db, game_id, state)
         self._games[game_id] = game
+        self._states[game_id] = state
         return state
 
     # --- reading ------------------------------------------------------------------------
@@ -652,12 +654,18 @@ class Journal:
             raise JournalRowError(f"game {game_id}: its last time cannot be read ({exc})") from None
 
     def restore(self, game_id: int) -> GameState:
-        """The exact state of a game, rebuilt by replaying its events."""
+        """The exact state of a game, rebuilt by replaying its events (once: the table's
+        start looks for unfinished games that cannot be resumed, then for the one to resume)."""
+        known = self._states.get(game_id)
+        if known is not None:
+            return known
         game, events = self.game(game_id), self.events(game_id)
         try:
-            return replay(game, events)
+            state = replay(game, events)
         except ROW_FAULTS as exc:
             raise JournalRowError(f"game {game_id} in {self.path} cannot be replayed ({exc})") from None
+        self._states[game_id] = state
+        return state
 
     def resumable(self) -> int | None:
         """The most recent game still being played, if any.

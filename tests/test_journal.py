@@ -263,3 +263,25 @@ def test_resumable_never_offers_a_game_its_events_say_is_over(tmp_path):
         j._db.execute("DELETE FROM deals WHERE deal=(SELECT MAX(deal) FROM deals)")
         assert j.resumable() is None
         assert j.games()[0].status == "over" and j.games()[0].deals == len(d.state.history)
+
+
+def test_a_game_is_replayed_once_for_all_the_looks_at_it_and_stays_its_events_fold(tmp_path, monkeypatch):
+    import tablekit.journal as journal_module
+
+    path = tmp_path / "j.sqlite"
+    d = _finished(Driver(game("indian-pool-101")))
+    half = len(d.log) // 2
+    with Journal(path) as j:
+        gid = j.new_game(d.state.game, 0)
+        for event in d.log[:half]:
+            j.append(gid, event)
+    replays = []
+    real = journal_module.replay
+    monkeypatch.setattr(journal_module, "replay", lambda g, e: replays.append(len(e)) or real(g, e))
+    with Journal(path) as j:
+        assert j.stuck() == [] and j.resumable() == gid  # the table's start: both look
+        assert replays == [half]
+        for event in d.log[half:]:
+            j.append(gid, event)
+        assert j.restore(gid) == real(d.state.game, d.log)  # the appends folded in, no replay
+        assert replays == [half]
