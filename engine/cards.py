@@ -87,7 +87,7 @@ def parse_rank(text: str) -> int:
     t = text.strip().upper()
     if t in _RANK_ALIASES:
         return _RANK_ALIASES[t]
-    if t.isdigit() and 2 <= int(t) <= 10 and not t.startswith("0"):
+    if t.isascii() and t.isdigit() and 2 <= int(t) <= 10 and not t.startswith("0"):
         return int(t)
     raise NotationError(f"unknown rank {text!r}")
 

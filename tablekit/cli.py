@@ -103,7 +103,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def tolerant_streams() -> None:
+    """Bytes that are not UTF-8 never stop a command: read from stdin they keep their place
+    (a batch line then gets its own error), and a file name or a line that holds them is
+    written with them escaped where the locale would refuse them (a UTF-8 locale other than
+    C.UTF-8 encodes strictly: one such photo name ended a whole ``see`` run)."""
+    for stream, errors in ((sys.stdin, "surrogateescape"), (sys.stdout, "backslashreplace"),
+                           (sys.stderr, "backslashreplace")):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+            try:
+                reconfigure(errors=errors)
+            except (ValueError, OSError):  # a stream already read from, or closed
+                pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    tolerant_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):

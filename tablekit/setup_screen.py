@@ -266,21 +266,21 @@ class TableSetup:
         if parts[0] != "row" or len(parts) < 2 or self.removing is not None:
             return None
         if self.editor is not None:
-            if parts[1] == "wheel" and len(parts) == 3 and parts[2].lstrip("-").isdigit():
+            if parts[1] == "wheel" and len(parts) == 3 and parts[2].lstrip("-").isascii() and parts[2].lstrip("-").isdigit():
                 self.editor.tap_wheel(int(parts[2]) - WHEEL_SHOWN)
             return None
-        if parts[1] == "remove" and len(parts) == 3 and parts[2].isdigit():
+        if parts[1] == "remove" and len(parts) == 3 and parts[2].isascii() and parts[2].isdigit():
             if int(parts[2]) < len(self.listed):
                 self.at = f"pick:{parts[2]}"
                 self.ask_remove()
             return None
         row = {"variant": "variant", "start": "start", "player": "players", "add": "add",
                "resume": "resume"}.get(parts[1])
-        if parts[1] == "option" and len(parts) == 3 and parts[2].isdigit():
+        if parts[1] == "option" and len(parts) == 3 and parts[2].isascii() and parts[2].isdigit():
             options = self._options()
             index = int(parts[2])
             row = options[index].key if index < len(options) else None
-        if parts[1] == "roster" and len(parts) == 3 and parts[2].isdigit():
+        if parts[1] == "roster" and len(parts) == 3 and parts[2].isascii() and parts[2].isdigit():
             row = f"pick:{parts[2]}"
         if row in self.ROWS:
             if row == self.at and row.startswith(("pick:", "add", "resume")):

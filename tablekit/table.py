@@ -499,7 +499,7 @@ class Table:
             self.calls = None
         elif target == "call:make":
             self.make_call()
-        elif len(parts) == 3 and parts[:2] == ["call", "seat"] and parts[2].isdigit():
+        elif len(parts) == 3 and parts[:2] == ["call", "seat"] and parts[2].isascii() and parts[2].isdigit():
             seat = int(parts[2])
             if 0 <= seat < self.state.game.players:
                 self.calls = dataclasses.replace(panel, seat=seat, said="", refused=False)

@@ -665,3 +665,70 @@ def test_history_says_which_flags_do_not_go_together(argv: list[str], said: str,
                                                      capsys: Capture) -> None:
     assert main(["history", "--journal", str(tmp_path / "j.sqlite"), *argv]) == 2
     assert said in _error(capsys)
+
+
+def test_a_photo_name_that_is_not_utf8_never_ends_a_run_in_a_strict_locale(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    ok, data = cv2.imencode(".png", np.full((40, 60, 3), 200, np.uint8))
+    assert ok
+    (folder / os.fsdecode(b"caf\xe9.png")).write_bytes(data.tobytes())
+    (folder / "z.png").write_bytes(data.tobytes())
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    p = subprocess.run([sys.executable, "-m", "tablekit", "-q", "see", str(folder)], capture_output=True,
+                       timeout=300, env=env, cwd=Path(__file__).resolve().parents[1])
+    lines = p.stdout.decode("utf-8").splitlines()
+    assert p.returncode == 0, p.stderr
+    assert len(lines) == 2 and "caf\\udce9.png" in lines[0] and lines[1].startswith(str(folder / "z.png"))
+
+
+def test_a_png_cut_short_or_with_a_damaged_chunk_is_said_without_libpngs_own_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from vision.images import png_whole
+
+    ok, data = cv2.imencode(".png", np.random.default_rng(1).integers(0, 255, (300, 400, 3), np.uint8))
+    assert ok and png_whole(data.tobytes())
+    whole = data.tobytes()
+    flipped = bytearray(whole)
+    flipped[len(whole) // 2] ^= 0x10
+    assert not png_whole(whole[: len(whole) // 2]) and not png_whole(bytes(flipped))
+    cut = tmp_path / "cut.png"
+    cut.write_bytes(whole[: len(whole) // 2])
+    (tmp_path / "flipped.png").write_bytes(bytes(flipped))
+    p = subprocess.run([sys.executable, "-m", "tablekit", "-q", "see", "--json", str(cut),
+                        str(tmp_path / "flipped.png")], capture_output=True, text=True, timeout=300,
+                       cwd=Path(__file__).resolve().parents[1])
+    assert p.returncode == 1 and p.stderr == ""  # nothing from libpng on the terminal
+    lines = [json.loads(line) for line in p.stdout.splitlines()]
+    assert [line.get("error") for line in lines] == ["not a readable image (its data is damaged)"] * 2
+
+
+def test_a_folders_photo_name_that_is_no_file_gets_its_line(tmp_path: Path, capsys: Capture) -> None:
+    ok, data = cv2.imencode(".png", np.full((40, 60, 3), 200, np.uint8))
+    (tmp_path / "a.png").write_bytes(data.tobytes())
+    (tmp_path / "b.jpg").symlink_to(tmp_path / "gone.jpg")  # a link to nothing
+    (tmp_path / "c.jpg").mkdir()  # a folder named like a photo: passed over
+    assert main(["see", "--json", str(tmp_path)]) == 1
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["image"] for line in lines] == [str(tmp_path / "a.png"), str(tmp_path / "b.jpg")]
+    assert "cards" in lines[0] and "No such file" in lines[1]["error"]
+
+
+def test_see_names_a_calibrations_unknown_game_and_refuses_an_empty_variant(tmp_path: Path,
+                                                                             capsys: Capture) -> None:
+    from vision.calibration import Calibration
+    from vision.mat import layout
+
+    cal = tmp_path / "mat.json"
+    Calibration(layout("A3"), np.eye(3), (640, 480), game="no-such-game").save(cal)
+    assert main(["see", "--calibration", str(cal), str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert str(cal) in err and "no-such-game" in err
+    assert main(["see", "--variant", " ", str(tmp_path)]) == 2
+    assert "--variant names no game" in capsys.readouterr().err

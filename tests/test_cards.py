@@ -21,7 +21,9 @@ def test_parse_accepts_every_spelling(text: str, expected: Card) -> None:
     assert parse_card(text) == expected
 
 
-@pytest.mark.parametrize("bad", ["1X", "11H", "0S", "", "Q", "QX", "PJJ", "010H", "HQ"])
+# digits of other scripts (a superscript two, full-width and Arabic-Indic digits) are no rank
+@pytest.mark.parametrize("bad", ["1X", "11H", "0S", "", "Q", "QX", "PJJ", "010H", "HQ", "²H", "４H",
+                                 "1０H", "٥H"])
 def test_parse_rejects_and_names_the_token(bad: str) -> None:
     with pytest.raises(NotationError) as err:
         parse_card(bad)

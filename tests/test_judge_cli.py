@@ -41,6 +41,8 @@ def test_hand_may_be_given_as_several_words() -> None:
     [(["--variant", "indian-points", "--mode", "count", "--", "4H 5H 1X"], "1X"),
      (["--variant", "no-such-game", "--mode", "count", "--", "4H"], "no-such-game"),
      (["--variant", "indian-points", "--mode", "count", "--wild", "ZZ", "--", "4H 5H 6H"], "ZZ"),
+     (["--variant", "indian-points", "--mode", "count", "--wild", "²H", "--", "4H 5H 6H"], "²H"),
+     (["--variant", "indian-points", "--mode", "count", "--", "４H ٥H 6H"], "４H"),
      (["--variant", "indian-points", "--mode", "count", "--", "7S 7S 7S"], "7S"),
      (["--variant", "indian-points", "--mode", "contract", "--", "4H 5H 6H"], "contract"),
      (["--variant", "indian-points", "--mode", "count", "--"], "empty")],
@@ -212,3 +214,19 @@ def test_fuzzed_questions_never_give_a_traceback() -> None:
                  ["--variant", "indian-points", "--mode", "count", "--deal", "9" * 5000, "--", "4H"]):
         p = tablekit("judge", *args)
         assert p.returncode == 2 and p.stdout == "" and len(p.stderr.splitlines()) == 1, (args, p.stderr)
+
+
+def test_a_batch_line_that_is_not_utf8_is_its_own_error_whatever_the_locale() -> None:
+    """A UTF-8 locale other than C.UTF-8 decodes stdin strictly: one bad byte ended the batch
+    with no line answered."""
+    import os
+
+    good = json.dumps({"variant": "indian-points", "mode": "count", "hand": "4H"}).encode()
+    stdin = good + b"\n" + b'{"variant":"indian-points","mode":"count","hand":"4H \xff\xfe"}\n' + good + b"\n"
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    p = subprocess.run([sys.executable, "-m", "tablekit", "judge", "--batch"], input=stdin,
+                       capture_output=True, timeout=120, cwd=ROOT, env=env)
+    assert p.returncode == 0, p.stderr
+    lines = [json.loads(line) for line in p.stdout.decode("utf-8").splitlines()]
+    assert len(lines) == 3 and lines[0] == lines[2] and lines[0]["points"] == 4
+    assert "error" in lines[1] and "unknown card" in lines[1]["error"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import stat
 import struct
+import zlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -123,6 +124,27 @@ def gif_decodes() -> bool:
     return cv2.imdecode(np.frombuffer(_ONE_PIXEL_GIF, np.uint8), cv2.IMREAD_COLOR) is not None
 
 
+_PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def png_whole(data: bytes) -> bool:
+    """Whether a PNG's chunks are all there, each with its CRC right, up to its IEND chunk (a
+    file cut short or with a damaged chunk is not; libpng would say so on stderr itself)."""
+    at = len(_PNG)
+    while at + 12 <= len(data):
+        length = int.from_bytes(data[at:at + 4], "big")
+        end = at + 12 + length
+        if end > len(data):
+            return False
+        kind = data[at + 4:at + 8]
+        if zlib.crc32(data[at + 4:end - 4]) != int.from_bytes(data[end - 4:end], "big"):
+            return False
+        if kind == b"IEND":
+            return True
+        at = end
+    return False
+
+
 def decode_image(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     """Encoded image bytes as a BGR array; :class:`VisionError` says why when they cannot be."""
     return decode_photo(data, max_pixels)[0]
@@ -151,6 +173,9 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> tuple[np.ndarray,
         if not data.startswith(b"\xff\xd8") or not factor:
             raise VisionError(f"image too large: {width}x{height} pixels "
                               f"(at most {max_pixels / 1e6:.0f} megapixels are read)")
+    if data.startswith(_PNG) and not png_whole(data):
+        # found here, before libpng prints its own error line on the terminal
+        raise VisionError("not a readable image (its data is damaged)")
     quiet = cv2.utils.logging.getLogLevel()
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)  # a damaged file is said below
     try:

@@ -219,6 +219,10 @@ def warm_up(weights: Path = DEFAULT_WEIGHTS, index_weights: Path = DEFAULT_CLASS
     first real image is timed fairly: the tile reader's for tiles, the detector's and the
     crop classifiers' for cards, all of them for ``auto``."""
     blank = np.zeros((64, 64, 3), np.uint8)
+    # the first photo's time is its own: OpenCV builds its 8-bit Lab tables at the first
+    # conversion (about 150 ms) and numpy imports its masked arrays at the first median
+    # (50 ms), both made by the card patches (vision.table_regions) and the tile reader
+    card_regions(blank)
     if pieces != "cards" and DEFAULT_TILE_WEIGHTS.is_file():
         tile_maps(blank, DEFAULT_TILE_WEIGHTS, 64)
     if pieces == "tiles":

@@ -190,7 +190,7 @@ def open_source(spec: str) -> FrameSource:
                 raise FrameSourceError(f"no camera found: {pi_error}; {usb_error}") from None
     if spec == "picamera":
         return PiCameraSource()
-    if spec.isdigit():
+    if spec.isascii() and spec.isdigit():
         return CaptureSource(int(spec))
     path = Path(spec)
     if path.is_dir():

@@ -366,7 +366,7 @@ def type_key(entry: Entry, text: str) -> Entry:
         if key in "wn":
             return replace(entry, valid=False, by_seat=None, problem="")
         return entry
-    if not key.isdigit():
+    if not (key.isascii() and key.isdigit()):
         return entry
     typed = (entry.typed or "") + key
     if len(typed.lstrip("0")) > MAX_DIGITS:

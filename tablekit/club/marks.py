@@ -39,7 +39,7 @@ def highest_marked_game(journal: Path) -> int:
     there is no mark, or it cannot be read; numbers no journal gives are passed over)."""
     try:
         acked = read_mark(journal).get("acked", {})
-        numbers = [int(g) for g in acked if str(g).isdigit()]
+        numbers = [int(g) for g in acked if str(g).isascii() and str(g).isdigit()]
     except (OSError, ValueError, TypeError, AttributeError, RecursionError):
         return 0
     return max((n for n in numbers if 0 < n <= LARGEST_GAME), default=0)

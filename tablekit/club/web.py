@@ -130,7 +130,7 @@ class Handler(BaseHTTPRequestHandler):
         if what == "room" and len(parts) == 1:
             return views.room(db)
         if what == "game" and len(parts) == 3:
-            if not parts[2].isdigit():
+            if not (parts[2].isascii() and parts[2].isdigit()):
                 return None
             return views.game(db, parts[1], int(parts[2]))
         if what == "evening" and len(parts) <= 2:

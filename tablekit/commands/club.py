@@ -24,7 +24,7 @@ DEFAULT_DB = "postgresql:///tablekit_club"
 
 def _listen(text: str) -> tuple[str, int]:
     host, _, port = text.rpartition(":")
-    if not port.isdigit() or not 0 <= int(port) <= 65535:
+    if not (port.isascii() and port.isdigit()) or not 0 <= int(port) <= 65535:
         raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT (e.g. 0.0.0.0:8080)")
     return host or "0.0.0.0", int(port)
 

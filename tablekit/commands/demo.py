@@ -124,7 +124,7 @@ def _number(value: Any, what: str, low: int = 0) -> int:
 
 def _key(text: str, what: str, low: int, high: int) -> int:
     """A JSON object's key naming a deal or a seat (``"1"``), within ``low..high``."""
-    if not text.strip().isdigit() or not low <= int(text) <= high:
+    if not (text.strip().isascii() and text.strip().isdigit()) or not low <= int(text) <= high:
         raise ScriptError(f"{what} {text!r} must be a number from {low} to {high}")
     return int(text)
 

@@ -61,7 +61,9 @@ def image_paths(args: list[str]) -> Iterator[tuple[str, str | None]]:
                 found += 1
                 yield arg, f"cannot list the folder: {exc.strerror or exc}"
                 continue
-            images = [c for c in children if c.suffix.lower() in IMAGE_SUFFIXES and c.is_file()]
+            # a photo's name that is no readable file (a link to nothing, a pipe) still gets
+            # its line, saying why; only folders named like photos are passed over
+            images = [c for c in children if c.suffix.lower() in IMAGE_SUFFIXES and not c.is_dir()]
             if not images:
                 log.warning("no photos (%s) in the folder %s", ", ".join(IMAGE_SUFFIXES), arg)
             for child in images:
@@ -83,11 +85,20 @@ def run(args: argparse.Namespace) -> int:
 
     calibration = Calibration.load(Path(args.calibration)) if args.calibration else None
     pieces = "auto"  # told from each photo (vision.pieces)
+    if getattr(args, "variant", None) is not None and not args.variant.strip():
+        raise VisionError("--variant names no game (see `tablekit variants`)")
     game = getattr(args, "variant", None) or (calibration.game if calibration else None)
     if game:
+        from engine.errors import UnknownVariantError
         from engine.variants import find
 
-        pieces = find(game).pieces
+        try:
+            pieces = find(game).pieces
+        except UnknownVariantError as exc:
+            if args.variant:
+                raise
+            raise VisionError(f"the calibration {args.calibration} names its game {game!r}, "
+                              f"which is no variant of this kit (see `tablekit variants`)") from exc
     deck = DeckTemplates.load(calibration.deck) if calibration and calibration.deck else None
     warm_up(pieces=pieces)
     failures = 0
