@@ -500,7 +500,7 @@ class Journal:
         # never write what could not be read back: the game would not resume
         check_event(event, self.game(game_id).players)
         if after is None:
-            after, _ = apply(self._state(game_id), event)
+            after, _ = apply(self.restore(game_id), event)
         with self._write() as db:
             _insert_event(db, game_id, seq, event)
             rows = self._summary_rows(db, game_id, after)
@@ -508,9 +508,6 @@ class Journal:
         self._deal_rows[game_id] = rows
         self._states[game_id] = after
         return seq
-
-    def _state(self, game_id: int) -> GameState:
-        return self.restore(game_id)
 
     def _summary_rows(self, db: sqlite3.Connection, game_id: int, state: GameState) -> int:
         """Write the summary rows ``state`` adds (inside the caller's transaction); the number
