@@ -46,8 +46,19 @@ Opener = Callable[[str], SerialPort]
 
 
 def open_serial(url: str, timeout: float = 0.05) -> SerialPort:
-    """Opens a pyserial URL with the box's line settings (a ``serial.SerialBase``)."""
-    port: SerialPort = serial.serial_for_url(url, baudrate=BAUDRATE, timeout=timeout, write_timeout=1.0)
+    """Opens a pyserial URL with the box's line settings (a ``serial.SerialBase``). Every
+    failure is a ``serial.SerialException`` naming the URL: pyserial's own messages for a URL
+    whose options it cannot read come out as a ``KeyError`` of its log levels."""
+    try:
+        port: SerialPort = serial.serial_for_url(url, baudrate=BAUDRATE, timeout=timeout,
+                                                 write_timeout=1.0)
+    except (OSError, serial.SerialException) as exc:
+        if "debug|info|warning|error" in str(exc):  # pyserial's message for a bad option
+            raise serial.SerialException(f"{url!r} has an option pyserial cannot read") from None
+        raise
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
+        raise serial.SerialException(f"{url!r} is not a serial port URL pyserial can open "
+                                     f"({type(exc).__name__})") from None
     return port
 
 

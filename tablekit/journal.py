@@ -338,7 +338,7 @@ class Journal:
             return sqlite3.connect(":memory:", isolation_level=None)
         if not self.read_only:
             return sqlite3.connect(str(self.path), isolation_level=None)
-        uri = "file:" + quote(str(self.path.resolve())) + "?mode=ro"
+        uri = "file:" + quote(os.fsencode(self.path.resolve())) + "?mode=ro"
         try:
             db = sqlite3.connect(uri, uri=True, isolation_level=None)
             db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()

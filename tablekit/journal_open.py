@@ -52,6 +52,14 @@ COMPANIONS = ("-wal", "-shm")
 _MAX_ROWID = 2**63 - 1
 
 
+def journal_files(path: Path) -> list[tuple[Path, str]]:
+    """The journal's file and its write-ahead companions, each with what it is (as
+    ``tablekit.values.output_file``'s ``keep``: an output named like one of them would be
+    written over the games)."""
+    return [(path, "the journal"), *((Path(f"{path}{s}"), "the journal's write-ahead file")
+                                     for s in COMPANIONS)]
+
+
 def open_table_journal(path: str | Path) -> tuple[Journal, str | None]:
     """The journal a table writes to, and a sentence for the screen when it had to start afresh.
 
@@ -134,7 +142,7 @@ def _highest_game(aside: Path) -> int:
     """The highest game id a journal set aside still shows, its WAL included (0: none can be
     read). Whatever SQLite makes beside it to read the WAL is removed again."""
     made = [Path(f"{aside}{s}") for s in COMPANIONS if not Path(f"{aside}{s}").exists()]
-    uri = "file:" + quote(str(aside.resolve())) + "?mode=ro"
+    uri = "file:" + quote(os.fsencode(aside.resolve())) + "?mode=ro"
     best = 0
     for suffix in ("", "&immutable=1"):  # the WAL too; else the main file as it lies
         try:
@@ -363,7 +371,7 @@ def _readable_prefix(bodies: dict[int, Any], players: int) -> list[Event]:
 def _open_raw(path: Path) -> sqlite3.Connection:
     """The file opened read-only with no checks at all; JournalDamagedError when SQLite cannot
     read even its list of tables, or it is another program's database."""
-    uri = "file:" + quote(str(path.resolve())) + "?mode=ro"
+    uri = "file:" + quote(os.fsencode(path.resolve())) + "?mode=ro"
     for suffix in ("", "&immutable=1"):
         try:
             db = sqlite3.connect(uri + suffix, uri=True, isolation_level=None)
@@ -460,4 +468,4 @@ def _next_readable(db: sqlite3.Connection, table: str, after: int) -> tuple[int 
     return nxt, nxt - after - 1
 
 
-__all__ = ["Salvage", "open_table_journal", "read_journal", "salvage", "set_aside"]
+__all__ = ["Salvage", "journal_files", "open_table_journal", "read_journal", "salvage", "set_aside"]

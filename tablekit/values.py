@@ -6,7 +6,10 @@ command line prints one ``error:`` line naming the option and what was wrong wit
 from __future__ import annotations
 
 import math
+import os
 import re
+from argparse import ArgumentTypeError
+from collections.abc import Sequence
 from pathlib import Path
 
 from engine.errors import TablekitError
@@ -65,11 +68,45 @@ def parse_option(text: str) -> tuple[str, OptionValue]:
     return key, value.strip()
 
 
-def output_file(path: Path, option: str) -> Path:
-    """A file the command will write: refused up front when it is a folder or its folder cannot
-    be made, so a whole game is not played only to fail at the end."""
+def path_arg(text: str) -> Path:
+    """An option's path, refused when it is empty or blank (it would mean the current folder,
+    where a command would read or write what nobody asked for)."""
+    if not text.strip():
+        raise ArgumentTypeError("names no file or folder (it is empty)")
+    return Path(text)
+
+
+def text_arg(text: str) -> str:
+    """An option's text that must say something: refused when empty or blank."""
+    if not text.strip():
+        raise ArgumentTypeError("is empty")
+    return text
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file (the same path, or two links to one file)."""
+    try:
+        if a.resolve() == b.resolve():
+            return True
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except (OSError, RuntimeError):  # a link loop, a name the OS refuses
+        return False
+
+
+def output_file(path: Path, option: str, keep: Sequence[tuple[Path, str]] = ()) -> Path:
+    """A file the command will write: refused up front when it is a folder, a device or a pipe
+    (the file is written beside it and renamed into place, which would put a plain file where
+    the device was), one of ``keep`` (each a file the command reads or writes besides, and what
+    it is: "the journal"), or its folder cannot be made, so a whole game is not played only to
+    fail at the end, and nothing is written over."""
     if path.is_dir():
         raise ValueRefused(f"{option} {path} is a folder; name a file to write")
+    if path.exists() and not path.is_file():
+        raise ValueRefused(f"{option} {path} is not a plain file (a device, a pipe or a socket); "
+                           "name a file to write")
+    for other, what in keep:
+        if same_file(path, other):
+            raise ValueRefused(f"{option} {path} is {what}: name another file to write")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

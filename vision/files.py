@@ -11,9 +11,16 @@ import contextlib
 import os
 from pathlib import Path
 
+from vision.errors import VisionError
+
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """``data`` as the whole of ``path``, the old file kept until the new one is on disk."""
+    """``data`` as the whole of ``path``, the old file kept until the new one is on disk. A
+    path that is there but no plain file (a device, a pipe) is refused: the rename would put
+    a file in its place."""
+    if path.exists() and not path.is_file():
+        raise VisionError(f"{path} is not a plain file (a folder, a device or a pipe); name a "
+                          "file to write")
     part = path.with_name(f".{path.name}.part")
     try:
         with open(part, "wb") as f:

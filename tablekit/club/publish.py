@@ -256,7 +256,7 @@ class Publisher:
 
     def _connect(self) -> sqlite3.Connection:
         if self._db is None:
-            uri = "file:" + quote(str(self.journal.resolve())) + "?mode=ro"
+            uri = "file:" + quote(os.fsencode(self.journal.resolve())) + "?mode=ro"
             self._db = sqlite3.connect(uri, uri=True, timeout=1.0, check_same_thread=False)
         return self._db
 

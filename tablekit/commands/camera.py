@@ -12,23 +12,28 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from tablekit.values import ValueRefused, output_file, text_arg
+
 NAME = "camera"
 HELP = "calibrate the camera on the mat, or preview readings on still frames"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from vision.mat import SIZES
+
     parser.add_argument("--source", default="auto",
                         help="auto (the Pi camera if there is one, else USB camera 0), picamera, "
                              "a device number, a video file or a folder of photos")
-    parser.add_argument("--calibrate", metavar="FILE", help="find the mat and save a calibration")
-    parser.add_argument("--mat", choices=("A2", "A3", "letter"), default="A3")
+    parser.add_argument("--calibrate", type=text_arg, metavar="FILE", help="find the mat and save a calibration")
+    parser.add_argument("--mat", choices=tuple(SIZES), default="A3",
+                        help="the size of the printed mat (`tablekit mat --size`; default A3)")
     parser.add_argument("--seats", type=int, default=4, choices=range(2, 9), metavar="2-8")
-    parser.add_argument("--deck", metavar="FILE", help="enrolled deck (from `tablekit enroll`)")
+    parser.add_argument("--deck", type=text_arg, metavar="FILE", help="enrolled deck (from `tablekit enroll`)")
     parser.add_argument("--variant", help="the game played on this mat (see `tablekit variants`): "
                                            "saved with --calibrate, so that `see` reads its tiles "
                                            "or cards; the preview reads them too")
     parser.add_argument("--calibration", metavar="FILE", help="use this calibration")
-    parser.add_argument("--out", default="camera-frames", help="folder for annotated frames")
+    parser.add_argument("--out", type=text_arg, default="camera-frames", help="folder for annotated frames")
     parser.add_argument("--show", action="store_true", help="show a live window if possible")
     parser.add_argument("--max-frames", type=int, default=0, help="stop after N frames (0: never)")
 
@@ -50,6 +55,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: bad --max-frames {args.max_frames}: 0 (no limit) or more", file=sys.stderr)
         return 2
     game = find(args.variant).id if args.variant else None
+    if args.calibrate:  # refused before the camera is opened and the mat looked for
+        output_file(Path(args.calibrate), "--calibrate")
+    elif Path(args.out).exists() and not Path(args.out).is_dir():
+        raise ValueRefused(f"--out {args.out} is a file; name a folder for the annotated frames")
     try:
         source = open_source(args.source)
     except FrameSourceError as exc:

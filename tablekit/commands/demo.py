@@ -43,6 +43,7 @@ from engine.ruling import plain_number
 from tablekit.cameras import Camera, ScriptedCamera, SeenTable, VisionCamera
 from tablekit.demo_box import BOX_CHOICES, KeyPresses, Presses, open_presses
 from tablekit.table import Devices, Table, fallback_health
+from tablekit.values import path_arg
 
 if TYPE_CHECKING:
     from display.viewmodel import ViewModel
@@ -311,11 +312,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     which = p.add_mutually_exclusive_group()
     which.add_argument("--game", choices=demo_games(), default=None,
                        help=f"which of the demo's games to play (default: {DEFAULT_GAME})")
-    which.add_argument("--script", type=Path, default=None, help="demo script (JSON)")
+    which.add_argument("--script", type=path_arg, default=None, help="demo script (JSON)")
     p.add_argument("--headless", action="store_true", help="no window (SDL's dummy video driver)")
-    p.add_argument("--report", type=Path, help="write the final standings here (JSON)")
-    p.add_argument("--screenshots", type=Path, help="save a PNG of every screen in this folder")
-    p.add_argument("--journal", type=Path, help="journal database (default: a temporary file)")
+    p.add_argument("--report", type=path_arg, help="write the final standings here (JSON)")
+    p.add_argument("--screenshots", type=path_arg, help="save a PNG of every screen in this folder")
+    p.add_argument("--journal", type=path_arg, help="journal database (default: a temporary file)")
     p.add_argument("--resume", action="store_true", help="continue the script's game from the journal")
     p.add_argument("--no-screen", action="store_true", help="do not draw at all (tests)")
     p.add_argument("--pace-ms", type=int, default=-1,
@@ -353,14 +354,16 @@ def _open_screen(args: argparse.Namespace) -> tuple[Screen | None, str]:
 def run(args: argparse.Namespace) -> int:
     """Bad input raises a TablekitError; tablekit.cli prints it as one error line (exit 2)."""
     from tablekit.clock import ManualClock
-    from tablekit.journal_open import open_table_journal
+    from tablekit.journal_open import journal_files, open_table_journal
     from tablekit.values import output_file, output_folder, parse_size
 
     path = args.script or DEMO_DIR / f"{args.game or DEFAULT_GAME}.json"
     script = load_script(path)
     parse_size(args.size, example="800x480")  # before the game is played, not after
+    if args.resume and not args.journal:
+        raise ScriptError("--resume needs --journal: the journal of the demo to go on with")
     if args.report:
-        output_file(args.report, "--report")
+        output_file(args.report, "--report", journal_files(args.journal) if args.journal else ())
     if args.screenshots:
         output_folder(args.screenshots, "--screenshots")
     journal_path = args.journal or Path(tempfile.mkdtemp(prefix="tablekit-demo-")) / "journal.sqlite"

@@ -20,6 +20,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tablekit.values import text_arg
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -29,7 +31,7 @@ log = logging.getLogger(__name__)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--deck", required=True, metavar="FILE", help="templates to write (.npz)")
+    parser.add_argument("--deck", type=text_arg, required=True, metavar="FILE", help="templates to write (.npz)")
     parser.add_argument("--source", help="a camera to photograph the cards with")
     parser.add_argument("--cards", default="all", help="comma-separated cards, or 'all' (camera)")
     parser.add_argument("--minutes", type=_minutes, default=20.0,

@@ -28,13 +28,14 @@ import argparse
 import csv
 import dataclasses
 import logging
+from collections.abc import Collection
 from pathlib import Path
 
 from engine.errors import TablekitError
 from tablekit.journal import Journal, default_path
-from tablekit.journal_open import read_journal
+from tablekit.journal_open import journal_files, read_journal
 from tablekit.score_sheet import PaperSheet, paper_sheet, resolve_game, score_sheet
-from tablekit.values import ValueRefused, output_file, output_folder
+from tablekit.values import ValueRefused, output_file, output_folder, path_arg, same_file
 
 __all__ = ["score_sheet", "write_chart", "write_csv", "write_sheet"]
 
@@ -68,14 +69,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.description = DESCRIPTION
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("game", help="game id (see `tablekit history`), or 'latest'")
-    p.add_argument("--journal", type=Path, help="journal database (default: $TABLEKIT_JOURNAL or ~/.local/share/tablekit)")
-    p.add_argument("--out", type=Path, default=Path("."),
+    p.add_argument("--journal", type=path_arg, help="journal database (default: $TABLEKIT_JOURNAL or ~/.local/share/tablekit)")
+    p.add_argument("--out", type=path_arg, default=Path("."),
                    help="folder for the files: game-N-sheet.pdf, game-N-scores.csv, "
                         "game-N-chart.png (default: here)")
     p.add_argument("--paper", type=paper, default="A4", help="A4 (the default) or letter, portrait")
-    p.add_argument("--pdf", type=Path, metavar="FILE", help="write the score sheet here instead")
-    p.add_argument("--csv", type=Path, metavar="FILE", help="write the scores here instead")
-    p.add_argument("--chart", type=Path, metavar="FILE", help="write the chart here instead")
+    p.add_argument("--pdf", type=path_arg, metavar="FILE", help="write the score sheet here instead")
+    p.add_argument("--csv", type=path_arg, metavar="FILE", help="write the scores here instead")
+    p.add_argument("--chart", type=path_arg, metavar="FILE", help="write the chart here instead")
     p.add_argument("--size", default="1280x720", help="chart size in pixels (default: 1280x720)")
 
 
@@ -144,16 +145,24 @@ class _Read:
     rows: list[list[object]]
 
 
+def _distinct(outputs: dict[str, Path], named: Collection[str] = ()) -> None:
+    """Refuse two outputs naming one file (each would overwrite the one before: only the last
+    would be left), a named one (an option of ``named``, else ``--out``'s) among them."""
+    same = [o for o in outputs if sum(same_file(p, outputs[o]) for p in outputs.values()) > 1]
+    if same:
+        said = dict.fromkeys(f"--{o}" if o in named else "--out" for o in same)
+        raise ValueRefused(f"{' and '.join(said)} name the same file {outputs[same[0]]}: "
+                           "give each its own")
+
+
 def run(args: argparse.Namespace) -> int:
     path = args.journal or default_path()
     size = chart_size(args.size)
     # named files are checked before anything is read: a folder named as a file is refused
-    named = {option: output_file(getattr(args, option), f"--{option}")
+    keep = journal_files(path)
+    named = {option: output_file(getattr(args, option), f"--{option}", keep)
              for option in ("pdf", "csv", "chart") if getattr(args, option) is not None}
-    same = [o for o in named if sum(p.resolve() == named[o].resolve() for p in named.values()) > 1]
-    if same:  # each would overwrite the one before: only the last would be left
-        raise ValueRefused(f"{' and '.join('--' + o for o in same)} name the same file "
-                           f"{named[same[0]]}: give each its own")
+    _distinct(named, named)
 
     def read(journal: Journal) -> _Read:
         game_id = resolve_game(journal, args.game)
@@ -167,9 +176,10 @@ def run(args: argparse.Namespace) -> int:
     gid = sheet.game_id
     if len(named) < 3:
         output_folder(args.out, "--out")
-    pdf = named.get("pdf") or output_file(args.out / f"game-{gid}-sheet.pdf", "--out")
-    sheet_csv = named.get("csv") or output_file(args.out / f"game-{gid}-scores.csv", "--out")
-    chart = named.get("chart") or output_file(args.out / f"game-{gid}-chart.png", "--out")
+    pdf = named.get("pdf") or output_file(args.out / f"game-{gid}-sheet.pdf", "--out", keep)
+    sheet_csv = named.get("csv") or output_file(args.out / f"game-{gid}-scores.csv", "--out", keep)
+    chart = named.get("chart") or output_file(args.out / f"game-{gid}-chart.png", "--out", keep)
+    _distinct({"pdf": pdf, "csv": sheet_csv, "chart": chart}, named)
 
     from tablekit.paper import write_pdf, write_png
 

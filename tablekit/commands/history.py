@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from tablekit.journal import GameSummary, Journal, JournalError, PlayerStats, default_path
 from tablekit.journal_open import read_journal
 from tablekit.score_sheet import resolve_game, score_sheet
+from tablekit.values import path_arg
 
 if TYPE_CHECKING:
     from display.window import Screen
@@ -38,13 +39,13 @@ log = logging.getLogger(__name__)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--journal", type=Path, help="journal database (default: $TABLEKIT_JOURNAL or ~/.local/share/tablekit)")
+    p.add_argument("--journal", type=path_arg, help="journal database (default: $TABLEKIT_JOURNAL or ~/.local/share/tablekit)")
     p.add_argument("--game", help="show this game's score sheet (an id, or 'latest')")
     p.add_argument("--players", action="store_true", help="per-player statistics over every game")
     p.add_argument("--json", action="store_true", help="JSON lines instead of a table")
     p.add_argument("--rulings", action="store_true",
                    help="with --game: each deal's rulings (shows judged, hands counted) and their photos")
-    p.add_argument("--photos", type=Path, metavar="DIR",
+    p.add_argument("--photos", type=path_arg, metavar="DIR",
                    help="with --game: write the game's ruling photos into DIR (one JPEG each)")
     p.add_argument("--replay", metavar="GAME",
                    help="play this game's journal step by step on screen (an id, or 'latest')")
@@ -54,7 +55,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="--replay steps on by itself every this many ms (default: 0 headless, "
                         "by key in a window)")
     p.add_argument("--seconds", type=float, default=None, help="end --replay after this long")
-    p.add_argument("--screenshots", type=Path, help="--replay: a PNG of each screen into this folder")
+    p.add_argument("--screenshots", type=path_arg, help="--replay: a PNG of each screen into this folder")
 
 
 def run(args: argparse.Namespace) -> int:

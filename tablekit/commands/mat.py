@@ -8,7 +8,10 @@ to trim and tape together. Print it at 100 % ("actual size"), never "fit to page
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
+
+from tablekit.values import text_arg
 
 NAME = "mat"
 HELP = "write the printable table mat (vector PDF + PNG) with corner markers and seat zones"
@@ -23,7 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tile", choices=tuple(PAPERS), default=None,
                         help="tile the PDF onto this paper, to trim and tape together")
     parser.add_argument("--dpi", type=float, default=150.0, help="resolution of the PNG preview")
-    parser.add_argument("--out", default="tablekit-mat", help="output path without suffix")
+    parser.add_argument("--out", type=text_arg, default="tablekit-mat",
+                        help="output path without suffix, or a folder to write tablekit-mat.pdf "
+                             "and .png into")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueRefused(f"bad --dpi {args.dpi:g}: the PNG preview is drawn at 10 to 600 dpi")
     mat = layout(args.size, args.seats)
     out = Path(args.out)
+    if out.is_dir() or args.out.endswith(("/", os.sep)):  # a folder: the files go inside it
+        out = out / "tablekit-mat"
     png = output_file(out.with_suffix(".png"), "--out")
     pdf = output_file(out.with_suffix(".pdf"), "--out")
     count = write_pdf(pdf, mat, args.tile)

@@ -14,12 +14,12 @@ import argparse
 import logging
 import random
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import TablekitError
 from engine.game import Game, Seat
 from tablekit.cameras import CENTRE, FrameCamera, SeenTable, TableRequest
+from tablekit.values import path_arg, text_arg
 
 if TYPE_CHECKING:
     import numpy as np
@@ -45,14 +45,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="house rule, e.g. count=arranged, deals=3, wrap=true (repeatable)")
     p.add_argument("--resume", action="store_true", help="resume the last unfinished game")
-    p.add_argument("--journal", type=Path, help="journal database (default: $TABLEKIT_JOURNAL or ~/.local/share/tablekit)")
-    p.add_argument("--port", help="button box serial URL (default: the first one found)")
+    p.add_argument("--journal", type=path_arg, help="journal database (default: $TABLEKIT_JOURNAL or ~/.local/share/tablekit)")
+    p.add_argument("--port", type=text_arg, help="button box serial URL (default: the first one found)")
     p.add_argument("--no-box", action="store_true", help="use the keyboard even if a box is present")
-    p.add_argument("--camera", default="auto",
+    p.add_argument("--camera", type=text_arg, default="auto",
                    help="camera: auto (the Pi camera through picamera2 if there is one, else USB "
                         "camera 0), picamera, a device number, or a video file")
-    p.add_argument("--photos", type=Path, help="photo folder to read when there is no camera")
-    p.add_argument("--calibration", type=Path, help="mat calibration (zones per seat)")
+    p.add_argument("--photos", type=path_arg, help="photo folder to read when there is no camera")
+    p.add_argument("--calibration", type=path_arg, help="mat calibration (zones per seat)")
     p.add_argument("--size", default=None,
                    help="window size (e.g. 1920x1080, 800x480; default 1280x720, and with "
                         "--fullscreen the screen's own size)")
@@ -140,13 +140,17 @@ def open_box(args: argparse.Namespace, devices: Devices) -> BoxLink | None:
             devices.link = dropped_health(0)
 
         return BoxLink.searching(first_port, on_found=found)
+    button_box = ButtonBox(port)
     try:
-        box = BoxLink(ButtonBox(port).start())
+        button_box.open()
+        log.info("button box on %s", port)
+    except LinkError as exc:  # said now; the link keeps trying the port (a box plugged in later)
+        log.warning("%s: using the keyboard until it opens", exc)
+    try:
+        return BoxLink(button_box.start())
     except (TablekitError, OSError) as exc:
         log.warning("no button box (%s): using the keyboard", exc)
         return None
-    log.info("button box on %s", port)
-    return box
 
 
 def first_port() -> str | None:
@@ -330,6 +334,10 @@ def run(args: argparse.Namespace) -> int:
         table: Table | None = None
         if args.resume:
             game_id = journal.resumable()
+            if game_id is None and stuck:  # there is one, but damage keeps it from going on
+                raise JournalError(f"no unfinished game can be resumed: game {stuck[-1][0]} "
+                                   f"cannot be: {stuck[-1][1]} (`tablekit history --journal "
+                                   f"{journal.path}` shows what of it can still be read)")
             if game_id is None:
                 raise JournalError("no unfinished game to resume")
             if args.variant:  # the kiosk passes its new game's choice with its table settings
