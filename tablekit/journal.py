@@ -397,6 +397,9 @@ class Journal:
         if not self.read_only:  # only now that it is known to be a sound tablekit journal
             self._durable()
         version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:  # its tables hold what this kit needs; what it adds is kept
+            log.warning("%s was written by a newer kit (journal schema %d, this kit's %d): "
+                        "update this kit to see all it holds", self.path, version, SCHEMA_VERSION)
         if unchecked and self.read_only:
             self._crc = "NULL"
         elif unchecked:

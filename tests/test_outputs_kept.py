@@ -161,3 +161,31 @@ def test_resuming_a_game_damage_keeps_from_going_on_names_it(played: Path, tmp_p
     assert main(["run", "--headless", "--no-box", "--mute", "--resume", "--journal", str(path)]) == 2
     error = _error(capsys)
     assert "no unfinished game can be resumed: game 1 cannot be" in error and "event 5" in error
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["buttons", "--port", "loop://", "--count", "0"], "bad --count 0"),
+    (["demo", "--no-screen", "--pace-ms", "-5"], "bad --pace-ms -5"),
+    (["enroll", "--deck", "deck.npz", "--source", ".", "--cards", "ZZ,QQ"], "unknown card 'ZZ'"),
+])
+def test_values_that_were_taken_silently_are_refused(argv: list[str], said: str, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: Capture) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    assert said in _error(capsys)
+
+
+def test_a_journal_from_a_newer_kit_is_used_and_said(played: Path, tmp_path: Path,
+                                                     caplog: pytest.LogCaptureFixture) -> None:
+    import shutil
+
+    path = tmp_path / "j.sqlite"
+    shutil.copy(played, path)
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version=99")
+    db.commit()
+    db.close()
+    with Journal(path) as journal:
+        assert [g.status for g in journal.games()] == ["over"]
+    assert "written by a newer kit (journal schema 99" in caplog.text

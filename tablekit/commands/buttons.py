@@ -14,6 +14,7 @@ import sys
 import time
 
 from firmware_bridge import ButtonBox, ButtonEvent, LinkError, candidate_ports, require_port
+from tablekit.values import ValueRefused
 
 NAME = "buttons"
 HELP = "Show the button box's events (a wiring check), or list the ports a box may be on."
@@ -54,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
                 "no button box found (is it plugged in? see hardware/README.md for the udev rule)"
             )
         return 0
+    if args.count is not None and args.count < 1:
+        raise ValueRefused(f"bad --count {args.count}: 1 or more button events")
     try:
         url = require_port(args.port)
     except LinkError as exc:

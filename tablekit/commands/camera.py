@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the size of the printed mat (`tablekit mat --size`; default A3)")
     parser.add_argument("--seats", type=int, default=4, choices=range(2, 9), metavar="2-8")
     parser.add_argument("--deck", type=text_arg, metavar="FILE", help="enrolled deck (from `tablekit enroll`)")
-    parser.add_argument("--variant", help="the game played on this mat (see `tablekit variants`): "
+    parser.add_argument("--variant", type=text_arg, help="the game played on this mat (see `tablekit variants`): "
                                            "saved with --calibrate, so that `see` reads its tiles "
                                            "or cards; the preview reads them too")
     parser.add_argument("--calibration", metavar="FILE", help="use this calibration")

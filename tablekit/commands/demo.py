@@ -360,6 +360,9 @@ def run(args: argparse.Namespace) -> int:
     path = args.script or DEMO_DIR / f"{args.game or DEFAULT_GAME}.json"
     script = load_script(path)
     parse_size(args.size, example="800x480")  # before the game is played, not after
+    if args.pace_ms < -1 or args.pace_ms > 60_000:
+        raise ScriptError(f"bad --pace-ms {args.pace_ms}: 0 to 60000 real milliseconds between "
+                          "actions (left out: the default)")
     if args.resume and not args.journal:
         raise ScriptError("--resume needs --journal: the journal of the demo to go on with")
     if args.report:

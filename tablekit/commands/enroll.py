@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tablekit.values import text_arg
+from tablekit.values import ValueRefused, text_arg
 
 if TYPE_CHECKING:
     import numpy as np
@@ -62,7 +62,7 @@ def card_from_name(path: Path) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.cards import full_deck
+    from engine.cards import full_deck, parse_card
     from tablekit.values import output_file
     from vision.enroll import enroll
     from vision.errors import VisionError
@@ -89,7 +89,9 @@ def run(args: argparse.Namespace) -> int:
                 log.warning("skipping %s: %s", f, exc)
     if args.source:
         wanted = ([str(c) for c in full_deck(jokers=1)] if args.cards == "all"
-                  else [c.strip() for c in args.cards.split(",") if c.strip()])
+                  else [str(parse_card(c)) for c in args.cards.split(",") if c.strip()])
+        if not wanted:
+            raise ValueRefused(f"--cards {args.cards!r} names no card")
         source = open_source(args.source)
         frames = source.frames()
         try:

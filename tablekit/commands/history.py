@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from tablekit.journal import GameSummary, Journal, JournalError, PlayerStats, default_path
 from tablekit.journal_open import read_journal
 from tablekit.score_sheet import resolve_game, score_sheet
-from tablekit.values import path_arg
+from tablekit.values import path_arg, text_arg
 
 if TYPE_CHECKING:
     from display.window import Screen
@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--journal", type=path_arg, help="journal database (default: $TABLEKIT_JOURNAL or ~/.local/share/tablekit)")
-    p.add_argument("--game", help="show this game's score sheet (an id, or 'latest')")
+    p.add_argument("--game", type=text_arg, help="show this game's score sheet (an id, or 'latest')")
     p.add_argument("--players", action="store_true", help="per-player statistics over every game")
     p.add_argument("--json", action="store_true", help="JSON lines instead of a table")
     p.add_argument("--rulings", action="store_true",

@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", help="variant id (see `tablekit variants`); without it the setup "
+    p.add_argument("--variant", type=text_arg, help="variant id (see `tablekit variants`); without it the setup "
                    "screen asks (MENU: next row, OK: change, OK on Start: play)")
     p.add_argument("--players", default="",
                    help="comma-separated names in seat order (clockwise); 'name/team' for partners")
