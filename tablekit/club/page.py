@@ -40,7 +40,9 @@ a { color:#17453a; }
 const view = document.getElementById("view"), msg = document.getElementById("msg");
 const esc = s => String(s == null ? "" : s).replace(/[&<>"']/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"}[c]));
 const enc = encodeURIComponent;
-const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+// a part that is no valid %-escape (typed by hand) is kept as typed, not a blank page
+const decoded = s => { try { return decodeURIComponent(s); } catch (e) { return s; } };
+const parts = location.pathname.split("/").filter(Boolean).map(decoded);
 const q = new URLSearchParams(location.search);
 function say(text) { msg.textContent = text; msg.hidden = !text; }
 async function get(path) {

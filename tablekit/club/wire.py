@@ -116,23 +116,37 @@ class Message:
 LARGEST: Final = 2**63 - 1
 
 
-def _int(data: dict[str, Any], key: str, low: int) -> int:
+def _int(data: dict[str, Any], key: str, low: int, high: int = LARGEST) -> int:
     value = data.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= LARGEST:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         shown = repr(value) if not isinstance(value, int) or value <= LARGEST else "a number too large"
-        raise MessageError(f"{key} must be a whole number from {low} to {LARGEST}, not {shown}")
+        raise MessageError(f"{key} must be a whole number from {low} to {high}, not {shown}")
     return value
 
 
-def _holds_nul(value: object) -> bool:
-    """Whether a JSON value holds the NUL character in any string, keys included."""
+#: The latest a game may have begun (9000-01-01, UTC), and the longest one may last (100
+#: years), in ms: a game's day and its events' times, added up, stay dates the club can file
+#: (past year 9999 Python has none, and a sum past a 64-bit integer the database has none).
+LATEST_START_MS: Final = 221_845_392_000_000
+LONGEST_GAME_MS: Final = 3_155_760_000_000
+
+
+def _unkeepable(value: object) -> str | None:
+    """What in a JSON value (any string, keys included) the club's database cannot keep: the
+    NUL character, or half of a surrogate pair (text that is no Unicode); None when nothing."""
     if isinstance(value, str):
-        return "\x00" in value
+        if "\x00" in value:
+            return "a NUL character, which no table sends (nor the database keeps)"
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return "a lone surrogate (\\ud800-\\udfff), which is no Unicode text"
+        return None
     if isinstance(value, dict):
-        return any(_holds_nul(k) or _holds_nul(v) for k, v in value.items())
+        return next((why for k, v in value.items() for why in (_unkeepable(k), _unkeepable(v)) if why), None)
     if isinstance(value, list):
-        return any(_holds_nul(v) for v in value)
-    return False
+        return next((why for v in value if (why := _unkeepable(v))), None)
+    return None
 
 
 def read_message(payload: bytes) -> Message:
@@ -141,8 +155,9 @@ def read_message(payload: bytes) -> Message:
         data = json.loads(payload.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise MessageError(f"not JSON ({exc})") from None
-    if _holds_nul(data):
-        raise MessageError("a NUL character, which no table sends (nor the database keeps)")
+    why = _unkeepable(data)
+    if why:
+        raise MessageError(why)
     if not isinstance(data, dict):
         raise MessageError("not a JSON object")
     if data.get("v") != VERSION:
@@ -157,10 +172,17 @@ def read_message(payload: bytes) -> Message:
         setup = data.get("setup")
         if not isinstance(setup, dict):
             raise MessageError("a game header needs its setup (a JSON object)")
-        return Message(table, game, 0, setup=setup, created_ms=_int(data, "created_ms", 0))
+        return Message(table, game, 0, setup=setup,
+                       created_ms=_int(data, "created_ms", 0, LATEST_START_MS))
     type_, body = data.get("type"), data.get("body")
     if not isinstance(type_, str) or not isinstance(body, str):
         raise MessageError("an event needs its type and body (strings)")
-    created_ms = _int(data, "created_ms", 0) if "created_ms" in data else 0
-    return Message(table, game, seq, _int(data, "t_ms", 0), type_, body, created_ms=created_ms,
-                   sent_ms=sent_ms)
+    try:  # the body is JSON text: what it holds must be keepable too
+        inner = _unkeepable(json.loads(body))
+    except ValueError:
+        inner = None  # not JSON: the engine says so when it reads the event
+    if inner:
+        raise MessageError(f"its event body holds {inner}")
+    created_ms = _int(data, "created_ms", 0, LATEST_START_MS) if "created_ms" in data else 0
+    return Message(table, game, seq, _int(data, "t_ms", 0, LONGEST_GAME_MS), type_, body,
+                   created_ms=created_ms, sent_ms=sent_ms)
