@@ -509,20 +509,14 @@ def test_an_event_whose_text_is_no_longer_utf8_is_one_damaged_row(healthy, tmp_p
     """Bytes flipped inside one event's text (an SD card's bad sector): that game cannot be
     resumed and says why; the file is not taken for one SQLite cannot read."""
     path = _copy(healthy, tmp_path, "j.sqlite")
-    db = sqlite3.connect(path)
-    db.execute("UPDATE events SET body=CAST(X'7B22A5A5A5' AS TEXT) WHERE game_id=3 AND seq=5")
-    db.commit()
-    db.close()
+    _spoil(path, "UPDATE events SET body=CAST(X'7B22A5A5A5' AS TEXT) WHERE game_id=3 AND seq=5")
     with Journal(path) as journal:
         with pytest.raises(JournalRowError, match="event 5 is not as it was written"):
             journal.events(3)
         assert journal.resumable() is None
     assert "game 3 cannot be resumed" in caplog.text
     # a row with no checksum (an older kit's): its text is found unreadable all the same
-    db = sqlite3.connect(path)
-    db.execute("UPDATE events SET crc=NULL WHERE game_id=3 AND seq=5")
-    db.commit()
-    db.close()
+    _spoil(path, "UPDATE events SET crc=NULL WHERE game_id=3 AND seq=5")
     with Journal(path) as journal:
         with pytest.raises(JournalRowError, match="event 5 cannot be read"):
             journal.events(3)
