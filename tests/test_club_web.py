@@ -145,3 +145,25 @@ def test_the_page_reads_on_after_the_database_cut_its_pooled_connections(page: w
                             "WHERE datname=%s AND pid <> pg_backend_pid()", (name,)).fetchall()
     assert cut
     assert _get(page, "/api/room")[0] == 200  # the dead one dropped, a fresh one taken
+
+
+def test_a_player_named_dot_dot_is_found_by_the_query_a_browser_leaves_alone(club_db, tmp_path):  # noqa: F811
+    good = _header(tmp_path, "d", 43)
+    seats = [{**good["setup"]["seats"][0], "name": ".."}, *good["setup"]["seats"][1:]]
+    store = Store(club_db)
+    try:
+        store.add_tables(["d"])
+        assert store.ingest([json.dumps({**good, "setup": {**good["setup"], "seats": seats}}).encode()]
+                            ).acks == {"d": {1: 0}}
+    finally:
+        store.close()
+    server, _ = web.serve("127.0.0.1", free_port(), club_db, Hub())
+    try:
+        status, _, body = _get(server, "/api/player?name=..")
+        assert status == 200 and json.loads(body)["player"] == ".."
+        assert _get(server, "/api/player?name=nobody")[0] == 404
+        page = _get(server, "/player?name=..")[2].decode()
+        assert 'p === "." || p === ".." ? "/player?name="' in page  # the page's links say so
+    finally:
+        server.shutdown()
+        server.server_close()

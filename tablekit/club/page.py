@@ -44,6 +44,8 @@ const enc = encodeURIComponent;
 const decoded = s => { try { return decodeURIComponent(s); } catch (e) { return s; } };
 const parts = location.pathname.split("/").filter(Boolean).map(decoded);
 const q = new URLSearchParams(location.search);
+// a player named "." or ".." goes in the query: a browser takes such a path part for a folder step
+const playerHref = p => p === "." || p === ".." ? "/player?name=" + enc(p) : "/player/" + enc(p);
 function say(text) { msg.textContent = text; msg.hidden = !text; }
 async function get(path) {
   let r;
@@ -64,7 +66,7 @@ function phaseText(g) {
 }
 function playersTable(g) {
   return "<table><tr><th>Player</th><th>Total</th></tr>" + g.players.map((p, i) =>
-    `<tr><td class="${g.winners.includes(p) ? "won" : ""}"><a href="/player/${enc(p)}">${esc(p)}</a>${g.winners.includes(p) ? " ✓" : ""}</td><td>${esc(g.totals[i])}</td></tr>`).join("") + "</table>";
+    `<tr><td class="${g.winners.includes(p) ? "won" : ""}"><a href="${playerHref(p)}">${esc(p)}</a>${g.winners.includes(p) ? " ✓" : ""}</td><td>${esc(g.totals[i])}</td></tr>`).join("") + "</table>";
 }
 function tableCard(g) {
   return `<div class="card" data-table="${esc(g.table)}"><h2><a href="/table/${enc(g.table)}">Table ${esc(g.table)}</a><span class="meta">${esc(g.variant)}</span></h2>
@@ -77,7 +79,7 @@ function tableCard(g) {
 function standings(rows, rated) {
   if (!rows.length) return "<p class='meta'>No games yet.</p>";
   return `<div class="scroll"><table><tr><th>Player</th>${rated ? "<th>Rating</th>" : ""}<th>Games</th><th>Won</th><th>Win %</th><th>Deals won</th><th>Avg / deal</th></tr>` +
-    rows.map(e => `<tr><td><a href="/player/${enc(e.player)}">${esc(e.player)}</a></td>${rated ? `<td>${esc(e.rating)}</td>` : ""}<td>${e.games}</td><td>${e.wins}</td><td>${Math.round(e.win_rate * 100)}</td><td>${e.deals_won}</td><td>${e.average}</td></tr>`).join("") + "</table></div>";
+    rows.map(e => `<tr><td><a href="${playerHref(e.player)}">${esc(e.player)}</a></td>${rated ? `<td>${esc(e.rating)}</td>` : ""}<td>${e.games}</td><td>${e.wins}</td><td>${Math.round(e.win_rate * 100)}</td><td>${e.deals_won}</td><td>${e.average}</td></tr>`).join("") + "</table></div>";
 }
 async function room() {
   const d = await get("/api/room");
@@ -110,7 +112,8 @@ async function league() {
   return `<h1>League: ${esc(d.variant)} ${esc(d.season)}</h1><div class="pills">${pills}</div><p class="meta">${d.games} games · rated with openskill (winners ahead of the rest)</p>${standings(d.table, true)}`;
 }
 async function player(name) {
-  const d = await get("/api/player/" + enc(name));
+  const d = await get(name === "." || name === ".." ? "/api/player?name=" + enc(name)
+                                                  : "/api/player/" + enc(name));
   const s = d.summary;
   const rated = Object.entries(d.ratings).map(([v, r]) => `${esc(v)}: ${esc(r)}`).join(" · ");
   const rows = d.games.map(g => `<tr><td><a href="/game/${enc(g.table)}/${enc(g.game)}">${esc(g.evening)} · table ${esc(g.table)}</a></td><td>${esc(g.variant)}</td><td>${esc(g.total)}</td><td class="${g.won ? "won" : ""}">${g.won ? "won" : g.status === "over" ? "" : "playing"}</td></tr>`).join("");
@@ -123,7 +126,7 @@ function route() {
   if (p0 === "game" && p1 && p2) return game(p1, p2);
   if (p0 === "evening") return evening(p1);
   if (p0 === "league") return league();
-  if (p0 === "player" && p1) return player(p1);
+  if (p0 === "player" && (p1 || q.has("name"))) return player(p1 || q.get("name"));
   return room();
 }
 let busy = false, again = false;

@@ -249,6 +249,8 @@ class Handler(BaseHTTPRequestHandler):
             return views.league(db, query.get("variant"), query.get("season"))
         if what == "player" and len(parts) == 2:
             return views.player(db, parts[1])
+        if what == "player" and len(parts) == 1 and "name" in query:  # "." and ".." come so
+            return views.player(db, query["name"])
         if what == "quarantine" and len(parts) == 1:
             return views.quarantine(db)
         return None
