@@ -128,7 +128,9 @@ class HostProtocol:
         self.want_reopen = False
         self.leds: dict[int, int] = {}
         self._seq = 0
-        self._last_command_seq: int | None = None  # the seq of the last LED or BUZZ
+        #: the seq of the last LED and of the last BUZZ (by type): the box knows a repeat of
+        #: either by its own last seq, however many frames ago it came
+        self._last_command_seqs: dict[int, int] = {}
         self._out = bytearray()
         self._events: list[BoxEvent] = []
         self._delivered: deque[EventKey] = deque(maxlen=DEDUP_WINDOW)
@@ -263,11 +265,12 @@ class HostProtocol:
             if p.sets == sets:
                 del self._pending[old]
         seq = self._next_seq()
-        if seq == self._last_command_seq:
-            # 256 frames (acks, mostly) since the last LED or BUZZ: a box that knows a repeat
-            # by the last command's seq would take this new one for it; the seq moves on
+        while seq in self._last_command_seqs.values():
+            # 256 frames (acks, mostly) since the last LED or the last BUZZ: the box, which
+            # knows a repeat of each kind by its last seq, would take this new command for
+            # that one (acknowledged, never done); the seq moves on
             seq = self._next_seq()
-        self._last_command_seq = seq
+        self._last_command_seqs[msg] = seq
         frame = self._send(msg, payload, seq)
         self._pending[seq] = _Pending(frame, 1, now, sets, until)
 
@@ -350,7 +353,7 @@ class HostProtocol:
         self.box = hello
         # Both counters start again after a HELLO; old acks can no longer be matched.
         self._seq = 0
-        self._last_command_seq = None
+        self._last_command_seqs.clear()
         self._pending.clear()
         if self.up:
             self._resync_leds(now)

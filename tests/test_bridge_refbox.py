@@ -459,7 +459,7 @@ def test_a_command_256_frames_after_the_last_never_takes_its_seq() -> None:
     cable.host.led(1, LED_ON, cable.now_ms / 1000)
     cable.run(5)
     assert cable.box.leds[1] == LED_ON
-    first = cable.host._last_command_seq
+    first = cable.host._last_command_seqs[Msg.LED]
     for i in range(255):  # 255 presses acknowledged: the host's seq comes round again
         cable.box.press(i % 3, cable.now_ms)
         cable.run(2)
@@ -467,7 +467,31 @@ def test_a_command_256_frames_after_the_last_never_takes_its_seq() -> None:
     assert cable.host._seq == first  # the next frame would take the last command's seq
     cable.host.led(1, 0, cable.now_ms / 1000)
     cable.run(10)
-    assert cable.box.leds[1] == 0 and cable.host._last_command_seq != first
+    assert cable.box.leds[1] == 0 and cable.host._last_command_seqs[Msg.LED] != first
+
+
+def test_a_command_never_takes_the_seq_of_the_last_command_of_the_other_kind() -> None:
+    """The box keeps the last LED's seq and the last BUZZ's apart: an LED, a BUZZ, 254 frames,
+    and the next LED came with the last LED's seq (the host avoided only its last command's,
+    the BUZZ's): the box acknowledged it as a repeat and the LED stayed lit."""
+    cable = Cable()
+    cable.run(5)
+    cable.host.led(0, LED_ON, cable.now_ms / 1000)
+    cable.run(5)
+    cable.host.buzz(30, cable.now_ms / 1000)
+    cable.run(50)
+    led_seq = cable.host._last_command_seqs[Msg.LED]
+    presses = 0
+    while (cable.host._seq - led_seq) % 256 != 0:  # acks until the LED's seq comes round
+        cable.box.press(presses % 3, cable.now_ms)
+        presses += 1
+        cable.run(2)
+        assert presses < 400
+    cable.run(20)
+    cable.host.led(0, 0, cable.now_ms / 1000)
+    cable.run(10)
+    assert cable.box.leds[0] == 0 and cable.host.leds[0] == 0
+    assert cable.host._last_command_seqs[Msg.LED] != led_seq
 
 
 def test_an_led_whose_ack_is_lost_is_never_undone_by_its_own_re_send() -> None:
