@@ -186,6 +186,10 @@ class PtyBox:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._start = time.monotonic()
+        #: Set once the host wrote anything (it opened the port): a test presses after it,
+        #: since a press the box gives up on (ten tries, a second) before any host reads is
+        #: dropped, as the protocol says
+        self.heard = threading.Event()
         self._thread = threading.Thread(target=self._run, name="ptybox", daemon=True)
         self._thread.start()
 
@@ -210,6 +214,8 @@ class PtyBox:
                         data = os.read(self._master, 4096)
                     except OSError:
                         data = b""
+                    if data:
+                        self.heard.set()
                     self.box.receive(data, now)
                 self.box.tick(now)
                 out = self.box.take_output()

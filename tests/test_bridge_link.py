@@ -214,13 +214,15 @@ def test_cli_prints_json_lines(capsys: pytest.CaptureFixture[str]) -> None:
     with PtyBox() as ref:
 
         def press_later() -> None:
-            time.sleep(0.3)
-            ref.press(0)
-            ref.release(0)
+            # once the command has the port open (its start may take a second on a loaded
+            # machine, and a press no host hears is dropped after ten tries, as the protocol says)
+            if ref.heard.wait(30):
+                ref.press(0)
+                ref.release(0)
 
         threading.Thread(target=press_later, daemon=True).start()
         code = tablekit_main(
-            ["buttons", "--port", ref.path, "--json", "--count", "2", "--seconds", "10"]
+            ["buttons", "--port", ref.path, "--json", "--count", "2", "--seconds", "30"]
         )
     assert code == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
