@@ -22,6 +22,8 @@ from engine.tiles import Tile, parse_tile
 
 SUPERSAMPLE = 4
 CARD_ASPECT = 0.7  # width / height of a playing card face
+#: The smallest face drawn (pixels across and down): the index needs about this much.
+MIN_FACE = (12, 16)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +168,11 @@ class FaceDrawer:
         selected: bool = False,
         wild: bool = False,
     ) -> None:
-        """Blit the face of ``text`` into ``rect``, with a selection ring or a wild mark."""
+        """Blit the face of ``text`` into ``rect``, with a selection ring or a wild mark. A
+        rect too small to hold a face (a narrow screen's many groups) is left empty: a sliver
+        of a card reads as nothing, and drawing it would fail."""
+        if rect.w < MIN_FACE[0] or rect.h < MIN_FACE[1]:
+            return
         target.blit(self.face(text, rect.w, rect.h), rect)
         if wild:
             size = max(6, rect.w // 5)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 # ruff: noqa: I001 - the fixtures module comes first: it sets SDL's dummy drivers before pygame loads
 from tests._display_fixtures import BOTH, assert_texts_inside, render, share
 
@@ -125,3 +127,18 @@ def test_cards_waiting_for_a_second_seat_show_its_buttons_not_the_keys(size: tup
 def test_typed_cards_show_as_text_with_a_caret(size: tuple[int, int]) -> None:
     _, canvas = render(cards_view(typed="10H JH QH / KS K"), size)
     assert "10H JH QH / KS K_" in texts(canvas) and "pad:typed" in canvas.regions
+
+
+def test_eight_confirmers_whose_names_begin_alike_read_apart() -> None:
+    """Eight confirm buttons cut two names beginning alike to the same "Alexandrina…": each is
+    shortened as its seat box shortens it, its family name's initial kept."""
+    names = ("Alexandrina Fernandes", "Alexandrina Fonseca", "Alexandrina Souza", "Ravi Kumar",
+             "Meera Nair", "Asha Rao", "Ben Cohen", "Chitra Iyer")
+    view = dataclasses.replace(cards_view(confirming=True),
+                               confirmers=tuple((i, n) for i, n in enumerate(names)))
+    for size in ((1280, 720), (1920, 1080)):
+        _, canvas = render(view, size)
+        shown = [t.text for t in canvas.texts if t.rect.colliderect(canvas.regions["seat:0"].union(
+            canvas.regions["seat:7"]))]
+        assert len(shown) == 8 and len(set(shown)) == 8, shown
+        assert shown[0].startswith("A. Fe") and shown[1].startswith("A. Fo"), shown

@@ -194,3 +194,31 @@ def test_a_character_with_no_width_is_drawn_as_a_stand_in() -> None:
     from display.fonts import Fonts
 
     assert TextCache(Fonts()).displayable("A\U000e0100", 24) == "A?"
+
+
+@pytest.mark.parametrize("size", [(320, 240), (480, 800), (1080, 1920)])
+@pytest.mark.parametrize("stage", ["photo", "correcting"])
+def test_many_groups_on_a_narrow_screen_draw_without_failing(size: tuple[int, int], stage: str) -> None:
+    """Seven groups or more on a portrait (or the smallest) screen left each card a few pixels
+    wide: a replay with its photo, or a correction, failed to draw (pygame's "Invalid
+    resolution", "Cannot scale to negative size") and stopped the table."""
+    from display.viewmodel import SHOW_CONFIRM, SHOW_CORRECTING, CardRef
+
+    photo = render_photo()
+    groups = tuple(GroupView(("PJ", "3H", "4H", "5H")[:n], False, "invalid", "a reason")
+                   for n in (2, 3, 4) * 5)
+    view = ShowView("Asha", groups, False, "wrong show", SHOW_CONFIRM if stage == "photo" else SHOW_CORRECTING,
+                    selected=CardRef(0, 0) if stage == "correcting" else None, proposed="8C",
+                    photo=photo if stage == "photo" else None)
+    surface, _ = render(view, size)
+    assert surface.get_size() == size
+
+
+def render_photo() -> bytes:
+    """A small JPEG, as a reading's evidence photo."""
+    import cv2
+    import numpy as np
+
+    ok, data = cv2.imencode(".jpg", np.full((60, 80, 3), 120, np.uint8))
+    assert ok
+    return data.tobytes()

@@ -19,6 +19,7 @@ import pygame
 from display import chrome, theme
 from display.canvas import Canvas
 from display.cardface import FaceDrawer
+from display.fonts import clusters
 from display.layout import inset, split_columns
 from display.screens.handpad import draw_hand, draw_keys
 from display.viewmodel import HandPadView, ScorepadView
@@ -91,15 +92,47 @@ def draw(canvas: Canvas, view: ScorepadView, faces: FaceDrawer) -> None:
     chrome.footer(canvas, view.prompt)
 
 
+def confirm_labels(canvas: Canvas, names: list[str], px: int, width: int) -> list[str]:
+    """The confirm buttons' labels: "NAME: confirm" where every one fits at nine tenths of
+    ``px`` in ``width``; else each name alone (the line above says what the buttons are for),
+    whole where it fits, else its first word and the initials of the others ("Alexandrina F."),
+    else its first initial and the rest whole ("A. Fernandes"): the first of these that no
+    other button shows too and that fits, else the shortest of them (cut from its end, what
+    tells it apart is left). Cut from its end, two whole names that begin alike read alike."""
+    def fits(text: str) -> bool:
+        return canvas.cache.width(text, max(1, px * 9 // 10), True) <= width
+
+    if all(fits(f"{name}: confirm") for name in names):
+        return [f"{name}: confirm" for name in names]
+
+    def ways(name: str) -> list[str]:
+        words = name.split()
+        if len(words) < 2:
+            return [name]
+        return [name, " ".join([words[0], *(clusters(w)[0] + "." for w in words[1:])]),
+                " ".join([clusters(words[0])[0] + ".", *words[1:]])]
+
+    options = [ways(name) for name in names]
+    out = []
+    for k, own in enumerate(options):
+        others = {w for j, other in enumerate(options) if j != k for w in other}
+        unique = [w for w in own if w not in others] or own
+        # none fits: the shortest of them, whose cut end leaves what tells it apart
+        out.append(next((w for w in unique if fits(w)), min(unique, key=len)))
+    return out
+
+
 def _confirm_buttons(canvas: Canvas, confirmers: tuple[tuple[int, str], ...], area: pygame.Rect) -> None:
     """Each seat that may confirm as a button to tap across ``area`` (``seat:N``, as its panel
     in play)."""
     L = canvas.layout
     cells = split_columns(area, [1.0] * max(1, len(confirmers)), gap=L.py(0.012))
-    for (seat, name), cell in zip(confirmers, cells, strict=False):
+    px = L.line("body")
+    boxes = [inset(cell, L.py(0.012)) for cell in cells[:len(confirmers)]]
+    labels = confirm_labels(canvas, [name for _, name in confirmers], px, min((b.w for b in boxes), default=0))
+    for (seat, _), cell, box, label in zip(confirmers, cells, boxes, labels, strict=False):
         pygame.draw.rect(canvas.surface, theme.HIGHLIGHT, cell, border_radius=L.py(0.01))
-        canvas.text(f"{name}: confirm", L.line("body"), inset(cell, L.py(0.012)),
-                    theme.HIGHLIGHT_TEXT, align="center")
+        canvas.text(label, px, box, theme.HIGHLIGHT_TEXT, align="center")
         canvas.mark(f"seat:{seat}", cell)
 
 
