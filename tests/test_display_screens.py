@@ -313,3 +313,12 @@ def test_a_name_cut_short_keeps_whole_letters_and_emoji() -> None:
         body = shown.removesuffix("…")
         assert shown.endswith("…") and text.startswith(body)
         assert not body.endswith("\u200d") and (len(body) == 0 or body[-1] not in "\u094d")
+
+
+@BOTH
+def test_a_tie_headline_names_every_winner_whole(size: tuple[int, int]) -> None:
+    """A two-way tie's headline was one line, cut before the second winner's name."""
+    text = "Bartholomew Ashworth-Lee and Wolfeschlegelsteinhausen share the win"
+    _, canvas = render(dataclasses.replace(gameover_view(), headline=text), size)
+    shown = " ".join(t.text for t in canvas.texts if t.rect.colliderect(canvas.regions["headline"]))
+    assert shown == text

@@ -34,7 +34,9 @@ def draw(canvas: Canvas, view: GameOverView) -> None:
     canvas.mark("trophy", cup)
     head = pygame.Rect(cup.right + L.py(0.04), cup.y, L.width - cup.right - L.py(0.1), cup.h)
     # no verb of our own without a headline: "Ann & Cy" (a team) or a tie would need "win"
-    canvas.text(view.headline or view.winner, L.line("title") * 3 // 2, head, theme.HIGHLIGHT)
+    # over two lines, and smaller, before anything is cut: a tie names every winner
+    canvas.paragraph(view.headline or view.winner, L.line("title") * 3 // 2, head, theme.HIGHLIGHT,
+                     min_scale=0.5)
     canvas.mark("headline", head)
     table = L.rect((0.1, 0.38, 0.8, 0.5))
     if view.choices:
