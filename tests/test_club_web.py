@@ -167,3 +167,28 @@ def test_a_player_named_dot_dot_is_found_by_the_query_a_browser_leaves_alone(clu
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_demo_tables_run_again_number_their_games_after_the_clubs(club_db, tmp_path):  # noqa: F811
+    """A club started again with --demo-tables against the same database: the demo journals
+    began at game 1 again, and every game was kept aside as another game under its number."""
+    from tablekit.club.demo import DemoTable
+    from tablekit.club.store import highest_games
+    from tablekit.journal import Journal
+
+    good = _header(tmp_path, "demo-1", 44)
+    store = Store(club_db)
+    try:
+        store.add_tables(["demo-1", "demo-2"])
+        assert store.ingest([json.dumps({**good, "game": 5}).encode()]).acks == {"demo-1": {5: 0}}
+    finally:
+        store.close()
+    held = highest_games(club_db, ["demo-1", "demo-2"])
+    assert held == {"demo-1": 5, "demo-2": 0}
+    folder = tmp_path / "demo"
+    folder.mkdir()
+    table = DemoTable("demo-1", folder, "mqtt://127.0.0.1:1", 0.001, 1, games=1, after=held["demo-1"])
+    table._run()  # one whole game, in this thread (no broker needed to journal it)
+    table.publisher.stop()
+    with Journal(folder / "demo-1.sqlite", read_only=True) as journal:
+        assert [g.id for g in journal.games()] == [6]

@@ -21,8 +21,11 @@ class DemoTable:
     ``pace`` seconds, published to ``broker``."""
 
     def __init__(self, table: str, folder: Path, broker: Broker, pace: float, seed: int,
-                 games: int | None = None) -> None:
+                 games: int | None = None, after: int = 0) -> None:
+        """``after``: the highest game number the club already holds from this table (a demo
+        run before, against the same database): this run's games are numbered after it."""
         self.table, self.pace, self.seed, self.games = table, pace, seed, games
+        self.after = after
         self.path = folder / f"{table}.sqlite"
         self.publisher = Publisher(self.path, table, broker)
         self._stop = threading.Event()
@@ -42,6 +45,7 @@ class DemoTable:
     def _run(self) -> None:
         n = 0
         with Journal(self.path) as journal:
+            journal.first_game_id = self.after + 1
             while not self._stop.is_set() and (self.games is None or n < self.games):
                 seed = self.seed * 1000 + n
                 game = sim_game(seed)

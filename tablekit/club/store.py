@@ -224,6 +224,23 @@ class Outcome:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
+def highest_games(dsn: str, tables: Iterable[str]) -> dict[str, int]:
+    """The highest game number the club holds (or holds back) from each of ``tables`` (0 for
+    none), on a connection of its own: a demo table begun afresh numbers its games after them,
+    so its games are not taken for others under their numbers."""
+    db = connect(dsn)
+    try:
+        out = {}
+        for table in tables:
+            row = db.execute("SELECT GREATEST((SELECT MAX(game_id) FROM club_games WHERE table_id=%s), "
+                             "(SELECT MAX(game_id) FROM club_held WHERE table_id=%s))",
+                             (table, table)).fetchone()
+            out[table] = int(row[0] or 0) if row else 0
+        return out
+    finally:
+        db.close()
+
+
 class Store:
     """The club's database, written by one ingest worker."""
 

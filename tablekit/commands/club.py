@@ -56,6 +56,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tablekit.club.demo import DemoTable
     from tablekit.club.service import Club
+    from tablekit.club.store import highest_games
     from tablekit.club.web import serve
 
     if not 0 <= args.demo_tables <= 200:
@@ -83,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
     tables: list[DemoTable] = []
     with tempfile.TemporaryDirectory(prefix="tablekit-club-demo-") as folder:
         try:
-            tables = [DemoTable(t, Path(folder), broker, args.demo_pace, i + 1).start()
+            held = highest_games(args.db, demo) if demo else {}
+            tables = [DemoTable(t, Path(folder), broker, args.demo_pace, i + 1, after=held[t]).start()
                       for i, t in enumerate(demo)]
             while not done.wait(0.5):
                 pass
