@@ -283,6 +283,11 @@ def hand_to_table(table: Table, event: BoxEvent | BoxDropped, buttons: int | Non
         # MENU and OK are the box's last two buttons: before its HELLO nobody knows which
         log.info("box button %d before the box said its size: ignored", event.button)
     else:  # a stamped edge is placed no earlier than what the table has journaled since
+        if buttons and table.layout is None:
+            # a table started on a link already up (a rematch, a game chosen on the setup
+            # screen) saw no "up": the box's size is known all the same, and its MENU and OK
+            # are its last two buttons, not the keyboard's (seats, seats + 1)
+            tell_buttons(table, buttons)
         t = table.now() if at is None else min(table.now(), max(at, table.last_event_ms))
         if not chord_call(table, event.button, event.event == "press", t, keyboard=False):
             table.button(event.button, event.event == "press", t)

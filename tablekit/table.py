@@ -34,6 +34,7 @@ from display.viewmodel import (
     ViewModel,
 )
 from engine.cards import Groups
+from engine.errors import TablekitError
 from engine.game import (
     ButtonPressed,
     ButtonReleased,
@@ -67,6 +68,7 @@ from engine.game import (
 )
 from engine.game import scorepad as pad
 from engine.game.codec import RecordError
+from engine.game.deal_flow import cut_text
 from engine.game.events import check_event
 from engine.game.flow import is_claim_press, is_window_call_press
 from firmware_bridge.layout import ButtonLayout
@@ -384,7 +386,13 @@ class Table:
         deal = self.deal_number(upcoming=True)
         card = self._ask_camera("read_cut", lambda: self.camera.read_cut(deal))
         if card:
-            return card
+            try:
+                return cut_text(self.state.game, card)
+            except TablekitError as exc:
+                # a reading the rules cannot use (a tile in a card game, a Joly, a misread):
+                # as when nothing was read, it is drawn here; else each OK read it again, and
+                # the deal never started
+                log.warning("the cut read as %r cannot be used (%s): drawing it instead", card, exc)
         variant = self.state.game.variant
         items = [i for i in variant.full_set(variant.decks, variant.jokers)
                  if not (variant.uses_tiles and i.is_joker)]  # a Joly is never turned up as the ace

@@ -285,3 +285,31 @@ def test_run_without_a_box_uses_the_keyboard_and_looks_for_one(monkeypatch):
     finally:
         link.close()
     assert open_box(argparse.Namespace(no_box=True, port=None), Devices()) is None
+
+
+def test_a_table_started_on_a_link_already_up_takes_the_box_s_menu_and_ok(t):
+    """A rematch, or a game chosen on the setup screen, starts its table after the link came
+    up: no "up" reaches it. The standard 10-button box's OK (9) did nothing and its button 4
+    (no seat at three seats) was taken for OK, the keyboard's numbering."""
+    assert t.layout is None
+    hand_to_table(t, ButtonEvent(4, "press", 10), 10)
+    assert t.state.phase == "setup" and t.layout == ButtonLayout(menu=8, ok=9)
+    hand_to_table(t, ButtonEvent(9, "press", 20), 10)
+    assert t.state.phase == "play"
+
+
+def test_a_cut_the_rules_cannot_use_is_drawn_instead_and_the_deal_starts(tmp_path, caplog):
+    """A card read as the tile game's cut (or any misread) was refused at each OK, read again
+    the same, and the deal never started."""
+    from engine.game import Game, Seat
+
+    with Journal(tmp_path / "j.sqlite") as journal:
+        tiles = Game("tile-rummy", (Seat("A"), Seat("B"), Seat("C")))
+        table = Table.start(journal, tiles, ManualClock(1000), camera=ScriptedCamera(cuts={1: "AS"}))
+        table.ok_pressed(2000)
+        assert table.state.phase == "play" and table.state.deal is not None
+        assert table.state.deal.wild and table.state.deal.wild != "AS"
+        assert "cannot be used" in caplog.text
+        cards = Table.start(journal, game(), ManualClock(1000), camera=ScriptedCamera(cuts={1: "5d"}))
+        cards.ok_pressed(2000)
+        assert cards.state.deal is not None and cards.state.deal.wild == "5D"  # a good one, as read
