@@ -125,15 +125,22 @@ ROW_FAULTS = (ValueError, TypeError, KeyError, AttributeError, IndexError, Arith
               AssertionError, TablekitError)
 
 
-def event_crc(game_id: object, seq: object, t_ms: object, type_: object, body: str | bytes) -> int:
+def _crc_bytes(value: object) -> bytes:
+    """A column's value as its checksum takes it: text as UTF-8, a number as its digits, and
+    bytes (a column read ``CAST(... AS BLOB)``, which gives exactly those) as they are."""
+    return bytes(value) if isinstance(value, bytes | bytearray | memoryview) else str(value).encode("utf-8")
+
+
+def event_crc(game_id: object, seq: object, t_ms: object, type_: object, body: object) -> int:
     """The checksum an event row is written with: CRC-32 of its game, number, time, type and
     body. A row whose bytes changed after it was written (a flipped bit, a stray write) still
-    reads as JSON more often than not; its checksum then tells it from the event written."""
-    raw = body.encode("utf-8") if isinstance(body, str) else bytes(body)
-    return zlib.crc32(f"{game_id}\x1f{seq}\x1f{t_ms}\x1f{type_}\x1f".encode("utf-8", "replace") + raw)
+    reads as JSON more often than not; its checksum then tells it from the event written.
+    Read back, the columns are taken as bytes (``CAST(... AS BLOB)``): a column whose text is
+    no longer UTF-8 is then one damaged row, not a journal SQLite cannot read."""
+    return zlib.crc32(b"\x1f".join(_crc_bytes(v) for v in (game_id, seq, t_ms, type_, body)))
 
 
-def setup_crc(game_id: object, created_ms: object, variant: object, setup: str | bytes) -> int:
+def setup_crc(game_id: object, created_ms: object, variant: object, setup: object) -> int:
     """The checksum a game's row is written with: CRC-32 of its number, start, variant and
     setup (its status and winners are a summary of its events, rewritten as they settle)."""
     return event_crc(game_id, created_ms, variant, "games", setup)
@@ -422,11 +429,13 @@ class Journal:
             for table in tables:
                 w.execute(f"ALTER TABLE {table} ADD COLUMN crc INTEGER")
             if "games" in tables:
-                rows = w.execute("SELECT id, created_ms, variant, CAST(setup AS BLOB) FROM games").fetchall()
+                rows = w.execute("SELECT id, CAST(created_ms AS BLOB), CAST(variant AS BLOB), "
+                                 "CAST(setup AS BLOB) FROM games").fetchall()
                 w.executemany("UPDATE games SET crc=? WHERE id=?",
                               [(setup_crc(*row), row[0]) for row in rows])
             if "events" in tables:
-                rows = w.execute("SELECT game_id, seq, t_ms, type, CAST(body AS BLOB) FROM events").fetchall()
+                rows = w.execute("SELECT game_id, seq, CAST(t_ms AS BLOB), CAST(type AS BLOB), "
+                                 "CAST(body AS BLOB) FROM events").fetchall()
                 w.executemany("UPDATE events SET crc=? WHERE game_id=? AND seq=?",
                               [(event_crc(*row), row[0], row[1]) for row in rows])
         log.info("%s: checksums added to an older kit's journal", self.path)
@@ -611,8 +620,8 @@ class Journal:
         known = self._games.get(game_id)
         if known is not None:
             return known
-        rows = self._rows(f"SELECT created_ms, variant, CAST(setup AS BLOB), {self._crc} FROM games "
-                          "WHERE id=?", (game_id,))
+        rows = self._rows(f"SELECT CAST(created_ms AS BLOB), CAST(variant AS BLOB), CAST(setup AS BLOB), "
+                          f"{self._crc} FROM games WHERE id=?", (game_id,))
         if not rows:
             raise JournalError(f"no game {game_id} in the journal")
         created_ms, variant, setup, crc = rows[0]
@@ -634,8 +643,8 @@ class Journal:
         # read as bytes: a body whose text is no longer UTF-8 is one damaged row, not a file
         # SQLite cannot read
         for seq, t_ms, type_, body, crc in self._rows(
-                f"SELECT seq, t_ms, type, CAST(body AS BLOB), {self._crc} FROM events "
-                "WHERE game_id=? ORDER BY seq", (game_id,)):
+                f"SELECT seq, CAST(t_ms AS BLOB), CAST(type AS BLOB), CAST(body AS BLOB), {self._crc} "
+                "FROM events WHERE game_id=? ORDER BY seq", (game_id,)):
             if crc is not None and crc != event_crc(game_id, seq, t_ms, type_, body):
                 raise JournalRowError(f"game {game_id} in {self.path}: event {seq} is not as it "
                                       f"was written (its checksum does not match)")

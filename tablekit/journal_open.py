@@ -257,10 +257,10 @@ def salvage(path: str | Path) -> tuple[Journal, Salvage]:
     db = _open_raw(path)
     try:
         games, lost, end = _scan(db, "games", "id, created_ms, setup, status, winners, "
-                                 + _or_null(db, "games", "variant, crc"))
+                                 + _or_null(db, "games", "variant, crc", blob="variant"))
         report.games_lost += lost
         events, lost, events_cut = _scan(db, "events", "game_id, seq, body, "
-                                         + _or_null(db, "events", "t_ms, type, crc"))
+                                         + _or_null(db, "events", "t_ms, type, crc", blob="type"))
         report.events_lost += lost
         report.at_least = end or events_cut
         players = _scan_extra(db, "players", "name, added_ms, played_ms")
@@ -271,7 +271,7 @@ def salvage(path: str | Path) -> tuple[Journal, Salvage]:
     for _, game_id, seq, body, t_ms, type_, crc in events:
         if isinstance(game_id, int) and isinstance(seq, int):
             # a row not as it was written reads as none: the game's events stop before it
-            intact = crc is None or crc == event_crc(game_id, seq, t_ms, type_, _raw(body))
+            intact = crc is None or crc == event_crc(game_id, seq, t_ms, type_, body)
             by_game.setdefault(game_id, {})[seq] = body if intact else None
         else:
             report.events_lost += 1
@@ -279,7 +279,7 @@ def salvage(path: str | Path) -> tuple[Journal, Salvage]:
     kept_events: dict[int, int] = {}  # game -> how many of its events were kept
     for _, game_id, created_ms, setup, status, winners, variant, crc in games:
         bodies = by_game.pop(game_id, {}) if isinstance(game_id, int) else {}
-        if crc is not None and crc != setup_crc(game_id, created_ms, variant, _raw(setup)):
+        if crc is not None and crc != setup_crc(game_id, created_ms, variant, setup):
             setup = None  # not as it was written: the game cannot be trusted, nor its events
         try:
             game = Game.from_json(json.loads(setup))
@@ -322,21 +322,17 @@ def salvage(path: str | Path) -> tuple[Journal, Salvage]:
     return out, report
 
 
-def _or_null(db: sqlite3.Connection, table: str, columns: str) -> str:
+def _or_null(db: sqlite3.Connection, table: str, columns: str, blob: str = "") -> str:
     """``columns`` of ``table`` for a SELECT, each one the table lacks (an older kit's
-    journal) as NULL."""
+    journal) as NULL, and ``blob`` (text its checksum takes as bytes) as bytes: a column whose
+    text is no longer UTF-8 then spoils its row alone."""
     try:
         have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
     except sqlite3.DatabaseError:
         have = set()
-    return ", ".join(c if c in have else "NULL" for c in (c.strip() for c in columns.split(",")))
-
-
-def _raw(value: object) -> bytes:
-    """A column's value as the bytes its checksum was taken of (text as UTF-8)."""
-    if isinstance(value, bytes):
-        return value
-    return str(value).encode("utf-8") if value is not None else b""
+    names = (c.strip() for c in columns.split(","))
+    return ", ".join(("NULL" if c not in have else f"CAST({c} AS BLOB)" if c == blob else c)
+                     for c in names)
 
 
 def _scan_extra(db: sqlite3.Connection, table: str, columns: str) -> list[Any]:

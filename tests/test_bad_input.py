@@ -732,3 +732,17 @@ def test_see_names_a_calibrations_unknown_game_and_refuses_an_empty_variant(tmp_
     assert str(cal) in err and "no-such-game" in err
     assert main(["see", "--variant", " ", str(tmp_path)]) == 2
     assert "--variant names no game" in capsys.readouterr().err
+
+
+def test_a_png_whose_optional_chunk_is_damaged_is_read_as_libpng_reads_it() -> None:
+    from vision.images import png_whole
+
+    ok, data = cv2.imencode(".png", np.full((30, 40, 3), 90, np.uint8))
+    whole = data.tobytes()
+    # a comment chunk (tEXt) with a wrong CRC, after the header: libpng warns and reads on
+    text = b"tEXt" + b"Comment\x00hello"
+    chunk = struct.pack(">I", len(text) - 4) + text + struct.pack(">I", (zlib.crc32(text) + 1) & 0xFFFFFFFF)
+    header_end = 8 + 25  # the signature, then IHDR (length, type, 13 bytes, CRC)
+    spoilt = whole[:header_end] + chunk + whole[header_end:]
+    assert png_whole(spoilt)
+    assert decode_image(spoilt).shape == (30, 40, 3)

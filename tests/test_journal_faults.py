@@ -596,3 +596,29 @@ def test_a_write_ahead_log_with_a_damaged_header_is_kept_not_emptied(tmp_path):
     assert note is not None and note.startswith("the journal was damaged; kept as")
     [aside_wal] = [p for p in spoilt.parent.iterdir() if ".corrupt-" in p.name and p.name.endswith("-wal")]
     assert aside_wal.read_bytes() == log_bytes
+
+
+def test_a_type_column_no_longer_utf8_spoils_its_row_alone(healthy, tmp_path):
+    """The checksum reads every column it covers as bytes: a byte flipped in an event's type
+    (which the kit read as text only for the checksum) made the whole journal unreadable, the
+    table unable to start, where the event alone is damaged."""
+    path = _copy(healthy, tmp_path, "j.sqlite")
+    _spoil(path, "UPDATE events SET type=CAST(X'627574746F6EA5' AS TEXT) WHERE game_id=3 AND seq=2")
+    with Journal(path) as journal:
+        with pytest.raises(JournalRowError, match="event 2 is not as it was written"):
+            journal.events(3)
+        assert [g for g, _ in journal.stuck()] == [3] and len(journal.events(1)) > 0
+    recovered, report = salvage(path)
+    with recovered:
+        assert len(recovered.events(3)) == 1 and report.games == 3
+    # the same in an older kit's journal: its checksums are added from what reads now
+    older = _copy(healthy, tmp_path, "older.sqlite")
+    _spoil(older, "UPDATE events SET type=CAST(X'627574746F6EA5' AS TEXT) WHERE game_id=3 AND seq=2")
+    db = sqlite3.connect(older)
+    for table in ("events", "games"):
+        db.execute(f"ALTER TABLE {table} DROP COLUMN crc")
+    db.execute("PRAGMA user_version=1")
+    db.commit()
+    db.close()
+    with Journal(older) as journal:  # migrated (it failed): every row checksummed as it reads
+        assert journal.resumable() == 3  # the body, all the game is read from, is whole

@@ -189,3 +189,22 @@ def test_a_journal_from_a_newer_kit_is_used_and_said(played: Path, tmp_path: Pat
     with Journal(path) as journal:
         assert [g.status for g in journal.games()] == ["over"]
     assert "written by a newer kit (journal schema 99" in caplog.text
+
+
+def test_a_demo_report_never_lands_on_its_script(tmp_path: Path, capsys: Capture) -> None:
+    from tablekit.commands.demo import DEMO_DIR
+
+    script = tmp_path / "s.json"
+    script.write_bytes((DEMO_DIR / "indian-pool-101.json").read_bytes())
+    before = script.read_bytes()
+    assert main(["demo", "--no-screen", "--script", str(script), "--report", str(script)]) == 2
+    assert "is the demo script" in _error(capsys)
+    assert script.read_bytes() == before
+
+
+def test_a_calibration_never_lands_on_the_deck_it_names(tmp_path: Path, capsys: Capture) -> None:
+    deck = tmp_path / "deck.npz"
+    deck.write_bytes(b"a deck")
+    assert main(["camera", "--source", str(tmp_path), "--calibrate", str(deck), "--deck", str(deck)]) == 2
+    assert "is the --deck" in _error(capsys)
+    assert deck.read_bytes() == b"a deck"

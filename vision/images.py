@@ -128,8 +128,10 @@ _PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def png_whole(data: bytes) -> bool:
-    """Whether a PNG's chunks are all there, each with its CRC right, up to its IEND chunk (a
-    file cut short or with a damaged chunk is not; libpng would say so on stderr itself)."""
+    """Whether a PNG's chunks are all there, up to its IEND chunk, each critical one (its type
+    begins with a capital: the header, palette, image data) with its CRC right (a file cut
+    short or with damaged image data is not; libpng would say so on stderr itself, and reads
+    on past a damaged optional chunk, a comment or a colour profile)."""
     at = len(_PNG)
     while at + 12 <= len(data):
         length = int.from_bytes(data[at:at + 4], "big")
@@ -137,7 +139,8 @@ def png_whole(data: bytes) -> bool:
         if end > len(data):
             return False
         kind = data[at + 4:at + 8]
-        if zlib.crc32(data[at + 4:end - 4]) != int.from_bytes(data[end - 4:end], "big"):
+        critical = kind[:1].isupper()
+        if critical and zlib.crc32(data[at + 4:end - 4]) != int.from_bytes(data[end - 4:end], "big"):
             return False
         if kind == b"IEND":
             return True

@@ -56,7 +56,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     game = find(args.variant).id if args.variant else None
     if args.calibrate:  # refused before the camera is opened and the mat looked for
-        output_file(Path(args.calibrate), "--calibrate")
+        output_file(Path(args.calibrate), "--calibrate",
+                    [(Path(f), what) for f, what in ((args.deck, "the --deck"),
+                                                     (args.calibration, "the --calibration")) if f])
     elif Path(args.out).exists() and not Path(args.out).is_dir():
         raise ValueRefused(f"--out {args.out} is a file; name a folder for the annotated frames")
     try:

@@ -366,7 +366,8 @@ def run(args: argparse.Namespace) -> int:
     if args.resume and not args.journal:
         raise ScriptError("--resume needs --journal: the journal of the demo to go on with")
     if args.report:
-        output_file(args.report, "--report", journal_files(args.journal) if args.journal else ())
+        output_file(args.report, "--report", [(path, "the demo script"),
+                                              *(journal_files(args.journal) if args.journal else ())])
     if args.screenshots:
         output_folder(args.screenshots, "--screenshots")
     journal_path = args.journal or Path(tempfile.mkdtemp(prefix="tablekit-demo-")) / "journal.sqlite"
