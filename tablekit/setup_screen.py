@@ -36,7 +36,7 @@ from display.viewmodel import (
 )
 from engine.errors import TablekitError
 from engine.game import Game, Seat
-from engine.game.setup import MAX_NAME, check_names
+from engine.game.setup import MAX_NAME, NAME_JOINERS, check_names
 from engine.variants import Variant, find
 from tablekit.journal import Journal
 from tablekit.present import team_label
@@ -134,7 +134,7 @@ class NameEditor:
 
     def type(self, text: str) -> None:
         """Letters from a keyboard (any script); control characters are dropped."""
-        text = "".join(ch for ch in text if ch.isprintable())
+        text = "".join(ch for ch in text if ch.isprintable() or ch in NAME_JOINERS)
         if text:
             self.text = (self.text + text)[:TYPED_LIMIT]
             self.problem = ""

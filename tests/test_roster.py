@@ -28,13 +28,20 @@ def test_names_are_added_once_ignoring_case_and_spaces(tmp_path) -> None:
             roster.add("x" * (MAX_NAME + 1))
         with pytest.raises(RosterError, match="control characters"):
             roster.add("A\tB")
+        with pytest.raises(RosterError, match="control characters"):
+            roster.add("Ann\u202eB")  # a right-to-left override: no name needs one
+        # a Persian name and a Devanagari conjunct keep their joiners (they were refused)
+        assert roster.add("علی\u200cرضا") == "علی\u200cرضا"
+        assert roster.add("क्\u200dष") == "क्\u200dष"
         assert roster.add("y" * MAX_NAME) == "y" * MAX_NAME
-        assert roster.names() == ["y" * MAX_NAME, "سارا", "王芳", "मीरा", "Ravi"]  # newest first
+        assert roster.names() == ["y" * MAX_NAME, "क्\u200dष", "علی\u200cرضا", "سارا", "王芳", "मीरा",
+                                  "Ravi"]  # newest first
     with Journal(tmp_path / "j.sqlite") as j:
         roster = Roster(j, now=lambda: 5000)
         roster.played(["Ravi", "Asha", ""])  # Asha joins; a bad name never does
         assert roster.names()[:2] == ["Asha", "Ravi"]  # played last; Asha added last
-        assert set(roster.names()) == {"Ravi", "Asha", "y" * MAX_NAME, "سارا", "王芳", "मीरा"}
+        assert set(roster.names()) == {"Ravi", "Asha", "y" * MAX_NAME, "سارا", "王芳", "मीरा",
+                                       "علی\u200cرضا", "क्\u200dष"}
         assert roster.find("asha ") == "Asha"
 
 

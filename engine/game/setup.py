@@ -111,6 +111,11 @@ TABLE_OPTIONS = frozenset({"count", "deals", "turn_checks", "cut_ins"})
 MAX_NAME = 24
 
 
+#: The zero-width joiner and non-joiner: no control characters, though Python does not count
+#: them printable; Indic names and emoji sequences are written with them.
+NAME_JOINERS = "\u200c\u200d"
+
+
 def check_names(seats: tuple[Seat, ...]) -> None:
     """Raise :class:`SetupError` unless every seat has a name of its own: not empty (nor only
     spaces or control characters), at most :data:`MAX_NAME` characters, and no two the same
@@ -118,7 +123,7 @@ def check_names(seats: tuple[Seat, ...]) -> None:
     seen: dict[str, int] = {}
     for i, seat in enumerate(seats):
         name = seat.name.strip()
-        if not name or not name.isprintable():
+        if not name or not all(ch.isprintable() or ch in NAME_JOINERS for ch in name):
             raise SetupError(f"seat {i + 1} needs a name" + (" without control characters" if name else ""))
         if len(name) > MAX_NAME:
             raise SetupError(f"seat {i + 1}'s name {name[:MAX_NAME]!r}… is longer than {MAX_NAME} characters")
