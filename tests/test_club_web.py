@@ -43,16 +43,19 @@ def test_a_time_no_calendar_holds_or_text_that_is_no_unicode_is_kept_aside(club_
             "type": "tick", "body": json.dumps({"type": "tick", "t_ms": LONGEST_GAME_MS + 1})}
     inner = {"v": 1, "table": "t", "game": 1, "seq": 1, "t_ms": 5, "type": "tick",
              "body": '{"type":"tick","t_ms":5,"note":"\\ud800"}'}
+    long_name = {**good, "game": 4, "setup": {**good["setup"], "seats": [
+        {**good["setup"]["seats"][0], "name": "A" * 300}, *good["setup"]["seats"][1:]]}}
     store = Store(club_db)
     try:
         store.add_tables(["t"])
-        out = store.ingest([json.dumps(m).encode() for m in (far, lone, late, inner, good)])
-        assert out.quarantined == 4 and out.acks == {"t": {1: 0}}  # the good header stored after them
+        out = store.ingest([json.dumps(m).encode() for m in (far, lone, late, inner, long_name, good)])
+        assert out.quarantined == 5 and out.acks == {"t": {1: 0}}  # the good header stored after them
         reasons = [r for (r,) in psycopg.connect(club_db).execute(
             "SELECT reason FROM club_quarantine ORDER BY id")]
         assert "created_ms must be a whole number" in reasons[0]
         assert "lone surrogate" in reasons[1] and "t_ms must be" in reasons[2]
         assert "event body holds a lone surrogate" in reasons[3]
+        assert "longer than" in reasons[4]  # a name no table would take
     finally:
         store.close()
     server, _ = web.serve("127.0.0.1", free_port(), club_db, Hub())

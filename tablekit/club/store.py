@@ -27,6 +27,7 @@ import psycopg
 
 from engine.game import Event, Game, GameState, ShowVerdict, apply, event_from_json, new_game
 from engine.game.events import check_event
+from engine.game.setup import check_names
 from engine.ruling import plain_number
 from tablekit.club.wire import ClubError, Message, MessageError, check_table_id, read_message
 from tablekit.journal import ROW_FAULTS
@@ -389,6 +390,7 @@ class Store:
                                "the one stored")
         try:
             game = Game.from_json(msg.setup or {})
+            check_names(game.seats)  # as a table checks them: no table sends others
         except ROW_FAULTS as exc:
             raise MessageError(f"the game's setup cannot be read ({exc})") from None
         names = [s.name for s in game.seats]
