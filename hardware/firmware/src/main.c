@@ -27,6 +27,9 @@
 #ifndef FIRMWARE_NAME
 #define FIRMWARE_NAME "tablekit-box 1.0"
 #endif
+/* HELLO carries at most 16 bytes of name (serial protocol): a longer one is refused here,
+ * where it would otherwise overflow the frame being built */
+_Static_assert(sizeof(FIRMWARE_NAME) - 1 <= 16, "FIRMWARE_NAME: 16 characters at most");
 
 enum {
     PROTOCOL_VERSION = 1,
