@@ -222,3 +222,17 @@ def render_photo() -> bytes:
     ok, data = cv2.imencode(".jpg", np.full((60, 80, 3), 120, np.uint8))
     assert ok
     return data.tobytes()
+
+
+@BOTH
+def test_the_longest_reason_the_engine_gives_is_read_whole(size: tuple[int, int]) -> None:
+    """A contract game's deal-7 reason runs past 300 characters; the verdict band stopped
+    growing and cut it before its end."""
+    reason = ("wrong show: the contract is not met: a sequence needs at least 4 cards of one suit in a "
+              "row, 7H 8H 9H is 3; a sequence needs at least 4 cards of one suit in a row, QS KS AS "
+              "is 3; a sequence needs at least 4 cards of one suit in a row, 4D 5D is 2; the whole hand "
+              "must go down: at least 10 cards, not 9")
+    view = dataclasses.replace(show_view(valid=False), verdict=reason)
+    _, canvas = render(view, size)
+    shown = " ".join(t.text for t in canvas.texts if t.rect.colliderect(canvas.regions["verdict"]))
+    assert shown == reason

@@ -15,7 +15,10 @@ from display.viewmodel import SHOW_CORRECTING, SHOW_READING, GroupView, ShowView
 
 MIN_STEP = 0.32  # of a card's width: enough of an overlapped card shows to read its index
 MAX_CARD_HEIGHT = 0.3  # of the screen: one short group need not fill the screen
-BAND_HEIGHTS = (0.1, 0.14, 0.18)  # the verdict band grows (of the screen) for a long reason
+BAND_HEIGHTS = (0.1, 0.14, 0.18, 0.24)  # the verdict band grows (of the screen) for a long reason
+#: ...and its type shrinks down to this share before the reason is cut (a contract game's
+#: longest reasons run past 300 characters)
+VERDICT_MIN_SCALE = 0.55
 AREA = (0.015, 0.215, 0.97, 0.66)  # the groups, under a one-line band, above the soft keys
 AREA_GAP = 0.015
 PHOTO_SHARE = 0.34  # of the screen's width: the side panel with the photo a reading was made from
@@ -34,7 +37,8 @@ def verdict_band(canvas: Canvas, words: str) -> pygame.Rect:
     band = L.rect((0.0, 0.1, 1.0, BAND_HEIGHTS[0]))
     for share in BAND_HEIGHTS:
         band = L.rect((0.0, 0.1, 1.0, share))
-        if canvas.paragraph_fit(words, L.line("large"), _band_inner(canvas, band))[2]:
+        if canvas.paragraph_fit(words, L.line("large"), _band_inner(canvas, band),
+                                min_scale=VERDICT_MIN_SCALE)[2]:
             break
     return band
 
@@ -51,7 +55,8 @@ def draw(canvas: Canvas, view: ShowView, faces: FaceDrawer) -> None:
         colour, words = theme.INVALID_FILL, view.verdict or "Invalid show"
     banner = verdict_band(canvas, words)
     pygame.draw.rect(canvas.surface, colour, banner)
-    canvas.paragraph(words, L.line("large"), _band_inner(canvas, banner), theme.TEXT_DARK if view.valid else theme.TEXT, align="center")
+    canvas.paragraph(words, L.line("large"), _band_inner(canvas, banner), theme.TEXT_DARK if view.valid else theme.TEXT,
+                     align="center", min_scale=VERDICT_MIN_SCALE)
     canvas.mark("verdict", banner)
 
     area = L.rect(AREA)
