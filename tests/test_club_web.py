@@ -195,3 +195,22 @@ def test_demo_tables_run_again_number_their_games_after_the_clubs(club_db, tmp_p
     table.publisher.stop()
     with Journal(folder / "demo-1.sqlite", read_only=True) as journal:
         assert [g.id for g in journal.games()] == [6]
+
+
+def test_a_table_clock_years_ahead_does_not_become_the_page_s_evening(club_db, tmp_path):  # noqa: F811
+    from tablekit.club import views
+
+    now = _header(tmp_path, "c", 45)
+    ahead = {**_header(tmp_path, "c2", 46), "table": "c", "game": 2, "created_ms": 4_102_444_800_000}  # 2100
+    store = Store(club_db)
+    try:
+        store.add_tables(["c"])
+        assert store.ingest([json.dumps(m).encode() for m in (now, ahead)]).acks == {"c": {1: 0, 2: 0}}
+    finally:
+        store.close()
+    with psycopg.connect(club_db) as db:
+        shown = views.evening(db, None)
+        assert shown["evening"] == views.evening_of(now["created_ms"])
+        assert "2099-12-31" in shown["evenings"]  # listed, and opened by its date
+        assert views.evening(db, "2099-12-31")["games"]
+        assert views.league(db, None, None)["season"] == views.season_of(now["created_ms"])

@@ -160,10 +160,19 @@ def ratings(games: Iterable[GameRow]) -> dict[str, float]:
     return {name: float(r.ordinal()) for name, r in people.items()}
 
 
+def _tonight() -> str:
+    """The club's own evening (by its clock)."""
+    return evening_of(int(dt.datetime.now().timestamp() * 1000))
+
+
 def evening(db: psycopg.Connection[Any], day: str | None) -> dict[str, Any]:
     games = _rows(db, " ORDER BY g.created_ms")
     evenings = sorted({g.evening for g in games}, reverse=True)
-    day = day or (evenings[0] if evenings else evening_of(int(dt.datetime.now().timestamp() * 1000)))
+    tonight = _tonight()
+    # the latest evening up to the club's own: a table whose clock runs years ahead must not
+    # make its games the page's evening for good (they are listed, and open by their date)
+    current = [e for e in evenings if e <= tonight] or evenings
+    day = day or (current[0] if current else tonight)
     chosen = [g for g in games if g.evening == day]
     return {"evening": day, "evenings": evenings, "games": [g.to_json() for g in chosen],
             "standings": _standings(chosen, _points(db))}
@@ -172,8 +181,9 @@ def evening(db: psycopg.Connection[Any], day: str | None) -> dict[str, Any]:
 def league(db: psycopg.Connection[Any], variant: str | None, season: str | None) -> dict[str, Any]:
     games = _rows(db, " ORDER BY g.created_ms")
     choices = sorted({(g.variant, g.season) for g in games}, key=lambda c: (c[1], c[0]), reverse=True)
-    if not variant or not season:
-        variant, season = choices[0] if choices else ("", "")
+    if not variant or not season:  # the latest season up to the club's own year, as the evening
+        current = [c for c in choices if c[1] <= _tonight()[:4]] or choices
+        variant, season = current[0] if current else ("", "")
     chosen = [g for g in games if g.variant == variant and g.season == season]
     return {"variant": variant, "season": season,
             "choices": [{"variant": v, "season": s} for v, s in choices],
