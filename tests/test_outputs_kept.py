@@ -208,3 +208,19 @@ def test_a_calibration_never_lands_on_the_deck_it_names(tmp_path: Path, capsys: 
     assert main(["camera", "--source", str(tmp_path), "--calibrate", str(deck), "--deck", str(deck)]) == 2
     assert "is the --deck" in _error(capsys)
     assert deck.read_bytes() == b"a deck"
+
+
+def test_resume_says_which_new_game_flags_it_passes_over(played: Path, tmp_path: Path,
+                                                         caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    path = tmp_path / "j.sqlite"
+    with Journal(played, read_only=True) as source, Journal(path) as journal:
+        game_id = journal.new_game(source.game(1), 0)
+        for event in source.events(1)[:12]:
+            journal.append(game_id, event)
+    caplog.set_level(logging.INFO)
+    assert main(["-v", "run", "--headless", "--no-box", "--mute", "--seconds", "0.3", "--resume", "--journal",
+                 str(path), "--photos", str(tmp_path), "--variant", "shanghai", "--players", "X,Y,Z",
+                 "--dealer", "2"]) == 0
+    assert "not --variant, --players, --dealer" in caplog.text

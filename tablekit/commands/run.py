@@ -340,8 +340,14 @@ def run(args: argparse.Namespace) -> int:
                                    f"{journal.path}` shows what of it can still be read)")
             if game_id is None:
                 raise JournalError("no unfinished game to resume")
-            if args.variant:  # the kiosk passes its new game's choice with its table settings
-                log.info("resuming game %d: its game and players come from the journal, not --variant", game_id)
+            # the kiosk passes its new game's choice with its table settings: said, not refused
+            given = [flag for flag, value in (("--variant", args.variant), ("--players", args.players),
+                                              ("--turn-seconds", args.turn_seconds),
+                                              ("--dealer", args.dealer != 1), ("--option", args.option))
+                     if value]
+            if given:
+                log.info("resuming game %d: its game, players and rules come from the journal, not "
+                         "%s", game_id, ", ".join(given))
             table = resumed(game_id)
         names = [p.partition("/")[0].strip() for p in args.players.split(",") if p.strip()] if args.players else []
         try:  # "ravi" on the command line is the roster's "Ravi"
