@@ -146,6 +146,8 @@ def test_the_club_command_says_what_is_wrong_in_one_line(postgres, tmp_path):  #
         (["--table", "no spaces please"], "table id"),
         (["--db", f"host=127.0.0.1 port={free_port()} user=club dbname=x connect_timeout=2"],
          "cannot reach the club database"),
+        (["--db", f"host=127.0.0.1 port={free_port()} user=club password=s3cret dbname=x connect_timeout=2"],
+         "password=***"),  # the password never shown
     ]
     for extra, words in cases:
         done = subprocess.run([sys.executable, "-m", "tablekit", "club", *extra], env=env,
@@ -153,6 +155,7 @@ def test_the_club_command_says_what_is_wrong_in_one_line(postgres, tmp_path):  #
         assert done.returncode == 2, done.stderr
         assert done.stderr.startswith("error:") and words in done.stderr, done.stderr
         assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+        assert "s3cret" not in done.stderr
 
 
 def played_header(path: Path, table: str, seed: int) -> bytes:

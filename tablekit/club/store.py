@@ -106,12 +106,24 @@ class StoreError(ClubError):
     """The club's database cannot be reached or used."""
 
 
+def shown_dsn(dsn: str) -> str:
+    """A connection string as a message or a log may show it: its password left out."""
+    try:
+        parts = psycopg.conninfo.conninfo_to_dict(dsn)
+    except psycopg.Error:
+        return "(a connection string that cannot be read)"
+    if "password" not in parts:
+        return dsn
+    parts["password"] = "***"
+    return psycopg.conninfo.make_conninfo("", **{k: v for k, v in parts.items() if v is not None})
+
+
 def connect(dsn: str) -> psycopg.Connection[Any]:
     try:
         return psycopg.connect(dsn, connect_timeout=5, autocommit=True)
     except psycopg.Error as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise StoreError(f"cannot reach the club database {dsn!r}: {first}") from None
+        raise StoreError(f"cannot reach the club database {shown_dsn(dsn)!r}: {first}") from None
 
 
 @dataclass(slots=True)
@@ -257,7 +269,7 @@ class Store:
             self.db.commit()
         except psycopg.Error as exc:
             self.db.close()
-            raise StoreError(f"cannot prepare the club database {dsn!r}: {exc}") from None
+            raise StoreError(f"cannot prepare the club database {shown_dsn(dsn)!r}: {exc}") from None
 
     def close(self) -> None:
         self.db.close()
