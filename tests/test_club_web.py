@@ -214,3 +214,25 @@ def test_a_table_clock_years_ahead_does_not_become_the_page_s_evening(club_db, t
         assert "2099-12-31" in shown["evenings"]  # listed, and opened by its date
         assert views.evening(db, "2099-12-31")["games"]
         assert views.league(db, None, None)["season"] == views.season_of(now["created_ms"])
+
+
+def test_the_page_hears_when_the_broker_is_down(page: web.Server) -> None:
+    """The page said "live" while no table could reach the club: the stream says whether the
+    club hears its broker, in its hello and in a change when that changes."""
+    hub = page.hub
+    with socket.create_connection(page.server_address, timeout=10) as s:
+        s.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        got = b""
+        while b"event: hello" not in got or not got.endswith(b"\n\n"):
+            got += s.recv(4096)
+        assert b'"broker": null' in got  # not known yet
+        hub.set_broker(False)
+        got = b""
+        while b"event: change" not in got:
+            got += s.recv(4096)
+        assert b'"broker": false' in got
+    assert hub.broker_up is False
+    version = hub.version
+    hub.set_broker(False)  # no news: no change
+    assert hub.version == version
+    assert "tables not reaching the club" in _get(page, "/")[2].decode()

@@ -143,13 +143,20 @@ render();
 const live = document.getElementById("live");
 if (window.EventSource) {
   const es = new EventSource("/events");
-  es.addEventListener("hello", () => { live.textContent = "live"; });
+  // "live" while the page hears the club; and whether the club hears the tables (its broker)
+  const status = ev => {
+    let d = {};
+    try { d = JSON.parse(ev.data); } catch (e) {}
+    live.textContent = d.broker === false ? "live · tables not reaching the club" : "live";
+    return d;
+  };
+  es.addEventListener("hello", status);
   es.addEventListener("change", ev => {
-    try { document.body.dataset.version = JSON.parse(ev.data).v; } catch (e) {}
+    document.body.dataset.version = status(ev).v;
     render();
   });
   es.onerror = () => { live.textContent = "reconnecting…"; };
-  es.onopen = () => { live.textContent = "live"; render(); };
+  es.onopen = () => { render(); };
 }
 </script></body></html>
 """

@@ -38,14 +38,26 @@ class Hub:
         self.version = 0
         self.last: dict[str, Any] = {}
         self.closed = False
+        #: Whether the club hears the broker the tables send through (None: not known yet):
+        #: the page says so, since results stop coming while it is down
+        self.broker_up: bool | None = None
 
     def publish(self, changed: dict[str, dict[int, int]]) -> None:
         with self._cond:
             self.version += 1
             self.last = {"v": self.version, "at": int(time.time() * 1000),
                          "changed": {t: {str(g): s for g, s in gs.items()}
-                                     for t, gs in changed.items()}}
+                                     for t, gs in changed.items()},
+                         "broker": self.broker_up}
             self._cond.notify_all()
+
+    def set_broker(self, up: bool) -> None:
+        """The broker came up or went down: a change with nothing changed, to say so."""
+        with self._cond:
+            if self.broker_up == up:
+                return
+            self.broker_up = up
+        self.publish({})
 
     def wait(self, version: int, timeout: float) -> dict[str, Any] | None:
         """The latest change after ``version`` (None: none within ``timeout`` seconds)."""
@@ -128,11 +140,13 @@ class Club:
             return
         client.subscribe(EVENTS_FILTER, qos=1)
         self.connected = True
+        self.hub.set_broker(True)
         log.info("club: listening to %s", self.broker)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
                        properties: object = None) -> None:
         self.connected = False
+        self.hub.set_broker(False)
         if not self._stop.is_set():
             log.warning("club broker %s: disconnected (%s); reconnecting", self.broker, reason)
 

@@ -266,7 +266,8 @@ class Handler(BaseHTTPRequestHandler):
             return
         hub = self.server.hub
         version = hub.version
-        self.wfile.write(f"retry: 2000\nevent: hello\ndata: {json.dumps({'v': version})}\n\n".encode())
+        hello = json.dumps({"v": version, "broker": hub.broker_up})
+        self.wfile.write(f"retry: 2000\nevent: hello\ndata: {hello}\n\n".encode())
         self.wfile.flush()
         while not hub.closed:
             change = hub.wait(version, KEEPALIVE_S)
