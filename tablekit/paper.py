@@ -42,7 +42,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 
 from tablekit.score_sheet import PaperSheet, SheetDeal, format_score
-from tablekit.values import ValueRefused
+from tablekit.values import check_plain_target
 
 log = logging.getLogger(__name__)
 
@@ -613,9 +613,7 @@ def replacing(path: Path) -> Iterator[Path]:
     """A temporary name beside ``path`` to write to; it becomes ``path`` only when the writing
     went through, so a failure never leaves half a file under the real name. A path that is
     there but no plain file (a device, a pipe) is refused: the rename would replace it."""
-    if path.exists() and not path.is_file():
-        raise ValueRefused(f"{path} is not a plain file (a folder, a device or a pipe); name a "
-                           "file to write")
+    check_plain_target(path)
     part = path.with_name(f".{path.name}.part")
     try:
         yield part

@@ -93,6 +93,15 @@ def same_file(a: Path, b: Path) -> bool:
         return False
 
 
+def check_plain_target(path: Path, option: str = "") -> None:
+    """Refuse ``path`` when it is there but no plain file (a folder, a device, a pipe, a
+    socket): a file written beside it and renamed into place would replace it."""
+    if path.exists() and not path.is_file():
+        said = f"{option} {path}" if option else str(path)
+        raise ValueRefused(f"{said} is not a plain file (a folder, a device, a pipe or a socket); "
+                           "name a file to write")
+
+
 def output_file(path: Path, option: str, keep: Sequence[tuple[Path, str]] = ()) -> Path:
     """A file the command will write: refused up front when it is a folder, a device or a pipe
     (the file is written beside it and renamed into place, which would put a plain file where
@@ -101,9 +110,7 @@ def output_file(path: Path, option: str, keep: Sequence[tuple[Path, str]] = ()) 
     fail at the end, and nothing is written over."""
     if path.is_dir():
         raise ValueRefused(f"{option} {path} is a folder; name a file to write")
-    if path.exists() and not path.is_file():
-        raise ValueRefused(f"{option} {path} is not a plain file (a device, a pipe or a socket); "
-                           "name a file to write")
+    check_plain_target(path, option)
     for other, what in keep:
         if same_file(path, other):
             raise ValueRefused(f"{option} {path} is {what}: name another file to write")

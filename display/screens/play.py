@@ -67,14 +67,19 @@ def seat_rects(canvas: Canvas, count: int) -> list[pygame.Rect]:
     return out
 
 
+def first_and_initials(name: str) -> str:
+    """A name's first word and the initials of the others ("Alexandrina F.")."""
+    words = name.split()
+    return " ".join([words[0], *(clusters(w)[0] + "." for w in words[1:])])
+
+
 def seat_name(canvas: Canvas, name: str, line_px: int, width: int) -> str:
     """A name as its seat box shows it: whole when it fits at nine tenths of its size or more;
     else its first word and the initials of the others ("Alexandrina F."), which a seat box
     shows larger than the whole name shrunk and cut; else whole (shrunk, then cut)."""
-    words = name.split()
-    if len(words) < 2 or canvas.cache.width(name, max(1, line_px * 9 // 10), True) <= width:
+    if len(name.split()) < 2 or canvas.cache.width(name, max(1, line_px * 9 // 10), True) <= width:
         return name
-    short = " ".join([words[0], *(clusters(w)[0] + "." for w in words[1:])])
+    short = first_and_initials(name)
     return short if canvas.cache.width(short, max(12, line_px * 6 // 10), True) <= width else name
 
 

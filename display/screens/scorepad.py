@@ -22,6 +22,7 @@ from display.cardface import FaceDrawer
 from display.fonts import clusters
 from display.layout import inset, split_columns
 from display.screens.handpad import draw_hand, draw_keys
+from display.screens.play import first_and_initials
 from display.viewmodel import HandPadView, ScorepadView
 
 #: The number's line height, of the screen height: 0.2 is 96 px at 800x480.
@@ -109,8 +110,7 @@ def confirm_labels(canvas: Canvas, names: list[str], px: int, width: int) -> lis
         words = name.split()
         if len(words) < 2:
             return [name]
-        return [name, " ".join([words[0], *(clusters(w)[0] + "." for w in words[1:])]),
-                " ".join([clusters(words[0])[0] + ".", *words[1:]])]
+        return [name, first_and_initials(name), " ".join([clusters(words[0])[0] + ".", *words[1:]])]
 
     options = [ways(name) for name in names]
     out = []

@@ -73,16 +73,16 @@ class Readers:
     def read(self, query: Any) -> Any:
         """``query(db)`` on a connection; once more on a fresh one when a reused connection
         was cut (the database restarted: its pooled connections are all dead)."""
-        for attempt in (1, 2):
-            fresh = self._idle.empty()
-            try:
-                with self.get() as db:
-                    return query(db)
-            except psycopg.OperationalError:
-                if fresh or attempt == 2:
-                    raise
-                self.close()  # the others were cut too
-        raise AssertionError("unreachable")
+        fresh = self._idle.empty()
+        try:
+            with self.get() as db:
+                return query(db)
+        except psycopg.OperationalError:
+            if fresh:
+                raise
+            self.close()  # the others were cut too
+        with self.get() as db:
+            return query(db)
 
     def close(self) -> None:
         while True:
