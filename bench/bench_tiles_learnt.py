@@ -24,11 +24,13 @@ differ), which sizes the first look.
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +41,7 @@ sys.path.insert(0, str(REPO))
 from scoring import p95  # noqa: E402
 
 from vision.reading import TableReading  # noqa: E402
+from vision.tile_grouping import group_tiles  # noqa: E402
 from vision.tile_reader import DEFAULT_TILE_WEIGHTS, TILE_MM, read_tile_table  # noqa: E402
 from vision.tile_synth import SceneTile, tile_scene  # noqa: E402
 
@@ -140,7 +143,9 @@ def main() -> int:
                          "of it)")
     ap.add_argument("--ablate-grouping", action="store_true",
                     help="also group the tiles by their grown boxes (the classical reader's way) "
-                         "instead of by the rows they stand in")
+                         "instead of by the rows they stand in; by the whole table's pitch instead "
+                         "of the pitch around each tile; and each tile by its own up instead of "
+                         "as the tiles around it stand")
     args = ap.parse_args()
     unknown = [s for s in args.sources.split(",") if s not in SOURCES]
     if unknown:
@@ -162,6 +167,9 @@ def main() -> int:
         readers["echo 1.0"] = lambda im, _: read_tile_table(im, args.weights, echoes=1.0)
     if args.ablate_grouping and args.weights.is_file():
         readers["box groups"] = lambda im, _: read_tile_table(im, args.weights, by_rows=False)
+        readers["tbl pitch"] = lambda im, _: read_tile_table(
+            im, args.weights, rows=partial(group_tiles, pitch_reach=math.inf))
+        readers["own ups"] = lambda im, _: read_tile_table(im, args.weights, rows=partial(group_tiles, up_reach=0.0))
     if args.ablate_looks and args.weights.is_file():
         readers["1 look"] = lambda im, _: read_tile_table(im, args.weights, looks=1)
         readers["2 looks"] = lambda im, _: read_tile_table(im, args.weights, looks=2)

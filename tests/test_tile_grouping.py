@@ -103,3 +103,28 @@ def test_the_pitch_follows_the_table_s_own_gaps() -> None:
     assert group_tiles([]) == ()
     assert group_tiles([_tile(10, 10)]) == ((0,),)
     assert 0.7 < DEFAULT_PITCH < 0.8
+
+
+def test_each_part_of_the_table_is_measured_by_its_own_pitch() -> None:
+    # near the camera, melds pushed together with half a tile between them; far off (a
+    # table seen at a slant squashes its far rows, so the same gaps are wider in tile heights)
+    # melds laid with nearly half a tile between their tiles and two and a half between melds
+    near = _row(100, 100, [0.0, 0.0, 0.5, 0.0, 0.0, 0.5, 0.0, 0.0, 0.5, 0.0])
+    far = _row(100, 700, [0.45, 0.45, 2.5, 0.45, 0.45])
+    groups = sorted(map(sorted, group_tiles(near + far)))
+    assert groups == [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10], [11, 12, 13], [14, 15, 16]]
+    # measured by the whole table's pitch, the far melds fall apart tile by tile
+    whole = sorted(map(sorted, group_tiles(near + far, pitch_reach=math.inf)))
+    assert [11] in whole and [14] in whole
+
+
+def test_neighbours_whose_ups_are_read_apart_stand_as_their_row_stands() -> None:
+    row = _row(100, 100, [0.0, 0.0, 0.0, 0.0, 0.0])
+    # the reader puts two neighbours' ups 60 degrees apart, each within 30 of the row's
+    slipped = [*row[:2], _tile(row[2].x, row[2].y, 30.0), _tile(row[3].x, row[3].y, -30.0), *row[4:]]
+    assert group_tiles(slipped) == ((0, 1, 2, 3, 4, 5),)
+    # each read as it was, they are two rows' tiles, and the meld splits between them
+    assert len(group_tiles(slipped, up_reach=0.0)) == 2
+    # a tile standing another way near the row is not turned to it (nor the row to it)
+    crosswise = _tile(row[-1].x + 2 * W, 100, 90.0)
+    assert sorted(map(sorted, group_tiles([*row, crosswise]))) == [[0, 1, 2, 3, 4, 5], [6]]

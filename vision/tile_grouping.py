@@ -21,7 +21,7 @@ own geometry already says where table shows between melds.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final, Protocol
 
 import numpy as np
@@ -38,6 +38,13 @@ ROW_ACROSS: Final = 0.55
 ROW_PITCH: Final = 1.3
 #: A tile's width over its height, to take its height from its axis-aligned box when turned.
 ASPECT: Final = 0.72
+#: A tile's pitch is measured over the tiles within this many tile heights of it (at least
+#: ``PITCH_TILES`` of them; the whole table's pitch where fewer are).
+PITCH_REACH: Final = 4.0
+PITCH_TILES: Final = 3
+#: A tile stands as the tiles within this many tile heights of it stand (the axial mean of
+#: their ups, of those turned within ``ROW_TURN`` of its own); 0: as it was read.
+UP_REACH: Final = 1.2
 #: The pitch, in tile heights, of a table where no two tiles lie side by side.
 DEFAULT_PITCH: Final = ASPECT * 1.05
 #: Only a tile this near the next one beside it (in tile heights) measures the pitch: lone
@@ -58,6 +65,10 @@ class Tile(Protocol):
     def up(self) -> tuple[float, float]: ...
 
 
+#: A way to group tiles: their positions, a meld's together (``group_tiles``).
+RowGrouping = Callable[[Sequence[Tile]], tuple[tuple[int, ...], ...]]
+
+
 def tile_heights(boxes: np.ndarray, ups: np.ndarray) -> np.ndarray:
     """Each tile's height in pixels from its axis-aligned box (N×4) and up direction (N×2):
     a tile ``ASPECT`` times as wide as high, turned so, has that box (one with no up
@@ -69,13 +80,27 @@ def tile_heights(boxes: np.ndarray, ups: np.ndarray) -> np.ndarray:
     return out
 
 
-def _frames(tiles: Sequence[Tile]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _frames(tiles: Sequence[Tile], up_reach: float = UP_REACH
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Pairwise (N×N): distance along the row and across it, in mean tile heights, and
-    whether the two stand along one line; and each tile's height."""
+    whether the two stand along one line; and each tile's height. With ``up_reach``, each
+    tile's up is first taken as the tiles around it stand (``standing``)."""
     centres = np.array([(t.x, t.y) for t in tiles], np.float64)
     ups = np.array([t.up for t in tiles], np.float64)
     ups /= np.maximum(np.linalg.norm(ups, axis=1, keepdims=True), 1e-9)
     heights = tile_heights(np.array([t.box for t in tiles], np.float64), ups)
+    along, across, upright = _row_frames(centres, ups, heights)
+    if up_reach > 0:
+        ups = standing(ups, np.hypot(along, across) <= up_reach, upright)
+        heights = tile_heights(np.array([t.box for t in tiles], np.float64), ups)
+        along, across, upright = _row_frames(centres, ups, heights)
+    return along, across, upright, heights
+
+
+def _row_frames(centres: np.ndarray, ups: np.ndarray, heights: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pairwise distance along the row and across it (in mean tile heights), and whether the
+    two stand along one line, from the tiles' centres, unit ups and heights."""
     # a row is a line whichever way its tiles stand: an up read half round (a tile upside
     # down, or the reader's slip) lies along the same line
     cos = ups @ ups.T
@@ -88,7 +113,20 @@ def _frames(tiles: Sequence[Tile]) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     along = np.abs((d * right).sum(axis=2)) / scale
     across = np.abs((d * mean_up).sum(axis=2)) / scale
     upright = np.abs(cos) >= math.cos(math.radians(ROW_TURN))
-    return along, across, upright, heights
+    return along, across, upright
+
+
+def standing(ups: np.ndarray, near: np.ndarray, upright: np.ndarray) -> np.ndarray:
+    """Each tile's up (unit, N×2) as the tiles ``near`` it (N×N, itself among them) that stand
+    along one line with it (``upright``) stand: the axial mean of their ups (an up read half
+    round counts the same), kept the way its own up points."""
+    doubled = np.exp(2j * np.arctan2(ups[:, 1], ups[:, 0]))
+    around = ((near & upright) | np.eye(len(ups), dtype=bool)) @ doubled
+    angle = np.angle(around) / 2
+    out = np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    flip = (out * ups).sum(axis=1) < 0
+    out[flip] *= -1
+    return out
 
 
 def tile_pitch(along: np.ndarray, same_row: np.ndarray) -> float:
@@ -96,25 +134,50 @@ def tile_pitch(along: np.ndarray, same_row: np.ndarray) -> float:
     distance along the row to the nearest one (in tile heights); ``DEFAULT_PITCH`` when none
     has. Distances under a third of a tile's height are the same tile found twice, not a
     neighbour."""
-    beside = np.where(same_row & (along > 0.3), along, np.inf)
-    nearest = beside.min(axis=1)
+    nearest = _nearest_beside(along, same_row)
     nearest = nearest[nearest <= MAX_PITCH]
     return float(np.median(nearest)) if len(nearest) else DEFAULT_PITCH
 
 
-def group_tiles(tiles: Sequence[Tile], pitch: float = ROW_PITCH) -> tuple[tuple[int, ...], ...]:
+def local_pitch(along: np.ndarray, across: np.ndarray, same_row: np.ndarray,
+                reach: float = PITCH_REACH) -> np.ndarray:
+    """Each tile's pitch: ``tile_pitch`` over the tiles within ``reach`` tile heights of it,
+    where at least ``PITCH_TILES`` of them have a tile beside them within ``MAX_PITCH``; the
+    whole table's where fewer do (or ``reach`` is endless)."""
+    table = tile_pitch(along, same_row)
+    nearest = _nearest_beside(along, same_row)
+    measures = nearest <= MAX_PITCH
+    out = np.full(len(nearest), table)
+    if not math.isfinite(reach):
+        return out
+    around = (np.hypot(along, across) <= reach) & measures[None, :]
+    for i in np.nonzero(around.sum(axis=1) >= PITCH_TILES)[0]:
+        out[i] = float(np.median(nearest[around[i]]))
+    return out
+
+
+def _nearest_beside(along: np.ndarray, same_row: np.ndarray) -> np.ndarray:
+    """Each tile's distance along its row to the nearest tile beside it (endless if none);
+    under a third of a tile's height is the same tile found twice, not a neighbour."""
+    out: np.ndarray = np.where(same_row & (along > 0.3), along, np.inf).min(axis=1)
+    return out
+
+
+def group_tiles(tiles: Sequence[Tile], pitch: float = ROW_PITCH, pitch_reach: float = PITCH_REACH,
+                up_reach: float = UP_REACH) -> tuple[tuple[int, ...], ...]:
     """Groups of tile positions (the tiles of one meld together): within a group in the
     order they read along their row, the groups by their leftmost tile in the image.
-    ``pitch`` is how many times the table's pitch (``tile_pitch``) two neighbours may lie
-    apart along their row."""
+    ``pitch`` is how many times the pitch where they lie (``local_pitch``, the larger of the
+    two tiles') two neighbours may lie apart along their row; ``pitch_reach`` endless takes
+    the whole table's pitch, ``up_reach`` 0 each tile's up as read."""
     n = len(tiles)
     if n == 0:
         return ()
-    along, across, upright, _ = _frames(tiles)
+    along, across, upright, _ = _frames(tiles, up_reach)
     same_row = upright & (across <= ROW_ACROSS)
     np.fill_diagonal(same_row, False)
-    step = tile_pitch(along, same_row)
-    linked = same_row & (along <= pitch * step)
+    step = local_pitch(along, across, same_row, pitch_reach)
+    linked = same_row & (along <= pitch * np.maximum(step[:, None], step[None, :]))
     pairs = ((int(i), int(j)) for i, j in zip(*np.nonzero(np.triu(linked, 1)), strict=True))
     ordered = [_along_row(tiles, g) for g in connected(n, pairs)]
     return tuple(sorted(ordered, key=lambda g: min(tiles[i].box[0] for i in g)))

@@ -41,7 +41,7 @@ from vision.images import check_photo
 from vision.inference import file_sha256, load_network
 from vision.reading import DetectedCard, TableReading, within
 from vision.table_regions import card_regions
-from vision.tile_grouping import ASPECT, group_tiles, tile_heights
+from vision.tile_grouping import ASPECT, RowGrouping, group_tiles, tile_heights
 from vision.tiles import TILE_REACH, read_tiles
 
 #: The network's classes, in its output order: every colour's 1–13 (engine notation), then
@@ -452,14 +452,14 @@ def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGH
                     looks: int = LOOKS, made: TileLooks | None = None,
                     upright: bool = True, patch: int = UPRIGHT_PATCH,
                     echoes: float = ECHO_INSIDE, by_rows: bool = True,
-                    px_per_mm: float | None = None) -> TableReading:
+                    px_per_mm: float | None = None, rows: RowGrouping = group_tiles) -> TableReading:
     """The tiles on a table photo, grouped into sets and runs as they lie: with the learnt
     reader when its weights are there, else (or with ``weights`` None) with the classical
     one (``vision.tiles``). ``made`` holds the learnt reader's looks already made;
     ``upright`` reads its unsure tiles again turned upright (``read_upright``), in patches
     ``patch`` pixels wide. The learnt reader's tiles are grouped by the rows they stand in
-    (``vision.tile_grouping``; ``by_rows`` False: by their grown boxes, as the classical
-    reader's are). ``px_per_mm``, a calibrated table's scale, sizes the learnt reader's
+    (``rows``, ``vision.tile_grouping.group_tiles``; ``by_rows`` False: by their grown boxes,
+    as the classical reader's are). ``px_per_mm``, a calibrated table's scale, sizes the learnt reader's
     first look (``look_first``). A box is the tile's visible extent: cut to the photo."""
     height, width = image.shape[:2]
     if weights is not None and weights.is_file():
@@ -467,7 +467,7 @@ def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGH
                                 echoes=echoes, px_per_mm=px_per_mm)
         found = tuple(named(peaks))
         if by_rows:  # grouped by the whole tiles' frames, then cut to the photo
-            return TableReading(tuple(within(t, width, height) for t in found), group_tiles(peaks))
+            return TableReading(tuple(within(t, width, height) for t in found), rows(peaks))
     else:
         found = tuple(read_tiles(image))
     groups = group_cards(found, card_reach=TILE_REACH, regions=card_regions(image))
