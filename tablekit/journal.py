@@ -24,6 +24,12 @@ to a power cut never loses or damages the event; photos are bounded by a budget 
 (:meth:`Journal.prune_photos`: the oldest photos of finished games go first, the game being
 played keeps all of its own). Events never hold a photo: the engine never sees one.
 
+The ``drafts`` table keeps, for a game, what the players are entering by hand and have not
+confirmed yet (the scorepad's entry): it is no event (the engine never sees it), but a power
+cut in the middle of entering thirteen cards should not lose them. It is written whenever the
+entry changes, and with the number of the game's last event then: it is taken back only while
+that is still the last event (:meth:`Journal.draft`).
+
 Each event row and each game's setup carries a CRC-32 of itself (``crc``): SQLite keeps no
 checksum of its pages, and a byte changed inside an event's text often leaves valid JSON (a
 digit of a time, a card's rank). A row whose checksum does not match is read as one that
@@ -108,6 +114,12 @@ TABLES = {
     bytes INTEGER NOT NULL,
     PRIMARY KEY (game_id, seq)
 )""",
+    "drafts": """CREATE TABLE IF NOT EXISTS drafts (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    crc INTEGER NOT NULL
+)""",
 }
 SCHEMA = ";\n".join(TABLES.values()) + ";\n"
 #: The columns a journal of each table must have (``crc``, added by schema 2, may be missing:
@@ -118,7 +130,10 @@ COLUMNS = {
     "deals": {"game_id", "deal", "scores", "totals"},
     "players": {"key", "name", "added_ms", "played_ms"},
     "photos": {"game_id", "seq", "jpeg", "bytes"},
+    "drafts": {"game_id", "seq", "body", "crc"},
 }
+#: Tables a journal may lack (an older kit's): made when it is opened.
+OPTIONAL_TABLES = ("deals", "players", "photos", "drafts")
 
 #: What reading (or replaying) a row can raise when it holds something the kit did not write.
 ROW_FAULTS = (ValueError, TypeError, KeyError, AttributeError, IndexError, ArithmeticError,
@@ -138,6 +153,11 @@ def event_crc(game_id: object, seq: object, t_ms: object, type_: object, body: o
     Read back, the columns are taken as bytes (``CAST(... AS BLOB)``): a column whose text is
     no longer UTF-8 is then one damaged row, not a journal SQLite cannot read."""
     return zlib.crc32(b"\x1f".join(_crc_bytes(v) for v in (game_id, seq, t_ms, type_, body)))
+
+
+def draft_crc(game_id: object, seq: object, body: object) -> int:
+    """The checksum a draft row is written with (its game, its event number and its body)."""
+    return event_crc(game_id, seq, 0, "drafts", body)
 
 
 def setup_crc(game_id: object, created_ms: object, variant: object, setup: object) -> int:
@@ -382,9 +402,9 @@ class Journal:
                 w.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             return
         unchecked: list[str] = []  # tables an older kit made, without checksums
-        for table in ("games", "events", "deals", "players", "photos"):
+        for table in ("games", "events", *OPTIONAL_TABLES):
             if table not in tables:
-                if table in ("deals", "players", "photos") and {"games", "events"} <= tables:
+                if table in OPTIONAL_TABLES and {"games", "events"} <= tables:
                     db.execute(TABLES[table].replace(
                         "CREATE TABLE IF NOT EXISTS", "CREATE TEMP TABLE" if self.read_only else
                         "CREATE TABLE IF NOT EXISTS"))
@@ -819,6 +839,40 @@ class Journal:
             with self._write() as db:
                 db.executemany("DELETE FROM photos WHERE game_id=? AND seq=?", doomed)
         return len(doomed)
+
+    # --- what the players are entering by hand -----------------------------------------------
+
+    def keep_draft(self, game_id: int, body: str | None) -> None:
+        """Keep ``body`` (JSON: what the players are entering by hand for the game, not yet an
+        event) with the game's last event's number, in place of the one kept before; None
+        forgets it. Its own small transaction: it never holds up an event."""
+        with self._write() as db:
+            if body is None:
+                db.execute("DELETE FROM drafts WHERE game_id=?", (game_id,))
+                return
+            seq = self._last_seq(game_id)
+            db.execute("INSERT OR REPLACE INTO drafts (game_id, seq, body, crc) VALUES (?, ?, ?, ?)",
+                       (game_id, seq, body, draft_crc(game_id, seq, body)))
+
+    def draft(self, game_id: int) -> Any:
+        """The draft kept for the game (its JSON, parsed), while the game's last event is still
+        the one it was kept after; None when there is none, it is older than the game's last
+        event, or its row does not read back as it was written (a damaged row is passed over:
+        the players enter the hand again)."""
+        rows = self._rows("SELECT seq, CAST(body AS BLOB), crc FROM drafts WHERE game_id=?", (game_id,))
+        if not rows:
+            return None
+        seq, body, crc = rows[0]
+        try:
+            if draft_crc(game_id, seq, body) != crc:
+                raise ValueError("its checksum does not match")
+            if seq != self._last_seq(game_id):
+                return None  # kept before the game's last event: what it answered may be gone
+            return json.loads(bytes(body).decode("utf-8"))
+        except ROW_FAULTS as exc:
+            log.warning("%s: the hand being entered for game %s cannot be read back (%s): "
+                        "it is entered again", self.path, game_id, exc)
+            return None
 
     # --- the roster of players --------------------------------------------------------------
 

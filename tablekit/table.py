@@ -11,13 +11,16 @@ the cut card — is injected, so tests and the demo drive it all.
 When the camera gives no reading of a hand (there is none, it is lost, or its reading of a
 hand cannot be counted and OK is pressed on it) the table asks the players instead: the
 scorepad (:mod:`engine.game.scorepad`). The entry in progress is the table's own (``entry``):
-seat buttons step it, MENU steps back, OK ends it, the keyboard types it; nothing is journaled
-until a different seat's button confirms it, which posts the engine's ``HandEntered``.
+seat buttons step it, MENU steps back, OK ends it, the keyboard types it; no event is
+journaled until a different seat's button confirms it, which posts the engine's
+``HandEntered``. Each change of the entry is kept beside the journal (its ``drafts``), and a
+resumed table takes it back, so a power cut mid-entry loses nothing entered.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import random
 from collections import deque
@@ -162,9 +165,11 @@ class Table:
         self._redo: list[Effect] = []
         self._warned: tuple[int, int] | None = None
         self._warning: tuple[str, int, bool] | None = None  # a line for the players, until when, urgent
-        #: A hand the players are entering because the camera read none (never journaled).
-        self.entry: pad.Entry | None = None
+        #: A hand the players are entering because the camera read none (no event: a copy is
+        #: kept beside the journal, see ``entry``).
+        self._entry: pad.Entry | None = None
         self._entry_why = ""
+        self._entry_kept = True  # the journal's copy of the entry is its latest
         self._entry_presses: dict[int, int] = {}  # seat -> when its button went down
         #: The call panel, while a seat is making a call at the table (never journaled).
         self.calls: call_panel.CallPanel | None = None
@@ -204,7 +209,56 @@ class Table:
                     devices=devices, on_view=on_view)
         table._redo = owed
         table.last_event_ms = journal.last_time(game_id)
+        table._take_back_entry()
         return table
+
+    # --- the scorepad's entry, kept across a power cut ------------------------------------------
+
+    @property
+    def entry(self) -> pad.Entry | None:
+        """The hand the players are entering (None: none). Each change is kept beside the
+        journal (``Journal.keep_draft``), so a power cut loses none of what was entered."""
+        return self._entry
+
+    @entry.setter
+    def entry(self, entry: pad.Entry | None) -> None:
+        if entry == self._entry and self._entry_kept:
+            return
+        self._entry = entry
+        self._keep_entry()
+
+    def _keep_entry(self) -> None:
+        """Keep the entry as it is now beside the journal (with the game's last event). A
+        journal that cannot take it (a full disk) never stops the entry: it is said once."""
+        entry = self._entry
+        body = None if entry is None else json.dumps(
+            {"entry": pad.entry_record(entry), "why": self._entry_why}, separators=(",", ":"))
+        try:
+            self.journal.keep_draft(self.game_id, body)
+        except TablekitError as exc:
+            if self._entry_kept:
+                log.warning("the hand being entered cannot be kept in the journal (%s): "
+                            "a power cut now would lose it", exc)
+            self._entry_kept = False
+            return
+        self._entry_kept = True
+
+    def _take_back_entry(self) -> None:
+        """On resuming: the entry kept beside the journal, where the show still asks for it."""
+        try:
+            kept = self.journal.draft(self.game_id)
+        except TablekitError as exc:
+            log.warning("the hand being entered cannot be read back (%s): it is entered again", exc)
+            return
+        if not isinstance(kept, dict):
+            return
+        entry = pad.entry_from_record(self.state, kept.get("entry"))
+        if entry is None:
+            return
+        why = kept.get("why")
+        self._entry_why = why if isinstance(why, str) and len(why) <= 200 else ""
+        self._entry = entry
+        log.info("seat %d's hand, being entered when the table stopped, is back as it was", entry.seat + 1)
 
     def recover(self) -> None:
         """After the journal could not take an event (a full disk, say: ``post`` raised its
@@ -264,6 +318,11 @@ class Table:
         self.last_event_ms = max(self.last_event_ms, getattr(event, "t_ms", 0))
         self.journaled += 1
         self.state = new  # journaled: it has happened, whatever becomes of its photo
+        if self._entry is not None:  # kept with the game's new last event, or gone with it
+            if pad.still_asked(new, self._entry):
+                self._keep_entry()
+            else:
+                self.entry = None
         self._keep_photo(event, seq)
         for effect in effects:
             self._perform(effect)
@@ -323,6 +382,8 @@ class Table:
                     self._queue.append(CameraLost(self.now()))
                 self._ask_players(effect.seat, "no camera" if absent else "the camera read nothing")
             else:
+                if self._entry is not None and self._entry.seat == effect.seat:
+                    self.entry = None  # the camera reads the hand again (back after a restart)
                 read = TableRead(effect.seat, groups, self.now())
                 self._queue.append(read)
                 self._take_photo(read, "zone_photo", zone)
@@ -569,8 +630,11 @@ class Table:
         asked = pad.wanted(self.state)
         if asked is None or asked[0] != seat:
             return
-        self.entry = pad.open_entry(self.state)
         self._entry_why = why
+        if self._entry is not None and pad.still_asked(self.state, self._entry):
+            self._keep_entry()  # already being entered (taken back after a power cut): kept
+        else:
+            self.entry = pad.open_entry(self.state)
         self._entry_presses = {}
         self.corrections.cursor = None
 

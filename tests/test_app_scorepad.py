@@ -6,7 +6,13 @@ import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
+import json  # noqa: E402
 import random  # noqa: E402
+import signal  # noqa: E402
+import sqlite3  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 from _game_fixtures import VALID_SHOW, game, groups  # noqa: E402
@@ -19,7 +25,7 @@ from firmware_bridge import KeyboardButtons, default_keymap  # noqa: E402
 from tablekit.box_input import key_to_table  # noqa: E402
 from tablekit.cameras import ScriptedCamera  # noqa: E402
 from tablekit.clock import ManualClock  # noqa: E402
-from tablekit.journal import Journal  # noqa: E402
+from tablekit.journal import Journal, JournalFullError  # noqa: E402
 from tablekit.shell import correction_key  # noqa: E402
 from tablekit.table import Table  # noqa: E402
 
@@ -201,7 +207,7 @@ def test_a_whole_indian_game_with_no_camera_through_the_keyboard_to_the_end(tabl
     assert any(r.outcomes.count("wrong-show") for r in table.state.history)
 
 
-def test_a_game_resumed_mid_show_asks_for_the_same_hand_again(tmp_path):
+def test_a_game_resumed_mid_show_asks_for_the_same_hand_with_what_was_entered(tmp_path):
     path = tmp_path / "j.sqlite"
     camera = ScriptedCamera(name=NO_CAMERA)
     with Journal(path) as j:
@@ -211,14 +217,172 @@ def test_a_game_resumed_mid_show_asks_for_the_same_hand_again(tmp_path):
         declare(t, keys)
         keys.tap("return")
         keys.seat(0)
-        keys.type("12")  # a draft: lost with the power, never journaled
-        state, gid = t.state, t.game_id
+        keys.type("12")  # typed, not yet taken: the power goes
+        state, gid, events = t.state, t.game_id, journaled(t)
     with Journal(path) as j:
+        back = Table.resume(j, gid, ManualClock(j.last_time(gid)), camera=camera)
+        assert back.state == state and journaled(back) == events  # the entry is no event
+        assert back.entry is not None and (back.entry.seat, back.entry.kind) == (2, POINTS)
+        assert back.entry.typed == "12" and back.view().why == "no camera"
+        back.catch_up()  # the zone asked of the camera again: nothing, so the entry stays as it was
+        assert back.entry.typed == "12"
+        keys = Keyboard(back, back.clock)
+        keys.tap("return")
+        assert back.entry.stage == CONFIRMING and back.entry.points == 12
+        keys.seat(0)
+        assert back.state.show.hands[-1].points == 12 and back.state.show.hands[-1].entered
+        kept = back.journal.draft(gid)  # taken: what is kept now is the next hand's entry
+        assert kept["entry"]["seat"] == back.entry.seat == 0 and kept["entry"]["typed"] is None
+
+
+def test_a_hand_being_entered_survives_the_process_being_killed(tmp_path):
+    """A real kill (SIGKILL, nothing closed) in the middle of an entry of tiles."""
+    path = tmp_path / "j.sqlite"
+    script = f"""
+import os, random, signal, sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from test_app_scorepad import Keyboard, declare, game
+from tablekit.cameras import ScriptedCamera
+from tablekit.clock import ManualClock
+from tablekit.journal import Journal
+from tablekit.table import Table
+j = Journal({str(path)!r})
+t = Table.start(j, game("tile-rummy", ("Ann", "Bo", "Cy")), ManualClock(1000),
+                camera=ScriptedCamera(cuts={{1: "R7"}}, absent=True), rng=random.Random(2))
+keys = Keyboard(t, t.clock)
+keys.tap("return")
+keys.tap("return")
+keys.seat(t.state.deal.turn)
+declare(t, keys)
+keys.type("r10 r11 r12 / k9 b9 y9 / r1 r")
+print(t.entry.seat, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    assert run.returncode == -signal.SIGKILL, run.stderr
+    seat = int(run.stdout.split()[0])
+    with Journal(path) as j:
+        gid = j.latest()
+        back = Table.resume(j, gid, ManualClock(j.last_time(gid)), camera=ScriptedCamera(absent=True))
+        back.catch_up()
+        entry = back.entry
+        assert entry is not None and entry.kind == CARDS and entry.declared and entry.seat == seat
+        assert entry.hand.typed == "R10 R11 R12 / K9 B9 Y9 / R1 R"  # as far as it was typed
+        keys = Keyboard(back, back.clock)
+        keys.type("2 r3")
+        keys.tap("return")
+        assert back.entry.stage == CONFIRMING
+        assert back.entry.hand.groups == (("R10", "R11", "R12"), ("K9", "B9", "Y9"), ("R1", "R2", "R3"))
+
+
+def test_a_kept_entry_the_show_no_longer_asks_for_is_not_taken_back(tmp_path, caplog):
+    path = tmp_path / "j.sqlite"
+    camera = ScriptedCamera(name=NO_CAMERA)
+    with Journal(path) as j:
+        t = Table.start(j, game(), ManualClock(1000), camera=camera, rng=random.Random(1))
+        keys = Keyboard(t, t.clock)
+        keys.tap("return")
+        declare(t, keys)
+        keys.tap("return")
+        keys.seat(0)
+        keys.type("7")
+        gid = t.game_id
+        kept = j.draft(gid)
+        assert kept["entry"]["typed"] == "7" and kept["why"] == "no camera"
+        keys.tap("return")
+        keys.seat(0)  # taken: the show asks for the next hand
+        assert t.entry is not None and t.entry.seat == 0 and j.draft(gid)["entry"]["seat"] == 0
+        state = t.state
+    # a copy of seat 2's entry, as if the kill came before the answer was kept: not taken back
+    with Journal(path) as j:
+        j.keep_draft(gid, json.dumps(kept))
         back = Table.resume(j, gid, ManualClock(j.last_time(gid)), camera=camera)
         assert back.state == state and back.entry is None
         back.catch_up()
-        assert back.entry is not None and (back.entry.seat, back.entry.kind) == (2, POINTS)
-        assert back.entry.points == 0 and back.entry.typed is None
+        assert back.entry.seat == 0 and back.entry.typed is None
+    # a damaged copy is passed over, said, and the hand entered again
+    with Journal(path) as j:
+        j.keep_draft(gid, json.dumps({"entry": {**kept["entry"], "seat": 0}, "why": "no camera"}))
+    db = sqlite3.connect(path)
+    db.execute("UPDATE drafts SET body = replace(body, '\"7\"', '\"9\"')")
+    db.commit()
+    db.close()
+    with Journal(path) as j, caplog.at_level("WARNING"):
+        back = Table.resume(j, gid, ManualClock(j.last_time(gid)), camera=camera)
+        assert back.entry is None
+        assert any("cannot be read back" in r.getMessage() for r in caplog.records)
+        back.catch_up()
+        assert back.entry.seat == 0 and back.entry.typed is None
+
+
+def test_an_entry_the_journal_cannot_keep_goes_on_and_is_said_once(tmp_path, caplog, monkeypatch):
+    with Journal(tmp_path / "j.sqlite") as j:
+        t = Table.start(j, game(), ManualClock(1000), camera=ScriptedCamera(name=NO_CAMERA),
+                        rng=random.Random(1))
+        keys = Keyboard(t, t.clock)
+        keys.tap("return")
+        declare(t, keys)
+        keys.tap("return")
+        keys.seat(0)
+
+        def full(*_):
+            raise JournalFullError("the disk holding j.sqlite is full")
+
+        monkeypatch.setattr(j, "keep_draft", full)
+        with caplog.at_level("WARNING", logger="tablekit.table"):
+            keys.type("31")
+            keys.tap("return")
+        assert t.entry.stage == CONFIRMING and t.entry.points == 31
+        said = [r.getMessage() for r in caplog.records if "cannot be kept" in r.getMessage()]
+        assert len(said) == 1 and "full" in said[0]
+        monkeypatch.undo()
+        keys.seat(0)
+        assert t.state.show.hands[-1].points == 31
+
+
+def test_the_camera_back_after_a_restart_reads_the_hand_being_entered(tmp_path):
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:  # no camera: the declarer's show and then seat 2's count entered
+        t = Table.start(j, game(), ManualClock(1000), camera=ScriptedCamera(name=NO_CAMERA), rng=random.Random(1))
+        keys = Keyboard(t, t.clock)
+        keys.tap("return")
+        declare(t, keys)
+        keys.tap("return")
+        keys.seat(0)
+        assert t.entry is not None and t.entry.seat == 2
+        keys.type("4")
+        gid = t.game_id
+    # restarted with a camera plugged in: the zone asked for is read, and the reading is ruled
+    camera = ScriptedCamera({(1, 2): groups("4H 5H 6H | KD")}, {1: "5D"})
+    with Journal(path) as j:
+        back = Table.resume(j, gid, ManualClock(j.last_time(gid)), camera=camera)
+        assert back.entry is not None and back.entry.typed == "4"
+        back.catch_up()
+        assert back.entry is None and j.draft(gid) is None
+        assert back.state.show.current.seat == 2 and not back.state.show.current.entered
+
+
+def test_a_lost_camera_is_not_asked_again_by_a_restart_and_the_entry_goes_on(tmp_path):
+    path = tmp_path / "j.sqlite"
+    camera = ScriptedCamera({(1, 1): groups(VALID_SHOW)}, {1: "5D"})
+    with Journal(path) as j:
+        t = Table.start(j, game(), ManualClock(1000), camera=camera, rng=random.Random(1))
+        keys = Keyboard(t, t.clock)
+        keys.tap("return")
+        declare(t, keys)
+        keys.tap("return")
+        assert not t.state.camera_ok and t.entry is not None and t.entry.seat == 2
+        keys.type("4")
+        gid = t.game_id
+    with Journal(path) as j:
+        back = Table.resume(j, gid, ManualClock(j.last_time(gid)), camera=camera)
+        back.catch_up()
+        assert back.entry.typed == "4" and back.view().why == "the camera read nothing"
+        keys = Keyboard(back, back.clock)
+        keys.tap("return")
+        keys.seat(0)
+        assert back.state.show.hands[-1].points == 4
 
 
 def test_a_camera_that_reads_nothing_is_lost_and_the_hand_is_entered_all_the_same(tmp_path):

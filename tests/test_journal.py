@@ -11,7 +11,7 @@ from _game_fixtures import FULL_COUNT, LOSER_58, NO_PURE, VALID_SHOW, Driver, ga
 
 from tablekit.cli import main
 from tablekit.commands.export import score_sheet, write_chart, write_csv
-from tablekit.journal import SCHEMA, SCHEMA_VERSION, Journal, JournalError, JournalRowError
+from tablekit.journal import SCHEMA_VERSION, TABLES, Journal, JournalError, JournalRowError
 from tablekit.journal_open import salvage
 
 
@@ -158,7 +158,8 @@ def test_the_event_that_ends_a_deal_or_the_game_writes_its_summary_with_it(tmp_p
 
 
 #: The tables as a kit before checksums made them (schema 1: no ``crc`` columns).
-OLDER_SCHEMA = SCHEMA.replace(",\n    crc INTEGER", "")
+# schema 1: no checksums, and no drafts kept
+OLDER_SCHEMA = ";\n".join(sql for name, sql in TABLES.items() if name != "drafts").replace(",\n    crc INTEGER", "")
 
 
 def _older_kit_journal(path, d: Driver) -> int:
@@ -285,3 +286,44 @@ def test_a_game_is_replayed_once_for_all_the_looks_at_it_and_stays_its_events_fo
             j.append(gid, event)
         assert j.restore(gid) == real(d.state.game, d.log)  # the appends folded in, no replay
         assert replays == [half]
+
+
+def test_a_draft_is_kept_with_the_game_s_last_event_and_only_that_one(tmp_path, caplog):
+    path = tmp_path / "j.sqlite"
+    d = Driver(game("indian-pool-101"))
+    with Journal(path) as j:
+        gid = j.new_game(d.state.game, 1_700_000_000_000)
+        assert j.draft(gid) is None
+        j.keep_draft(gid, json.dumps({"typed": "12"}))  # before any event: kept with none
+        assert j.draft(gid) == {"typed": "12"}
+        d.deal("5D")
+        for event in d.log:
+            j.append(gid, event)
+        assert j.draft(gid) is None  # events came after it: what it answered may be gone
+        j.keep_draft(gid, json.dumps({"typed": "7"}))
+        assert j.draft(gid) == {"typed": "7"}
+        j.keep_draft(gid, None)
+        assert j.draft(gid) is None
+        j.keep_draft(gid, json.dumps({"name": "Zoë"}))
+    with Journal(path, read_only=True) as j:  # what was kept reads back after a restart
+        assert j.draft(gid) == {"name": "Zoë"}
+    db = sqlite3.connect(path)
+    db.execute("UPDATE drafts SET body = replace(body, 'Zo', 'Xo')")
+    db.commit()
+    db.close()
+    with Journal(path) as j, caplog.at_level("WARNING", logger="tablekit.journal"):
+        assert j.draft(gid) is None  # changed after it was written: passed over, said
+        assert any("cannot be read back" in r.getMessage() for r in caplog.records)
+        assert len(j.events(gid)) == len(d.log)  # and nothing else is touched
+
+
+def test_an_older_kits_journal_gets_a_drafts_table(tmp_path):
+    path = tmp_path / "j.sqlite"
+    d = _finished(Driver(game("indian-pool-101")))
+    gid = _older_kit_journal(path, d)
+    with Journal(path, read_only=True) as j:  # nothing written: no draft to read
+        assert j.draft(gid) is None
+    assert "drafts" not in {r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master")}
+    with Journal(path) as j:
+        j.keep_draft(gid, "{}")
+        assert j.draft(gid) == {}

@@ -25,6 +25,8 @@ from engine.game.scorepad import (
     draft_rank,
     draft_remove,
     draft_suit,
+    entry_from_record,
+    entry_record,
     erase,
     finish,
     finish_typing,
@@ -360,3 +362,48 @@ def test_a_declaration_the_camera_could_not_read_is_no_wrong_show():
     d.read(1, "4H 5H 6H 7H | KC QC PJ | QD QS QC | 7S 7D 7C")  # read again: a valid show
     d.ok()
     assert d.state.show.valid and d.state.show.stage == "hand-reading"
+
+
+def test_an_entry_kept_comes_back_as_it_was_where_the_show_still_asks_for_it() -> None:
+    d = declared()
+    entry = open_entry(d.state)
+    assert entry is not None and entry.kind == VERDICT
+    enter(d, 1, valid=True, by=None, confirmed_by=0)
+    entry = type_key(open_entry(d.state), "4")
+    entry = replace(press(entry, 0, 100), typed="05", problem="was refused")
+    record = entry_record(entry)
+    assert entry_from_record(d.state, record) == entry
+    # the record as JSON gives it back the same
+    import json
+    assert entry_from_record(d.state, json.loads(json.dumps(record))) == entry
+
+
+@pytest.mark.parametrize("change", [
+    {"seat": 0}, {"kind": "verdict"}, {"declared": True}, {"points": 81}, {"points": -1},
+    {"points": True}, {"points": 4.0}, {"by_seat": 3}, {"by_seat": False}, {"stage": "blocked"},
+    {"stage": "done"}, {"typed": "1a"}, {"typed": "１２"}, {"typed": "1234"}, {"typed": 12},
+    {"valid": 1}, {"problem": None}, {"problem": "x" * 401},
+])
+def test_a_kept_entry_that_holds_what_no_entry_could_is_not_taken_back(change) -> None:
+    d = declared()
+    enter(d, 1, valid=True, by=None, confirmed_by=0)
+    record = entry_record(open_entry(d.state))
+    assert entry_from_record(d.state, record) is not None
+    assert entry_from_record(d.state, {**record, **change}) is None
+    assert entry_from_record(d.state, [record]) is None
+
+
+def test_a_kept_hand_of_cards_comes_back_only_with_cards_the_notation_reads() -> None:
+    d = open_show()
+    entry = open_entry(d.state)
+    assert entry is not None and entry.kind == CARDS and entry.declared
+    entry = replace(entry, hand=replace(new_draft((("4H", "5H", "6H"), ("KD",))), cursor=(1, 1),
+                                        typed="4H 5H 6H | KD Q"))
+    record = entry_record(entry)
+    assert entry_from_record(d.state, record) == entry
+    hand = record["hand"]
+    for bad in ({"groups": [["4H", "5H", "6H"], ["KX"]]}, {"groups": [["4H"], []]}, {"groups": "4H"},
+                {"cursor": [5, 0]}, {"cursor": [0, True]}, {"cursor": [0]}, {"typed": "a\nb"},
+                {"groups": [["4H"]] * 213}, {"problem": 3}):
+        assert entry_from_record(d.state, {**record, "hand": {**hand, **bad}}) is None, bad
+    assert entry_from_record(d.state, {**record, "hand": None}) is None

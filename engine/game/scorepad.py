@@ -13,14 +13,17 @@ different seat confirms it. Two halves live here, both pure:
   so it is journaled and replays like one.
 - the draft, :class:`Entry`, and the steps that change it (a seat's press or hold, MENU,
   OK, digits typed at the keyboard). The table keeps the draft while the players enter;
-  nothing of it is journaled: only the :class:`HandEntered` a confirmed draft makes is.
+  it is no event: only the :class:`HandEntered` a confirmed draft makes is. So that a power
+  cut does not lose what was entered, the table keeps a copy beside the journal
+  (:func:`entry_record`) and takes it back on resuming (:func:`entry_from_record`), where the
+  show still asks for that hand.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, TypeGuard
 
 from engine.cards import SUITS, parse_card, rank_text
 from engine.errors import NotationError, TablekitError
@@ -151,7 +154,7 @@ def hand_entered(state: GameState, event: Event) -> Result:
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """A scorepad entry in progress (never journaled).
+    """A scorepad entry in progress (no event; a copy is kept beside the journal).
 
     ``points`` (a losing hand) or ``valid`` (the declarer's show) is what it says now;
     ``by_seat`` the seat whose button last changed it (None: nobody's, or typed at the
@@ -201,6 +204,84 @@ def open_entry(state: GameState) -> Entry | None:
     if limit is None:
         return Entry(seat, kind, stage=BLOCKED, problem=count_problem(state, 0))
     return Entry(seat, kind, limit=limit)
+
+
+# --- the entry kept across a power cut -----------------------------------------------------------
+
+#: The most a kept text may hold (a problem said), and the most cards a kept hand may (two
+#: tile sets).
+_RECORD_TEXT = 400
+_RECORD_CARDS = 212
+
+
+def entry_record(entry: Entry) -> dict[str, object]:
+    """What is kept of an entry in progress (JSON-ready), for :func:`entry_from_record`."""
+    out: dict[str, object] = {"seat": entry.seat, "kind": entry.kind, "declared": entry.declared,
+                              "points": entry.points, "valid": entry.valid, "by_seat": entry.by_seat,
+                              "stage": entry.stage, "typed": entry.typed, "problem": entry.problem}
+    if entry.hand is not None:
+        hand = entry.hand
+        out["hand"] = {"groups": [list(g) for g in hand.groups], "cursor": list(hand.cursor),
+                       "typed": hand.typed, "problem": hand.problem}
+    return out
+
+
+def entry_from_record(state: GameState, record: object) -> Entry | None:
+    """The entry ``record`` (:func:`entry_record`) kept, where the show still asks for the same
+    hand: the entry the show would open now, with what the record held put back. None when
+    the show asks for another hand (or none), or the record holds anything an entry could not
+    (a count past the game's limit, a seat the game has not, a card the notation cannot
+    read): the players then enter the hand again, as they would have."""
+    fresh = open_entry(state)
+    if fresh is None or fresh.stage == BLOCKED or not isinstance(record, dict):
+        return None
+    if (record.get("seat"), record.get("kind"), record.get("declared")) != (fresh.seat, fresh.kind, fresh.declared):
+        return None
+    seats = state.game.players
+    by_seat, typed, points = record.get("by_seat"), record.get("typed"), record.get("points")
+    stage, problem, valid = record.get("stage"), record.get("problem"), record.get("valid")
+    if not (stage in (ENTERING, CONFIRMING) and isinstance(problem, str) and len(problem) <= _RECORD_TEXT
+            and type(valid) is bool and (by_seat is None or _whole(by_seat, 0, seats - 1))
+            and _whole(points, 0, fresh.limit if fresh.kind == POINTS else 0)):
+        return None
+    if not (typed is None or (isinstance(typed, str) and typed.isascii() and typed.isdigit()
+                              and len(typed.lstrip("0")) <= MAX_DIGITS and fresh.kind == POINTS)):
+        return None
+    hand = fresh.hand
+    if hand is not None:
+        hand = _draft_from_record(record.get("hand"), hand.tiles)
+        if hand is None:
+            return None
+    return replace(fresh, points=points, valid=valid, by_seat=by_seat, stage=stage, typed=typed,
+                   problem=problem, hand=hand)
+
+
+def _draft_from_record(record: object, tiles: bool) -> HandDraft | None:
+    """The draft of cards (tiles) ``record`` kept; None if it holds anything a draft could not."""
+    if not isinstance(record, dict):
+        return None
+    groups, cursor = record.get("groups"), record.get("cursor")
+    typed, problem = record.get("typed"), record.get("problem")
+    if not (isinstance(groups, list) and all(isinstance(g, list) and g for g in groups)):
+        return None
+    if not all(isinstance(c, str) and _split(c, tiles) is not None for g in groups for c in g):
+        return None
+    hand: Hand = tuple(tuple(g) for g in groups)
+    if sum(map(len, hand)) > _RECORD_CARDS:
+        return None
+    if not (isinstance(cursor, list) and len(cursor) == 2 and all(_whole(i, 0, _RECORD_CARDS) for i in cursor)
+            and (cursor[0], cursor[1]) in slots(hand)):
+        return None
+    if not (typed is None or (isinstance(typed, str) and len(typed) <= 200 and typed.isprintable())):
+        return None
+    if not (isinstance(problem, str) and len(problem) <= _RECORD_TEXT):
+        return None
+    return HandDraft(hand, (cursor[0], cursor[1]), tiles, typed, problem)
+
+
+def _whole(value: object, low: int, high: int) -> TypeGuard[int]:
+    """Is ``value`` a whole number (not a truth value) from ``low`` to ``high``?"""
+    return type(value) is int and low <= value <= high
 
 
 def takes_cards(state: GameState) -> bool:
