@@ -309,8 +309,20 @@ class HostProtocol:
         if not self._hello_ok and len(self._held) >= HOLD_MAX:
             self.stats.held_full += 1
             return
+        try:
+            button, edge, t_ms = parse_button(frame.payload)
+        except ValueError:
+            self._send(Msg.HOST_ACK, bytes((frame.seq,)))
+            raise
+        if not self._hello_ok and (button, edge, t_ms) in self._delivered:
+            # a repeat of an event this side has, read while the HELLO asked for is awaited: it
+            # is in the box's old numbering, and its ACK would reach the box after the HELLO
+            # renumbered the queue, taking off whichever event then holds that seq (one the
+            # host may never have had). Left unacknowledged: the box sends it again after its
+            # HELLO, renumbered, and that repeat is acknowledged.
+            self.stats.repeats += 1
+            return
         self._send(Msg.HOST_ACK, bytes((frame.seq,)))
-        button, edge, t_ms = parse_button(frame.payload)
         if self._hello_ok and self.box is not None and button >= self.box.buttons:
             raise ValueError(f"button {button} on a box of {self.box.buttons}")
         key = (button, edge, t_ms)

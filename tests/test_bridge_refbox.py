@@ -683,3 +683,43 @@ def test_a_buzz_whose_ack_is_lost_sounds_once_though_an_led_command_came_between
     lose[0] = False
     step(300)
     assert len(applied) == 1 and box.leds[0] == LED_ON
+
+
+def test_a_repeat_read_while_the_hello_is_awaited_never_acknowledges_a_renumbered_event() -> None:
+    # The box sends a press (seq 1) and, its ACK late, the same press again; the host's ACK
+    # then takes it off and the release, next in the queue, goes out as seq 2 and is lost with
+    # the port's failure. The host reopens and asks for HELLO; the box renumbers its queue (the
+    # HELLO seq 0, the release seq 1) and that frame is lost too. Then the host reads the old
+    # repeat of the press, seq 1: acknowledging it would take the release off the box for good.
+    box, host = ReferenceBox(), HostProtocol()
+    host.opened(0.0)
+    box.receive(host.take_output(), 1)
+    host.receive(box.take_output(), 0.002)
+    assert host.up
+    box.receive(host.take_output(), 3)
+    box.take_output()
+    box.press(3, 10)
+    first = box.take_output()
+    box.tick(115)
+    repeat = box.take_output()  # the press again, seq 1: its ACK not yet there
+    box.release(3, 120)
+    assert box.pending == 2
+    host.receive(first, 0.125)  # delivered and acknowledged
+    box.receive(host.take_output(), 130)
+    assert box.pending == 1
+    box.take_output()  # the release, seq 2: lost as the port fails
+    host.closed()
+    host.opened(0.2)
+    box.receive(host.take_output(), 200)  # the HELLO_REQ: HELLO 0, the release renumbered 1
+    hello = frames_of(box.take_output())[0]  # the release's new frame lost with it
+    host.receive(repeat, 0.21)  # the old repeat of the press, read only now
+    box.receive(host.take_output(), 210)
+    assert box.pending == 1, "an ACK in the old numbering took the release off the box"
+    host.receive(hello, 0.22)
+    for t in range(300, 1000, 50):
+        box.tick(t)
+        host.receive(box.take_output(), t / 1000)
+        box.receive(host.take_output(), t)
+    presses = [e for e in host.take_events() if isinstance(e, ButtonEvent)]
+    assert presses == [ButtonEvent(3, "press", 10), ButtonEvent(3, "release", 120)]
+    assert box.pending == 0 and box.dropped == 0
