@@ -86,14 +86,18 @@ def _frames(tiles: Sequence[Tile], up_reach: float = UP_REACH
     whether the two stand along one line; and each tile's height. With ``up_reach``, each
     tile's up is first taken as the tiles around it stand (``standing``)."""
     centres = np.array([(t.x, t.y) for t in tiles], np.float64)
+    boxes = np.array([t.box for t in tiles], np.float64)
     ups = np.array([t.up for t in tiles], np.float64)
     ups /= np.maximum(np.linalg.norm(ups, axis=1, keepdims=True), 1e-9)
-    heights = tile_heights(np.array([t.box for t in tiles], np.float64), ups)
-    along, across, upright = _row_frames(centres, ups, heights)
+    heights = tile_heights(boxes, ups)
     if up_reach > 0:
-        ups = standing(ups, np.hypot(along, across) <= up_reach, upright)
-        heights = tile_heights(np.array([t.box for t in tiles], np.float64), ups)
-        along, across, upright = _row_frames(centres, ups, heights)
+        dx = centres[None, :, 0] - centres[:, None, 0]
+        dy = centres[None, :, 1] - centres[:, None, 1]
+        scale = np.maximum((heights[:, None] + heights[None, :]) / 2, 1e-6)
+        near = np.hypot(dx, dy) <= up_reach * scale
+        ups = standing(ups, near, np.abs(ups @ ups.T) >= math.cos(math.radians(ROW_TURN)))
+        heights = tile_heights(boxes, ups)
+    along, across, upright = _row_frames(centres, ups, heights)
     return along, across, upright, heights
 
 
@@ -103,15 +107,19 @@ def _row_frames(centres: np.ndarray, ups: np.ndarray, heights: np.ndarray
     two stand along one line, from the tiles' centres, unit ups and heights."""
     # a row is a line whichever way its tiles stand: an up read half round (a tile upside
     # down, or the reader's slip) lies along the same line
+    ux, uy = ups[:, 0], ups[:, 1]
     cos = ups @ ups.T
     sign = np.where(cos < 0, -1.0, 1.0)
-    mean_up = ups[:, None, :] + sign[:, :, None] * ups[None, :, :]
-    mean_up /= np.maximum(np.linalg.norm(mean_up, axis=2, keepdims=True), 1e-9)
-    right = np.stack([-mean_up[..., 1], mean_up[..., 0]], axis=2)
-    d = centres[None, :, :] - centres[:, None, :]
+    mx = ux[:, None] + sign * ux[None, :]
+    my = uy[:, None] + sign * uy[None, :]
+    norm = np.maximum(np.hypot(mx, my), 1e-9)
+    mx /= norm
+    my /= norm
+    dx = centres[None, :, 0] - centres[:, None, 0]
+    dy = centres[None, :, 1] - centres[:, None, 1]
     scale = np.maximum((heights[:, None] + heights[None, :]) / 2, 1e-6)
-    along = np.abs((d * right).sum(axis=2)) / scale
-    across = np.abs((d * mean_up).sum(axis=2)) / scale
+    along = np.abs(my * dx - mx * dy) / scale  # along the row: across the mean up
+    across = np.abs(mx * dx + my * dy) / scale
     upright = np.abs(cos) >= math.cos(math.radians(ROW_TURN))
     return along, across, upright
 
@@ -120,9 +128,9 @@ def standing(ups: np.ndarray, near: np.ndarray, upright: np.ndarray) -> np.ndarr
     """Each tile's up (unit, N×2) as the tiles ``near`` it (N×N, itself among them) that stand
     along one line with it (``upright``) stand: the axial mean of their ups (an up read half
     round counts the same), kept the way its own up points."""
-    doubled = np.exp(2j * np.arctan2(ups[:, 1], ups[:, 0]))
-    around = ((near & upright) | np.eye(len(ups), dtype=bool)) @ doubled
-    angle = np.angle(around) / 2
+    doubled = 2 * np.arctan2(ups[:, 1], ups[:, 0])
+    around = ((near & upright) | np.eye(len(ups), dtype=bool)).astype(np.float64)
+    angle = np.arctan2(around @ np.sin(doubled), around @ np.cos(doubled)) / 2
     out = np.stack([np.cos(angle), np.sin(angle)], axis=1)
     flip = (out * ups).sum(axis=1) < 0
     out[flip] *= -1
@@ -151,8 +159,10 @@ def local_pitch(along: np.ndarray, across: np.ndarray, same_row: np.ndarray,
     if not math.isfinite(reach):
         return out
     around = (np.hypot(along, across) <= reach) & measures[None, :]
-    for i in np.nonzero(around.sum(axis=1) >= PITCH_TILES)[0]:
-        out[i] = float(np.median(nearest[around[i]]))
+    enough = around.sum(axis=1) >= PITCH_TILES
+    if enough.any():
+        values = np.where(around[enough], nearest[None, :], np.nan)
+        out[enough] = np.nanmedian(values, axis=1)
     return out
 
 
