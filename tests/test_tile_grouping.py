@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -128,3 +129,12 @@ def test_neighbours_whose_ups_are_read_apart_stand_as_their_row_stands() -> None
     # a tile standing another way near the row is not turned to it (nor the row to it)
     crosswise = _tile(row[-1].x + 2 * W, 100, 90.0)
     assert sorted(map(sorted, group_tiles([*row, crosswise]))) == [[0, 1, 2, 3, 4, 5], [6]]
+
+
+def test_a_tile_whose_up_the_reader_could_not_tell_spoils_no_row() -> None:
+    rows = _row(100, 100, [0.0, 0.0, 0.5, 0.0, 0.0])
+    blank = [dataclasses.replace(_tile(700, 100), up=(float("nan"), 1.0)),
+             dataclasses.replace(_tile(100 + 6 * W, 100), up=(0.0, 0.0)),  # where the row goes on
+             dataclasses.replace(_tile(700, 400), up=(float("inf"), 0.0))]
+    groups = sorted(map(sorted, group_tiles(rows + blank)))
+    assert groups == [[0, 1, 2], [3, 4, 5], [6], [7], [8]]

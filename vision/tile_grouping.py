@@ -88,7 +88,11 @@ def _frames(tiles: Sequence[Tile], up_reach: float = UP_REACH
     centres = np.array([(t.x, t.y) for t in tiles], np.float64)
     boxes = np.array([t.box for t in tiles], np.float64)
     ups = np.array([t.up for t in tiles], np.float64)
-    ups /= np.maximum(np.linalg.norm(ups, axis=1, keepdims=True), 1e-9)
+    # an up the reader could not tell (none, or not a number) stands for no way: such a tile
+    # lines up with no other, and lends no way to the tiles around it
+    length = np.linalg.norm(ups, axis=1, keepdims=True)
+    told = np.isfinite(length) & (length > 1e-9)
+    ups = np.where(told, ups / np.where(told, length, 1.0), 0.0)
     heights = tile_heights(boxes, ups)
     if up_reach > 0:
         dx = centres[None, :, 0] - centres[:, None, 0]
@@ -128,12 +132,14 @@ def standing(ups: np.ndarray, near: np.ndarray, upright: np.ndarray) -> np.ndarr
     """Each tile's up (unit, N×2) as the tiles ``near`` it (N×N, itself among them) that stand
     along one line with it (``upright``) stand: the axial mean of their ups (an up read half
     round counts the same), kept the way its own up points."""
+    told = np.abs(ups).sum(axis=1) > 0  # a tile with no up (zero) lends none and takes none
     doubled = 2 * np.arctan2(ups[:, 1], ups[:, 0])
-    around = ((near & upright) | np.eye(len(ups), dtype=bool)).astype(np.float64)
+    around = ((near & upright & told[None, :]) | np.eye(len(ups), dtype=bool)).astype(np.float64)
     angle = np.arctan2(around @ np.sin(doubled), around @ np.cos(doubled)) / 2
     out = np.stack([np.cos(angle), np.sin(angle)], axis=1)
     flip = (out * ups).sum(axis=1) < 0
     out[flip] *= -1
+    out[~told] = 0.0
     return out
 
 
@@ -196,6 +202,8 @@ def group_tiles(tiles: Sequence[Tile], pitch: float = ROW_PITCH, pitch_reach: fl
 def _along_row(tiles: Sequence[Tile], group: list[int]) -> tuple[int, ...]:
     """A group's tiles in the order they read along their row, left to right as the tiles
     themselves stand (a row turned towards another seat reads from that seat's left)."""
+    if len(group) < 2:
+        return tuple(group)
     ups = np.array([tiles[i].up for i in group], np.float64)
     # the way most of them stand (an up read half round counts for it, turned back)
     first = ups[0]
