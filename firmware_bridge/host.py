@@ -6,14 +6,20 @@ port and a thread; tests drive it directly against the reference box with a fake
 
 Rules, from the spec: acknowledge every BUTTON frame, repeats included; deliver each event
 once; link up on HELLO, down after 3 s without a valid frame; HELLO_REQ after (re)opening the
-port.
+port. One exception keeps the first two rules from fighting: a BUTTON frame read while the
+HELLO asked for is awaited is held, not acknowledged (below).
 
 **The link is up only once a HELLO of protocol 1 has arrived since the port was opened.** Until
 then the host asks again and again (HELLO_REQ after 0.25 s, then 0.5, 1 and every 2 s: a
 bounded backoff), so a lost or corrupted HELLO costs a moment, never the box's MENU and OK:
 the game learns the button count, and with it which buttons are MENU and OK, in the same
-breath as "up". BUTTON frames that come before the HELLO are acknowledged and held, then
-delivered right after the "up" (nothing is lost while the host waits). A box that says HELLO
+breath as "up". BUTTON frames that come before the HELLO are held, then delivered right after
+the "up" (nothing is lost while the host waits), and not acknowledged: they are in the box's
+numbering from before the HELLO_REQ, and an ACK of one would reach the box after its HELLO
+renumbered its queue and could take off another event that then holds that seq (one the host
+may never have had). The box sends each again after its HELLO, and that repeat is
+acknowledged; should it give up first (the HELLO_REQ lost for over a second), it counts a
+drop, but the host has the event all the same. A box that says HELLO
 with another protocol version is refused: nothing it sends is delivered or acknowledged, and
 the host stops asking until the port is reopened.
 
@@ -29,7 +35,7 @@ not ask for in the last 3 s), since a new run of the box counts its time from ze
 restart seen only at a heartbeat keeps the events delivered since the heartbeat before it
 that the box stamped no later than its new uptime (the new run's, whose re-sends are still
 repeats). Before the HELLO, events are held for the game (64 at most); one that finds the hold
-full is left unacknowledged, so the box keeps it and sends it again.
+full is counted and left for the box to send again.
 
 LED and BUZZ are re-sent every 100 ms until the box acknowledges them (10 tries), and the LED
 modes are sent again whenever the link comes up, so a box that restarted shows what the game
@@ -90,7 +96,7 @@ class LinkStats:
     hello_reqs: int = 0
     opens: int = 0
     refused_frames: int = 0  # frames from a box of another protocol, ignored
-    held_full: int = 0  # events that came before a HELLO with the hold full: left unacknowledged
+    held_full: int = 0  # events that came before a HELLO with the hold full: left for the box
 
 
 @dataclass
@@ -302,27 +308,20 @@ class HostProtocol:
             self._pending.pop(parse_ack(frame.payload), None)
 
     def _on_button(self, frame: Frame) -> None:
-        # every BUTTON frame is acknowledged, a bad one too (else the box re-sends it for a
-        # second and holds every later press behind it); its payload is judged after. Only an
-        # event the host has no room to hold before the HELLO is left unacknowledged: the box
-        # keeps it and sends it again (or counts it, if it gives up), never thinks it delivered
+        # After the HELLO every BUTTON frame is acknowledged, a bad one too (else the box
+        # re-sends it for a second and holds every later press behind it); its payload is
+        # judged after. Before it (the port just opened, its HELLO_REQ on the way) none is: a
+        # frame read then is in the box's old numbering, and its ACK, reaching the box after
+        # the HELLO renumbered its queue, could take off whichever event then holds that seq,
+        # one the host may never have had. The event is held, once; the box sends it again
+        # after its HELLO, renumbered, and that repeat is acknowledged (should the box give up
+        # on it first, it counts a drop, but the host has it all the same).
         if not self._hello_ok and len(self._held) >= HOLD_MAX:
             self.stats.held_full += 1
             return
-        try:
-            button, edge, t_ms = parse_button(frame.payload)
-        except ValueError:
+        if self._hello_ok:
             self._send(Msg.HOST_ACK, bytes((frame.seq,)))
-            raise
-        if not self._hello_ok and (button, edge, t_ms) in self._delivered:
-            # a repeat of an event this side has, read while the HELLO asked for is awaited: it
-            # is in the box's old numbering, and its ACK would reach the box after the HELLO
-            # renumbered the queue, taking off whichever event then holds that seq (one the
-            # host may never have had). Left unacknowledged: the box sends it again after its
-            # HELLO, renumbered, and that repeat is acknowledged.
-            self.stats.repeats += 1
-            return
-        self._send(Msg.HOST_ACK, bytes((frame.seq,)))
+        button, edge, t_ms = parse_button(frame.payload)
         if self._hello_ok and self.box is not None and button >= self.box.buttons:
             raise ValueError(f"button {button} on a box of {self.box.buttons}")
         key = (button, edge, t_ms)
