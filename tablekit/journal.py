@@ -132,6 +132,8 @@ COLUMNS = {
     "photos": {"game_id", "seq", "jpeg", "bytes"},
     "drafts": {"game_id", "seq", "body", "crc"},
 }
+#: The most a kept draft may take (two tile sets typed in full are under 2 kB).
+DRAFT_BYTES = 16_384
 #: Tables a journal may lack (an older kit's): made when it is opened.
 OPTIONAL_TABLES = ("deals", "players", "photos", "drafts")
 
@@ -864,12 +866,14 @@ class Journal:
             return None
         seq, body, crc = rows[0]
         try:
+            if len(body) > DRAFT_BYTES:
+                raise ValueError(f"{len(body)} bytes, where a hand entered takes a few hundred")
             if draft_crc(game_id, seq, body) != crc:
                 raise ValueError("its checksum does not match")
             if seq != self._last_seq(game_id):
                 return None  # kept before the game's last event: what it answered may be gone
             return json.loads(bytes(body).decode("utf-8"))
-        except ROW_FAULTS as exc:
+        except (*ROW_FAULTS, RecursionError, MemoryError) as exc:
             log.warning("%s: the hand being entered for game %s cannot be read back (%s): "
                         "it is entered again", self.path, game_id, exc)
             return None

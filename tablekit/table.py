@@ -243,6 +243,13 @@ class Table:
             return
         self._entry_kept = True
 
+    def _draft_current(self) -> bool:
+        """Is the entry kept beside the journal still the one after the game's last event?"""
+        try:
+            return self.journal.draft(self.game_id) is not None
+        except TablekitError:
+            return False
+
     def _take_back_entry(self) -> None:
         """On resuming: the entry kept beside the journal, where the show still asks for it."""
         try:
@@ -680,11 +687,20 @@ class Table:
             if refused is not None:
                 self.entry = refused
                 return True
-            self.entry = None
-            if entry.kind == pad.CARDS:
-                self._post_cards(entry, t_ms)
-                return True
-            self.post(entry.event(seat, t_ms))
+            # The entry ends with the event it makes. Its copy beside the journal is left as it
+            # is: once the event is journaled it is older than the game's last event and never
+            # taken back, and if the event cannot be (a power cut, a full disk) the entry is
+            # still there to confirm again.
+            self._entry = None
+            try:
+                if entry.kind == pad.CARDS:
+                    self._post_cards(entry, t_ms)
+                    return True
+                self.post(entry.event(seat, t_ms))
+            except TablekitError:
+                if self._entry is None and self._draft_current():
+                    self._entry = entry  # nothing of it journaled: it waits to be confirmed again
+                raise
             if self.entering() is None and pad.wanted(self.state) == (entry.seat, entry.kind):
                 # the engine refused it after all: the entry stays, saying why
                 self.entry = dataclasses.replace(entry, stage=pad.ENTERING, problem=self.state.notice)

@@ -522,3 +522,55 @@ def test_open_rummy_hands_are_entered_as_cards_and_a_wrong_show_is_ruled_as_read
         keys.seat((seat + 1) % 4)
         assert t.state.notice.startswith(g.seats[seat].name + " made a wrong show")
         assert t.state.show is None or t.state.show.declaration.ruling == ruling.ruling
+
+
+def test_a_count_whose_event_the_journal_cannot_take_waits_to_be_confirmed_again(tmp_path, monkeypatch):
+    with Journal(tmp_path / "j.sqlite") as j:
+        t = Table.start(j, game(), ManualClock(1000), camera=ScriptedCamera(name=NO_CAMERA),
+                        rng=random.Random(1))
+        keys = Keyboard(t, t.clock)
+        keys.tap("return")
+        declare(t, keys)
+        keys.tap("return")
+        keys.seat(0)
+        keys.type("31")
+        keys.tap("return")
+        assert t.entry.stage == CONFIRMING and t.entry.points == 31
+        before = journaled(t)
+
+        def full(*_args, **_kw):
+            raise JournalFullError("the disk holding j.sqlite is full")
+
+        monkeypatch.setattr(j, "append", full)
+        with pytest.raises(JournalFullError):
+            t.button(0, True)
+            t.clock.advance(150)
+            t.button(0, False)
+        assert t.entry is not None and t.entry.stage == CONFIRMING and t.entry.points == 31
+        monkeypatch.undo()
+        t.recover()
+        assert journaled(t) == before and t.entry.points == 31
+        keys.seat(0)
+        assert t.state.show.hands[-1].points == 31 and t.state.show.hands[-1].entered
+
+
+def test_a_kept_draft_too_big_or_too_deep_to_be_one_is_passed_over(tmp_path, caplog):
+    path = tmp_path / "j.sqlite"
+    camera = ScriptedCamera(name=NO_CAMERA)
+    with Journal(path) as j:
+        t = Table.start(j, game(), ManualClock(1000), camera=camera, rng=random.Random(1))
+        keys = Keyboard(t, t.clock)
+        keys.tap("return")
+        declare(t, keys)
+        keys.tap("return")
+        keys.seat(0)
+        gid = t.game_id
+    for body in ("[" * 200_000 + "]" * 200_000, json.dumps({"entry": {}, "why": "x" * 20_000})):
+        with Journal(path) as j:
+            j.keep_draft(gid, body)  # a well-formed row (its checksum right) holding nonsense
+        with Journal(path) as j, caplog.at_level("WARNING"):
+            back = Table.resume(j, gid, ManualClock(j.last_time(gid)), camera=camera)
+            back.catch_up()
+            assert back.entry is not None and back.entry.seat == 2 and back.entry.typed is None
+        assert any("cannot be read back" in r.getMessage() for r in caplog.records)
+        caplog.clear()

@@ -376,6 +376,9 @@ def test_an_entry_kept_comes_back_as_it_was_where_the_show_still_asks_for_it() -
     # the record as JSON gives it back the same
     import json
     assert entry_from_record(d.state, json.loads(json.dumps(record))) == entry
+    # digits typed and all rubbed out again: an entry as it may be, taken back as it was
+    erased = erase(replace(entry, typed="7"))
+    assert erased.typed == "" and entry_from_record(d.state, entry_record(erased)) == erased
 
 
 @pytest.mark.parametrize("change", [

@@ -244,7 +244,7 @@ def entry_from_record(state: GameState, record: object) -> Entry | None:
             and type(valid) is bool and (by_seat is None or _whole(by_seat, 0, seats - 1))
             and _whole(points, 0, fresh.limit if fresh.kind == POINTS else 0)):
         return None
-    if not (typed is None or (isinstance(typed, str) and typed.isascii() and typed.isdigit()
+    if not (typed is None or (isinstance(typed, str) and typed.isascii() and (typed.isdigit() or not typed)
                               and len(typed.lstrip("0")) <= MAX_DIGITS and fresh.kind == POINTS)):
         return None
     hand = fresh.hand
