@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 # ruff: noqa: I001 - the fixtures module comes first: it sets SDL's dummy drivers before pygame loads
-from tests._display_fixtures import BOTH, assert_texts_inside, count, pixels, render, share
+from tests._display_fixtures import BOTH, BOTH_SIZES, SIZE_IDS, assert_texts_inside, count, pixels, render, share
 
 import dataclasses
 import math
@@ -33,8 +33,11 @@ def test_the_active_seat_and_only_it_wears_the_highlight(size: tuple[int, int], 
                 assert lit < 0.02, f"seat {i} of {seats} is lit but seat {active} is active"
 
 
-@BOTH
+@pytest.mark.parametrize("size", [*BOTH_SIZES, (600, 1024), (480, 800), (1080, 1920)],
+                         ids=[*SIZE_IDS, "600x1024", "480x800", "1080x1920"])
 def test_seats_do_not_overlap_each_other_the_ring_or_the_screen_edge(size: tuple[int, int]) -> None:
+    """Landscape and portrait (a kiosk screen turned on end): the ring is narrowed to stay
+    clear of the seats at its sides."""
     for seats in range(2, 9):
         _, canvas = render(play_view(seats), size)
         rects = [canvas.regions[f"seat:{i}"] for i in range(seats)]

@@ -19,7 +19,9 @@ from display.viewmodel import SEAT_DROPPED, SEAT_ELIMINATED, PlayView, SeatView
 
 CENTRE = (0.5, 0.5)  # the table's centre, as fractions of width and height
 RING_RADIUS = 0.19  # of the height
+RING_RADIUS_OF_WIDTH = 0.17  # at most, of the width (the side seats' inner edges lie at 0.255)
 RING_WIDTH = 0.042
+POINTER = 0.04  # the active seat's wedge, of the height (less where the ring is narrowed)
 SEAT_ORBIT = (0.355, 0.30)  # seat centres lie on this ellipse (fractions of width, height)
 FELT = (0.30, 0.25)
 NOTE = (0.62, 0.103, 0.36, 0.036)  # the standing note's box, under the header at the right
@@ -84,8 +86,13 @@ def seat_name(canvas: Canvas, name: str, line_px: int, width: int) -> str:
 
 
 def ring_geometry(canvas: Canvas) -> tuple[tuple[int, int], int, int]:
+    """The countdown ring's centre, outer radius and width: a share of the height, and on a
+    screen taller than wide (a portrait kiosk) no more than ``RING_RADIUS_OF_WIDTH`` of the
+    width, so the ring and its pointer stay clear of the seats at its sides."""
     L = canvas.layout
-    return (round(CENTRE[0] * L.width), round(CENTRE[1] * L.height)), L.py(RING_RADIUS), L.py(RING_WIDTH)
+    radius = min(L.py(RING_RADIUS), round(RING_RADIUS_OF_WIDTH * L.width))
+    width = max(1, round(radius * RING_WIDTH / RING_RADIUS))
+    return (round(CENTRE[0] * L.width), round(CENTRE[1] * L.height)), radius, width
 
 
 def draw_table(canvas: Canvas, view: PlayView) -> None:
@@ -201,7 +208,7 @@ def _pointer(canvas: Canvas, seat: pygame.Rect, centre: tuple[int, int], reach: 
     dx, dy = seat.centerx - cx, seat.centery - cy
     dist = math.hypot(dx, dy) or 1.0
     ux, uy = dx / dist, dy / dist
-    size = canvas.layout.py(0.04)
+    size = max(2, round(reach * POINTER / (RING_RADIUS + RING_WIDTH)))  # as the ring is sized
     tip = (cx + ux * (reach + size * 1.6), cy + uy * (reach + size * 1.6))
     base = (cx + ux * (reach + size * 0.3), cy + uy * (reach + size * 0.3))
     left = (base[0] - uy * size, base[1] + ux * size)
