@@ -39,6 +39,7 @@ from tablekit.journal import (
     JournalFileError,
     JournalRowError,
     check_place,
+    draft_crc,
     event_crc,
     setup_crc,
 )
@@ -117,6 +118,9 @@ def carry_over(aside: Path, journal: Journal) -> Salvage | None:
                 jpeg = recovered.photo(summary.id, seq)
                 if jpeg:
                     journal.add_photo(summary.id, seq, jpeg)
+            draft = recovered.draft(summary.id)
+            if draft is not None:
+                journal.keep_draft(summary.id, json.dumps(draft))
         for row in recovered.roster():
             journal.import_player(row.name, row.added_ms, row.played_ms)
     log.info("%s", report.sentence())
@@ -265,6 +269,7 @@ def salvage(path: str | Path) -> tuple[Journal, Salvage]:
         report.at_least = end or events_cut
         players = _scan_extra(db, "players", "name, added_ms, played_ms")
         photos = _scan_extra(db, "photos", "game_id, seq, jpeg")
+        drafts = _scan_extra(db, "drafts", "game_id, seq, body, crc")
     finally:
         db.close()
     by_game: dict[int, dict[int, Any]] = {}
@@ -319,6 +324,11 @@ def salvage(path: str | Path) -> tuple[Journal, Salvage]:
                 and isinstance(jpeg, bytes) and jpeg:
             out.add_photo(game_id, seq, jpeg)
             report.photos += 1
+    for _, game_id, seq, body, crc in drafts:
+        # a hand being entered, kept after the game's last event: still that, every event kept
+        if isinstance(game_id, int) and isinstance(seq, int) and game_id in kept_events \
+                and seq == kept_events[game_id] and isinstance(body, str) and crc == draft_crc(game_id, seq, body):
+            out.keep_draft(game_id, body)
     return out, report
 
 

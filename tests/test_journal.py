@@ -327,3 +327,25 @@ def test_an_older_kits_journal_gets_a_drafts_table(tmp_path):
     with Journal(path) as j:
         j.keep_draft(gid, "{}")
         assert j.draft(gid) == {}
+
+
+def test_a_salvaged_journal_keeps_the_hand_being_entered_while_it_is_still_current(tmp_path):
+    from tablekit.journal_open import carry_over
+
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        gid, d = played(j)
+        j.keep_draft(gid, json.dumps({"entry": {"typed": "12"}}))
+        other = j.new_game(d.state.game, 1_700_000_100_000)
+        j.keep_draft(other, json.dumps({"entry": {"typed": "3"}}))
+    db = sqlite3.connect(path)
+    db.execute("UPDATE drafts SET body = replace(body, '3', '4') WHERE game_id=?", (other,))
+    db.commit()
+    db.close()
+    recovered, _ = salvage(path)
+    with recovered:
+        assert recovered.draft(gid) == {"entry": {"typed": "12"}}
+        assert recovered.draft(other) is None  # changed after it was written: not carried
+    with Journal(tmp_path / "fresh.sqlite") as fresh:
+        carry_over(path, fresh)
+        assert fresh.draft(gid) == {"entry": {"typed": "12"}}
