@@ -265,7 +265,9 @@ class Table:
         why = kept.get("why")
         self._entry_why = why if isinstance(why, str) and len(why) <= 200 else ""
         self._entry = entry
+        name = self.state.game.seats[entry.seat].name
         log.info("seat %d's hand, being entered when the table stopped, is back as it was", entry.seat + 1)
+        self.warn(f"what was entered for {name}'s hand before the table stopped is back", ms=10_000)
 
     def recover(self) -> None:
         """After the journal could not take an event (a full disk, say: ``post`` raised its

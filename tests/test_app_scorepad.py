@@ -224,6 +224,7 @@ def test_a_game_resumed_mid_show_asks_for_the_same_hand_with_what_was_entered(tm
         assert back.state == state and journaled(back) == events  # the entry is no event
         assert back.entry is not None and (back.entry.seat, back.entry.kind) == (2, POINTS)
         assert back.entry.typed == "12" and back.view().why == "no camera"
+        assert "entered for Meera's hand before the table stopped is back" in back.view().toast.text
         back.catch_up()  # the zone asked of the camera again: nothing, so the entry stays as it was
         assert back.entry.typed == "12"
         keys = Keyboard(back, back.clock)
