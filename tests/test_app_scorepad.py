@@ -207,16 +207,25 @@ def test_a_whole_indian_game_with_no_camera_through_the_keyboard_to_the_end(tabl
     assert any(r.outcomes.count("wrong-show") for r in table.state.history)
 
 
+def counting_seat_2(j: Journal, camera: ScriptedCamera | None = None) -> tuple[Table, Keyboard]:
+    """A game with no camera at its first show: Ravi's show entered valid and confirmed, the
+    scorepad now asks for seat 2's (Meera's) count."""
+    t = Table.start(j, game(), ManualClock(1000), camera=camera or ScriptedCamera(name=NO_CAMERA),
+                    rng=random.Random(1))
+    keys = Keyboard(t, t.clock)
+    keys.tap("return")
+    declare(t, keys)
+    keys.tap("return")
+    keys.seat(0)
+    assert t.entry is not None and (t.entry.seat, t.entry.kind) == (2, POINTS)
+    return t, keys
+
+
 def test_a_game_resumed_mid_show_asks_for_the_same_hand_with_what_was_entered(tmp_path):
     path = tmp_path / "j.sqlite"
     camera = ScriptedCamera(name=NO_CAMERA)
     with Journal(path) as j:
-        t = Table.start(j, game(), ManualClock(1000), camera=camera, rng=random.Random(1))
-        keys = Keyboard(t, t.clock)
-        keys.tap("return")
-        declare(t, keys)
-        keys.tap("return")
-        keys.seat(0)
+        t, keys = counting_seat_2(j, camera)
         keys.type("12")  # typed, not yet taken: the power goes
         state, gid, events = t.state, t.game_id, journaled(t)
     with Journal(path) as j:
@@ -281,12 +290,7 @@ def test_a_kept_entry_the_show_no_longer_asks_for_is_not_taken_back(tmp_path, ca
     path = tmp_path / "j.sqlite"
     camera = ScriptedCamera(name=NO_CAMERA)
     with Journal(path) as j:
-        t = Table.start(j, game(), ManualClock(1000), camera=camera, rng=random.Random(1))
-        keys = Keyboard(t, t.clock)
-        keys.tap("return")
-        declare(t, keys)
-        keys.tap("return")
-        keys.seat(0)
+        t, keys = counting_seat_2(j, camera)
         keys.type("7")
         gid = t.game_id
         kept = j.draft(gid)
@@ -319,13 +323,7 @@ def test_a_kept_entry_the_show_no_longer_asks_for_is_not_taken_back(tmp_path, ca
 
 def test_an_entry_the_journal_cannot_keep_goes_on_and_is_said_once(tmp_path, caplog, monkeypatch):
     with Journal(tmp_path / "j.sqlite") as j:
-        t = Table.start(j, game(), ManualClock(1000), camera=ScriptedCamera(name=NO_CAMERA),
-                        rng=random.Random(1))
-        keys = Keyboard(t, t.clock)
-        keys.tap("return")
-        declare(t, keys)
-        keys.tap("return")
-        keys.seat(0)
+        t, keys = counting_seat_2(j)
 
         def full(*_):
             raise JournalFullError("the disk holding j.sqlite is full")
@@ -345,13 +343,7 @@ def test_an_entry_the_journal_cannot_keep_goes_on_and_is_said_once(tmp_path, cap
 def test_the_camera_back_after_a_restart_reads_the_hand_being_entered(tmp_path):
     path = tmp_path / "j.sqlite"
     with Journal(path) as j:  # no camera: the declarer's show and then seat 2's count entered
-        t = Table.start(j, game(), ManualClock(1000), camera=ScriptedCamera(name=NO_CAMERA), rng=random.Random(1))
-        keys = Keyboard(t, t.clock)
-        keys.tap("return")
-        declare(t, keys)
-        keys.tap("return")
-        keys.seat(0)
-        assert t.entry is not None and t.entry.seat == 2
+        t, keys = counting_seat_2(j)
         keys.type("4")
         gid = t.game_id
     # restarted with a camera plugged in: the zone asked for is read, and the reading is ruled
@@ -527,13 +519,7 @@ def test_open_rummy_hands_are_entered_as_cards_and_a_wrong_show_is_ruled_as_read
 
 def test_a_count_whose_event_the_journal_cannot_take_waits_to_be_confirmed_again(tmp_path, monkeypatch):
     with Journal(tmp_path / "j.sqlite") as j:
-        t = Table.start(j, game(), ManualClock(1000), camera=ScriptedCamera(name=NO_CAMERA),
-                        rng=random.Random(1))
-        keys = Keyboard(t, t.clock)
-        keys.tap("return")
-        declare(t, keys)
-        keys.tap("return")
-        keys.seat(0)
+        t, keys = counting_seat_2(j)
         keys.type("31")
         keys.tap("return")
         assert t.entry.stage == CONFIRMING and t.entry.points == 31
@@ -559,12 +545,7 @@ def test_a_kept_draft_too_big_or_too_deep_to_be_one_is_passed_over(tmp_path, cap
     path = tmp_path / "j.sqlite"
     camera = ScriptedCamera(name=NO_CAMERA)
     with Journal(path) as j:
-        t = Table.start(j, game(), ManualClock(1000), camera=camera, rng=random.Random(1))
-        keys = Keyboard(t, t.clock)
-        keys.tap("return")
-        declare(t, keys)
-        keys.tap("return")
-        keys.seat(0)
+        t, keys = counting_seat_2(j, camera)
         gid = t.game_id
     for body in ("[" * 200_000 + "]" * 200_000, json.dumps({"entry": {}, "why": "x" * 20_000})):
         with Journal(path) as j:
