@@ -32,7 +32,9 @@ from collections import Counter
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
+import cv2
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
@@ -65,21 +67,62 @@ def score(got: list[str], want: list[str]) -> int:
     return sum(min(g[k], w[k]) for k in w)
 
 
-def melds_grouped(tiles: list[SceneTile], reading: TableReading) -> tuple[int, int]:
+def melds_grouped(tiles: list[SceneTile], reading: TableReading) -> tuple[int, int, Counter[str]]:
     """The melds laid in rows whose tiles one group of the reading holds, named right and
-    with nothing else in it; and the melds laid (racks and scattered tiles lay none)."""
+    with nothing else in it; the melds laid (racks and scattered tiles lay none); and the
+    others, each put down to its first cause (``meld_misses``)."""
     laid: dict[int, list[str]] = {}
     for t in tiles:
         if t.meld is not None:
             laid.setdefault(t.meld, []).append(t.tile)
     groups = Counter(tuple(sorted(g)) for g in reading.group_cards())
-    hit = 0
-    for meld in laid.values():  # a group matches one meld only (two sets lay alike melds)
-        key = tuple(sorted(meld))
+    missed = []
+    for meld, names in laid.items():  # a group matches one meld only (two sets lay alike melds)
+        key = tuple(sorted(names))
         if groups[key] > 0:
             groups[key] -= 1
-            hit += 1
-    return hit, len(laid)
+        else:
+            missed.append(meld)
+    return len(laid) - len(missed), len(laid), meld_misses(tiles, reading, missed)
+
+
+def meld_misses(tiles: list[SceneTile], reading: TableReading, melds: list[int]) -> Counter[str]:
+    """Each meld of ``melds`` put down to its first cause, on the drawn truth: ``not found`` (a
+    tile of it has no read whose centre lies on it), ``twice`` (one has two), ``misread`` (one
+    is named wrong or ``??``), ``split`` (its reads lie in two groups or more), ``merged``
+    (their group holds a read lying on another meld's tile), else ``extra read`` (their group
+    holds a read on no tile, or on a tile of no meld)."""
+    quads = [t.quad.astype(np.float32) for t in tiles]
+
+    def lying_on(box: tuple[float, float, float, float]) -> int | None:
+        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        return next((k for k, q in enumerate(quads) if cv2.pointPolygonTest(q, centre, False) >= 0), None)
+
+    on = [lying_on(c.box) for c in reading.cards]
+    reads: dict[int, list[int]] = {}
+    for i, k in enumerate(on):
+        if k is not None:
+            reads.setdefault(k, []).append(i)
+    group_of = {i: g for g, members in enumerate(reading.groups) for i in members}
+    out: Counter[str] = Counter()
+    for meld in melds:
+        members = [k for k, t in enumerate(tiles) if t.meld == meld]
+        if any(k not in reads for k in members):
+            out["not found"] += 1
+        elif any(len(reads[k]) > 1 for k in members):
+            out["twice"] += 1
+        elif any(reading.cards[reads[k][0]].card != tiles[k].tile for k in members):
+            out["misread"] += 1
+        elif len({group_of.get(reads[k][0]) for k in members}) > 1:
+            out["split"] += 1
+        else:
+            group = reading.groups[group_of[reads[members[0]][0]]] if reads[members[0]][0] in group_of else ()
+            others = [on[i] for i in group if on[i] not in members]
+            if any(k is not None and tiles[k].meld not in (None, meld) for k in others):
+                out["merged"] += 1
+            else:
+                out["extra read"] += 1
+    return out
 
 
 def scale_of(tiles: list[SceneTile], rng: np.random.Generator) -> float:
@@ -94,12 +137,13 @@ def scale_of(tiles: list[SceneTile], rng: np.random.Generator) -> float:
 Reader = Callable[[np.ndarray, float], TableReading]
 
 
-def run(source: str, reader: Reader, tables: int, seed: int) -> dict[str, float]:
+def run(source: str, reader: Reader, tables: int, seed: int) -> dict[str, Any]:
     layout, fonts, plastics, slant, surface = SOURCES[source]
     rng = np.random.default_rng([seed, list(SOURCES).index(source)])
     # the calibrations' errors from a generator of their own: every reader sees the same tables
     errors = np.random.default_rng([seed, list(SOURCES).index(source), 1])
     right = n_got = n_want = exact = melds_hit = melds = 0
+    missed: Counter[str] = Counter()
     times = []
     for _ in range(tables):
         image, tiles = tile_scene(rng, SIZE, TILE_PX, layout, fonts, plastics, slant, surface=surface)
@@ -112,13 +156,14 @@ def run(source: str, reader: Reader, tables: int, seed: int) -> dict[str, float]
         r = score(got, want)
         right, n_got, n_want = right + r, n_got + len(got), n_want + len(want)
         exact += sorted(got) == sorted(want)
-        hit, laid = melds_grouped(tiles, reading)
+        hit, laid, why = melds_grouped(tiles, reading)
         melds_hit, melds = melds_hit + hit, melds + laid
+        missed += why
     p = right / max(1, n_got)
     rc = right / max(1, n_want)
     return {"precision": p, "recall": rc, "f1": 2 * p * rc / max(1e-9, p + rc), "exact": exact / tables,
             "median": statistics.median(times), "p95": p95(times), "tiles": n_want,
-            "melds_hit": melds_hit, "melds": melds}
+            "melds_hit": melds_hit, "melds": melds, "missed": missed}
 
 
 def main() -> int:
@@ -186,6 +231,9 @@ def main() -> int:
             print(f"{source:18} {name:9} {r['tiles']:5.0f} {r['precision']:6.3f} {r['recall']:6.3f} "
                   f"{r['f1']:6.3f} {r['exact']:6.3f} {melds:>7} {r['median']:7.1f} {r['p95']:7.1f}",
                   flush=True)
+            if r["missed"]:
+                print("    melds missed, by first cause: "
+                      + ", ".join(f"{n} {why}" for why, n in r["missed"].most_common()), flush=True)
     return 0
 
 

@@ -178,3 +178,38 @@ def test_each_meld_missed_is_put_down_to_its_first_cause() -> None:
     assert why(right, ((0, 1, 2, 3),)) == {"merged": 2}
     assert why([*right, _read("6H", 142)], ((0, 1, 4), (2, 3))) == {"extra read": 1}
     assert why([*right, _unread(130)], ((0, 1, 4), (2, 3))) == {"extra read": 1}
+
+
+def test_a_tile_meld_missed_is_put_down_to_its_first_cause() -> None:
+    from bench_tiles_learnt import melds_grouped
+
+    from vision.tile_synth import SceneTile
+
+    names = ["R1", "R2", "R3", "K7", "B7", "Y7"]
+    xs = [100, 150, 200, 300, 350, 400]  # two melds of a row, tiles 45 wide, 60 high
+
+    def tile(k: int) -> SceneTile:
+        x = xs[k]
+        quad = np.array([[x, 100], [x + 45, 100], [x + 45, 160], [x, 160]], np.float32)
+        return SceneTile(names[k], quad, quad, k // 3)
+
+    tiles = [tile(k) for k in range(6)]
+
+    def read(name: str, x: float) -> DetectedCard:
+        return DetectedCard(name, (x + 5, 105, x + 40, 155), 0.9)
+
+    whole = [read(n, x) for n, x in zip(names, xs, strict=True)]
+    rows = ((0, 1, 2), (3, 4, 5))
+
+    def why(cards: list[DetectedCard], groups: tuple[tuple[int, ...], ...]) -> tuple[int, dict[str, int]]:
+        hit, laid, causes = melds_grouped(tiles, TableReading(tuple(cards), groups))
+        assert laid == 2
+        return hit, dict(causes)
+
+    assert why(whole, rows) == (2, {})
+    assert why(whole[:2] + whole[3:], ((0, 1), (2, 3, 4))) == (1, {"not found": 1})
+    assert why([*whole, read("R2", 152)], ((0, 1, 2, 6), (3, 4, 5))) == (1, {"twice": 1})
+    assert why([read("??", 100), *whole[1:]], rows) == (1, {"misread": 1})
+    assert why(whole, ((0, 1), (2,), (3, 4, 5))) == (1, {"split": 1})
+    assert why(whole, ((0, 1, 2, 3, 4, 5),)) == (0, {"merged": 2})
+    assert why([*whole, read("Y9", 600)], ((0, 1, 2, 6), (3, 4, 5))) == (1, {"extra read": 1})
