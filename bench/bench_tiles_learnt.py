@@ -15,7 +15,7 @@ reader: precision, recall, F1 (a tile counts as right when the image holds one m
 label; ``??`` counts as a reading, never right), the share of tables read exactly, the
 melds laid in rows grouped exactly (one group of the reading holds the meld's tiles, each
 named right, and nothing else; racks and scattered tiles lay none, ``-``), and median / p95
-ms. ``--calibrated`` also reads each table as on a calibrated mat: given the scale a mat
+ms; under it, the melds missed, each by its first cause (``meld_misses``). ``--calibrated`` also reads each table as on a calibrated mat: given the scale a mat
 calibration would give (``px_per_mm``: the drawn tiles' median height over
 ``vision.tile_reader.TILE_MM``, off by a factor of up to 1.1 either way, as real sets
 differ), which sizes the first look.
