@@ -17,6 +17,7 @@ from display.layout import Layout
 from display.theme import Colour
 
 ELLIPSIS = "…"
+MIN_NUMBER_PX = 8  # a number shrinks this far before it is cut (never, on any screen the kit allows)
 MIN_PARAGRAPH_PX = 14  # a wrapped reason is never shrunk below this line height
 FIGURE_PROBE_PX = 100  # the line height the digits' ink is measured at
 # What to write when the font has no glyph: the judge notation's letters for the suits.
@@ -28,6 +29,13 @@ def number_text(value: float) -> str:
     if isinstance(value, float) and not value.is_integer():
         return f"{value:.1f}"
     return str(int(value))
+
+
+def is_number(text: str) -> bool:
+    """Is ``text`` a number as a screen shows one (``number_text``, a sign, a unit-less
+    count): digits, at most one point, a leading minus or plus?"""
+    body = text.strip().lstrip("+-−")
+    return bool(body) and body.replace(".", "", 1).isascii() and body.replace(".", "", 1).isdigit()
 
 
 def printable(text: str) -> str:
@@ -109,11 +117,13 @@ class Canvas:
     # --- text ----------------------------------------------------------------------------
 
     def fit(self, text: str, line_px: int, width: int, bold: bool = True, min_scale: float = 0.6) -> tuple[str, int]:
-        """The text and line height that fit ``width``: shrink down to ``min_scale``, then cut."""
+        """The text and line height that fit ``width``: shrink down to ``min_scale``, then cut.
+        A number (a score, a count) shrinks as far as it must instead: cut, "157" would read
+        "1…", another number."""
         if not text:
             return text, line_px
         size = line_px
-        floor = max(12, int(line_px * min_scale))
+        floor = MIN_NUMBER_PX if is_number(text) else max(12, int(line_px * min_scale))
         while size > floor and self.cache.width(text, size, bold) > width:
             size = max(floor, int(size * 0.9))
         if self.cache.width(text, size, bold) <= width:

@@ -91,3 +91,31 @@ def test_totals_on_the_deal_result_and_scoreboard_are_large_with_eight_players(s
     assert_texts_inside(canvas)
     for i, s in enumerate(board.series):
         assert _placed(canvas, number_text(s.totals[-1]), canvas.regions[f"total:{i}"]).rect.h >= floor
+
+
+@pytest.mark.parametrize("size", [PI, TABLE, (600, 1024), (480, 800), (800, 400)],
+                         ids=["800x480", "1920x1080", "600x1024", "480x800", "800x400"])
+def test_no_score_is_ever_cut_to_another_number(size: tuple[int, int]) -> None:
+    """A score too wide for its cell shrinks as far as it must: cut, "157" would read "1…"."""
+    deal = deal_view()
+    long_totals = dataclasses.replace(deal, lines=tuple(
+        dataclasses.replace(line, total=-12345.5 + i) for i, line in enumerate(deal.lines)))
+    for view in (deal, long_totals):
+        _, canvas = render(view, size)
+        shown = [t.text for t in canvas.texts]
+        for line in view.lines:
+            for value in (line.points, line.total):
+                assert number_text(value) in shown, f"{number_text(value)} at {size}: shown as {shown}"
+        assert_texts_inside(canvas)
+    play = play_view(8)
+    seats = tuple(dataclasses.replace(s, score=-1234.5 - i) for i, s in enumerate(play.seats))
+    _, canvas = render(dataclasses.replace(play, seats=seats), size)
+    shown = [t.text for t in canvas.texts]
+    assert all(number_text(s.score) in shown for s in seats), shown
+
+
+def test_what_counts_as_a_number_on_the_screen() -> None:
+    from display.canvas import is_number
+
+    assert all(is_number(t) for t in ("0", "157", "-12", "+3", "12.5", " 80 ", "−4"))
+    assert not any(is_number(t) for t in ("", "-", "1.2.3", "12 pts", "R12", "٣", "²", "1e5", "."))
