@@ -98,7 +98,7 @@ def carry_over(aside: Path, journal: Journal) -> Salvage | None:
     each game with its events up to the first unreadable one, under its own number (a game
     whose events all came through can be resumed; one that lost some, or an unfinished one
     when rows were lost at the file's end, is kept 'damaged', shown but never resumed), the
-    roster and the photos. Damage often spares the events (a page of indexes, of score rows, of
+    roster, the photos and a hand being entered (a draft still current). Damage often spares the events (a page of indexes, of score rows, of
     the roster): the game goes on. None when nothing of the file can be read."""
     try:
         recovered, report = salvage(aside)
@@ -253,8 +253,9 @@ def read_journal(path: str | Path, read: Callable[[Journal], T]) -> tuple[T, str
 def salvage(path: str | Path) -> tuple[Journal, Salvage]:
     """A journal in memory holding every game of the file at ``path`` whose setup can be read,
     each with its events up to the first one that cannot be (a game that lost events is
-    marked 'damaged'), the roster's readable names and the readable photos of the events
-    kept; and the counts of what was copied and lost."""
+    marked 'damaged'), the roster's readable names, the readable photos of the events kept
+    and each game's intact draft kept after its last event kept; and the counts of what was
+    copied and lost."""
     path = Path(path)
     check_place(path, read_only=True)
     report = Salvage(path)

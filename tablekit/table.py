@@ -170,6 +170,7 @@ class Table:
         self._entry: pad.Entry | None = None
         self._entry_why = ""
         self._entry_kept = True  # the journal's copy of the entry is its latest
+        self._taken_back: pad.Entry | None = None  # an entry taken back on resuming, not yet said
         self._entry_presses: dict[int, int] = {}  # seat -> when its button went down
         #: The call panel, while a seat is making a call at the table (never journaled).
         self.calls: call_panel.CallPanel | None = None
@@ -243,13 +244,6 @@ class Table:
             return
         self._entry_kept = True
 
-    def _draft_current(self) -> bool:
-        """Is the entry kept beside the journal still the one after the game's last event?"""
-        try:
-            return self.journal.draft(self.game_id) is not None
-        except TablekitError:
-            return False
-
     def _take_back_entry(self) -> None:
         """On resuming: the entry kept beside the journal, where the show still asks for it."""
         try:
@@ -265,9 +259,8 @@ class Table:
         why = kept.get("why")
         self._entry_why = why if isinstance(why, str) and len(why) <= 200 else ""
         self._entry = entry
-        name = self.state.game.seats[entry.seat].name
+        self._taken_back = entry
         log.info("seat %d's hand, being entered when the table stopped, is back as it was", entry.seat + 1)
-        self.warn(f"what was entered for {name}'s hand before the table stopped is back", ms=10_000)
 
     def recover(self) -> None:
         """After the journal could not take an event (a full disk, say: ``post`` raised its
@@ -289,6 +282,11 @@ class Table:
             self._perform(effect)
         while self._queue:
             self._apply(self._queue.popleft())
+        taken, self._taken_back = self._taken_back, None
+        if taken is not None and self._entry is not None and self._entry.seat == taken.seat:
+            # said once the camera was asked again (had it read the hand, that would be shown)
+            name = self.state.game.seats[taken.seat].name
+            self.warn(f"what was entered for {name}'s hand before the table stopped is back", ms=10_000)
 
     @property
     def over(self) -> bool:
@@ -694,13 +692,14 @@ class Table:
             # taken back, and if the event cannot be (a power cut, a full disk) the entry is
             # still there to confirm again.
             self._entry = None
+            journaled = self.journaled
             try:
                 if entry.kind == pad.CARDS:
                     self._post_cards(entry, t_ms)
                     return True
                 self.post(entry.event(seat, t_ms))
             except TablekitError:
-                if self._entry is None and self._draft_current():
+                if self._entry is None and self.journaled == journaled:
                     self._entry = entry  # nothing of it journaled: it waits to be confirmed again
                 raise
             if self.entering() is None and pad.wanted(self.state) == (entry.seat, entry.kind):

@@ -233,9 +233,9 @@ def test_a_game_resumed_mid_show_asks_for_the_same_hand_with_what_was_entered(tm
         assert back.state == state and journaled(back) == events  # the entry is no event
         assert back.entry is not None and (back.entry.seat, back.entry.kind) == (2, POINTS)
         assert back.entry.typed == "12" and back.view().why == "no camera"
-        assert "entered for Meera's hand before the table stopped is back" in back.view().toast.text
         back.catch_up()  # the zone asked of the camera again: nothing, so the entry stays as it was
         assert back.entry.typed == "12"
+        assert "entered for Meera's hand before the table stopped is back" in back.view().toast.text
         keys = Keyboard(back, back.clock)
         keys.tap("return")
         assert back.entry.stage == CONFIRMING and back.entry.points == 12
@@ -354,6 +354,7 @@ def test_the_camera_back_after_a_restart_reads_the_hand_being_entered(tmp_path):
         back.catch_up()
         assert back.entry is None and j.draft(gid) is None
         assert back.state.show.current.seat == 2 and not back.state.show.current.entered
+        assert "before the table stopped" not in str(getattr(back.view(), "toast", ""))
 
 
 def test_a_lost_camera_is_not_asked_again_by_a_restart_and_the_entry_goes_on(tmp_path):
@@ -547,7 +548,9 @@ def test_a_kept_draft_too_big_or_too_deep_to_be_one_is_passed_over(tmp_path, cap
     with Journal(path) as j:
         t, keys = counting_seat_2(j, camera)
         gid = t.game_id
-    for body in ("[" * 200_000 + "]" * 200_000, json.dumps({"entry": {}, "why": "x" * 20_000})):
+    # nested too deep to parse (under the size bound), too big, and of a size no hand takes
+    for body in ("[" * 8000 + "]" * 8000, "[" * 200_000 + "]" * 200_000,
+                 json.dumps({"entry": {}, "why": "x" * 20_000})):
         with Journal(path) as j:
             j.keep_draft(gid, body)  # a well-formed row (its checksum right) holding nonsense
         with Journal(path) as j, caplog.at_level("WARNING"):
@@ -556,3 +559,19 @@ def test_a_kept_draft_too_big_or_too_deep_to_be_one_is_passed_over(tmp_path, cap
             assert back.entry is not None and back.entry.seat == 2 and back.entry.typed is None
         assert any("cannot be read back" in r.getMessage() for r in caplog.records)
         caplog.clear()
+
+
+def test_a_confirm_on_a_full_disk_that_kept_no_draft_still_keeps_the_entry(tmp_path, monkeypatch):
+    with Journal(tmp_path / "j.sqlite") as j:
+        t, keys = counting_seat_2(j)
+
+        def full(*_args, **_kw):
+            raise JournalFullError("the disk holding j.sqlite is full")
+
+        monkeypatch.setattr(j, "keep_draft", full)  # the disk filled before the count was entered
+        keys.type("31")
+        keys.tap("return")
+        monkeypatch.setattr(j, "append", full)
+        with pytest.raises(JournalFullError):
+            keys.seat(0)
+        assert t.entry is not None and t.entry.stage == CONFIRMING and t.entry.points == 31

@@ -7,12 +7,16 @@ row is turned on the table (the axis-aligned boxes of turned tiles overlap) or t
 close. The learnt reader knows each tile's up direction (``TilePeak.up``), so two tiles are
 neighbours in a meld when they stand along one line (their ups within ``ROW_TURN`` of each
 other, or of each other turned half round: a tile read upside down is still in the row), lie
-in one row
-(their centres no more than ``ROW_ACROSS`` of a tile's height apart across it) and side by
-side: their centres along the row no further apart than ``ROW_PITCH`` times the table's own
-tile pitch, the median over its tiles of the distance to the nearest tile beside them, in
+in one row (their centres no more than ``ROW_ACROSS`` of a tile's height apart across it)
+and side by side: their centres along the row no further apart than ``ROW_PITCH`` times the
+pitch where they lie (``local_pitch``, the larger of the two tiles'): the median, over the
+tiles within ``PITCH_REACH`` of a tile, of the distance to the nearest tile beside them, in
 tile heights. That pitch is a tile's width plus the gap players leave inside a meld, so it
-follows the set's shape and the table's habits instead of a fixed share. Unlike cards,
+follows the set's shape and the table's habits instead of a fixed share; it is measured
+around each tile because a table seen at a slant squashes its far rows and not its near
+ones. A tile's up, read from its small face, can be 30° out, so each tile stands as the tiles
+within ``UP_REACH`` stand (``standing``: the axial mean of their ups, its own among them); a
+tile whose up the reader could not tell stands alone. Unlike cards,
 tiles are not kept apart by the table's colour patches (``vision.table_regions``): the dark
 grooves between tiles pushed together cut a row's patch into one patch a tile, and the row's
 own geometry already says where table shows between melds.
@@ -34,7 +38,7 @@ ROW_TURN: Final = 45.0
 #: Two tiles of one row lie no further apart across it than this share of a tile's height.
 ROW_ACROSS: Final = 0.55
 #: Two tiles of one row are neighbours in a meld when their centres lie no further apart
-#: along it than this many times the table's tile pitch (``tile_pitch``).
+#: along it than this many times the pitch where they lie (``local_pitch``).
 ROW_PITCH: Final = 1.3
 #: A tile's width over its height, to take its height from its axis-aligned box when turned.
 ASPECT: Final = 0.72

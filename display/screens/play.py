@@ -86,9 +86,9 @@ def seat_name(canvas: Canvas, name: str, line_px: int, width: int) -> str:
 
 
 def ring_geometry(canvas: Canvas) -> tuple[tuple[int, int], int, int]:
-    """The countdown ring's centre, outer radius and width: a share of the height, and on a
-    screen taller than wide (a portrait kiosk) no more than ``RING_RADIUS_OF_WIDTH`` of the
-    width, so the ring and its pointer stay clear of the seats at its sides."""
+    """The countdown ring's centre, outer radius and width: a share of the height, and no more
+    than ``RING_RADIUS_OF_WIDTH`` of the width (which binds on a screen about as wide as high or
+    taller: a portrait kiosk), so the ring and its pointer stay clear of the seats at its sides."""
     L = canvas.layout
     radius = min(L.py(RING_RADIUS), round(RING_RADIUS_OF_WIDTH * L.width))
     width = max(1, round(radius * RING_WIDTH / RING_RADIUS))
