@@ -35,7 +35,8 @@ def footer(canvas: Canvas, prompt: str) -> None:
         return
     L = canvas.layout
     band = inset(L.footer_band(), L.py(0.03), L.py(0.012))
-    canvas.text(prompt, L.line("small"), band, theme.TEXT_DIM, align="center", bold=False)
+    # over two lines where the band is narrow (a portrait screen) rather than cut
+    canvas.paragraph(prompt, L.line("small"), band, theme.TEXT_DIM, align="center", bold=False, min_scale=0.4)
     canvas.mark("footer", band)
 
 

@@ -119,3 +119,18 @@ def test_what_counts_as_a_number_on_the_screen() -> None:
 
     assert all(is_number(t) for t in ("0", "157", "-12", "+3", "12.5", " 80 ", "−4"))
     assert not any(is_number(t) for t in ("", "-", "1.2.3", "12 pts", "R12", "٣", "²", "1e5", "."))
+
+
+@pytest.mark.parametrize("size", [(600, 1024), (480, 800), PI], ids=["600x1024", "480x800", "800x480"])
+def test_the_footer_says_what_the_buttons_do_whole_beside_the_soft_keys(size: tuple[int, int]) -> None:
+    """Where the band left of MENU and OK is narrow (a portrait screen) the prompt wraps."""
+    from display.samples import every_screen
+
+    for name, view in every_screen().items():
+        prompt = getattr(view, "hint", "") or getattr(view, "prompt", "")
+        if not prompt or getattr(view, "toast", None) is not None:
+            continue  # a message in its pill stands over the prompt while it is up
+        _, canvas = render(view, size)
+        band = canvas.regions["footer"]
+        lines = [t.text for t in canvas.texts if band.contains(t.rect)]
+        assert " ".join(lines).split() == prompt.split(), f"{name} at {size}: {lines} for {prompt!r}"
