@@ -124,8 +124,8 @@ def _group(canvas: Canvas, view: ShowView, index: int, group: GroupView, cell: p
             canvas.paragraph(group.reason, L.line("small"), words_box, theme.WARNING, valign="top", min_scale=0.75)
         else:
             canvas.text(kind, L.line("small"), words_box, theme.TEXT_DIM, bold=False)
-    elif group.valid:
-        canvas.text(kind, L.line("small"), words_box, theme.VALID)
+    elif group.valid:  # on one line where it fits; over two, not cut, in a narrow cell
+        canvas.paragraph(kind, L.line("small"), words_box, theme.VALID, min_scale=0.75)
     else:
         canvas.paragraph(group.reason or kind, L.line("small"), words_box, theme.TEXT, valign="top", min_scale=0.75)
 
