@@ -22,10 +22,11 @@ def header(canvas: Canvas, title: str, right: str = "", colour: theme.Colour = t
         left_box, right_box = pygame.Rect(inner.x, inner.y, int(inner.w * 0.62), inner.h), pygame.Rect(
             inner.x + int(inner.w * 0.64), inner.y, int(inner.w * 0.36), inner.h
         )
-        canvas.text(right, L.line("body"), right_box, theme.TEXT_DIM, align="right")
+        canvas.paragraph(right, L.line("body"), right_box, theme.TEXT_DIM, align="right", min_scale=0.5)
     else:
         left_box = inner
-    canvas.text(title, L.line("title"), left_box, colour)
+    # shrunk, then over two lines where the band is narrow (a portrait screen), before a cut
+    canvas.paragraph(title, L.line("title"), left_box, colour, min_scale=0.4)
     return canvas.mark("header", band)
 
 

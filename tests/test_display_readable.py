@@ -134,3 +134,17 @@ def test_the_footer_says_what_the_buttons_do_whole_beside_the_soft_keys(size: tu
         band = canvas.regions["footer"]
         lines = [t.text for t in canvas.texts if band.contains(t.rect)]
         assert " ".join(lines).split() == prompt.split(), f"{name} at {size}: {lines} for {prompt!r}"
+
+
+@pytest.mark.parametrize("size", [(600, 1024), (480, 800), PI, TABLE], ids=["600x1024", "480x800", "800x480", "1920x1080"])
+def test_no_header_is_cut(size: tuple[int, int]) -> None:
+    """A title and its status shrink, then take two lines, in a narrow header (a portrait screen)."""
+    from display.samples import every_screen
+
+    for name, view in every_screen().items():
+        _, canvas = render(view, size)
+        band = canvas.regions.get("header")
+        if band is None:
+            continue
+        cut = [t.text for t in canvas.texts if band.contains(t.rect) and t.text.endswith("…")]
+        assert not cut, f"{name} at {size}: {cut}"

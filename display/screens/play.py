@@ -134,14 +134,15 @@ def _header(canvas: Canvas, view: PlayView) -> None:
     problem = chrome.health_icons(canvas, icons, view.link, view.camera)
     title_box = pygame.Rect(inner.x, inner.y, int(inner.w * 0.4), inner.h)
     status_box = pygame.Rect(title_box.right + L.py(0.02), inner.y, icons.left - title_box.right - L.py(0.04), inner.h)
-    canvas.text(view.variant_name, L.line("title"), title_box, theme.TEXT)
+    # each shrunk, then over two lines where the band is narrow (a portrait screen), before a cut
+    canvas.paragraph(view.variant_name, L.line("title"), title_box, theme.TEXT, min_scale=0.4)
     if problem:
-        canvas.text(problem, L.line("small"), status_box, theme.WARNING, align="right")
+        canvas.paragraph(problem, L.line("small"), status_box, theme.WARNING, align="right", min_scale=0.6)
     else:
         parts = [f"Deal {view.deal_number}" + (f" of {view.deals_total}" if view.deals_total else "")]
         if view.target:
             parts.append(view.target)
-        canvas.text(" · ".join(parts), L.line("body"), status_box, theme.TEXT_DIM, align="right")
+        canvas.paragraph(" · ".join(parts), L.line("body"), status_box, theme.TEXT_DIM, align="right", min_scale=0.5)
     canvas.mark("header", band)
 
 
