@@ -42,6 +42,10 @@ SOFT_KEY_MARGIN: Final = 0.008  # of the height: from the screen's edge and betw
 SOFT_KEYS_TOP: Final = 0.88
 
 
+#: The narrowest screen (width over height) whose type is sized by its height alone (4:3).
+TYPE_ASPECT: Final = 4 / 3
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Turns the fractional description into pixels for one surface size."""
@@ -64,7 +68,10 @@ class Layout:
         return max(1, round(fraction * self.height))
 
     def line(self, role: str) -> int:
-        return max(MIN_LINE_PX, round(TYPE[role] * self.height))
+        """A role's line height: a share of the screen's height, or on a screen narrower than
+        ``TYPE_ASPECT`` (a portrait kiosk) of the height such a screen of this width would
+        have, so that lines laid out across the width fit it."""
+        return max(MIN_LINE_PX, round(TYPE[role] * min(self.height, self.width / TYPE_ASPECT)))
 
     @property
     def full(self) -> pygame.Rect:

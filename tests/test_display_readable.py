@@ -148,3 +148,31 @@ def test_no_header_is_cut(size: tuple[int, int]) -> None:
             continue
         cut = [t.text for t in canvas.texts if band.contains(t.rect) and t.text.endswith("…")]
         assert not cut, f"{name} at {size}: {cut}"
+
+
+PLAYING_SCREENS = ("play", "show-valid", "show-invalid", "show-correcting", "show-tiles", "turn-check",
+                   "turn-check-read-again", "deal", "scoreboard", "gameover", "gameover-choices",
+                   "scorepad-count", "scorepad-cards", "calls", "message")
+
+
+@pytest.mark.parametrize("size", [(600, 1024), (480, 800), (1080, 1920)], ids=["600x1024", "480x800", "1080x1920"])
+def test_on_a_portrait_screen_the_screens_of_a_game_cut_no_word(size: tuple[int, int]) -> None:
+    """Type is sized as on a 4:3 screen of the same width, so lines laid out across the
+    width fit it (sized by the height alone, 88 texts were cut on a 600×1024 screen)."""
+    from display.samples import every_screen
+
+    for name, view in every_screen().items():
+        if name not in PLAYING_SCREENS:
+            continue
+        _, canvas = render(view, size)
+        cut = [t.text for t in canvas.texts if t.text.endswith("…")]
+        assert not cut, f"{name} at {size}: {cut}"
+
+
+def test_type_follows_the_height_on_a_landscape_screen_and_the_width_on_a_portrait_one() -> None:
+    from display.layout import Layout
+
+    for role in ("title", "large", "body", "small"):
+        assert Layout(1920, 1080).line(role) == Layout(2560, 1080).line(role)  # wider: the same
+        assert Layout(800, 600).line(role) == Layout(1000, 600).line(role)  # 4:3 and wider alike
+        assert Layout(600, 1024).line(role) == Layout(600, 450).line(role)  # portrait: as 600×450
