@@ -150,7 +150,7 @@ def test_no_header_is_cut(size: tuple[int, int]) -> None:
         assert not cut, f"{name} at {size}: {cut}"
 
 
-PLAYING_SCREENS = ("play", "show-valid", "show-invalid", "show-correcting", "show-tiles", "turn-check",
+PLAYING_SCREENS = ("setup", "setup-roster", "setup-adding-a-name", "play", "show-valid", "show-invalid", "show-correcting", "show-tiles", "turn-check",
                    "turn-check-read-again", "deal", "scoreboard", "gameover", "gameover-choices",
                    "scorepad-count", "scorepad-cards", "calls", "message")
 
@@ -158,7 +158,8 @@ PLAYING_SCREENS = ("play", "show-valid", "show-invalid", "show-correcting", "sho
 @pytest.mark.parametrize("size", [(600, 1024), (480, 800), (1080, 1920)], ids=["600x1024", "480x800", "1080x1920"])
 def test_on_a_portrait_screen_the_screens_of_a_game_cut_no_word(size: tuple[int, int]) -> None:
     """Type is sized as on a 4:3 screen of the same width, so lines laid out across the
-    width fit it (sized by the height alone, 88 texts were cut on a 600×1024 screen)."""
+    width fit it (sized by the height alone, 88 texts were cut on a 600×1024 screen), and the
+    setup screen's narrow, tall rows put each label above its value."""
     from display.samples import every_screen
 
     for name, view in every_screen().items():

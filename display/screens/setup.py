@@ -13,6 +13,7 @@ from display.viewmodel import NameEntry, RosterName, SetupView
 
 MIN_ROWS = 6  # rows never grow taller than a sixth of the column: a short list stays compact
 REMOVE_KEY_ASPECT = 2.2  # the "remove" key beside the roster name under the cursor: width / height
+STACKED = 2.5  # a row narrower than this many times its height puts its label above its value
 
 Row = tuple[str, str, str, int]  # label, value, section, index
 
@@ -86,9 +87,15 @@ def _row(canvas: Canvas, rect: pygame.Rect, label: str, value: str, section: str
         canvas.panel(rect, fill, edge, width=L.py(0.006 if wide else 0.002))
         ink = theme.HIGHLIGHT_TEXT if here and not view.editing else theme.TEXT
         inner = inset(rect, L.py(0.02), L.py(0.006))
-        share = 0.3 if section in ("roster", "add", "resume") else 0.36
-        label_box = pygame.Rect(inner.x, inner.y, int(inner.w * share), inner.h)
-        value_box = pygame.Rect(label_box.right + L.py(0.01), inner.y, inner.right - label_box.right - L.py(0.01), inner.h)
+        stacked = inner.w < STACKED * inner.h
+        if stacked:  # a narrow, tall cell (a portrait screen): the label above
+            label_box = pygame.Rect(inner.x, inner.y, inner.w, inner.h * 2 // 5)
+            value_box = pygame.Rect(inner.x, label_box.bottom, inner.w, inner.bottom - label_box.bottom)
+        else:
+            share = 0.3 if section in ("roster", "add", "resume") else 0.36
+            label_box = pygame.Rect(inner.x, inner.y, int(inner.w * share), inner.h)
+            value_box = pygame.Rect(label_box.right + L.py(0.01), inner.y,
+                                    inner.right - label_box.right - L.py(0.01), inner.h)
         if section == "roster" and here and not view.editing:  # a finger takes the name off here
             key = pygame.Rect(0, 0, min(value_box.w // 2, round(rect.h * REMOVE_KEY_ASPECT)), rect.h - 2 * L.py(0.006))
             key.midright = (rect.right - L.py(0.006), rect.centery)
@@ -98,7 +105,11 @@ def _row(canvas: Canvas, rect: pygame.Rect, label: str, value: str, section: str
             value_box.w = max(1, key.x - L.py(0.01) - value_box.x)
         label_ink = ink if here else theme.VALID if seated else theme.TEXT_DIM
         canvas.text(label, L.line("small"), label_box, label_ink, bold=False)
-        canvas.text(value, L.line("body"), value_box, ink if here or seated or section != "roster" else theme.TEXT_DIM)
+        value_ink = ink if here or seated or section != "roster" else theme.TEXT_DIM
+        if stacked:  # room for two lines under the label
+            canvas.paragraph(value, L.line("body"), value_box, value_ink, min_scale=0.6)
+        else:
+            canvas.text(value, L.line("body"), value_box, value_ink)
     name = section if single else f"{section}:{index}"
     canvas.mark(f"row:{name}", rect)
     if here:
