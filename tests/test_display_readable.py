@@ -152,7 +152,7 @@ def test_no_header_is_cut(size: tuple[int, int]) -> None:
 
 PLAYING_SCREENS = ("setup", "setup-roster", "setup-adding-a-name", "play", "show-valid", "show-invalid", "show-correcting", "show-tiles", "turn-check",
                    "turn-check-read-again", "deal", "scoreboard", "gameover", "gameover-choices",
-                   "scorepad-count", "scorepad-cards", "calls", "message")
+                   "scorepad-count", "scorepad-cards", "calls", "message", "history")
 
 
 @pytest.mark.parametrize("size", [(600, 1024), (480, 800), (1080, 1920)], ids=["600x1024", "480x800", "1080x1920"])
@@ -177,3 +177,12 @@ def test_type_follows_the_height_on_a_landscape_screen_and_the_width_on_a_portra
         assert Layout(1920, 1080).line(role) == Layout(2560, 1080).line(role)  # wider: the same
         assert Layout(800, 600).line(role) == Layout(1000, 600).line(role)  # 4:3 and wider alike
         assert Layout(600, 1024).line(role) == Layout(600, 450).line(role)  # portrait: as 600×450
+
+
+@BOTH
+def test_the_history_list_wraps_a_long_game_line_instead_of_cutting_it(size: tuple[int, int]) -> None:
+    from display.samples import every_screen
+
+    _, canvas = render(every_screen()["history"], size)
+    assert not [t.text for t in canvas.texts if t.text.endswith("…")]
+    assert any(t.text.startswith("pool 101") for t in canvas.texts)  # the line's second half

@@ -30,10 +30,11 @@ def draw(canvas: Canvas, view: HistoryView) -> None:
         canvas.panel(row, theme.PANEL, theme.PANEL_EDGE, width=L.py(0.002))
         canvas.mark(f"game:{i}", row)
         cells = split_columns(inset(row, L.py(0.02), L.py(0.004)), COLUMNS, gap=L.py(0.02))
-        canvas.text(line.when, L.line("small"), cells[0], theme.TEXT_DIM, bold=False)
+        # each over two lines where it is longer than its column holds on one
+        canvas.paragraph(line.when, L.line("small"), cells[0], theme.TEXT_DIM, bold=False, min_scale=0.8)
         game = line.game + (f" · {line.deals} deal{'s' * (line.deals != 1)}" if line.deals else "")
-        canvas.text(game, L.line("small"), cells[1], theme.TEXT, bold=False)
-        canvas.text(line.players, L.line("small"), cells[2], theme.TEXT, bold=False)
+        canvas.paragraph(game, L.line("small"), cells[1], theme.TEXT, bold=False, min_scale=0.8)
+        canvas.paragraph(line.players, L.line("small"), cells[2], theme.TEXT, bold=False, min_scale=0.8)
         won = line.winners if line.winners and not line.status else line.status or "-"
         canvas.text(won, L.line("body"), cells[3], theme.HIGHLIGHT if line.winners and not line.status
                     else theme.TEXT_DIM)
