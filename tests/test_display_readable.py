@@ -186,3 +186,13 @@ def test_the_history_list_wraps_a_long_game_line_instead_of_cutting_it(size: tup
     _, canvas = render(every_screen()["history"], size)
     assert not [t.text for t in canvas.texts if t.text.endswith("…")]
     assert any(t.text.startswith("pool 101") for t in canvas.texts)  # the line's second half
+
+
+@pytest.mark.parametrize("size", [PI, TABLE, (800, 400)], ids=["800x480", "1920x1080", "800x400"])
+def test_no_sample_screen_cuts_a_word_on_a_landscape_screen(size: tuple[int, int]) -> None:
+    from display.samples import every_screen
+
+    for name, view in every_screen().items():
+        _, canvas = render(view, size)
+        cut = [t.text for t in canvas.texts if t.text.endswith("…")]
+        assert not cut, f"{name} at {size}: {cut}"

@@ -106,7 +106,7 @@ def _row(canvas: Canvas, rect: pygame.Rect, label: str, value: str, section: str
         label_ink = ink if here else theme.VALID if seated else theme.TEXT_DIM
         canvas.text(label, L.line("small"), label_box, label_ink, bold=False)
         value_ink = ink if here or seated or section != "roster" else theme.TEXT_DIM
-        if stacked:  # room for two lines under the label
+        if stacked or section == "variant":  # over two lines (the game's long name) before a cut
             canvas.paragraph(value, L.line("body"), value_box, value_ink, min_scale=0.6)
         else:
             canvas.text(value, L.line("body"), value_box, value_ink)
