@@ -71,7 +71,13 @@ class Layout:
         """A role's line height: a share of the screen's height, or on a screen narrower than
         ``TYPE_ASPECT`` (a portrait kiosk) of the height such a screen of this width would
         have, so that lines laid out across the width fit it."""
-        return max(MIN_LINE_PX, round(TYPE[role] * min(self.height, self.width / TYPE_ASPECT)))
+        return max(MIN_LINE_PX, round(TYPE[role] * self.type_height))
+
+    @property
+    def type_height(self) -> float:
+        """The height type is sized by: the screen's, or on a screen narrower than
+        ``TYPE_ASPECT`` the height such a screen of this width would have."""
+        return min(self.height, self.width / TYPE_ASPECT)
 
     @property
     def full(self) -> pygame.Rect:

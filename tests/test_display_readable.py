@@ -150,9 +150,9 @@ def test_no_header_is_cut(size: tuple[int, int]) -> None:
         assert not cut, f"{name} at {size}: {cut}"
 
 
-PLAYING_SCREENS = ("setup", "setup-roster", "setup-adding-a-name", "play", "show-valid", "show-invalid", "show-correcting", "show-tiles", "turn-check",
+PLAYING_SCREENS = ("setup", "setup-roster", "setup-adding-a-name", "play", "play-8-seats", "show-valid", "show-invalid", "show-correcting", "show-tiles", "turn-check",
                    "turn-check-read-again", "deal", "scoreboard", "gameover", "gameover-choices",
-                   "scorepad-count", "scorepad-cards", "calls", "message", "history")
+                   "scorepad-count", "scorepad-cards", "scorepad-verdict", "calls", "message", "history")
 
 
 @pytest.mark.parametrize("size", [(600, 1024), (480, 800), (1080, 1920)], ids=["600x1024", "480x800", "1080x1920"])

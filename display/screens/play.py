@@ -57,7 +57,9 @@ def seat_rects(canvas: Canvas, count: int) -> list[pygame.Rect]:
     cx, cy = CENTRE[0] * L.width, CENTRE[1] * L.height
     rx, ry = SEAT_ORBIT[0] * L.width, SEAT_ORBIT[1] * L.height
     w = round(L.width * (SEAT_WIDTH if count <= 6 else SEAT_WIDTH_CROWDED))
-    h = round(L.height * (SEAT_HEIGHT if count <= 6 else SEAT_HEIGHT_CROWDED))
+    # as tall as on a 4:3 screen of this width where the screen is narrower (a portrait
+    # kiosk): a box as tall as the screen allows, but as narrow as its width, cut its name
+    h = round(L.type_height * (SEAT_HEIGHT if count <= 6 else SEAT_HEIGHT_CROWDED))
     out = []
     for i in range(count):
         t = 2 * math.pi * i / max(1, count)

@@ -53,7 +53,7 @@ def draw(canvas: Canvas, view: ScorepadView, faces: FaceDrawer) -> None:
     colour = theme.TEXT
     if view.verdict is not None:
         colour = theme.VALID if view.verdict else theme.INVALID_TEXT
-    value_px = max(MIN_VALUE_PX, round(VALUE_LINE * L.height))
+    value_px = max(MIN_VALUE_PX, round(VALUE_LINE * L.type_height))
     shown = view.value + ("_" if view.typing else "")
     canvas.text(shown, value_px, inset(value_box, L.py(0.01)), colour, align="center", min_scale=0.5)
     canvas.mark("pad:value", value_box)
