@@ -19,6 +19,7 @@ from display.theme import Colour
 ELLIPSIS = "…"
 MIN_NUMBER_PX = 8  # a number shrinks this far before it is cut (never, on any screen the kit allows)
 MIN_PARAGRAPH_PX = 14  # a wrapped reason is never shrunk below this line height
+ONE_LINE_SCALE = 0.85  # a paragraph shrinks this far to stay on one line before it wraps
 FIGURE_PROBE_PX = 100  # the line height the digits' ink is measured at
 # What to write when the font has no glyph: the judge notation's letters for the suits.
 _STAND_INS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C", "…": "...", "·": "-", "—": "-", "→": "->"}
@@ -277,6 +278,12 @@ class Canvas:
         text = self.cache.displayable(printable(text), line_px, bold)
         size = max(1, min(line_px, box.h))
         floor = min(size, max(MIN_PARAGRAPH_PX, int(line_px * min_scale)))
+        # a short text stays on one line, shrunk a little, rather than wrap
+        one = size
+        while one > max(floor, int(size * ONE_LINE_SCALE)) and self.cache.width(text, one, bold) > box.w:
+            one -= 1
+        if self.cache.width(text, one, bold) <= box.w:
+            return [text], one, True
         while True:
             lines = self.wrap_lines(text, size, box.w, bold)
             fits = len(lines) * size <= box.h and all(self.cache.width(line, size, bold) <= box.w for line in lines)

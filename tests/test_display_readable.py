@@ -150,7 +150,7 @@ def test_no_header_is_cut(size: tuple[int, int]) -> None:
         assert not cut, f"{name} at {size}: {cut}"
 
 
-PLAYING_SCREENS = ("setup", "setup-roster", "setup-adding-a-name", "play", "play-8-seats", "show-valid", "show-invalid", "show-correcting", "show-tiles", "turn-check",
+PLAYING_SCREENS = ("setup", "setup-roster", "setup-adding-a-name", "play", "show-valid", "show-invalid", "show-correcting", "show-tiles", "turn-check",
                    "turn-check-read-again", "deal", "scoreboard", "gameover", "gameover-choices",
                    "scorepad-count", "scorepad-cards", "scorepad-verdict", "calls", "message", "history")
 
@@ -183,9 +183,22 @@ def test_type_follows_the_height_on_a_landscape_screen_and_the_width_on_a_portra
 def test_the_history_list_wraps_a_long_game_line_instead_of_cutting_it(size: tuple[int, int]) -> None:
     from display.samples import every_screen
 
-    _, canvas = render(every_screen()["history"], size)
+    view = every_screen()["history"]
+    _, canvas = render(view, size)
     assert not [t.text for t in canvas.texts if t.text.endswith("…")]
-    assert any(t.text.startswith("pool 101") for t in canvas.texts)  # the line's second half
+    for i, line in enumerate(view.lines):  # each game's words all there, on one line or two
+        row = canvas.regions[f"game:{i}"]
+        words = " ".join(t.text for t in canvas.texts if row.contains(t.rect)).split()
+        game = line.game + (f" · {line.deals} deal{'s' * (line.deals != 1)}" if line.deals else "")
+        assert " ".join(game.split()) in " ".join(words), (game, words)
+
+
+@pytest.mark.parametrize("size", [(600, 1024), (480, 800), (1080, 1920)], ids=["600x1024", "480x800", "1080x1920"])
+def test_eight_seats_names_are_whole_on_a_portrait_screen(size: tuple[int, int]) -> None:
+    view = play_view(8)
+    _, canvas = render(view, size)
+    shown = [t.text for t in canvas.texts]
+    assert all(seat.name in shown for seat in view.seats), shown
 
 
 @pytest.mark.parametrize("size", [PI, TABLE, (800, 400)], ids=["800x480", "1920x1080", "800x400"])

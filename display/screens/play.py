@@ -14,7 +14,7 @@ import pygame
 from display import chrome, qr, theme
 from display.canvas import Canvas, number_text
 from display.fonts import clusters
-from display.layout import HEADER, inset
+from display.layout import HEADER, MIN_LINE_PX, inset
 from display.viewmodel import SEAT_DROPPED, SEAT_ELIMINATED, PlayView, SeatView
 
 CENTRE = (0.5, 0.5)  # the table's centre, as fractions of width and height
@@ -57,9 +57,7 @@ def seat_rects(canvas: Canvas, count: int) -> list[pygame.Rect]:
     cx, cy = CENTRE[0] * L.width, CENTRE[1] * L.height
     rx, ry = SEAT_ORBIT[0] * L.width, SEAT_ORBIT[1] * L.height
     w = round(L.width * (SEAT_WIDTH if count <= 6 else SEAT_WIDTH_CROWDED))
-    # as tall as on a 4:3 screen of this width where the screen is narrower (a portrait
-    # kiosk): a box as tall as the screen allows, but as narrow as its width, cut its name
-    h = round(L.type_height * (SEAT_HEIGHT if count <= 6 else SEAT_HEIGHT_CROWDED))
+    h = round(L.height * (SEAT_HEIGHT if count <= 6 else SEAT_HEIGHT_CROWDED))
     out = []
     for i in range(count):
         t = 2 * math.pi * i / max(1, count)
@@ -242,9 +240,14 @@ def _seat(
         stripe = pygame.Rect(rect.x, rect.y + rect.h // 8, max(4, pad), rect.h * 3 // 4)
         pygame.draw.rect(canvas.surface, team, stripe, border_radius=2)
         inner = pygame.Rect(inner.x + pad, inner.y, inner.w - pad, inner.h)
-    # three rows: the name, the score (the big element: read across the table), a note
+    # three rows: the name, the score (the big element: read across the table), a note; the
+    # name's and the note's type as on a 4:3 screen of this width where the screen is
+    # narrower (a portrait kiosk's tall, narrow seat boxes cut a name at the box's own height)
     name_h = round(inner.h * NAME_SHARE)
     note_h = round(inner.h * NOTE_SHARE)
+    narrow = L.type_height / L.height
+    name_px = max(MIN_LINE_PX, round(name_h * narrow)) if narrow < 1 else name_h
+    note_px = min(note_h, max(MIN_LINE_PX, round(note_h * narrow))) if narrow < 1 else note_h
     name_box = pygame.Rect(inner.x, inner.y, inner.w, name_h)
     if dealer:
         chip_d = min(name_h, inner.w // 5)
@@ -255,7 +258,7 @@ def _seat(
         canvas.text("D", int(chip_d * 0.8), chip.inflate(-chip_d // 5, -chip_d // 8), theme.TEXT_DARK, align="center")
         canvas.mark(f"dealer:{index}", chip)
         name_box.w -= chip_d + pad
-    canvas.text(seat_name(canvas, seat.name, name_h, name_box.w), name_h, name_box, ink)
+    canvas.text(seat_name(canvas, seat.name, name_px, name_box.w), name_px, name_box, ink)
 
     note_row = pygame.Rect(inner.x, inner.bottom - note_h, inner.w, note_h)
     score_box = pygame.Rect(inner.x, name_box.bottom, inner.w, note_row.y - name_box.bottom)
@@ -271,7 +274,7 @@ def _seat(
         colour = theme.INVALID_TEXT if seat.state == SEAT_ELIMINATED and not active else ink
         if note != seat.note and not out and team is not None and not active:
             colour = team
-        canvas.text(note, note_h, note_box, colour, bold=False)
+        canvas.text(note, note_px, note_box, colour, bold=False)
     if seat.state == SEAT_ELIMINATED:
         pygame.draw.line(canvas.surface, theme.INVALID, rect.topleft, rect.bottomright, max(2, L.py(0.004)))
 

@@ -104,12 +104,10 @@ def _row(canvas: Canvas, rect: pygame.Rect, label: str, value: str, section: str
             canvas.mark(f"row:remove:{index}", key)
             value_box.w = max(1, key.x - L.py(0.01) - value_box.x)
         label_ink = ink if here else theme.VALID if seated else theme.TEXT_DIM
-        canvas.text(label, L.line("small"), label_box, label_ink, bold=False)
+        # each shrunk a little, then over two lines (a long name, a narrow screen) before a cut
+        canvas.paragraph(label, L.line("small"), label_box, label_ink, bold=False, min_scale=0.6)
         value_ink = ink if here or seated or section != "roster" else theme.TEXT_DIM
-        if stacked or section == "variant":  # over two lines (the game's long name) before a cut
-            canvas.paragraph(value, L.line("body"), value_box, value_ink, min_scale=0.6)
-        else:
-            canvas.text(value, L.line("body"), value_box, value_ink)
+        canvas.paragraph(value, L.line("body"), value_box, value_ink, min_scale=0.6)
     name = section if single else f"{section}:{index}"
     canvas.mark(f"row:{name}", rect)
     if here:
