@@ -162,9 +162,9 @@ def local_pitch(along: np.ndarray, across: np.ndarray, same_row: np.ndarray,
     """Each tile's pitch: ``tile_pitch`` over the tiles within ``reach`` tile heights of it,
     where at least ``PITCH_TILES`` of them have a tile beside them within ``MAX_PITCH``; the
     whole table's where fewer do (or ``reach`` is endless)."""
-    table = tile_pitch(along, same_row)
     nearest = _nearest_beside(along, same_row)
     measures = nearest <= MAX_PITCH
+    table = float(np.median(nearest[measures])) if measures.any() else DEFAULT_PITCH  # tile_pitch's
     out = np.full(len(nearest), table)
     if not math.isfinite(reach):
         return out
