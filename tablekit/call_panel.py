@@ -3,8 +3,11 @@ contract games' own calls: Telefunken's chip, Dummy Rummy's goal and floating di
 Rummy's joker, American Jokers' upcard, Push's push), from the keyboard or by touch, instead of
 only from scripts and ``Table.call``.
 
-The panel is the screen's own (never journaled): the seat calling, the call picked, the tiles
-entered (the scorepad's :class:`~engine.game.scorepad.HandDraft`; cards in a card game). Each call is asked of the
+The panel is the screen's own (no event): the seat calling, the call picked, the tiles
+entered (the scorepad's :class:`~engine.game.scorepad.HandDraft`; cards in a card game). Like
+the scorepad's entry, a copy is kept beside the journal at each change (:func:`panel_record`),
+and a table resumed after a power cut opens it again as it was while play is still on
+(:func:`panel_from_record`). Each call is asked of the
 engine as it stands (:func:`engine.game.flow.answer_call`, pure), so the panel shows whether
 the rules take it now or why not; "Call" posts the :class:`~engine.game.events.Called` event,
 journaled whether the rules take it or refuse it, and the panel shows their answer.
@@ -90,6 +93,33 @@ def open_panel(state: GameState, seat: int | None = None) -> CallPanel | None:
     first = live.CALL_DOUBLE if window else live.CALL_MELD
     tiles = state.game.variant.uses_tiles
     return CallPanel(chosen, first if first in calls else calls[0], pad.new_draft((), tiles))
+
+
+#: The longest answer of the rules a kept panel may hold (they are a line or two).
+_SAID_CHARS = 400
+
+
+def panel_record(panel: CallPanel) -> dict[str, object]:
+    """What is kept of an open panel (JSON-ready), for :func:`panel_from_record`."""
+    return {"seat": panel.seat, "call": panel.call, "hand": pad.draft_record(panel.hand),
+            "said": panel.said, "refused": panel.refused}
+
+
+def panel_from_record(state: GameState, record: object) -> CallPanel | None:
+    """The panel ``record`` kept, opened again as it was; None when play is not on, or the
+    record holds anything a panel could not (a seat the game has not, a call it does not
+    offer, a tile the notation cannot read): the players then open it again."""
+    fresh = open_panel(state)
+    if fresh is None or not isinstance(record, dict):
+        return None
+    seat, call, said, refused = (record.get(k) for k in ("seat", "call", "said", "refused"))
+    if not (type(seat) is int and 0 <= seat < state.game.players and call in family_calls(state.game)
+            and isinstance(said, str) and len(said) <= _SAID_CHARS and type(refused) is bool):
+        return None
+    hand = pad.draft_from_record(record.get("hand"), fresh.hand.tiles)
+    if hand is None:
+        return None
+    return CallPanel(seat, str(call), hand, said, refused)
 
 
 def box_call(state: GameState, seat: int, t_ms: int) -> str:

@@ -14,7 +14,8 @@ scorepad (:mod:`engine.game.scorepad`). The entry in progress is the table's own
 seat buttons step it, MENU steps back, OK ends it, the keyboard types it; no event is
 journaled until a different seat's button confirms it, which posts the engine's
 ``HandEntered``. Each change of the entry is kept beside the journal (its ``drafts``), and a
-resumed table takes it back, so a power cut mid-entry loses nothing entered.
+resumed table takes it back, so a power cut mid-entry loses nothing entered; so is the call
+panel while a call is being made (:mod:`tablekit.call_panel`).
 """
 
 from __future__ import annotations
@@ -169,11 +170,12 @@ class Table:
         #: kept beside the journal, see ``entry``).
         self._entry: pad.Entry | None = None
         self._entry_why = ""
-        self._entry_kept = True  # the journal's copy of the entry is its latest
+        self._draft_kept = True  # the journal's copy of the entry and the call panel is their latest
         self._taken_back: pad.Entry | None = None  # an entry taken back on resuming, not yet said
         self._entry_presses: dict[int, int] = {}  # seat -> when its button went down
-        #: The call panel, while a seat is making a call at the table (never journaled).
-        self.calls: call_panel.CallPanel | None = None
+        #: The call panel, while a seat is making a call at the table (no event: a copy is
+        #: kept beside the journal, see ``calls``).
+        self._calls: call_panel.CallPanel | None = None
         #: The most bytes the journal's photos may take (None: ``$TABLEKIT_PHOTO_BUDGET_MB``).
         self.photo_budget: int | None = None
         #: The club's page for this table, shown on the play screen as a QR code ("" none).
@@ -210,10 +212,10 @@ class Table:
                     devices=devices, on_view=on_view)
         table._redo = owed
         table.last_event_ms = journal.last_time(game_id)
-        table._take_back_entry()
+        table._take_back_draft()
         return table
 
-    # --- the scorepad's entry, kept across a power cut ------------------------------------------
+    # --- what the players are entering by hand, kept across a power cut ------------------------
 
     @property
     def entry(self) -> pad.Entry | None:
@@ -223,36 +225,59 @@ class Table:
 
     @entry.setter
     def entry(self, entry: pad.Entry | None) -> None:
-        if entry == self._entry and self._entry_kept:
+        if entry == self._entry and self._draft_kept:
             return
         self._entry = entry
-        self._keep_entry()
+        self._keep_draft()
 
-    def _keep_entry(self) -> None:
-        """Keep the entry as it is now beside the journal (with the game's last event). A
-        journal that cannot take it (a full disk) never stops the entry: it is said once."""
-        entry = self._entry
-        body = None if entry is None else json.dumps(
-            {"entry": pad.entry_record(entry), "why": self._entry_why}, separators=(",", ":"))
+    @property
+    def calls(self) -> call_panel.CallPanel | None:
+        """The call panel, while a seat is making a call (None: closed). Kept beside the
+        journal like the entry, so a power cut loses none of a call being typed."""
+        return self._calls
+
+    @calls.setter
+    def calls(self, panel: call_panel.CallPanel | None) -> None:
+        if panel == self._calls and self._draft_kept:
+            return
+        self._calls = panel
+        self._keep_draft()
+
+    def _keep_draft(self) -> None:
+        """Keep the entry and the call panel as they are now beside the journal (with the
+        game's last event). A journal that cannot take them (a full disk) never stops either:
+        it is said once."""
+        entry, panel = self._entry, self._calls
+        kept: dict[str, object] = {}
+        if entry is not None:
+            kept.update(entry=pad.entry_record(entry), why=self._entry_why)
+        if panel is not None:
+            kept["calls"] = call_panel.panel_record(panel)
+        body = json.dumps(kept, separators=(",", ":")) if kept else None
         try:
             self.journal.keep_draft(self.game_id, body)
         except TablekitError as exc:
-            if self._entry_kept:
-                log.warning("the hand being entered cannot be kept in the journal (%s): "
+            if self._draft_kept:
+                log.warning("what is being entered cannot be kept in the journal (%s): "
                             "a power cut now would lose it", exc)
-            self._entry_kept = False
+            self._draft_kept = False
             return
-        self._entry_kept = True
+        self._draft_kept = True
 
-    def _take_back_entry(self) -> None:
-        """On resuming: the entry kept beside the journal, where the show still asks for it."""
+    def _take_back_draft(self) -> None:
+        """On resuming: the entry kept beside the journal, where the show still asks for it,
+        and the call panel, where play is still on."""
         try:
             kept = self.journal.draft(self.game_id)
         except TablekitError as exc:
-            log.warning("the hand being entered cannot be read back (%s): it is entered again", exc)
+            log.warning("what was being entered cannot be read back (%s): it is entered again", exc)
             return
         if not isinstance(kept, dict):
             return
+        self._calls = call_panel.panel_from_record(self.state, kept.get("calls"))
+        if self._calls is not None:
+            log.info("seat %d's call, being made when the table stopped, is back as it was",
+                     self._calls.seat + 1)
         entry = pad.entry_from_record(self.state, kept.get("entry"))
         if entry is None:
             return
@@ -325,11 +350,13 @@ class Table:
         self.last_event_ms = max(self.last_event_ms, getattr(event, "t_ms", 0))
         self.journaled += 1
         self.state = new  # journaled: it has happened, whatever becomes of its photo
-        if self._entry is not None:  # kept with the game's new last event, or gone with it
-            if pad.still_asked(new, self._entry):
-                self._keep_entry()
-            else:
-                self.entry = None
+        if self._entry is not None or self._calls is not None:
+            # kept with the game's new last event, or gone with it
+            if self._entry is not None and not pad.still_asked(new, self._entry):
+                self._entry = None
+            if self._calls is not None and new.phase != "play":
+                self._calls = None
+            self._keep_draft()
         self._keep_photo(event, seq)
         for effect in effects:
             self._perform(effect)
@@ -639,7 +666,7 @@ class Table:
             return
         self._entry_why = why
         if self._entry is not None and pad.still_asked(self.state, self._entry):
-            self._keep_entry()  # already being entered (taken back after a power cut): kept
+            self._keep_draft()  # already being entered (taken back after a power cut): kept
         else:
             self.entry = pad.open_entry(self.state)
         self._entry_presses = {}
@@ -705,6 +732,8 @@ class Table:
             if self.entering() is None and pad.wanted(self.state) == (entry.seat, entry.kind):
                 # the engine refused it after all: the entry stays, saying why
                 self.entry = dataclasses.replace(entry, stage=pad.ENTERING, problem=self.state.notice)
+            elif self._entry is None and self._calls is None:
+                self._keep_draft()  # journaled, and nothing else entered: its stale copy goes
             return True
         self.entry = pad.press(entry, seat, t_ms - since)
         return True

@@ -205,6 +205,8 @@ def test_a_whole_indian_game_with_no_camera_through_the_keyboard_to_the_end(tabl
     assert not any(isinstance(e, CameraLost) for e in events)
     assert replay(table.state.game, events) == table.state
     assert any(r.outcomes.count("wrong-show") for r in table.state.history)
+    with sqlite3.connect(table.journal.path) as db:  # the last hand confirmed left no stale copy
+        assert db.execute("SELECT count(*) FROM drafts").fetchone() == (0,)
 
 
 def counting_seat_2(j: Journal, camera: ScriptedCamera | None = None) -> tuple[Table, Keyboard]:

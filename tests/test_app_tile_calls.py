@@ -7,7 +7,12 @@ import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
+from dataclasses import replace  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 from _game_fixtures import game  # noqa: E402
@@ -17,6 +22,8 @@ from display.viewmodel import CallsView, PlayView  # noqa: E402
 from display.window import Screen  # noqa: E402
 from engine.families.tile.live import of  # noqa: E402
 from engine.game import Called  # noqa: E402
+from engine.game.scorepad import draft_record, new_draft  # noqa: E402
+from tablekit.call_panel import CallPanel, panel_from_record, panel_record  # noqa: E402
 from tablekit.cameras import ScriptedCamera  # noqa: E402
 from tablekit.clock import ManualClock  # noqa: E402
 from tablekit.journal import Journal  # noqa: E402
@@ -132,3 +139,74 @@ def test_take_add_and_break_are_offered_in_the_players_words_with_what_to_type(t
     assert "R10 R11 R12 / R13" in prompts["add"] and "tiles added" in prompts["add"]
     assert "Y3 Y4 Y5 Y6 / Y3 Y4 Y5 / Y5 Y6 Y7" in prompts["break"] and "run as it lies" in prompts["break"]
     assert len(set(prompts.values())) == len(prompts)  # each call its own hint
+
+
+def test_a_call_being_typed_survives_the_process_being_killed(tmp_path: Path) -> None:
+    """A real kill (SIGKILL, nothing closed) while a seat types its double: the table resumed
+    opens the panel again as it was, the seat, the call and the tiles typed so far."""
+    path = tmp_path / "j.sqlite"
+    script = f"""
+import os, signal, sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from _game_fixtures import game
+from _panel_fixtures import keys
+from tablekit.cameras import ScriptedCamera
+from tablekit.clock import ManualClock
+from tablekit.journal import Journal
+from tablekit.shell import call_key
+from tablekit.table import Table
+j = Journal({str(path)!r})
+t = Table.start(j, game("tile-rummy", ("Ann", "Bo", "Cy")), ManualClock(1000),
+                camera=ScriptedCamera(cuts={{1: "R7"}}, absent=True))
+t.ok_pressed(t.now())
+call_key(t, "k", "k")
+call_key(t, "right", "")
+keys(t, "b7 b")
+print(t.calls.seat, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
+    assert run.returncode == -signal.SIGKILL, run.stderr
+    seat = int(run.stdout.split()[0])
+    with Journal(path) as journal:
+        gid = journal.latest()
+        back = Table.resume(journal, gid, ManualClock(journal.last_time(gid)),
+                            camera=ScriptedCamera(cuts={1: "R7"}, absent=True))
+        back.catch_up()
+        panel = back.calls
+        assert panel is not None and (panel.seat, panel.call) == (seat, "double")
+        assert panel.hand.typed == "B7 B"  # as far as it was typed
+        view = back.draw()
+        assert isinstance(view, CallsView) and view.seat == seat
+        keys(back, "7")
+        call_key(back, "return", "\r")
+        assert of(back.state.deal).doubles == ((seat, "B7"),) and not back.calls.refused
+
+
+def test_the_kept_panel_follows_the_game_and_goes_when_play_ends(table: Table) -> None:
+    call_key(table, "k", "k")
+    keys(table, "b7 b7")
+    kept = table.journal.draft(table.game_id)
+    assert kept["calls"]["hand"]["typed"] == "B7 B7" and "entry" not in kept
+    call_key(table, "return", "\r")  # an event: the panel is kept after it, with what it said
+    kept = table.journal.draft(table.game_id)
+    assert kept["calls"]["said"] == table.calls.said != "" and kept["calls"]["refused"] is False
+    call_key(table, "escape", "")  # closed: nothing kept
+    assert table.calls is None and table.journal.draft(table.game_id) is None
+    call_key(table, "k", "k")
+    assert table.journal.draft(table.game_id)["calls"]["call"] == table.calls.call
+    state = table.state
+    assert panel_from_record(replace(state, phase="deal-over"), kept["calls"]) is None  # play is over
+
+
+@pytest.mark.parametrize("change", [
+    {"seat": 3}, {"seat": -1}, {"seat": True}, {"call": "rob"}, {"said": 5}, {"said": "x" * 401},
+    {"refused": "no"}, {"hand": {"groups": [["Q7"]], "cursor": [0, 1], "typed": None, "problem": ""}},
+    {"hand": None},
+], ids=lambda c: next(iter(c)) + ":" + repr(next(iter(c.values())))[:12])
+def test_a_kept_panel_that_no_panel_could_be_is_passed_over(table: Table, change: dict) -> None:
+    good = panel_record(CallPanel(1, "double", replace(new_draft((), True), typed="B7"), "", False))
+    assert panel_from_record(table.state, good) == CallPanel(1, "double", replace(new_draft((), True), typed="B7"))
+    assert panel_from_record(table.state, {**good, **change}) is None
+    assert draft_record(new_draft((), True))["groups"] == []

@@ -220,10 +220,14 @@ def entry_record(entry: Entry) -> dict[str, object]:
                               "points": entry.points, "valid": entry.valid, "by_seat": entry.by_seat,
                               "stage": entry.stage, "typed": entry.typed, "problem": entry.problem}
     if entry.hand is not None:
-        hand = entry.hand
-        out["hand"] = {"groups": [list(g) for g in hand.groups], "cursor": list(hand.cursor),
-                       "typed": hand.typed, "problem": hand.problem}
+        out["hand"] = draft_record(entry.hand)
     return out
+
+
+def draft_record(hand: HandDraft) -> dict[str, object]:
+    """What is kept of cards (tiles) being entered (JSON-ready), for :func:`draft_from_record`."""
+    return {"groups": [list(g) for g in hand.groups], "cursor": list(hand.cursor),
+            "typed": hand.typed, "problem": hand.problem}
 
 
 def entry_from_record(state: GameState, record: object) -> Entry | None:
@@ -249,15 +253,16 @@ def entry_from_record(state: GameState, record: object) -> Entry | None:
         return None
     hand = fresh.hand
     if hand is not None:
-        hand = _draft_from_record(record.get("hand"), hand.tiles)
+        hand = draft_from_record(record.get("hand"), hand.tiles)
         if hand is None:
             return None
     return replace(fresh, points=points, valid=valid, by_seat=by_seat, stage=stage, typed=typed,
                    problem=problem, hand=hand)
 
 
-def _draft_from_record(record: object, tiles: bool) -> HandDraft | None:
-    """The draft of cards (tiles) ``record`` kept; None if it holds anything a draft could not."""
+def draft_from_record(record: object, tiles: bool) -> HandDraft | None:
+    """The draft of cards (tiles) ``record`` (:func:`draft_record`) kept; None if it holds
+    anything a draft could not."""
     if not isinstance(record, dict):
         return None
     groups, cursor = record.get("groups"), record.get("cursor")
