@@ -353,9 +353,12 @@ def _sequence_candidates(ids: list[Piece], start: tuple[int, ...], rules: MeldRu
                 continue
             for v in ([14, 1] if p.rank == 1 else [p.rank]):
                 sources.setdefault(v, []).append(k)
+            if seq.wrap and 2 <= p.rank <= 13:
+                sources.setdefault(p.rank + 13, []).append(k)  # past the ace: K-A-2 (a house rule)
         for lo in range(lo_w, hi_w + 1):
             missing = 0
-            for hi in range(lo, min(hi_w, lo + longest - 1) + 1):
+            top = hi_w if not seq.wrap else min(lo + 12, 26)  # wrapped: 13 cards at most
+            for hi in range(lo, min(top, lo + longest - 1) + 1):
                 if hi not in sources:
                     missing += 1
                     if missing > n_wild:

@@ -14,10 +14,11 @@ from engine.arrange import MAX_ITEMS, Credit, best_arrangement
 from engine.cards import Card, full_deck
 from engine.errors import DeckError
 from engine.families.indian.variants import IndianRules, card_points, wild_test
-from engine.melds import check_group, check_sequence, to_piece
+from engine.melds import MeldRules, check_group, check_sequence, to_piece
 from engine.variants import JudgeRequest, find
 
 RULES = IndianRules().meld_rules()
+WRAP = IndianRules(wrap=True).meld_rules()  # the house rule that allows K-A-2
 DECK = full_deck(2, 2)
 
 
@@ -32,7 +33,7 @@ def partitions(items: list[int]) -> Iterator[list[list[int]]]:
             yield part[:i] + [[first, *part[i]]] + part[i + 1:]
 
 
-def brute_force(hand: list[Card], cut: Card | None) -> int:
+def brute_force(hand: list[Card], cut: Card | None, rules: MeldRules = RULES) -> int:
     is_wild = wild_test(cut)
     values = [card_points(c, is_wild) for c in hand]
     full = min(sum(values), 80)
@@ -42,9 +43,9 @@ def brute_force(hand: list[Card], cut: Card | None) -> int:
         pure = seqs = 0
         for block in part:
             pieces = [to_piece(hand[i], is_wild) for i in block]
-            assert RULES.sequence is not None and RULES.group is not None
-            seq = check_sequence(pieces, RULES.sequence, RULES.wild)
-            grp = check_group(pieces, RULES.group, RULES.wild)
+            assert rules.sequence is not None and rules.group is not None
+            seq = check_sequence(pieces, rules.sequence, rules.wild)
+            grp = check_group(pieces, rules.group, rules.wild)
             if seq.kind == "pure-sequence":
                 pure += 1
                 seqs += 1
@@ -57,9 +58,9 @@ def brute_force(hand: list[Card], cut: Card | None) -> int:
     return best
 
 
-def best_points(hand: list[Card], cut: Card | None) -> int:
+def best_points(hand: list[Card], cut: Card | None, rules: MeldRules = RULES) -> int:
     is_wild = wild_test(cut)
-    got = best_arrangement(hand, RULES, is_wild, lambda c: card_points(c, is_wild), Credit(2, 1), 80)
+    got = best_arrangement(hand, rules, is_wild, lambda c: card_points(c, is_wild), Credit(2, 1), 80)
     return int(got.points)
 
 
@@ -77,6 +78,27 @@ def test_agrees_with_brute_force(rnd: random.Random, size: int) -> None:
     hand = rnd.sample(DECK, size)
     cut = rnd.choice([None, Card(0, ""), *DECK[:52]])
     assert best_points(hand, cut) == brute_force(hand, cut)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(min_value=5, max_value=8))
+def test_agrees_with_brute_force_where_runs_turn_the_corner(rnd: random.Random, size: int) -> None:
+    """The house rule that allows K-A-2 (``wrap``) is searched as the runs it allows: hands
+    drawn around the corner of one suit, the rest at random."""
+    suit = rnd.choice("SHDC")
+    start = rnd.randint(10, 13)
+    corner = [Card(((start - 1 + k) % 13) + 1, suit) for k in range(4)]
+    hand = rnd.sample(corner, 3) + rnd.sample([c for c in DECK if c not in corner], size - 3)
+    cut = rnd.choice([None, Card(0, ""), *DECK[:52]])
+    assert best_points(hand, cut, WRAP) == brute_force(hand, cut, WRAP)
+
+
+def test_a_run_past_the_ace_counts_only_where_the_house_allows_it() -> None:
+    hand = [Card.parse(t) for t in "KS AS 2S 4H 5H 6H".split()]
+    assert best_points(hand, Card.parse("9D"), WRAP) == 0
+    assert best_points(hand, Card.parse("9D")) == 37
+    long = [Card.parse(t) for t in "JS QS KS AS 2S 3S 4S 4H 5H 6H".split()]  # J to 4 round the corner
+    assert best_points(long, Card.parse("9D"), WRAP) == 0
 
 
 @settings(max_examples=80, deadline=None)

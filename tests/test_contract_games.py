@@ -306,6 +306,20 @@ def test_bent_table_doubles_only_in_kalooki() -> None:
     assert count("contract-rummy", "AS PJ", bent_table=True) == 30
 
 
+def test_a_red_ace_in_a_meld_is_worth_what_its_chart_gives_it() -> None:
+    """Kalooki's chart gives a red ace 1 and a black one 15: the melding value the contract
+    reports takes each ace at its own value, as the count does (it took every ace at 15)."""
+    from engine.variants import JudgeRequest, find
+
+    v = find("caribbean-kalooki")
+    got = v.judge(JudgeRequest("contract", groups=v.parse("AH AD AS | 8C 8S 8H | 9C 9S 9H"), deal=1))
+    assert got.valid and got.points == 1 + 1 + 15 + 24 + 27
+    assert count("caribbean-kalooki", "AH AD AS") == 17
+    for four, worth in (("AH 2H 3H 4H", 10), ("AS 2S 3S 4S", 24), ("PJ 2H 3H 4H", 10)):  # a joker as AH: 1
+        got = v.judge(JudgeRequest("contract", groups=v.parse(f"7H 7S 7D | 8C 8S 8H | {four}"), deal=2))
+        assert got.valid and got.points == 21 + 24 + worth, four
+
+
 def test_count_is_the_same_however_the_cards_are_grouped() -> None:
     assert count("loba", "JS QS KS | AS PJ 5D") == count("loba", "JS QS KS AS PJ 5D") == 80
 

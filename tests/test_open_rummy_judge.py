@@ -139,6 +139,21 @@ def test_turn_batch_lines() -> None:
     assert "error" in second and "seat 9" in second["error"]
 
 
+def test_the_judge_is_told_whether_a_turn_was_the_deals_first() -> None:
+    """``first_turn`` (documented for the judge) decides the first-turn joker exception; a
+    table never takes it as a house rule, since it knows its own first turn."""
+    line = {"variant": "open-rummy", "mode": "turn", "seat": 0,
+            "before": {"melds": {}, "discard": "PJ", "stock": 40},
+            "after": {"melds": {}, "discard": "9S", "stock": 40}}
+    said = [{**line, "options": {"first_turn": v}} for v in (True, False)] + [line]
+    p = _cli("judge", "--batch", stdin="\n".join(json.dumps(x) for x in said) + "\n")
+    assert p.returncode == 0, p.stderr
+    first, later, unsaid = (json.loads(x) for x in p.stdout.splitlines())
+    assert first["valid"] and unsaid["valid"]  # a lone joker on the pile marks the first turn
+    assert not later["valid"] and "dealer's joker" in later["reason"]
+    assert "first_turn" not in find("open-rummy").table_options()
+
+
 def test_a_stock_the_decks_cannot_hold_is_an_input_error() -> None:
     state = {"melds": {"0": ["5S 6S 7S"]}, "discard": "4C", "stock": 110}
     with pytest.raises(TableStateError, match="stock of 110"):

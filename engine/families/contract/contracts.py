@@ -38,7 +38,7 @@ from engine.melds import (
 NeedKind = Literal["group", "sequence", "either"]
 GoingOut = Literal["discard-required", "discard-or-meld", "no-discard"]
 WildTest = Callable[[Card], bool]
-RankValue = Callable[[int], int]
+RankValue = Callable[[int, str], int]  # a natural card's value by rank and suit
 
 _NEED_TOKEN = re.compile(r"^(\d*)(=?)([GSMP])(\d+)$")
 _WORDS = {"group": ("group", "groups"), "sequence": ("sequence", "sequences"), "either": ("meld", "melds")}
@@ -290,7 +290,7 @@ def melding_value(reading: Reading, rank_value: RankValue) -> int:
     """Sum of the values of the cards a meld stands for (a wild counts as the card it replaces)."""
     if reading.check is None or not reading.valid:
         return 0
-    return sum(rank_value(1 if rank == 14 else rank) for rank, _ in reading.check.stands_for)
+    return sum(rank_value(1 if rank == 14 else rank, suit) for rank, suit in reading.check.stands_for)
 
 
 # --- meeting a contract ---------------------------------------------------------------------

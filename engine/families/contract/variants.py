@@ -103,6 +103,13 @@ class CardValues:
             return self.two
         return rank if self.pips is None else self.pips
 
+    def stand_value(self, rank: int, suit: str) -> int:
+        """What a card of ``rank`` and ``suit`` is worth in a meld (a red ace at its own value,
+        where the chart gives it one; a wild counts as the card it stands for)."""
+        if rank == 1 and suit in ("H", "D") and self.red_ace is not None:
+            return self.red_ace
+        return self.rank_value(rank)
+
     def penalty(self, card: Card, wild: bool) -> int:
         if card.is_joker:
             return self.joker
@@ -508,7 +515,7 @@ class ContractVariant(Variant):
         grown = replace(terms, needs=tuple(replace(n, exact=False, pure=False) for n in terms.needs),
                         max_wilds=None, no_wilds=False)
         verdict = meet(groups, grown, replace(on_the_table(going_down), initial_wilds=None),
-                       self.is_wild, value_table.rank_value)
+                       self.is_wild, value_table.stand_value)
         if not verdict.valid:
             return False
         # lay-offs add cards, wild ones too, but take none away
@@ -530,7 +537,7 @@ class ContractVariant(Variant):
         terms = self.contract_for(request.deal)
         value_table = self.meld_values or self.values
         groups = [_cards(g) for g in request.groups]
-        verdict = meet(groups, terms, self.style_for(request), self.is_wild, value_table.rank_value)
+        verdict = meet(groups, terms, self.style_for(request), self.is_wild, value_table.stand_value)
         rulings = tuple(GroupRuling(tuple(g), r.kind, _value(r, value_table), 0, r.reason)
                         for g, r in zip(verdict.groups, verdict.readings, strict=True))
         where = f"deal {request.deal}" if self.deal_list else "the first meld"
@@ -597,5 +604,5 @@ def _cards(group: Sequence[Item]) -> list[Card]:
 
 
 def _value(reading: Reading, table: CardValues) -> int:
-    return melding_value(reading, table.rank_value)
+    return melding_value(reading, table.stand_value)
 

@@ -79,9 +79,14 @@ class OpenRummyVariant(Variant):
     pure_for_show: int = 1
     target: int = 1500
     family: ClassVar[str] = "open-rummy"
-    #: ``turn_checks=false``: turns are not checked against the camera's reading of the table
-    house_options: ClassVar[Mapping[str, OptionKind]] = {"turn_checks": SWITCH}
+    #: ``turn_checks=false``: turns are not checked against the camera's reading of the table;
+    #: ``first_turn``: the judge's, for one turn (is it the deal's first?), never a table's
+    house_options: ClassVar[Mapping[str, OptionKind]] = {"turn_checks": SWITCH, "first_turn": SWITCH}
     modes: ClassVar[tuple[str, ...]] = ("declare", "count", "contract", "meld", "turn")
+
+    def table_options(self) -> Mapping[str, OptionKind]:
+        """A table's house rules: ``first_turn`` is the judge's (a table knows its first turn)."""
+        return {k: v for k, v in self.house_options.items() if k != "first_turn"}
 
     @property
     def policy(self) -> OpenRummyPolicy:
