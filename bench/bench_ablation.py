@@ -131,6 +131,10 @@ def variants() -> dict[str, dict[str, Any]]:
     # unsure index crops also read in the other lightness (light ink on dark cards), the
     # surer read kept (vision.classifier.NEGATIVE_UNSURE, shipped off)
     out["with negative reads"] = {"negative_unsure": 0.7}
+    # the photo read turned over where its surest indices read surer so and show dark cards
+    # (vision.polarity): never, or on a smaller margin of sureness
+    out["no lightness choice"] = {"polarity_margin": None}
+    out["lightness choice at 0"] = {"polarity_margin": 0.0}
     return out
 
 

@@ -38,7 +38,9 @@ from vision.enroll import DeckTemplates
 from vision.errors import VisionError
 from vision.grouping import group_cards
 from vision.images import check_photo
+from vision.lightness import lightness_negative
 from vision.pieces import tell
+from vision.polarity import POLARITY_MARGIN, reads_better_turned_over
 from vision.reading import DetectedCard, TableReading, within
 from vision.rescan import (
     RESCAN_LOOKS,
@@ -75,7 +77,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                turn_unsure: float = TURN_UNSURE, index_px: float = TARGET_INDEX,
                smallest: int = SMALLEST, turn_weights: Path | None = DEFAULT_TURN,
                card_turn_unsure: float = CARD_TURN_UNSURE,
-               negative_unsure: float = NEGATIVE_UNSURE) -> TableReading:
+               negative_unsure: float = NEGATIVE_UNSURE,
+               polarity_margin: float | None = POLARITY_MARGIN) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto``: first looks of the card detector and the
@@ -97,6 +100,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     which whole-card crops.
     ``turn_weights`` (None: not at all) reads which way each index faces, so that indices
     facing the same way never pair as one card's corners (``vision.assemble.facing``).
+    ``polarity_margin`` (None: never) lets the first look's surest indices decide to read the
+    photo turned over, light ink on dark cards read as dark on pale (``vision.polarity``).
 
     With ``pieces="tiles"`` (a tile game's table) the card pipeline never runs: the tiles are
     read by the learnt tile reader (``vision.tile_reader``) when ``weights/tilenet.onnx`` is
@@ -164,6 +169,11 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         if seen.pieces == "tiles":
             return read_tile_table(image, DEFAULT_TILE_WEIGHTS, made=seen.looks)
         pieces = "cards"
+    if polarity_margin is not None and reads_better_turned_over(
+            image, found_by(Look(), image), index_weights, polarity_margin):
+        image = lightness_negative(image)  # a light-on-dark deck, read as dark ink on pale card
+        peaks.clear()
+        reads.clear()
     # the table between cards keeps them apart
     regions = card_regions(image)
     if size is None and px_per_mm is None:
