@@ -101,7 +101,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     ``turn_weights`` (None: not at all) reads which way each index faces, so that indices
     facing the same way never pair as one card's corners (``vision.assemble.facing``).
     ``polarity_margin`` (None: never) lets the first look's surest indices decide to read the
-    photo turned over, light ink on dark cards read as dark on pale (``vision.polarity``).
+    photo turned over, light ink on dark cards read as dark on pale (``vision.polarity``);
+    never with an enrolled ``deck``, which learnt its deck as it is printed.
 
     With ``pieces="tiles"`` (a tile game's table) the card pipeline never runs: the tiles are
     read by the learnt tile reader (``vision.tile_reader``) when ``weights/tilenet.onnx`` is
@@ -169,7 +170,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         if seen.pieces == "tiles":
             return read_tile_table(image, DEFAULT_TILE_WEIGHTS, made=seen.looks)
         pieces = "cards"
-    if polarity_margin is not None and reads_better_turned_over(
+    if polarity_margin is not None and deck is None and reads_better_turned_over(
             image, found_by(Look(), image), index_weights, polarity_margin):
         image = lightness_negative(image)  # a light-on-dark deck, read as dark ink on pale card
         peaks.clear()
