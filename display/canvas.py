@@ -13,12 +13,11 @@ from dataclasses import dataclass
 import pygame
 
 from display.fonts import JOINERS, Fonts, clusters, tints_previous
-from display.layout import Layout
+from display.layout import MIN_PARAGRAPH_PX, Layout
 from display.theme import Colour
 
 ELLIPSIS = "…"
 MIN_NUMBER_PX = 8  # a number shrinks this far before it is cut (never, on any screen the kit allows)
-MIN_PARAGRAPH_PX = 14  # a wrapped reason is never shrunk below this line height
 ONE_LINE_SCALE = 0.85  # a paragraph shrinks this far to stay on one line before it wraps
 FIGURE_PROBE_PX = 100  # the line height the digits' ink is measured at
 # What to write when the font has no glyph: the judge notation's letters for the suits.

@@ -23,6 +23,9 @@ TYPE: Final[dict[str, float]] = {
     "small": 0.042,
 }
 MIN_LINE_PX: Final = 16  # below this nothing is readable on a 7" screen
+MIN_PARAGRAPH_PX: Final = 14  # a wrapped reason or prompt is never shrunk below this line height
+#: The footer holds at least this many lines of that height (a prompt wrapped on a short screen).
+FOOTER_LINES: Final = 2
 
 SIZES: Final[dict[str, tuple[int, int]]] = {
     "table": (1920, 1080),
@@ -100,9 +103,15 @@ class Layout:
         return keys["key:menu"].union(keys["key:ok"]).inflate(2 * m, 2 * m)
 
     def footer_band(self) -> pygame.Rect:
-        """The footer band left of the soft keys (the prompt and the toast go here)."""
+        """The footer band left of the soft keys (the prompt and the toast go here). On a
+        short screen (a 3.5" 480×320 one) it reaches up into the gap under the body, so that
+        a prompt has two lines of the smallest readable type rather than being cut."""
         band = self.rect(FOOTER)
         band.w = self.soft_key_strip().x - band.x
+        need = FOOTER_LINES * MIN_PARAGRAPH_PX + 2 * self.py(0.012)
+        if band.h < need:
+            top = max(self.rect(BODY).bottom, band.bottom - need)
+            band.h, band.y = band.bottom - top, top
         return band
 
 

@@ -121,9 +121,12 @@ def test_what_counts_as_a_number_on_the_screen() -> None:
     assert not any(is_number(t) for t in ("", "-", "1.2.3", "12 pts", "R12", "٣", "²", "1e5", "."))
 
 
-@pytest.mark.parametrize("size", [(600, 1024), (480, 800), PI], ids=["600x1024", "480x800", "800x480"])
+@pytest.mark.parametrize("size", [(600, 1024), (480, 800), PI, (480, 320)],
+                         ids=["600x1024", "480x800", "800x480", "480x320"])
 def test_the_footer_says_what_the_buttons_do_whole_beside_the_soft_keys(size: tuple[int, int]) -> None:
-    """Where the band left of MENU and OK is narrow (a portrait screen) the prompt wraps."""
+    """Where the band left of MENU and OK is narrow (a portrait screen) the prompt wraps; on a
+    short screen (a 3.5" 480×320 one) the band reaches up into the gap under the body so that
+    two lines of the smallest type fit."""
     from display.samples import every_screen
 
     for name, view in every_screen().items():
