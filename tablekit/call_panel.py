@@ -95,8 +95,9 @@ def open_panel(state: GameState, seat: int | None = None) -> CallPanel | None:
     return CallPanel(chosen, first if first in calls else calls[0], pad.new_draft((), tiles))
 
 
-#: The longest answer of the rules a kept panel may hold (they are a line or two).
-_SAID_CHARS = 400
+#: The longest answer of the rules a kept panel may hold (a line or two; a contract game's
+#: longest reasons run past 300 characters).
+_SAID_CHARS = 2000
 
 
 def panel_record(panel: CallPanel) -> dict[str, object]:

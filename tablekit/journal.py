@@ -27,8 +27,9 @@ played keeps all of its own). Events never hold a photo: the engine never sees o
 The ``drafts`` table keeps, for a game, what the players are entering by hand and have not
 confirmed yet (the scorepad's entry, a call being typed on the call panel): it is no event
 (the engine never sees it), but a power cut in the middle of entering thirteen cards should not
-lose them. It is written whenever the entry or the panel changes, and with the number of the game's last event then: it is taken back only while
-that is still the last event (:meth:`Journal.draft`).
+lose them. It is written whenever the entry or the panel changes, and with the number of the
+game's last event then: it is taken back only while that is still the last event
+(:meth:`Journal.draft`).
 
 Each event row and each game's setup carries a CRC-32 of itself (``crc``): SQLite keeps no
 checksum of its pages, and a byte changed inside an event's text often leaves valid JSON (a

@@ -562,7 +562,14 @@ class Table:
         names_tiles = call_panel.LABELS.get(panel.call, ("", True))[1]
         tiles = hand.groups if names_tiles or hand.groups else ()
         seen = len(self.effects)
-        self.call(panel.seat, panel.call, tiles)
+        # closed while its call goes to the journal, so that a power cut just after it brings
+        # back no panel to make the call a second time (the call, journaled, is the game's)
+        self._calls = None
+        try:
+            self.call(panel.seat, panel.call, tiles)
+        except BaseException:
+            self._calls = panel  # not journaled: the panel stays as it was, to call again
+            raise
         refused = any(isinstance(e, Buzz) for e in self.effects[seen:])
         self.calls = dataclasses.replace(panel, hand=hand if refused else pad.new_draft((), hand.tiles),
                                          said=self.state.notice, refused=refused)
@@ -714,26 +721,28 @@ class Table:
             if refused is not None:
                 self.entry = refused
                 return True
-            # The entry ends with the event it makes. Its copy beside the journal is left as it
-            # is: once the event is journaled it is older than the game's last event and never
-            # taken back, and if the event cannot be (a power cut, a full disk) the entry is
-            # still there to confirm again.
+            # The entry ends with the event it makes. Its copy beside the journal is not touched
+            # before that: once the event is journaled it is older than the game's last event and
+            # never taken back, and if the event cannot be (a power cut, a full disk) the entry
+            # is still there to confirm again. Once journaled, with nothing else being entered,
+            # the stale copy goes.
             self._entry = None
             journaled = self.journaled
             try:
                 if entry.kind == pad.CARDS:
                     self._post_cards(entry, t_ms)
-                    return True
-                self.post(entry.event(seat, t_ms))
+                else:
+                    self.post(entry.event(seat, t_ms))
             except TablekitError:
                 if self._entry is None and self.journaled == journaled:
                     self._entry = entry  # nothing of it journaled: it waits to be confirmed again
                 raise
-            if self.entering() is None and pad.wanted(self.state) == (entry.seat, entry.kind):
+            if entry.kind != pad.CARDS and self.entering() is None \
+                    and pad.wanted(self.state) == (entry.seat, entry.kind):
                 # the engine refused it after all: the entry stays, saying why
                 self.entry = dataclasses.replace(entry, stage=pad.ENTERING, problem=self.state.notice)
             elif self._entry is None and self._calls is None:
-                self._keep_draft()  # journaled, and nothing else entered: its stale copy goes
+                self._keep_draft()
             return True
         self.entry = pad.press(entry, seat, t_ms - since)
         return True

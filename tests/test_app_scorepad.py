@@ -497,6 +497,8 @@ def test_tile_rummy_with_no_camera_is_played_to_the_end_with_the_tiles_entered(t
         reads = [e for e in j.events(t.game_id) if isinstance(e, TableRead)]
         assert [r.zone for r in reads] == [seat, nxt, last]
         assert replay(j.game(t.game_id), list(j.events(t.game_id))) == t.state
+        with sqlite3.connect(j.path) as db:  # the last hand's tiles confirmed left no stale copy
+            assert db.execute("SELECT count(*) FROM drafts").fetchone() == (0,)
 
 
 def test_open_rummy_hands_are_entered_as_cards_and_a_wrong_show_is_ruled_as_read(tmp_path):

@@ -201,7 +201,7 @@ def test_the_kept_panel_follows_the_game_and_goes_when_play_ends(table: Table) -
 
 
 @pytest.mark.parametrize("change", [
-    {"seat": 3}, {"seat": -1}, {"seat": True}, {"call": "rob"}, {"said": 5}, {"said": "x" * 401},
+    {"seat": 3}, {"seat": -1}, {"seat": True}, {"call": "rob"}, {"said": 5}, {"said": "x" * 2001},
     {"refused": "no"}, {"hand": {"groups": [["Q7"]], "cursor": [0, 1], "typed": None, "problem": ""}},
     {"hand": None},
 ], ids=lambda c: next(iter(c)) + ":" + repr(next(iter(c.values())))[:12])
@@ -210,3 +210,20 @@ def test_a_kept_panel_that_no_panel_could_be_is_passed_over(table: Table, change
     assert panel_from_record(table.state, good) == CallPanel(1, "double", replace(new_draft((), True), typed="B7"))
     assert panel_from_record(table.state, {**good, **change}) is None
     assert draft_record(new_draft((), True))["groups"] == []
+
+
+def test_a_call_made_is_never_kept_as_a_call_still_to_make(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the call is journaled, no copy of the panel as it was before it is kept: a power
+    cut then must not bring back the typed call for a second Return to make again."""
+    writes: list[object] = []
+    append, keep = table.journal.append, table.journal.keep_draft
+    monkeypatch.setattr(table.journal, "append", lambda *a, **k: (writes.append("event"), append(*a, **k))[1])
+    monkeypatch.setattr(table.journal, "keep_draft", lambda gid, body: (writes.append(body), keep(gid, body))[1])
+    call_key(table, "k", "k")
+    keys(table, "b7 b7")
+    writes.clear()
+    call_key(table, "return", "\r")
+    assert writes[0] == "event"
+    kept = [w for w in writes[1:] if w != "event"]
+    assert kept and all('"typed":"B7 B7"' not in str(w) for w in kept)  # never the call still to make
+    assert table.journal.draft(table.game_id)["calls"]["said"] == table.calls.said

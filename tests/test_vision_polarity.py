@@ -52,3 +52,30 @@ def test_an_index_box_tells_its_card_from_its_ink() -> None:
     assert dark_card(255 - pale, (0, 0, 30, 40)) is True
     assert dark_card(np.full((40, 30, 3), 128, np.uint8), (0, 0, 30, 40)) is None  # no ink
     assert dark_card(pale, (28, 38, 31, 41)) is None  # too little of it on the photo
+
+
+def test_without_an_index_classifier_the_photo_is_read_as_it_lies(tmp_path: Path) -> None:
+    path = next(p for p in ALL if p.name in MENDED)
+    dark = lightness_negative(read_image(path))
+    missing = tmp_path / "none.onnx"
+    assert not reads_better_turned_over(dark, first_look(dark), missing)
+    read_table(dark, pieces="cards", index_weights=missing)  # read from the detector alone, no error
+
+
+def test_a_photo_read_at_a_given_size_is_looked_at_only_at_that_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the size is known (given, or from a calibration's scale) the lightness is decided
+    on the look the read makes anyway: no first look at the default size is added."""
+    import vision.recognize as recognize
+
+    sizes: list[int] = []
+    real = recognize.detect_both
+
+    def counted(image, threshold, weights, size, negative):  # type: ignore[no-untyped-def]
+        sizes.append(size)
+        return real(image, threshold, weights, size, negative)
+
+    monkeypatch.setattr(recognize, "detect_both", counted)
+    path = next(p for p in ALL if p.name in MENDED)
+    dark = lightness_negative(read_image(path))
+    read_table(dark, pieces="cards", size=512)
+    assert sizes and set(sizes) == {512}

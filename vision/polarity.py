@@ -2,8 +2,9 @@
 
 The networks learnt decks of both kinds, but the index classifier reads dark ink on pale
 card more surely, and a real photo of a light-on-dark deck (its camera's blur, noise and
-light) less surely still than a drawn one. So after the detector's first look, before the
-photo is read, its surest index peaks decide: each is cut out as it lies and turned over
+light) less surely still than a drawn one. So after the detector's first look (or, where the
+input size is known beforehand, its look at that size), before the photo is read, its surest
+index peaks decide: each is cut out as it lies and turned over
 (:func:`vision.lightness.lightness_negative`: lightness inverted, hues kept) and read by the
 index classifier both ways. The photo is read turned over when the classifier names the
 cards more surely so (by ``margin`` on average) and at least ``dark_share`` of those index
@@ -62,6 +63,8 @@ def reads_better_turned_over(image: np.ndarray, first: Sequence[Detection],
                              dark_share: float = DARK_SHARE) -> bool:
     """Whether the photo should be read turned over, from the first look's detections
     ``first`` (see the module's notes)."""
+    if not weights.is_file():
+        return False  # no index classifier to ask (the indices are then read from the detector alone)
     peaks = sorted((d for d in first if d.kind == "index" and d.score >= PEAK), key=lambda d: -d.score)[:SAMPLE]
     dark = [v for v in (dark_card(image, d.box) for d in peaks) if v is not None]
     if not dark or sum(dark) < dark_share * len(dark):

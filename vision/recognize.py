@@ -28,6 +28,7 @@ from vision.classifier import (
 )
 from vision.detector import (
     DEFAULT_WEIGHTS,
+    INPUT_SIZE,
     NEGATIVE_PEAKS,
     Detection,
     detect,
@@ -170,18 +171,19 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         if seen.pieces == "tiles":
             return read_tile_table(image, DEFAULT_TILE_WEIGHTS, made=seen.looks)
         pieces = "cards"
+    if size is None and px_per_mm is not None:
+        size = choose_size(max(image.shape[:2]), (), px_per_mm, index_px, smallest)
+    # decided on the first look, or where the size is known, on the look the read makes anyway
     if polarity_margin is not None and deck is None and reads_better_turned_over(
-            image, found_by(Look(), image), index_weights, polarity_margin):
+            image, found_by(Look(size=size or INPUT_SIZE), image), index_weights, polarity_margin):
         image = lightness_negative(image)  # a light-on-dark deck, read as dark ink on pale card
         peaks.clear()
         reads.clear()
     # the table between cards keeps them apart
     regions = card_regions(image)
-    if size is None and px_per_mm is None:
+    if size is None:
         size = choose_size(max(image.shape[:2]), found_by(Look(), image), target=index_px,
                            smallest=smallest)
-    elif size is None:
-        size = choose_size(max(image.shape[:2]), (), px_per_mm, index_px, smallest)
     found = read_cards(Look(size=size))
     bigger = next_size(size, max(image.shape[:2])) if not any(c.readable for c in found) else None
     if bigger is not None:  # nothing read, not even to measure by: the photo's finer level
