@@ -21,7 +21,9 @@ def draw(canvas: Canvas, view: HistoryView) -> None:
         canvas.mark("note", body)
         chrome.footer(canvas, view.prompt)
         return
-    head, rest = L.rect((0.03, 0.12, 0.94, 0.06)), L.rect((0.03, 0.19, 0.94, 0.68))
+    # a note under the list stays above the footer, which on a short screen reaches up to the
+    # body's bottom (two lines of prompt)
+    head, rest = L.rect((0.03, 0.12, 0.94, 0.06)), L.rect((0.03, 0.19, 0.94, 0.645 if view.note else 0.68))
     for cell, title in zip(split_columns(inset(head, L.py(0.02), 0), COLUMNS, gap=L.py(0.02)),
                            ("When", "Game", "Players", "Winner"), strict=True):
         canvas.text(title, L.line("small"), cell, theme.TEXT_DIM, bold=False)
@@ -39,6 +41,6 @@ def draw(canvas: Canvas, view: HistoryView) -> None:
         canvas.text(won, L.line("body"), cells[3], theme.HIGHLIGHT if line.winners and not line.status
                     else theme.TEXT_DIM)
     if view.note:
-        note = L.rect((0.03, 0.875, 0.6, 0.035))
+        note = L.rect((0.03, 0.84, 0.6, 0.035))
         canvas.text(view.note, L.line("small"), note, theme.WARNING, bold=False)
     chrome.footer(canvas, view.prompt)
