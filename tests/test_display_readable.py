@@ -204,6 +204,20 @@ def test_eight_seats_names_are_whole_on_a_portrait_screen(size: tuple[int, int])
     assert all(seat.name in shown for seat in view.seats), shown
 
 
+@pytest.mark.parametrize("size", [(600, 1024), (480, 800)], ids=["600x1024", "480x800"])
+@pytest.mark.parametrize("seats", [6, 8])
+def test_a_seats_note_is_whole_where_the_turns_left_give_way(size: tuple[int, int], seats: int) -> None:
+    """In a portrait screen's narrow seat box the hollow dots of the turns left give way to a
+    note that would be cut beside them; the turns missed stay marked."""
+    view = play_view(seats)
+    _, canvas = render(view, size)
+    shown = [t.text for t in canvas.texts]
+    noted = [s for s in view.seats if s.note]
+    assert noted and all(s.note in shown for s in noted), shown
+    missed = [i for i, s in enumerate(view.seats) if s.missed_turns]
+    assert missed and all(f"missed:{i}" in canvas.regions for i in missed)
+
+
 @pytest.mark.parametrize("size", [PI, TABLE, (800, 400)], ids=["800x480", "1920x1080", "800x400"])
 def test_no_sample_screen_cuts_a_word_on_a_landscape_screen(size: tuple[int, int]) -> None:
     from display.samples import every_screen

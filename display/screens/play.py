@@ -267,8 +267,15 @@ def _seat(
     score = canvas.figures(number_text(seat.score), digits, ink, min_scale=MIN_SCORE_SCALE, align="left")
     canvas.mark(f"score:{index}", score)
 
-    marks_w = _missed_marks(canvas, index, seat.missed_turns, missed_limit, note_row)
     note = seat.note or (seat.state if out else "") or team_words(seat.team)
+    slots = missed_limit if missed_limit > 0 else min(seat.missed_turns, 5)
+    if note and slots > seat.missed_turns:
+        # in a narrow seat box the turns left give way to a note that would be cut beside them
+        # (the turns missed stay)
+        room = note_row.w - _marks_width(note_row, slots) - pad
+        if canvas.cache.width(note, max(12, int(note_px * 0.6)), False) > room:
+            slots = seat.missed_turns
+    marks_w = _missed_marks(canvas, index, seat.missed_turns, slots, note_row)
     if note:
         note_box = pygame.Rect(note_row.x, note_row.y, note_row.w - marks_w - (pad if marks_w else 0), note_row.h)
         colour = theme.INVALID_TEXT if seat.state == SEAT_ELIMINATED and not active else ink
@@ -279,14 +286,19 @@ def _seat(
         pygame.draw.line(canvas.surface, theme.INVALID, rect.topleft, rect.bottomright, max(2, L.py(0.004)))
 
 
-def _missed_marks(canvas: Canvas, index: int, missed: int, limit: int, row: pygame.Rect) -> int:
-    """Dots at the right of the note row: red for each missed turn, hollow for those left."""
-    slots = limit if limit > 0 else min(missed, 5)
+def _marks_width(row: pygame.Rect, slots: int) -> int:
+    d = max(6, min(row.h - 2, row.w // 9))
+    return slots * d + (slots - 1) * max(2, d // 3) if slots > 0 else 0
+
+
+def _missed_marks(canvas: Canvas, index: int, missed: int, slots: int, row: pygame.Rect) -> int:
+    """``slots`` dots at the right of the note row: red for each missed turn, hollow for those
+    left."""
     if slots <= 0:
         return 0
     d = max(6, min(row.h - 2, row.w // 9))
     gap = max(2, d // 3)
-    width = slots * d + (slots - 1) * gap
+    width = _marks_width(row, slots)
     x = row.right - width
     for k in range(slots):
         centre = (x + k * (d + gap) + d // 2, row.centery)
