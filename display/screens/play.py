@@ -273,7 +273,7 @@ def _seat(
         # in a narrow seat box the turns left give way to a note that would be cut beside them
         # (the turns missed stay)
         room = note_row.w - _marks_width(note_row, slots) - pad
-        if canvas.cache.width(note, max(12, int(note_px * 0.6)), False) > room:
+        if canvas.fit(note, note_px, room, bold=False)[0] != note:
             slots = seat.missed_turns
     marks_w = _missed_marks(canvas, index, seat.missed_turns, slots, note_row)
     if note:
