@@ -27,6 +27,12 @@ class OptionKind:
             return " or ".join(self.choices)
         return "true or false"
 
+    def coerce(self, value: OptionValue) -> OptionValue:
+        """``value`` as this kind takes it: a switch given as 1 or 0 is true or false."""
+        if self.what == "switch" and type(value) is int and value in (0, 1):
+            return bool(value)
+        return value
+
     def accepts(self, value: OptionValue) -> bool:
         if self.what == "switch":
             return isinstance(value, bool)

@@ -230,3 +230,30 @@ def test_a_batch_line_that_is_not_utf8_is_its_own_error_whatever_the_locale() ->
     lines = [json.loads(line) for line in p.stdout.decode("utf-8").splitlines()]
     assert len(lines) == 3 and lines[0] == lines[2] and lines[0]["points"] == 4
     assert "error" in lines[1] and "unknown card" in lines[1]["error"]
+
+
+def test_a_number_option_of_one_or_nought_is_a_number_and_a_switch_of_one_is_true() -> None:
+    """`--option min_show_groups=1` is the number 1 (it was read as a switch and refused);
+    a switch still takes 1 and 0 for true and false."""
+    show = "4H 5H 6H 7H | KC QC PJ | QD QS QC | 7S 7D 7C"
+    one = tablekit("judge", "--variant", "indian-points", "--mode", "declare", "--wild", "3S",
+                   "--option", "min_show_groups=1", "--", show)
+    assert one.returncode == 0, one.stderr
+    nought = tablekit("judge", "--variant", "tile-rummy", "--mode", "contract", "--option", "first_meld=0",
+                      "--", "R1 R2 R3")
+    assert nought.returncode == 0 and json.loads(nought.stdout)["valid"] is True, nought.stderr
+    wraps = {v: tablekit("judge", "--variant", "indian-points", "--mode", "count", "--wild", "9D",
+                         "--option", f"wrap={v}", "--", "KS AS 2S | 4H 5H 6H") for v in ("1", "0")}
+    assert json.loads(wraps["1"].stdout)["points"] == 0  # K-A-2 a run: wrap on
+    assert json.loads(wraps["0"].stdout)["valid"] is False
+    bad = tablekit("judge", "--variant", "indian-points", "--mode", "count", "--option", "wrap=2", "--", "KS")
+    assert bad.returncode == 2 and "wrap must be true or false" in bad.stderr
+
+
+def test_a_table_takes_a_switch_given_as_one() -> None:
+    from engine.game.house_options import check_options
+    from engine.variants import find
+    from tablekit.values import parse_option
+
+    assert check_options(find("indian-pool-101"), dict([parse_option("wrap=1")])) == {"wrap": True}
+    assert check_options(find("tile-rummy"), dict([parse_option("first_meld=0")])) == {"first_meld": 0}

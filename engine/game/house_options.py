@@ -28,14 +28,17 @@ def options_for(variant: Variant, *, judge: bool = False) -> Mapping[str, Option
 
 def check_options(variant: Variant, options: Mapping[str, OptionValue], *,
                   judge: bool = False) -> dict[str, OptionValue]:
-    """``options`` unchanged when ``variant`` takes every one of them (at a table, or asked of
-    the judge); else :class:`OptionError` naming the first bad key and what it should be."""
+    """``options`` as ``variant`` takes them (a switch given as 1 or 0 made true or false) when
+    it takes every one of them (at a table, or asked of the judge); else :class:`OptionError`
+    naming the first bad key and what it should be."""
     known = options_for(variant, judge=judge)
+    out: dict[str, OptionValue] = {}
     for key, value in options.items():
         kind = known.get(key)
         if kind is None:
             offer = ", ".join(sorted(known)) or "none"
             raise OptionError(f"{variant.name} has no house rule {key!r} (it takes: {offer})")
-        if not kind.accepts(value):
+        out[key] = kind.coerce(value)  # a switch given as 1 or 0
+        if not kind.accepts(out[key]):
             raise OptionError(f"house rule {key} must be {kind.describe()}, not {value!r}")
-    return dict(options)
+    return out

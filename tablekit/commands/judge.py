@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.errors import TablekitError
 from tablekit.judging import JudgeInputError, answer, load_state_file
+from tablekit.values import parse_option
 
 _log = logging.getLogger("tablekit")
 
@@ -34,29 +35,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("hand", nargs="*", help="the hand: groups separated by '|'")
 
 
-def _option_value(text: str) -> Any:
-    low = text.lower()
-    if low in ("true", "yes", "on", "1"):
-        return True
-    if low in ("false", "no", "off", "0"):
-        return False
-    try:
-        return int(text)
-    except ValueError:
-        return text
-
-
 def _question(args: argparse.Namespace) -> dict[str, Any]:
     q: dict[str, Any] = {"variant": args.variant, "mode": args.mode}
     for key in ("wild", "deal", "decks", "players", "seat"):
         if getattr(args, key) is not None:
             q[key] = getattr(args, key)
-    options = {}
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise TablekitError(f"bad --option {item!r}: expected KEY=VALUE")
-        options[key.strip()] = _option_value(value.strip())
+    # as `run` reads them: numbers are numbers (a switch given as 1 or 0 is made true or false
+    # once the game's options say which it is)
+    options = dict(parse_option(item) for item in args.option)
     if options:
         q["options"] = options
     if args.mode == "turn":
