@@ -152,9 +152,13 @@ def tile_pitch(along: np.ndarray, same_row: np.ndarray) -> float:
     distance along the row to the nearest one (in tile heights); ``DEFAULT_PITCH`` when none
     has. Distances under a third of a tile's height are the same tile found twice, not a
     neighbour."""
-    nearest = _nearest_beside(along, same_row)
-    nearest = nearest[nearest <= MAX_PITCH]
-    return float(np.median(nearest)) if len(nearest) else DEFAULT_PITCH
+    return _median_pitch(_nearest_beside(along, same_row))
+
+
+def _median_pitch(nearest: np.ndarray) -> float:
+    """``tile_pitch`` from each tile's distance to the nearest one beside it."""
+    near = nearest[nearest <= MAX_PITCH]
+    return float(np.median(near)) if len(near) else DEFAULT_PITCH
 
 
 def local_pitch(along: np.ndarray, across: np.ndarray, same_row: np.ndarray,
@@ -164,7 +168,7 @@ def local_pitch(along: np.ndarray, across: np.ndarray, same_row: np.ndarray,
     whole table's where fewer do (or ``reach`` is endless)."""
     nearest = _nearest_beside(along, same_row)
     measures = nearest <= MAX_PITCH
-    table = float(np.median(nearest[measures])) if measures.any() else DEFAULT_PITCH  # tile_pitch's
+    table = _median_pitch(nearest)
     out = np.full(len(nearest), table)
     if not math.isfinite(reach):
         return out

@@ -286,9 +286,15 @@ def _seat(
         pygame.draw.line(canvas.surface, theme.INVALID, rect.topleft, rect.bottomright, max(2, L.py(0.004)))
 
 
-def _marks_width(row: pygame.Rect, slots: int) -> int:
+def _mark_size(row: pygame.Rect) -> tuple[int, int]:
+    """A missed-turn dot's diameter in the note row, and the gap between dots."""
     d = max(6, min(row.h - 2, row.w // 9))
-    return slots * d + (slots - 1) * max(2, d // 3) if slots > 0 else 0
+    return d, max(2, d // 3)
+
+
+def _marks_width(row: pygame.Rect, slots: int) -> int:
+    d, gap = _mark_size(row)
+    return slots * d + (slots - 1) * gap if slots > 0 else 0
 
 
 def _missed_marks(canvas: Canvas, index: int, missed: int, slots: int, row: pygame.Rect) -> int:
@@ -296,8 +302,7 @@ def _missed_marks(canvas: Canvas, index: int, missed: int, slots: int, row: pyga
     left."""
     if slots <= 0:
         return 0
-    d = max(6, min(row.h - 2, row.w // 9))
-    gap = max(2, d // 3)
+    d, gap = _mark_size(row)
     width = _marks_width(row, slots)
     x = row.right - width
     for k in range(slots):
