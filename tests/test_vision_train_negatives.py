@@ -64,3 +64,19 @@ def test_detector_crops_turn_a_share_over_and_keep_their_targets() -> None:
     assert np.mean([c.mean() for c, _ in turned]) < np.mean([c.mean() for c, _ in kept]) - 60
     for (_, t1), (_, t0) in zip(turned, kept, strict=True):
         assert np.array_equal(t1["ih"], t0["ih"])  # where the index is does not change
+
+
+def test_the_index_stage_can_draw_more_printed_jokers() -> None:
+    from vision.labels import INDEX_CLASSES
+    from vision.synth import draw_face
+    from vision.train.dataset import JOKERS, synthetic_photos
+
+    joker = INDEX_CLASSES.index("PJ")
+
+    def share(jokers: float) -> float:
+        photos = synthetic_photos(6, 3, draw_face, jokers=jokers)
+        labels = [k for p in photos for *_, k in p.indices]
+        return sum(k == joker for k in labels) / len(labels)
+
+    few, many = share(JOKERS), share(0.5)
+    assert many > 0.3 and many > few + 0.2

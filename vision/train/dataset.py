@@ -204,6 +204,8 @@ def sample(photo: Photo, rng: np.random.Generator, crop: int,
     return img, targets
 
 
+#: The share of printed jokers among the drawn scenes' cards, as the shipped networks drew them.
+JOKERS = 0.04
 #: Shares of training samples turned to the other polarity, and darkened as in a dim room.
 INVERT_SHARE = 0.08
 DARK_SHARE = 0.15
@@ -267,7 +269,7 @@ def table_textures(photos: list[Photo], limit: int = 60) -> list[np.ndarray]:
 
 def synthetic_photos(count: int, seed: int, face: FaceFn | None = None,
                      textures: list[np.ndarray] | None = None, crowded: float = 0.0,
-                     jokers: float = 0.04) -> list[Photo]:
+                     jokers: float = JOKERS) -> list[Photo]:
     """Drawn table scenes (``vision.synth``) labelled with every visible corner index;
     ``face`` draws the card faces (e.g. ``vision.train.artwork.face_maker``). A third of the
     scenes lie on one of ``textures`` (real tables, ``table_textures``), a quarter have hands
@@ -296,7 +298,7 @@ def synthetic_photos(count: int, seed: int, face: FaceFn | None = None,
 
 
 def crowded_scene(rng: np.random.Generator, name: str, face: FaceFn,
-                  textures: list[np.ndarray] | None, jokers: float = 0.04) -> Photo:
+                  textures: list[np.ndarray] | None, jokers: float = JOKERS) -> Photo:
     """One wide table (960–1280 pixels) of 2–6 melds of 2–8 cards laid close, half of them at
     a slant; its crops are scaled by its indices' size (``Photo.index_px``)."""
     from vision.synth import CARD_H, random_card, scene, tilted

@@ -37,6 +37,7 @@ from vision.detector import DEFAULT_WEIGHTS, INPUT_SIZE
 from vision.train import seeded, state
 from vision.train.artwork import add_artwork_arguments, scene_faces
 from vision.train.dataset import (
+    JOKERS,
     Photo,
     add_pseudo_indices,
     load_photos,
@@ -48,8 +49,6 @@ from vision.train.net import N_CARD, N_INDEX, CardNet, freeze_norms, load_export
 from vision.train.seeded import Seed, SeededBatches
 
 REPO = Path(__file__).resolve().parents[2]
-#: The share of printed jokers among the drawn scenes' cards, as the shipped detector drew them.
-JOKERS = 0.04
 
 
 def focal(logits: torch.Tensor, gt: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:

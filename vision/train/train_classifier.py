@@ -47,7 +47,7 @@ from vision.train.crops import (
     proposal_crops,
     synthetic_single_cards,
 )
-from vision.train.dataset import Photo, load_photos, synthetic_photos, table_textures
+from vision.train.dataset import JOKERS, Photo, load_photos, synthetic_photos, table_textures
 from vision.train.net import freeze_norms, load_folded
 
 REPO = Path(__file__).resolve().parents[2]
@@ -151,6 +151,9 @@ def main() -> None:
     ap.add_argument("--lightness-negatives", type=float, default=0.0, metavar="SHARE",
                     help="index crops: the share turned to the other lightness with hues kept "
                          "(light ink on dark card, red staying red); default 0")
+    ap.add_argument("--jokers", type=float, default=JOKERS, metavar="SHARE",
+                    help="index crops: the share of the drawn scenes' cards that are printed "
+                         f"jokers (default {JOKERS}, as the detector's scenes)")
     add_artwork_arguments(ap)
     args = ap.parse_args()
     torch.manual_seed(args.seed)
@@ -161,7 +164,7 @@ def main() -> None:
         print(f"{add_proposals(photos, args.detector)} detector proposals", flush=True)
     if args.kind == "index":
         synth = synthetic_photos(args.synth, args.seed + 2, scene_faces(args), table_textures(photos),
-                                 crowded=args.crowded_share)
+                                 crowded=args.crowded_share, jokers=args.jokers)
         size, n_out, out = (CROP_W, CROP_H), N_OUT, args.out or DEFAULT_CLASSIFIER
         if args.crop:
             w, _, h = args.crop.partition("x")
@@ -203,6 +206,8 @@ def main() -> None:
                                          "styled_share", "typefaces")}
     if args.lightness_negatives:  # only when used, so the shipped runs' checkpoints still resume
         sig["lightness_negatives"] = args.lightness_negatives
+    if args.jokers != JOKERS:  # likewise
+        sig["jokers"] = args.jokers
     sig.update(init=str(args.init_onnx) if args.init_onnx else None,
                detector=args.detector.name if args.detector else None)
     if args.fresh:
