@@ -153,7 +153,8 @@ def test_no_header_is_cut(size: tuple[int, int]) -> None:
         assert not cut, f"{name} at {size}: {cut}"
 
 
-PLAYING_SCREENS = ("setup", "setup-roster", "setup-adding-a-name", "play", "show-valid", "show-invalid", "show-correcting", "show-tiles", "turn-check",
+PLAYING_SCREENS = ("setup", "setup-roster", "setup-adding-a-name", "play", "show-valid", "show-invalid", "show-correcting",
+                   "show-correcting-by-button", "show-tiles", "turn-check",
                    "turn-check-read-again", "deal", "scoreboard", "gameover", "gameover-choices",
                    "scorepad-count", "scorepad-cards", "scorepad-verdict", "calls", "message", "history")
 
@@ -218,7 +219,7 @@ def test_a_seats_note_is_whole_where_the_turns_left_give_way(size: tuple[int, in
     assert missed and all(f"missed:{i}" in canvas.regions for i in missed)
 
 
-@pytest.mark.parametrize("size", [PI, TABLE, (800, 400)], ids=["800x480", "1920x1080", "800x400"])
+@pytest.mark.parametrize("size", [PI, TABLE, (800, 400), (480, 320)], ids=["800x480", "1920x1080", "800x400", "480x320"])
 def test_no_sample_screen_cuts_a_word_on_a_landscape_screen(size: tuple[int, int]) -> None:
     from display.samples import every_screen
 

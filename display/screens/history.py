@@ -7,7 +7,7 @@ from display.canvas import Canvas
 from display.layout import inset, split_columns, split_rows
 from display.viewmodel import HistoryView
 
-COLUMNS = [0.2, 0.2, 0.38, 0.22]  # when, game, players, winner
+COLUMNS = [0.18, 0.26, 0.34, 0.22]  # when, game, players, winner
 ROWS = 6  # rows on a page (the shell pages the list by as many)
 
 
