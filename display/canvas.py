@@ -18,6 +18,7 @@ from display.theme import Colour
 
 ELLIPSIS = "…"
 MIN_NUMBER_PX = 8  # a number shrinks this far before it is cut (never, on any screen the kit allows)
+MIN_SHRUNK_PX = 12  # a line of words shrinks to fit its box no further than this before it is cut
 ONE_LINE_SCALE = 0.85  # a paragraph shrinks this far to stay on one line before it wraps
 FIGURE_PROBE_PX = 100  # the line height the digits' ink is measured at
 # What to write when the font has no glyph: the judge notation's letters for the suits.
@@ -123,7 +124,7 @@ class Canvas:
         if not text:
             return text, line_px
         size = line_px
-        floor = MIN_NUMBER_PX if is_number(text) else max(12, int(line_px * min_scale))
+        floor = self._fit_floor(text, line_px, min_scale)
         while size > floor and self.cache.width(text, size, bold) > width:
             size = max(floor, int(size * 0.9))
         if self.cache.width(text, size, bold) <= width:
@@ -133,6 +134,17 @@ class Canvas:
             pieces.pop()
         cut = "".join(pieces)
         return (cut.rstrip() + ELLIPSIS) if cut else "", size
+
+    @staticmethod
+    def _fit_floor(text: str, line_px: int, min_scale: float) -> int:
+        """The smallest line height ``fit`` shrinks ``text`` to before it cuts it."""
+        return MIN_NUMBER_PX if is_number(text) else max(MIN_SHRUNK_PX, int(line_px * min_scale))
+
+    def least_width(self, text: str, line_px: int, bold: bool = True, min_scale: float = 0.6) -> int:
+        """The narrowest box ``text`` shows whole in as ``Canvas.text`` draws it (on one line,
+        shrunk as far as ``fit`` shrinks it): what a column or a key must keep for it."""
+        shown = self.cache.displayable(printable(text), line_px, bold)
+        return self.cache.width(shown, min(line_px, self._fit_floor(shown, line_px, min_scale)), bold) if shown else 0
 
     def text(
         self,
@@ -289,6 +301,34 @@ class Canvas:
             if fits or size <= floor:
                 return lines, size, fits
             size = max(floor, min(size - 1, int(size * 0.94)))
+
+    def paragraph_width(self, text: str, line_px: int, height: int, *, bold: bool = True,
+                        min_scale: float = 0.7) -> int:
+        """The narrowest width ``paragraph`` shows all of ``text`` in, in a box ``height``
+        tall (its one line's full width where no width does): what a column must keep for it."""
+        shown = self.cache.displayable(printable(text), line_px, bold)
+        if not shown:
+            return 0
+        low, high = 1, self.cache.width(shown, line_px, bold)
+        if not self.paragraph_fit(shown, line_px, pygame.Rect(0, 0, high, height), bold=bold, min_scale=min_scale)[2]:
+            return high
+        while low < high:  # halving: a wider box never needs more lines
+            mid = (low + high) // 2
+            if self.paragraph_fit(shown, line_px, pygame.Rect(0, 0, mid, height), bold=bold, min_scale=min_scale)[2]:
+                high = mid
+            else:
+                low = mid + 1
+        return high
+
+    def lines_height(self, text: str, line_px: int, width: int, *, bold: bool = True) -> int:
+        """The height ``text`` takes in ``width`` as ``paragraph`` draws it (at ``min_scale``
+        0.75): one line where it fits, shrunk a little, else two (at most; a third is cut); 0
+        for no text. A narrow column's head or a narrow panel's title is given as much."""
+        if not text:
+            return 0
+        lines, size, _ = self.paragraph_fit(text, line_px, pygame.Rect(0, 0, width, 2 * line_px), bold=bold,
+                                            min_scale=0.75)
+        return min(2, len(lines)) * size
 
     def paragraph(
         self,

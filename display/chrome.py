@@ -5,9 +5,13 @@ from __future__ import annotations
 import pygame
 
 from display import theme
-from display.canvas import Canvas
-from display.layout import HEADER, inset
+from display.canvas import Canvas, printable
+from display.layout import FOOTER_LINES, HEADER, MIN_PARAGRAPH_PX, inset, split_columns
 from display.viewmodel import DeviceHealth, Toast
+
+FOOTER_MARGIN = 0.03  # the prompt's margin at the sides (``Layout.across``)
+TITLE_MIN_SCALE = 0.4  # a screen's title shrinks this far before it is cut...
+STATUS_MIN_SCALE = 0.5  # ...and the status at the header's right this far
 
 
 def header(canvas: Canvas, title: str, right: str = "", colour: theme.Colour = theme.TEXT) -> pygame.Rect:
@@ -22,11 +26,18 @@ def header(canvas: Canvas, title: str, right: str = "", colour: theme.Colour = t
         left_box, right_box = pygame.Rect(inner.x, inner.y, int(inner.w * 0.62), inner.h), pygame.Rect(
             inner.x + int(inner.w * 0.64), inner.y, int(inner.w * 0.36), inner.h
         )
-        canvas.paragraph(right, L.line("body"), right_box, theme.TEXT_DIM, align="right", min_scale=0.5)
+        if not (canvas.paragraph_fit(title, L.line("title"), left_box, min_scale=TITLE_MIN_SCALE)[2]
+                and canvas.paragraph_fit(right, L.line("body"), right_box, min_scale=STATUS_MIN_SCALE)[2]):
+            # the one too long for its share (a game's name in a 320×240 screen's one-line
+            # header) takes the room the other leaves
+            left_box, right_box = split_columns(inner, [0.62, 0.36], gap=right_box.x - left_box.right, needs=[
+                canvas.paragraph_width(title, L.line("title"), inner.h, min_scale=TITLE_MIN_SCALE),
+                canvas.paragraph_width(right, L.line("body"), inner.h, min_scale=STATUS_MIN_SCALE)])
+        canvas.paragraph(right, L.line("body"), right_box, theme.TEXT_DIM, align="right", min_scale=STATUS_MIN_SCALE)
     else:
         left_box = inner
     # shrunk, then over two lines where the band is narrow (a portrait screen), before a cut
-    canvas.paragraph(title, L.line("title"), left_box, colour, min_scale=0.4)
+    canvas.paragraph(title, L.line("title"), left_box, colour, min_scale=TITLE_MIN_SCALE)
     return canvas.mark("header", band)
 
 
@@ -35,7 +46,16 @@ def footer(canvas: Canvas, prompt: str) -> None:
     if not prompt:
         return
     L = canvas.layout
-    band = inset(L.footer_band(), L.py(0.03), L.py(0.012))
+    # the side margins as on a 4:3 screen of this width: a portrait screen's narrow band keeps
+    # its width for words
+    side, pad = L.across(FOOTER_MARGIN), L.py(0.012)
+    words = canvas.cache.displayable(printable(prompt), MIN_PARAGRAPH_PX, False)
+    lines = len(canvas.wrap_lines(words, MIN_PARAGRAPH_PX, L.footer_band().w - 2 * side, bold=False))
+    # as many lines as the prompt takes in the smallest type (two at least): a long prompt in a
+    # narrow band (a 320×480 screen's) reaches up into the gap under the body; where even that
+    # is too short the margins above and below give way before a line does
+    band = L.footer_band(max(FOOTER_LINES, lines))
+    band = inset(band, side, min(pad, max(0, (band.h - lines * MIN_PARAGRAPH_PX) // 2)))
     # over two lines where the band is narrow (a portrait screen) rather than cut
     canvas.paragraph(prompt, L.line("small"), band, theme.TEXT_DIM, align="center", bold=False, min_scale=0.4)
     canvas.mark("footer", band)
@@ -46,6 +66,9 @@ def toast(canvas: Canvas, note: Toast | None) -> None:
     if note is None or not note.text:
         return
     L = canvas.layout
+    prompt = canvas.regions.get("footer")
+    if prompt is not None:  # a long prompt's band (three lines) is taller and wider than the pill
+        pygame.draw.rect(canvas.surface, theme.BACKGROUND, prompt)  # no word of it peeks out
     band = inset(L.footer_band(), L.py(0.03), L.py(0.006))
     colour = theme.LEVEL_COLOURS.get(note.level, theme.LEVEL_COLOURS["info"])
     ink = theme.LEVEL_TEXT.get(note.level, theme.TEXT)

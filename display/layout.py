@@ -70,6 +70,12 @@ class Layout:
         """A length as a fraction of the screen height, in pixels (at least 1)."""
         return max(1, round(fraction * self.height))
 
+    def across(self, fraction: float) -> int:
+        """A margin or a gap between things side by side, in pixels (at least 1): a fraction
+        of the type height, so that a screen narrower than ``TYPE_ASPECT`` (a portrait one)
+        keeps its narrow width for words, spaced as a 4:3 screen of this width is."""
+        return max(1, round(fraction * self.type_height))
+
     def line(self, role: str) -> int:
         """A role's line height: a share of the screen's height, or on a screen narrower than
         ``TYPE_ASPECT`` (a portrait kiosk) of the height such a screen of this width would
@@ -102,13 +108,14 @@ class Layout:
         m = self.py(SOFT_KEY_MARGIN)
         return keys["key:menu"].union(keys["key:ok"]).inflate(2 * m, 2 * m)
 
-    def footer_band(self) -> pygame.Rect:
+    def footer_band(self, lines: int = FOOTER_LINES) -> pygame.Rect:
         """The footer band left of the soft keys (the prompt and the toast go here). On a
         short screen (a 3.5" 480×320 one) it reaches up into the gap under the body, so that
-        a prompt has two lines of the smallest readable type rather than being cut."""
+        a prompt has two lines of the smallest readable type rather than being cut; ``lines``
+        lines where a long prompt needs more in a narrow band (a 320×480 screen's)."""
         band = self.rect(FOOTER)
         band.w = self.soft_key_strip().x - band.x
-        need = FOOTER_LINES * MIN_PARAGRAPH_PX + 2 * self.py(0.012)
+        need = lines * MIN_PARAGRAPH_PX + 2 * self.py(0.012)
         if band.h < need:
             top = max(self.rect(BODY).bottom, band.bottom - need)
             band.h, band.y = band.bottom - top, top
@@ -129,14 +136,32 @@ def split_rows(rect: pygame.Rect, count: int, gap: int = 0) -> list[pygame.Rect]
     return [pygame.Rect(rect.x, round(rect.y + i * (h + gap)), rect.w, max(1, round(h))) for i in range(count)]
 
 
-def split_columns(rect: pygame.Rect, weights: list[float], gap: int = 0) -> list[pygame.Rect]:
-    """Columns side by side in ``rect``, widths in proportion to ``weights``."""
+def split_columns(rect: pygame.Rect, weights: list[float], gap: int = 0,
+                  needs: list[int] | None = None) -> list[pygame.Rect]:
+    """Columns side by side in ``rect``, widths in proportion to ``weights``. With ``needs``
+    (the least width each column's words are whole in), a column short of its need is widened
+    towards it by the columns with room to spare beyond theirs, each giving in proportion to
+    its room: where nothing is short, the split is as the weights give it."""
     total = sum(weights) or 1.0
     free = rect.w - gap * (len(weights) - 1)
+    widths = [free * w / total for w in weights]
+    if needs is not None:
+        widths = _share_room(widths, needs)
     out: list[pygame.Rect] = []
     x = float(rect.x)
-    for w in weights:
-        width = free * w / total
+    for width in widths:
         out.append(pygame.Rect(round(x), rect.y, max(1, round(width)), rect.h))
         x += width + gap
     return out
+
+
+def _share_room(widths: list[float], needs: list[int]) -> list[float]:
+    """``widths`` with the columns short of their ``needs`` given what the others can spare
+    (all of their shortfall where the others' spare room covers it)."""
+    short = sum(max(0.0, need - w) for w, need in zip(widths, needs, strict=True))
+    spare = sum(max(0.0, w - need) for w, need in zip(widths, needs, strict=True))
+    if short <= 0 or spare <= 0:
+        return widths
+    give = min(short, spare)
+    return [w + (need - w) * give / short if need > w else w - (w - need) * give / spare
+            for w, need in zip(widths, needs, strict=True)]

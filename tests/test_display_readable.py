@@ -121,12 +121,13 @@ def test_what_counts_as_a_number_on_the_screen() -> None:
     assert not any(is_number(t) for t in ("", "-", "1.2.3", "12 pts", "R12", "٣", "²", "1e5", "."))
 
 
-@pytest.mark.parametrize("size", [(600, 1024), (480, 800), PI, (480, 320)],
-                         ids=["600x1024", "480x800", "800x480", "480x320"])
+@pytest.mark.parametrize("size", [(600, 1024), (480, 800), PI, (480, 320), (320, 480)],
+                         ids=["600x1024", "480x800", "800x480", "480x320", "320x480"])
 def test_the_footer_says_what_the_buttons_do_whole_beside_the_soft_keys(size: tuple[int, int]) -> None:
     """Where the band left of MENU and OK is narrow (a portrait screen) the prompt wraps; on a
     short screen (a 3.5" 480×320 one) the band reaches up into the gap under the body so that
-    two lines of the smallest type fit."""
+    two lines of the smallest type fit, and so that a long prompt's three lines fit in a
+    320×480 screen's narrow band."""
     from display.samples import every_screen
 
     for name, view in every_screen().items():
@@ -139,9 +140,12 @@ def test_the_footer_says_what_the_buttons_do_whole_beside_the_soft_keys(size: tu
         assert " ".join(lines).split() == prompt.split(), f"{name} at {size}: {lines} for {prompt!r}"
 
 
-@pytest.mark.parametrize("size", [(600, 1024), (480, 800), PI, TABLE], ids=["600x1024", "480x800", "800x480", "1920x1080"])
+@pytest.mark.parametrize("size", [(600, 1024), (480, 800), PI, TABLE, (320, 480), (320, 240)],
+                         ids=["600x1024", "480x800", "800x480", "1920x1080", "320x480", "320x240"])
 def test_no_header_is_cut(size: tuple[int, int]) -> None:
-    """A title and its status shrink, then take two lines, in a narrow header (a portrait screen)."""
+    """A title and its status shrink, then take two lines, in a narrow header (a portrait
+    screen); where one is still too long for its share (a 320×240 screen's one-line header)
+    it takes the room the other leaves."""
     from display.samples import every_screen
 
     for name, view in every_screen().items():
@@ -159,7 +163,8 @@ PLAYING_SCREENS = ("setup", "setup-roster", "setup-adding-a-name", "play", "show
                    "scorepad-count", "scorepad-cards", "scorepad-verdict", "calls", "message", "history")
 
 
-@pytest.mark.parametrize("size", [(600, 1024), (480, 800), (1080, 1920)], ids=["600x1024", "480x800", "1080x1920"])
+@pytest.mark.parametrize("size", [(600, 1024), (480, 800), (1080, 1920), (320, 480)],
+                         ids=["600x1024", "480x800", "1080x1920", "320x480"])
 def test_on_a_portrait_screen_the_screens_of_a_game_cut_no_word(size: tuple[int, int]) -> None:
     """Type is sized as on a 4:3 screen of the same width, so lines laid out across the
     width fit it (sized by the height alone, 88 texts were cut on a 600×1024 screen), and the

@@ -22,15 +22,20 @@ def draw(canvas: Canvas, view: DealResultView) -> None:
         canvas.text(view.headline, L.line("title"), box, theme.HIGHLIGHT, align="center")
         canvas.mark("headline", box)
     table = L.rect(TABLE)
-    # the column heads take one small line; the players' rows share the rest, so eight
+    # the column heads take one small line (two where a column is too narrow for its head on
+    # one: a 320×480 screen's "This deal"); the players' rows share the rest, so eight
     # players' scores still print large on the Pi's screen
     gap = L.py(0.006)
-    head = pygame.Rect(table.x, table.y, table.w, L.line("small") + gap)
+    heads = ("Player", "This deal", "Total", "")
+    columns = split_columns(inset(table, L.py(0.02), 0), list(COLUMNS), gap=L.py(0.02))
+    head_h = max(canvas.lines_height(title, L.line("small"), column.w, bold=False)
+                 for column, title in zip(columns, heads, strict=True))
+    head = pygame.Rect(table.x, table.y, table.w, max(L.line("small"), head_h) + gap)
     body = pygame.Rect(table.x, head.bottom + gap, table.w, table.bottom - head.bottom - gap)
     rows = split_rows(body, max(len(view.lines), MIN_ROWS), gap=gap)
-    heads = ("Player", "This deal", "Total", "")
-    for cell, title, align in zip(split_columns(inset(head, L.py(0.02), 0), list(COLUMNS), gap=L.py(0.02)), heads, ("left", "right", "right", "left"), strict=True):
-        canvas.text(title, L.line("small"), cell, theme.TEXT_DIM, align=align, bold=False)
+    for column, title, align in zip(columns, heads, ("left", "right", "right", "left"), strict=True):
+        cell = pygame.Rect(column.x, head.y, column.w, head.h)
+        canvas.paragraph(title, L.line("small"), cell, theme.TEXT_DIM, align=align, bold=False, min_scale=0.75)
     for i, (row, line) in enumerate(zip(rows, view.lines, strict=False)):
         fill = theme.HIGHLIGHT if line.winner else theme.PANEL
         ink = theme.HIGHLIGHT_TEXT if line.winner else theme.TEXT

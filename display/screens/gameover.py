@@ -52,7 +52,8 @@ def draw(canvas: Canvas, view: GameOverView) -> None:
         canvas.text(f"{st.place}.", L.line("large"), cells[0], ink)
         canvas.text(st.name, L.line("large"), cells[1], ink)
         canvas.text(number_text(st.total), L.line("large"), cells[2], ink, align="right")
-        canvas.text(st.note, L.line("body"), cells[3], ink, bold=False)
+        # over two lines in a narrow row (a portrait screen's, beside the choices) before a cut
+        canvas.paragraph(st.note, L.line("body"), cells[3], ink, bold=False, min_scale=0.6)
     chrome.footer(canvas, view.prompt)
 
 

@@ -21,6 +21,8 @@ SUITS = ("S", "H", "D", "C")
 COLOURS = ("R", "Y", "B", "K")
 #: The widest a card is drawn, of its height.
 MAX_STEP = 1.08
+KEY_LABEL_MARGIN = 2  # px between a key's edge and its label
+KEY_LABEL_MIN_SCALE = 0.4  # a key's label shrinks this far before it is cut
 
 
 def draw_hand(canvas: Canvas, hand: HandPadView, box: pygame.Rect, faces: FaceDrawer) -> None:
@@ -78,14 +80,24 @@ def _add(canvas: Canvas, rect: pygame.Rect, label: str) -> None:
     canvas.text(label, max(10, rect.w // 2), inset(rect, 2), theme.TEXT_DIM, align="center", min_scale=0.4)
 
 
+def _key_margin(canvas: Canvas) -> int:
+    """The space between a key's cell and its drawn key, on each side."""
+    return max(1, canvas.layout.py(0.004))
+
+
+def _label_px(canvas: Canvas, key_h: int) -> int:
+    """The line height of a label on a key ``key_h`` tall."""
+    return min(canvas.layout.line("title"), round(key_h * 0.62))
+
+
 def _key(canvas: Canvas, rect: pygame.Rect, name: str, label: str, colour: theme.Colour = theme.TEXT) -> pygame.Rect:
     L = canvas.layout
-    key = inset(rect, max(1, L.py(0.004)))
+    key = inset(rect, _key_margin(canvas))
     pygame.draw.rect(canvas.surface, theme.KEY, key, border_radius=L.py(0.01))
     pygame.draw.rect(canvas.surface, theme.KEY_EDGE, key, width=max(1, L.py(0.003)), border_radius=L.py(0.01))
     if label:
-        canvas.text(label, min(L.line("title"), round(key.h * 0.62)), inset(key, 2), colour, align="center",
-                    min_scale=0.4)
+        canvas.text(label, _label_px(canvas, key.h), inset(key, KEY_LABEL_MARGIN), colour, align="center",
+                    min_scale=KEY_LABEL_MIN_SCALE)
     canvas.mark(name, key)
     return key
 
@@ -96,10 +108,16 @@ def draw_keys(canvas: Canvas, hand: HandPadView, box: pygame.Rect) -> None:
     L = canvas.layout
     top, bottom = split_rows(box, 2, gap=L.py(0.008))
     labels = [str(n) for n in range(1, 14)] if hand.tiles else list(CARD_RANKS)
-    cells = split_columns(top, [1.0] * 13 + [1.4], gap=L.py(0.006))
+    joker = "Joly" if hand.tiles else "Joker"
+    # the joker's key keeps the width its word takes at the smallest a label shrinks to: on a
+    # narrow screen (320 pixels wide) the rank keys give it the room rather than it being cut
+    margin = _key_margin(canvas)
+    need = canvas.least_width(joker, _label_px(canvas, top.h - 2 * margin), min_scale=KEY_LABEL_MIN_SCALE)
+    cells = split_columns(top, [1.0] * 13 + [1.4], gap=L.py(0.006),
+                          needs=[0] * 13 + [need + 2 * (margin + KEY_LABEL_MARGIN)])
     for n, (label, cell) in enumerate(zip(labels, cells, strict=False), start=1):
         _key(canvas, cell, f"pad:rank:{n}", label)
-    _key(canvas, cells[-1], "pad:rank:0", "Joly" if hand.tiles else "Joker")
+    _key(canvas, cells[-1], "pad:rank:0", joker)
     suits = COLOURS if hand.tiles else SUITS
     cells = split_columns(bottom, [1.0] * 4 + [1.6, 1.8], gap=L.py(0.006))
     for suit, cell in zip(suits, cells, strict=False):

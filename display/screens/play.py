@@ -25,8 +25,8 @@ POINTER = 0.04  # the active seat's wedge, of the height (less where the ring is
 SEAT_ORBIT = (0.355, 0.30)  # seat centres lie on this ellipse (fractions of width, height)
 FELT = (0.30, 0.25)
 NOTE = (0.62, 0.103, 0.36, 0.036)  # the standing note's box, under the header at the right
-SEAT_WIDTH = 0.2  # of the width, up to six seats
-SEAT_WIDTH_CROWDED = 0.18  # seven and eight seats
+SEAT_WIDTH = 0.2  # of the width, up to six seats (and more on a screen narrower than 4:3)
+SEAT_WIDTH_CROWDED = 0.18  # seven and eight seats on a screen 4:3 or wider
 SEAT_HEIGHT = 0.19  # of the height: as tall as the ring leaves room for, the score must be big
 SEAT_HEIGHT_CROWDED = 0.18  # seven and eight seats: clear of the standing note
 # A seat panel's rows, as shares of its inner height: the name, the score (the rest), the note.
@@ -56,7 +56,11 @@ def seat_rects(canvas: Canvas, count: int) -> list[pygame.Rect]:
     L = canvas.layout
     cx, cy = CENTRE[0] * L.width, CENTRE[1] * L.height
     rx, ry = SEAT_ORBIT[0] * L.width, SEAT_ORBIT[1] * L.height
-    w = round(L.width * (SEAT_WIDTH if count <= 6 else SEAT_WIDTH_CROWDED))
+    # a screen narrower than 4:3 spreads the seats on its tall orbit further apart up and down
+    # than across: seven or eight keep the full width there (a 320×480 screen's seat boxes are
+    # too narrow for a note such as "dropped 20" at the crowded one)
+    crowded = count > 6 and L.type_height >= L.height
+    w = round(L.width * (SEAT_WIDTH_CROWDED if crowded else SEAT_WIDTH))
     h = round(L.height * (SEAT_HEIGHT if count <= 6 else SEAT_HEIGHT_CROWDED))
     out = []
     for i in range(count):

@@ -8,7 +8,7 @@ import pygame
 
 from display import chrome, theme
 from display.canvas import Canvas
-from display.layout import inset, split_columns, split_rows
+from display.layout import MIN_PARAGRAPH_PX, inset, split_columns, split_rows
 from display.viewmodel import NameEntry, RosterName, SetupView
 
 MIN_ROWS = 6  # rows never grow taller than a sixth of the column: a short list stays compact
@@ -22,7 +22,9 @@ def draw(canvas: Canvas, view: SetupView) -> None:
     L = canvas.layout
     chrome.header(canvas, "New game", view.variant_name)
     body = L.rect((0.03, 0.12, 0.94, 0.7))
-    gap = L.py(0.03 if view.roster is not None else 0.04)
+    # the gaps and the cells' margins as on a 4:3 screen of this width: a portrait screen's
+    # narrow columns keep their width for words
+    gap = L.across(0.03 if view.roster is not None else 0.04)
     weights = [1.0, 1.0, 0.9] if view.roster is not None else [1.0, 1.0]
     columns = split_columns(body, weights, gap=gap)
     left, right = columns[0], columns[-1]
@@ -86,10 +88,14 @@ def _row(canvas: Canvas, rect: pygame.Rect, label: str, value: str, section: str
         wide = here and view.editing or seated
         canvas.panel(rect, fill, edge, width=L.py(0.006 if wide else 0.002))
         ink = theme.HIGHLIGHT_TEXT if here and not view.editing else theme.TEXT
-        inner = inset(rect, L.py(0.02), L.py(0.006))
+        inner = inset(rect, L.across(0.02), L.py(0.006))
         stacked = inner.w < STACKED * inner.h
         if stacked:  # a narrow, tall cell (a portrait screen): the label above
-            label_box = pygame.Rect(inner.x, inner.y, inner.w, inner.h * 2 // 5)
+            # in two fifths of the cell, less (one line of it) where the value needs two lines
+            # under it (a long game's name in a 320×480 screen's column)
+            value_h = canvas.lines_height(value, L.line("body"), inner.w)
+            label_h = min(inner.h * 2 // 5, max(MIN_PARAGRAPH_PX, inner.h - value_h))
+            label_box = pygame.Rect(inner.x, inner.y, inner.w, label_h)
             value_box = pygame.Rect(inner.x, label_box.bottom, inner.w, inner.bottom - label_box.bottom)
         else:
             share = 0.3 if section in ("roster", "add", "resume") else 0.36

@@ -132,15 +132,20 @@ def _group(canvas: Canvas, view: ShowView, index: int, group: GroupView, cell: p
 
 def _words_height(canvas: Canvas, group: GroupView, inner: pygame.Rect, loose: bool, gap: int) -> int:
     """The height under a group's cards for its words (``gap`` above them): three tenths of
-    the cell, or up to half of it where a reason would be cut there (a short screen's narrow
-    cells), the cards drawn smaller for it."""
+    the cell, or up to half of it where a reason, or a valid group's kind, would be cut there
+    (a short screen's narrow cells), the cards drawn smaller for it."""
     L = canvas.layout
     height = max(int(inner.h * 0.3), L.line("small") + 4)
-    if loose or not group.reason or (group.judged and group.valid):
+    if not group.judged:
+        words = group.reason  # else the kind, dim, on one line
+    else:
+        kind = group.kind or ("meld" if group.valid else "not a meld")
+        words = kind if group.valid else group.reason
+    if loose or not words:
         return height
     most = max(height, inner.h // 2)
     while height < most and not canvas.paragraph_fit(
-            group.reason, L.line("small"), pygame.Rect(0, 0, inner.w, height - gap),
+            words, L.line("small"), pygame.Rect(0, 0, inner.w, height - gap),
             min_scale=0.75)[2]:
         height = min(most, height + max(1, L.line("small") // 2))
     return height
@@ -196,14 +201,14 @@ def _correction(canvas: Canvas, view: ShowView, side: pygame.Rect, faces: FaceDr
     canvas.mark("correction", side)
     inner = inset(side, L.py(0.015))
     # in a narrow panel (a portrait screen's) the title and the note take two lines, not cut
-    title = pygame.Rect(inner.x, inner.y, inner.w, _lines_height(canvas, "Correct card", L.line("body"), inner.w))
+    title = pygame.Rect(inner.x, inner.y, inner.w, canvas.lines_height("Correct card", L.line("body"), inner.w))
     canvas.paragraph("Correct card", L.line("body"), title, theme.SELECTION, align="center", min_scale=0.75)
     sel = view.selected
     current = ""
     if sel is not None and 0 <= sel.group < len(view.groups) and 0 <= sel.index < len(view.groups[sel.group].cards):
         current = view.groups[sel.group].cards[sel.index]
     avail = pygame.Rect(inner.x, title.bottom + L.py(0.01), inner.w, inner.bottom - title.bottom - L.py(0.01))
-    note_px = _lines_height(canvas, view.proposed_note, L.line("small"), inner.w, bold=False)
+    note_px = canvas.lines_height(view.proposed_note, L.line("small"), inner.w, bold=False)
     note_h = note_px + L.py(0.01) if view.proposed_note else 0
     h = min(int((avail.h - note_h) * 0.4), int(inner.w * 0.8 / CARD_ASPECT))
     w = round(h * CARD_ASPECT)
@@ -225,14 +230,6 @@ def _correction(canvas: Canvas, view: ShowView, side: pygame.Rect, faces: FaceDr
         canvas.paragraph(view.proposed_note, L.line("small"), note.clip(inner), theme.SELECTION, align="center",
                          bold=False, min_scale=0.75)
         canvas.mark("proposed-note", note)
-
-
-def _lines_height(canvas: Canvas, text: str, line_px: int, width: int, bold: bool = True) -> int:
-    """The height ``text`` takes in ``width``: one line where it fits, shrunk a little, else
-    two (at most; a third is cut)."""
-    lines, size, _ = canvas.paragraph_fit(text, line_px, pygame.Rect(0, 0, width, 2 * line_px), bold=bold,
-                                          min_scale=0.75)
-    return min(2, len(lines)) * size if text else 0
 
 
 def _no_card(canvas: Canvas, rect: pygame.Rect) -> None:
