@@ -2,7 +2,7 @@
 lies on the table when no game is named.
 
 Usage: ``.venv/bin/python bench/bench_pieces.py [--data ../shared/data] [--photos 1]
-[--tables 12] [--seed 5] [--tile-weights FILE] [--one-look]``
+[--tables 12] [--seed 5] [--tile-weights FILE] [--one-look] [--min-tiles 3,4,5]``
 
 Sources: the shared labelled card photos (real photographs, every ``--photos``-th of each
 folder, the capture groups training leaves out apart; the tile reader never saw any of
@@ -10,11 +10,15 @@ them), rendered card
 tables of ``bench/bench_tables.py`` (several decks, held-out typefaces among them), and
 rendered tile tables of ``bench/bench_tiles_learnt.py`` (held-out typefaces and plastics,
 and since the busy surfaces were added to it, tables on its two held-out surfaces too: the
-``all`` line counts them, so it is not comparable with runs before them).
+``all`` line counts them, so it is not comparable with runs before them); the shared photos
+also turned to the other lightness (``vision.lightness``: a light-on-dark deck's photo,
+which must stay cards), and rendered close-ups of one to a dozen tiles 150–400 pixels high
+(held-out fonts and plastics, racks and scattered tiles).
 Per source: how many photos were told right, the card marks and sure tiles counted (median,
 and the tiles' range), how many took the tile reader's second look, and the median and p95
 ms of the choice (the card detector's first look included). ``--one-look`` also scores the
-choice without the second look: what it is worth.
+choice without the second look, and ``--min-tiles`` with other counts of sure tiles
+making a tile table (``vision.pieces.MIN_TILES``): what each is worth.
 """
 
 from __future__ import annotations
@@ -39,23 +43,29 @@ from bench_tiles_learnt import SIZE, TILE_PX  # noqa: E402
 from bench_tiles_learnt import SOURCES as TILE_SOURCES  # noqa: E402
 from scoring import p95  # noqa: E402
 
+from vision.lightness import lightness_negative  # noqa: E402
 from vision.pieces import tell_pieces  # noqa: E402
 from vision.tile_reader import DEFAULT_TILE_WEIGHTS  # noqa: E402
 from vision.tile_synth import tile_scene  # noqa: E402
 from vision.train.split import is_held_out  # noqa: E402
 
 PHOTO_FOLDERS = ("cards-corners", "cards-ranks")
+#: Tile heights (pixels of a 1280×960 photo) of the rendered close-ups.
+CLOSE_PX = (150.0, 400.0)
+CLOSE_SOURCES = ("held-out fonts", "held-out plastics", "racks", "scattered")
 
 
-def photos(data: Path, folder: str, every: int, held_out: bool) -> Iterator[np.ndarray]:
+def photos(data: Path, folder: str, every: int, held_out: bool | None,
+           turned: bool = False) -> Iterator[np.ndarray]:
     """Every ``every``-th photo of the folder in (``held_out``) or out of the capture groups
-    that training leaves out."""
+    that training leaves out (None: all of them), ``turned`` to the other lightness."""
     images = sorted(p for p in (data / folder / "images").iterdir()
-                    if p.suffix.lower() in (".jpg", ".jpeg", ".png") and is_held_out(p.name) == held_out)
+                    if p.suffix.lower() in (".jpg", ".jpeg", ".png")
+                    and held_out in (None, is_held_out(p.name)))
     for path in images[::max(1, every)]:
         image = cv2.imread(str(path))
         if image is not None:
-            yield image
+            yield lightness_negative(image) if turned else image
 
 
 def card_tables(source: str, n: int, seed: int) -> Iterator[np.ndarray]:
@@ -64,16 +74,18 @@ def card_tables(source: str, n: int, seed: int) -> Iterator[np.ndarray]:
         yield table(rng, source, (1280, 960))[0]
 
 
-def tile_tables(source: str, n: int, seed: int) -> Iterator[np.ndarray]:
+def tile_tables(source: str, n: int, seed: int, tile_px: tuple[float, float] = TILE_PX) -> Iterator[np.ndarray]:
     layout, fonts, plastics, slant, surface = TILE_SOURCES[source]
-    rng = np.random.default_rng([seed, 100 + list(TILE_SOURCES).index(source)])
+    key = [seed, 100 + list(TILE_SOURCES).index(source)]
+    rng = np.random.default_rng(key if tile_px == TILE_PX else [*key, int(tile_px[0])])
     for _ in range(n):
-        yield tile_scene(rng, SIZE, TILE_PX, layout, fonts, plastics, slant, surface=surface)[0]
+        yield tile_scene(rng, SIZE, tile_px, layout, fonts, plastics, slant, surface=surface)[0]
 
 
 def run(name: str, images: Iterator[np.ndarray], want: str, weights: Path,
-        one_look: bool) -> tuple[int, int]:
+        one_look: bool, min_tiles: tuple[int, ...] = ()) -> tuple[int, int]:
     right = total = second = right_one = 0
+    right_at = dict.fromkeys(min_tiles, 0)
     times: list[float] = []
     marks, tiles = [], []
     for image in images:
@@ -87,8 +99,11 @@ def run(name: str, images: Iterator[np.ndarray], want: str, weights: Path,
         tiles.append(seen.tiles)
         if one_look:
             right_one += tell_pieces(image, weights, second_look=False).pieces == want
+        for count in min_tiles:
+            right_at[count] += tell_pieces(image, weights, min_tiles=count).pieces == want
     if total:
         alone = f" one look {right_one:4d}/{total:<4d}" if one_look else ""
+        alone += "".join(f" at {count} {n:4d}/{total:<4d}" for count, n in right_at.items())
         print(f"{name:30s} {want:5s} {right:4d}/{total:<4d}{alone} marks {statistics.median(marks):5.1f} "
               f"tiles {statistics.median(tiles):5.1f} ({min(tiles)}-{max(tiles)}) second looks {second:3d} "
               f"median_ms {statistics.median(times):6.1f} p95_ms {p95(times):6.1f}", flush=True)
@@ -104,6 +119,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--tile-weights", type=Path, default=DEFAULT_TILE_WEIGHTS)
     ap.add_argument("--one-look", action="store_true", help="also choose without the second look")
+    ap.add_argument("--min-tiles", default="", metavar="N,...",
+                    help="also choose with these counts of sure tiles making a tile table")
     args = ap.parse_args()
     if not args.tile_weights.is_file():
         print(f"error: no tile reader weights at {args.tile_weights}", file=sys.stderr)
@@ -117,12 +134,17 @@ def main() -> int:
             for held in (False, True):
                 name = f"photos {folder}{' held-out' if held else ''}"
                 runs.append((name, photos(args.data, folder, args.photos, held), "cards"))
+            runs.append((f"photos {folder} turned over", photos(args.data, folder, args.photos, None, True),
+                         "cards"))
         else:
             print(f"(no {folder} under {args.data}: skipped)")
     runs += [(f"card tables {s}", card_tables(s, args.tables, args.seed), "cards") for s in CARD_SOURCES]
     runs += [(f"tile tables {s}", tile_tables(s, args.tables, args.seed), "tiles") for s in TILE_SOURCES]
+    runs += [(f"tile close-ups {s}", tile_tables(s, args.tables, args.seed, CLOSE_PX), "tiles")
+             for s in CLOSE_SOURCES]
     for name, images, want in runs:
-        r, t = run(name, images, want, args.tile_weights, args.one_look)
+        r, t = run(name, images, want, args.tile_weights, args.one_look,
+                   tuple(int(n) for n in args.min_tiles.split(",") if n.strip()))
         right, total = right + r, total + t
     print(f"{'all':30s}       {right:4d}/{total:<4d}")
     return 0

@@ -49,6 +49,7 @@ def test_only_sure_tiles_read_surely_outnumbering_the_card_marks_make_a_tile_tab
     assert tell(blank, marks + [mark(0.5)] * (MIN_TILES - 2), Path("w")).pieces == "cards"  # as many marks
     looks[:] = [sure[:-1]]
     assert tell(blank, [], Path("w")).pieces == "cards"  # too few to be a table of tiles
+    assert tell(blank, [], Path("w"), min_tiles=MIN_TILES - 1).pieces == "tiles"  # as the bench sweeps it
     # tile-shaped peaks read unsurely (tiles too small at 384): the second look reads them
     shaped = [tile(0.8, 0.3)] * (MIN_TILES + 1)
     looks[:] = [shaped, sure]
@@ -77,6 +78,17 @@ def test_rendered_tile_tables_of_held_out_plastics_are_tiles() -> None:
         assert len(tiles) >= 3
         seen = tell_pieces(image)
         assert seen.pieces == "tiles", (layout, seen)
+
+
+def test_a_close_up_of_five_tiles_is_tiles() -> None:
+    """Five tiles seen near, 150–260 pixels high: the close-ups a six-tile count took for cards."""
+    for seed in (37, 47):
+        image, tiles = tile_scene(np.random.default_rng(seed), (960, 720), (150.0, 260.0), "rows", None, True,
+                                  0.0, fonts=BUNDLED)
+        assert len(tiles) == MIN_TILES == 5
+        seen = tell_pieces(image)
+        assert seen.pieces == "tiles", seen
+        assert tell_pieces(image, min_tiles=6).pieces == "cards"  # the count before
 
 
 def test_without_a_game_a_tile_table_never_reaches_the_card_pipeline(
