@@ -10,9 +10,10 @@ them), rendered card
 tables of ``bench/bench_tables.py`` (several decks, held-out typefaces among them), and
 rendered tile tables of ``bench/bench_tiles_learnt.py`` (held-out typefaces and plastics,
 and since the busy surfaces were added to it, tables on its two held-out surfaces too: the
-``all`` line counts them, so it is not comparable with runs before them); the shared photos
+``all`` line counts them, so it is not comparable with runs before them, nor with runs before
+the turned-over photos and close-ups below joined it); the shared photos
 also turned to the other lightness (``vision.lightness``: a light-on-dark deck's photo,
-which must stay cards), and rendered close-ups of one to a dozen tiles 150–400 pixels high
+which must stay cards), and rendered close-ups of 1–37 tiles 150–400 pixels high
 (held-out fonts and plastics, racks and scattered tiles).
 Per source: how many photos were told right, the card marks and sure tiles counted (median,
 and the tiles' range), how many took the tile reader's second look, and the median and p95

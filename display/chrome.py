@@ -56,7 +56,7 @@ def footer(canvas: Canvas, prompt: str) -> None:
     # is too short the margins above and below give way before a line does
     band = L.footer_band(max(FOOTER_LINES, lines))
     band = inset(band, side, min(pad, max(0, (band.h - lines * MIN_PARAGRAPH_PX) // 2)))
-    # over two lines where the band is narrow (a portrait screen) rather than cut
+    # over as many lines as the band holds where it is narrow (a portrait screen) rather than cut
     canvas.paragraph(prompt, L.line("small"), band, theme.TEXT_DIM, align="center", bold=False, min_scale=0.4)
     canvas.mark("footer", band)
 

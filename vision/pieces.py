@@ -47,7 +47,7 @@ from vision.tile_reader import (
 #: Fewer sure tiles than this is no tile table. Close-ups of a card or two can show a few
 #: marks the tile reader reads as tiles (pips, a big index), and more so a photo of light
 #: ink on dark cards; a table of tiles shows more, a close-up of a few tiles as few as one.
-#: ``bench/bench_pieces.py --min-tiles 2,3,4,5`` (16 renders a source, seed 5; the shared
+#: ``bench/bench_pieces.py --tables 16 --min-tiles 2,3,4,6`` (16 renders a source, seed 5; the shared
 #: card photos as printed and turned to the other lightness, 1,838 in all): told right at
 #: 6 → 5 → 4 → 3, card photos 1,837 → 1,836 → 1,832 → 1,823 (nearly all lost among the
 #: photos turned over), tile tables 106 → 107 → 108 → 110 of 112, close-ups of 1–37 tiles 150–400

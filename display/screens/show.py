@@ -140,7 +140,7 @@ def _words_height(canvas: Canvas, group: GroupView, inner: pygame.Rect, loose: b
         words = group.reason  # else the kind, dim, on one line
     else:
         kind = group.kind or ("meld" if group.valid else "not a meld")
-        words = kind if group.valid else group.reason
+        words = kind if group.valid else group.reason or kind
     if loose or not words:
         return height
     most = max(height, inner.h // 2)

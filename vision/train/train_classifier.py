@@ -206,7 +206,7 @@ def main() -> None:
                                          "styled_share", "typefaces")}
     if args.lightness_negatives:  # only when used, so the shipped runs' checkpoints still resume
         sig["lightness_negatives"] = args.lightness_negatives
-    if args.jokers != JOKERS:  # likewise
+    if args.kind == "index" and args.jokers != JOKERS:  # likewise (the card stage draws no such scenes)
         sig["jokers"] = args.jokers
     sig.update(init=str(args.init_onnx) if args.init_onnx else None,
                detector=args.detector.name if args.detector else None)
