@@ -87,3 +87,22 @@ def test_the_tile_stage_draws_the_busy_surfaces_the_shipped_reader_learnt_on() -
 
     tiles = dict(stages(parser().parse_args([])))["tiles"]
     assert tiles[tiles.index("--surfaces") + 1] == "v2"
+
+
+def test_the_card_scenes_can_force_light_on_dark_decks_and_draw_nothing_for_it_at_zero() -> None:
+    """``dark_decks`` (``train_tiles --dark-decks``): a deck of light ink on dark card among the
+    tiles, whose pips the reader must learn are not tiles; at 0 the scenes are as shipped."""
+    def draw(dark: float | None, seed: int) -> tuple[np.ndarray, np.random.Generator]:
+        rng = np.random.default_rng(seed)
+        kw = {} if dark is None else {"dark_decks": dark}
+        image = tile_scene(rng, (320, 240), (40.0, 60.0), "scattered", None, None, 0.0, fonts=BUNDLED,
+                           card_fonts=BUNDLED, cards=1.0, **kw)[0]
+        return image, rng
+
+    for seed in range(3):
+        (a, ra), (b, rb) = draw(None, seed), draw(0.0, seed)
+        assert np.array_equal(a, b) and ra.bit_generator.state == rb.bit_generator.state
+    plain = [draw(0.0, seed)[0] for seed in range(6)]
+    dark = [draw(1.0, seed)[0] for seed in range(6)]
+    # cards forced to dark card stock pull the scene's darkest tenth down
+    assert np.mean([np.percentile(d, 10) for d in dark]) < np.mean([np.percentile(p, 10) for p in plain]) - 5

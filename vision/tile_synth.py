@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from engine.tiles import COLOURS
-from vision.deck_styles import font_family, font_files, random_style, styled_face
+from vision.deck_styles import DeckStyle, font_family, font_files, random_style, styled_face
 from vision.synth import CARD_H, CARD_W, random_card
 from vision.synth import draw_face as draw_card_face
 from vision.tile_reader import TILE_CLASSES
@@ -618,7 +618,7 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
                slant: float | None = None, sets: int | None = None,
                fonts: tuple[Path, ...] | None = None, cards: float = 0.0,
                card_fonts: tuple[Path, ...] | None = None, surfaces: str = "v1",
-               surface: str | None = None) -> tuple[np.ndarray, list[SceneTile]]:
+               surface: str | None = None, dark_decks: float = 0.0) -> tuple[np.ndarray, list[SceneTile]]:
     """A drawn table ``size`` (w, h) of tiles, as a camera sees it, and its tiles.
 
     ``tile_px`` is the range of a tile's height in pixels (log-uniform); ``layout`` is
@@ -628,8 +628,10 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
     files to draw numerals with (else the held-out or training ones). ``cards`` is the
     chance that playing cards lie on the table too, things the reader must learn are not
     tiles (a third of such tables hold cards only), their decks' typefaces from
-    ``card_fonts`` when given. The table's surface is ``surface`` when given, else one drawn
-    from the version ``surfaces`` (``table_texture``). Tiles whose centre lies outside the
+    ``card_fonts`` when given, and a share ``dark_decks`` of them light ink on dark card (a
+    deck whose light pips the reader must learn are not tiles; at 0 no draw is made for it).
+    The table's surface is ``surface`` when given, else one drawn from the version
+    ``surfaces`` (``table_texture``). Tiles whose centre lies outside the
     image are not listed."""
     W, H = size
     layout = layout or str(rng.choice(["rows", "rack", "scattered"], p=[0.5, 0.2, 0.3]))
@@ -645,7 +647,7 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
         ledge[:2] = poly[3] + (poly[0] - poly[3]) * 0.22, poly[2] + (poly[1] - poly[2]) * 0.22
         cv2.fillPoly(canvas, [ledge.astype(np.int32)], tuple(float(c) * 0.7 for c in colour), cv2.LINE_AA)
     if cards > 0 and rng.random() < cards:
-        _lay_cards(canvas, rng, th, held_out_fonts, card_fonts)
+        _lay_cards(canvas, rng, th, held_out_fonts, card_fonts, dark_decks)
         if rng.random() < 1 / 3:
             placed = []
     if rng.random() < 0.3:  # clutter: things that are not tiles
@@ -704,14 +706,19 @@ CARD_PER_TILE: Final = (1.8, 2.6)
 
 
 def _lay_cards(canvas: np.ndarray, rng: np.random.Generator, tile_px: float,
-               held_out_fonts: bool | None, fonts: tuple[Path, ...] | None = None) -> None:
+               held_out_fonts: bool | None, fonts: tuple[Path, ...] | None = None,
+               dark_decks: float = 0.0) -> None:
     """A few playing cards laid on ``canvas`` (float32, in place): alone, or overlapping in a
     small fan or row, in the project's drawn faces or a random deck design (in the held-out
-    typefaces when ``held_out_fonts``, else the training ones, or ``fonts`` when given)."""
+    typefaces when ``held_out_fonts``, else the training ones, or ``fonts`` when given); a
+    share ``dark_decks`` in a light-on-dark design."""
     H, W = canvas.shape[:2]
     height = tile_px * float(rng.uniform(*CARD_PER_TILE))
     s = height / CARD_H
-    style = random_style(rng, held_out_fonts, fonts=fonts) if rng.random() < 0.6 else None
+    if dark_decks > 0 and rng.random() < dark_decks:
+        style: DeckStyle | None = random_style(rng, held_out_fonts, kind="light-on-dark", fonts=fonts)
+    else:
+        style = random_style(rng, held_out_fonts, fonts=fonts) if rng.random() < 0.6 else None
     for _ in range(int(rng.integers(1, 4))):
         cx, cy = float(rng.uniform(0, W)), float(rng.uniform(0, H))
         angle = float(rng.uniform(0, 2 * np.pi))

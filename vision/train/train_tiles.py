@@ -120,19 +120,19 @@ Drawn = tuple[np.ndarray, dict[str, np.ndarray]]
 
 def draw(rng: np.random.Generator, crop: int, cards: float = 0.0,
          fonts: tuple[Path, ...] | None = None, card_fonts: tuple[Path, ...] | None = None,
-         surfaces: str = "v1", tile_px: tuple[float, float] = TILE_PX) -> Drawn:
+         surfaces: str = "v1", tile_px: tuple[float, float] = TILE_PX, dark_decks: float = 0.0) -> Drawn:
     """One training scene (on a table surface of version ``surfaces``, its tiles ``tile_px``
-    pixels high) and its targets."""
+    pixels high, a share ``dark_decks`` of its cards' decks light on dark) and its targets."""
     image, tiles = tile_scene(rng, (crop, crop), tile_px, cards=cards, fonts=fonts, card_fonts=card_fonts,
-                              surfaces=surfaces)
+                              surfaces=surfaces, dark_decks=dark_decks)
     return image, targets(tiles, crop)
 
 
 def draw_seeded(seed: Seed, crop: int, cards: float, fonts: tuple[Path, ...] | None,
                 card_fonts: tuple[Path, ...] | None, surfaces: str = "v1",
-                tile_px: tuple[float, float] = TILE_PX) -> Drawn:
+                tile_px: tuple[float, float] = TILE_PX, dark_decks: float = 0.0) -> Drawn:
     """``draw`` from a seed of its own (run seed, step, place in the batch): a worker's task."""
-    return draw(np.random.default_rng(list(seed)), crop, cards, fonts, card_fonts, surfaces, tile_px)
+    return draw(np.random.default_rng(list(seed)), crop, cards, fonts, card_fonts, surfaces, tile_px, dark_decks)
 
 
 def stack(drawn: list[Drawn]) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
@@ -143,10 +143,10 @@ def stack(drawn: list[Drawn]) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
 
 def batch(rng: np.random.Generator, n: int, crop: int, cards: float = 0.0,
           fonts: tuple[Path, ...] | None = None, card_fonts: tuple[Path, ...] | None = None,
-          surfaces: str = "v1", tile_px: tuple[float, float] = TILE_PX
+          surfaces: str = "v1", tile_px: tuple[float, float] = TILE_PX, dark_decks: float = 0.0
           ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
     """``n`` scenes drawn one after another from ``rng``."""
-    return stack([draw(rng, crop, cards, fonts, card_fonts, surfaces, tile_px) for _ in range(n)])
+    return stack([draw(rng, crop, cards, fonts, card_fonts, surfaces, tile_px, dark_decks) for _ in range(n)])
 
 
 def tile_range(text: str) -> tuple[float, float]:
@@ -192,6 +192,9 @@ def main() -> None:
     ap.add_argument("--cards", type=float, default=CARDS,
                     help="share of scenes with playing cards on the table (not tiles: so that "
                          "the reader, and `see` choosing cards or tiles, is not fooled by a card)")
+    ap.add_argument("--dark-decks", type=float, default=0.0, metavar="SHARE",
+                    help="share of the scenes' card decks drawn light ink on dark card (their pips "
+                         "are not tiles either); default 0, as the shipped reader")
     ap.add_argument("--every", type=int, default=200, help="steps between checkpoints")
     ap.add_argument("--minutes", type=float, default=None,
                     help="stop this sitting after so many minutes; the same command resumes")
@@ -220,7 +223,8 @@ def main() -> None:
         raise SystemExit("error: --workers draws scenes in parallel only with --scene-seeds")
     # the drawing processes are forked before the device starts threads of its own
     drawn_for = SeededBatches(partial(draw_seeded, crop=args.crop, cards=args.cards, fonts=fonts,
-                                      card_fonts=card_fonts, surfaces=args.surfaces, tile_px=tile_px),
+                                      card_fonts=card_fonts, surfaces=args.surfaces, tile_px=tile_px,
+                                      dark_decks=args.dark_decks),
                               args.seed, args.batch, args.steps, args.workers)
     model = TileNet(args.width).to(args.device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -232,6 +236,8 @@ def main() -> None:
         sig["surfaces"] = args.surfaces
     if tile_px != TILE_PX:  # so does the earlier readers' range
         sig["tile_px"] = list(tile_px)
+    if args.dark_decks:  # and the shipped reader's decks (none forced light on dark)
+        sig["dark_decks"] = args.dark_decks
     if args.fresh:
         state.forget(args.out)
     step = state.load(args.out, sig, model, opt, rng)
@@ -251,7 +257,7 @@ def main() -> None:
                 x, t = stack(drawn_for(step))
             else:
                 x, t = batch(rng, args.batch, args.crop, args.cards, fonts, card_fonts, args.surfaces,
-                             tile_px)
+                             tile_px, args.dark_decks)
             x, t = x.to(args.device), {k: v.to(args.device) for k, v in t.items()}
             with state.precision(args.precision, args.device):
                 out = model(x)
