@@ -119,3 +119,19 @@ def test_the_one_command_ends_with_the_8_bit_copies_of_the_weights_it_trained(tm
     assert name == "int8"
     assert argv[:3] == ["vision.train.quantize", "--weights", str(tmp_path)]
     assert argv[argv.index("--seed") + 1] == "3" and "--no-artwork" in argv
+
+
+def test_the_one_command_trains_in_float32_when_asked_and_counts_it_the_same_run() -> None:
+    """``--precision fp32`` for a CPU without bfloat16 instructions (emulated there, the crop
+    classifiers' steps many times slower): the torch stages take it, the tile stage stays in
+    float32 as shipped, and a stage done either way is done (the data and schedule are the same)."""
+    from vision.train.__main__ import _result_args, parser, stages
+
+    shipped = dict(stages(parser().parse_args([])))
+    fast = dict(stages(parser().parse_args(["--precision", "fp32"])))
+    for name in ("detector", "index", "card", "turn"):
+        assert "--precision" not in shipped[name]  # the recipe's lines as they were
+        assert fast[name][fast[name].index("--precision") + 1] == "fp32"
+        assert _result_args(fast[name]) == _result_args(shipped[name])
+    assert fast["tiles"] == shipped["tiles"] and "float32" in fast["tiles"]
+    assert "--precision" in _result_args(shipped["tiles"])  # the tile stage's own, kept
