@@ -68,8 +68,8 @@ def test_detector_crops_turn_a_share_over_and_keep_their_targets() -> None:
 
 def test_the_index_stage_can_draw_more_printed_jokers() -> None:
     from vision.labels import INDEX_CLASSES
-    from vision.synth import draw_face
-    from vision.train.dataset import JOKERS, synthetic_photos
+    from vision.synth import JOKERS, draw_face
+    from vision.train.dataset import synthetic_photos
 
     joker = INDEX_CLASSES.index("PJ")
 

@@ -169,7 +169,12 @@ def draw_face(card: str, rng: np.random.Generator) -> Face:
     return Face(card, img, tuple(boxes))
 
 
-def random_card(rng: np.random.Generator, jokers: float = 0.04) -> str:
+#: The share of printed jokers among a drawn scene's cards unless asked otherwise (about two a
+#: deck of 54), as every shipped network's training scenes drew them.
+JOKERS = 0.04
+
+
+def random_card(rng: np.random.Generator, jokers: float = JOKERS) -> str:
     if rng.random() < jokers:
         return "PJ"
     return RANKS[int(rng.integers(13))] + SUITS[int(rng.integers(4))]
@@ -256,7 +261,7 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
           draw: Callable[[str, np.random.Generator], Face] = draw_face,
           scale: float | None = None, per_row: int = 3,
           background: np.ndarray | None = None, occluders: int = 0, tight: bool = False,
-          jokers: float = 0.04) -> tuple[np.ndarray, list[SceneCard]]:
+          jokers: float = JOKERS) -> tuple[np.ndarray, list[SceneCard]]:
     """A table image with melds laid out, and every card with its visible indices.
 
     ``groups`` fixes the cards of each meld; otherwise 1–4 random melds are drawn. ``draw``

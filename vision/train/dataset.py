@@ -15,6 +15,7 @@ import numpy as np
 from vision.detector import INPUT_SIZE
 from vision.labels import INDEX_CLASSES, card_class, index_class
 from vision.lightness import lightness_negative
+from vision.synth import JOKERS
 from vision.train.split import is_held_out
 
 STRIDE = 4
@@ -204,8 +205,6 @@ def sample(photo: Photo, rng: np.random.Generator, crop: int,
     return img, targets
 
 
-#: The share of printed jokers among the drawn scenes' cards, as the shipped networks drew them.
-JOKERS = 0.04
 #: Shares of training samples turned to the other polarity, and darkened as in a dim room.
 INVERT_SHARE = 0.08
 DARK_SHARE = 0.15

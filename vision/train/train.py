@@ -34,10 +34,10 @@ import torch
 import torch.nn.functional as F
 
 from vision.detector import DEFAULT_WEIGHTS, INPUT_SIZE
+from vision.synth import JOKERS
 from vision.train import seeded, state
 from vision.train.artwork import add_artwork_arguments, scene_faces
 from vision.train.dataset import (
-    JOKERS,
     Photo,
     add_pseudo_indices,
     load_photos,

@@ -38,6 +38,7 @@ from vision.classifier import (
     crop_size,
 )
 from vision.detector import DEFAULT_WEIGHTS
+from vision.synth import JOKERS
 from vision.train import state
 from vision.train.artwork import add_artwork_arguments, scene_faces
 from vision.train.crops import (
@@ -47,7 +48,7 @@ from vision.train.crops import (
     proposal_crops,
     synthetic_single_cards,
 )
-from vision.train.dataset import JOKERS, Photo, load_photos, synthetic_photos, table_textures
+from vision.train.dataset import Photo, load_photos, synthetic_photos, table_textures
 from vision.train.net import freeze_norms, load_folded
 
 REPO = Path(__file__).resolve().parents[2]
