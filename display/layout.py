@@ -63,8 +63,27 @@ class Layout:
 
     def rect(self, box: Box) -> pygame.Rect:
         x, y, w, h = box
-        left, top = round(x * self.width), round(y * self.height)
-        return pygame.Rect(left, top, round((x + w) * self.width) - left, round((y + h) * self.height) - top)
+        left, top = round(x * self.width), round(self.down(y))
+        return pygame.Rect(left, top, round((x + w) * self.width) - left, round(self.down(y + h)) - top)
+
+    def down(self, fraction: float) -> float:
+        """Where a box's edge ``fraction`` of the way down lies, in pixels. Boxes keep above
+        ``SOFT_KEYS_TOP`` what the soft keys leave free at the right; where a short screen's
+        keys (a fingertip tall whatever the height) rise above that line, the description is
+        drawn a little squeezed, down to the keys' top, and what lies under the line fills
+        the rest, so that no word a screen draws lies under a key."""
+        if fraction <= SOFT_KEYS_TOP:
+            return fraction * self.height * self.squeeze
+        keys = SOFT_KEYS_TOP * self.height * self.squeeze
+        return keys + (fraction - SOFT_KEYS_TOP) * (self.height - keys) / (1 - SOFT_KEYS_TOP)
+
+    @property
+    def squeeze(self) -> float:
+        """How much ``down`` shortens what lies above ``SOFT_KEYS_TOP``: 1 where the soft keys
+        stay under that line, less on a short screen (0.89 at 320×240)."""
+        top, line = self.soft_key_strip().top, SOFT_KEYS_TOP * self.height
+        # within their margin of the line (a rounding's pixel on a tall screen) counts as under it
+        return 1.0 if top >= line - self.py(SOFT_KEY_MARGIN) else top / line
 
     def py(self, fraction: float) -> int:
         """A length as a fraction of the screen height, in pixels (at least 1)."""

@@ -14,7 +14,7 @@ import pytest
 
 from display import theme
 from display.canvas import Canvas
-from display.layout import BODY, split_columns
+from display.layout import BODY, FOOTER, SOFT_KEYS_TOP, Layout, split_columns
 from display.samples import every_screen, gameover_view, play_view, turn_check_view
 from display.screens.handpad import CARD_RANKS
 from display.screens.play import SEAT_WIDTH, SEAT_WIDTH_CROWDED
@@ -46,6 +46,46 @@ def test_no_sample_screen_cuts_a_word_on_a_3_5_inch_portrait_screen() -> None:
         for placed in canvas.texts:
             if placed.text not in ("MENU", "OK"):
                 assert not any(k.colliderect(placed.rect) for k in keys), f"{placed.text!r} under a soft key on {name}"
+
+
+@pytest.mark.parametrize("size", [(480, 320), TINY, (800, 400), (800, 480)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_no_word_of_any_sample_screen_lies_under_a_soft_key(size: tuple[int, int]) -> None:
+    """A short screen's keys (a fingertip tall, a fifth of a 320×240 screen) rise above the line
+    the screens keep clear of them: the screens are drawn squeezed down to the keys' top, the
+    bottom seat of the play screen too."""
+    for name, view in every_screen().items():
+        _, canvas = render(view, size)
+        keys = [canvas.regions["key:menu"], canvas.regions["key:ok"]]
+        under = [t.text for t in canvas.texts
+                 if t.text not in ("MENU", "OK") and any(k.colliderect(t.rect) for k in keys)]
+        assert not under, f"{name}: {under} under a soft key"
+        assert not any(k.colliderect(r) for k in keys for key, r in canvas.regions.items()
+                       if key.startswith(("seat:", "row:", "standing:"))), name
+
+
+def test_the_layout_is_squeezed_only_where_the_soft_keys_rise_above_their_line() -> None:
+    tall = Layout(800, 480)
+    assert tall.squeeze == 1.0 and tall.down(0.5) == 240 and tall.rect(BODY) == pygame.Rect(16, 53, 768, 369)
+    short = Layout(*TINY)
+    keys = short.soft_key_strip().top
+    assert short.squeeze < 0.95
+    assert short.down(0.0) == 0 and short.down(1.0) == TINY[1]
+    assert round(short.down(SOFT_KEYS_TOP)) == keys  # the line the keys stay under meets their top
+    edges = [short.down(f / 100) for f in range(101)]
+    assert all(a < b for a, b in zip(edges, edges[1:], strict=False))  # boxes keep their order
+    assert short.rect(BODY).bottom <= keys < short.rect(FOOTER).bottom
+
+
+def test_on_a_320x240_screen_the_setup_labels_take_room_the_values_spare() -> None:
+    """"Turn timer" beside "45 s": the labels of a column are widened together (its values
+    still line up), as far as the longest value leaves room."""
+    view = every_screen()["setup"]
+    _, canvas = render(view, TINY)
+    shown = [t.text for t in canvas.texts]
+    for option in view.options:
+        assert option.label in shown and option.value in shown, (option, shown)
+    lefts = {t.rect.x for t in canvas.texts if t.text in {o.value for o in view.options}}
+    assert len(lefts) == 1, lefts
 
 
 def test_on_a_320x240_screen_every_prompt_of_two_lines_is_whole() -> None:

@@ -43,18 +43,35 @@ def draw(canvas: Canvas, view: GameOverView) -> None:
         table = L.rect((0.04, 0.38, 0.6, 0.5))
         _choices(canvas, L.rect((0.67, 0.38, 0.3, 0.48)), view)
     count = max(len(view.standings), 4)
-    for i, (row, st) in enumerate(zip(split_rows(table, count, gap=L.py(0.012)), view.standings, strict=False)):
+    rows = split_rows(table, count, gap=L.py(0.012))
+    needs = _needs(canvas, view, rows[0].h)
+    for i, (row, st) in enumerate(zip(rows, view.standings, strict=False)):
         first = st.place == 1
         canvas.panel(row, theme.HIGHLIGHT if first else theme.PANEL, None)
         canvas.mark(f"standing:{i}", row)
         ink = theme.HIGHLIGHT_TEXT if first else theme.TEXT
-        cells = split_columns(inset(row, L.py(0.02), 0), [0.1, 0.42, 0.18, 0.3], gap=L.py(0.02))
+        cells = split_columns(inset(row, L.py(0.02), 0), COLUMNS, gap=L.py(0.02), needs=needs)
         canvas.text(f"{st.place}.", L.line("large"), cells[0], ink)
         canvas.text(st.name, L.line("large"), cells[1], ink)
         canvas.text(number_text(st.total), L.line("large"), cells[2], ink, align="right")
         # over two lines in a narrow row (a portrait screen's, beside the choices) before a cut
         canvas.paragraph(st.note, L.line("body"), cells[3], ink, bold=False, min_scale=0.6)
     chrome.footer(canvas, view.prompt)
+
+
+#: The standings' columns (place, name, total, note), as shares of a row.
+COLUMNS = [0.1, 0.42, 0.18, 0.3]
+
+
+def _needs(canvas: Canvas, view: GameOverView, row_h: int) -> list[int]:
+    """The least width each standings column's words are whole in (a note over two lines of
+    a row ``row_h`` tall where it can): a short screen's note takes room from a short name."""
+    large, body = canvas.layout.line("large"), canvas.layout.line("body")
+    return [max((canvas.least_width(f"{st.place}.", large) for st in view.standings), default=0),
+            max((canvas.least_width(st.name, large) for st in view.standings), default=0),
+            max((canvas.least_width(number_text(st.total), large) for st in view.standings), default=0),
+            max((canvas.paragraph_width(st.note, body, row_h, bold=False, min_scale=0.6)
+                 for st in view.standings), default=0)]
 
 
 def _choices(canvas: Canvas, area: pygame.Rect, view: GameOverView) -> None:

@@ -54,14 +54,17 @@ def team_words(team: str) -> str:
 def seat_rects(canvas: Canvas, count: int) -> list[pygame.Rect]:
     """Seat boxes around the table, clockwise from the bottom (the screen's own side)."""
     L = canvas.layout
-    cx, cy = CENTRE[0] * L.width, CENTRE[1] * L.height
-    rx, ry = SEAT_ORBIT[0] * L.width, SEAT_ORBIT[1] * L.height
+    # up and down squeezed as the layout's boxes are on a short screen (``Layout.down``), so
+    # that the bottom seat stays clear of the soft keys
+    cx, cy = CENTRE[0] * L.width, L.down(CENTRE[1])
+    rx, ry = SEAT_ORBIT[0] * L.width, SEAT_ORBIT[1] * L.height * L.squeeze
     # a screen narrower than 4:3 spreads the seats on its tall orbit further apart up and down
     # than across: seven or eight keep the full width there (a 320×480 screen's seat boxes are
     # too narrow for a note such as "dropped 20" at the crowded one)
     crowded = count > 6 and L.type_height >= L.height
     w = round(L.width * (SEAT_WIDTH_CROWDED if crowded else SEAT_WIDTH))
-    h = round(L.height * (SEAT_HEIGHT if count <= 6 else SEAT_HEIGHT_CROWDED))
+    h = round(L.height * L.squeeze * (SEAT_HEIGHT if count <= 6 else SEAT_HEIGHT_CROWDED))
+    keys = L.soft_key_strip()
     out = []
     for i in range(count):
         t = 2 * math.pi * i / max(1, count)
@@ -69,6 +72,8 @@ def seat_rects(canvas: Canvas, count: int) -> list[pygame.Rect]:
         y = cy + ry * math.cos(t)
         rect = pygame.Rect(0, 0, w, h)
         rect.center = (round(x), round(y))
+        if rect.colliderect(keys):  # the bottom seat, on a short screen: the last pixels
+            rect.bottom = keys.top
         out.append(rect)
     return out
 
@@ -94,9 +99,9 @@ def ring_geometry(canvas: Canvas) -> tuple[tuple[int, int], int, int]:
     than ``RING_RADIUS_OF_WIDTH`` of the width (which binds on a screen about as wide as high or
     taller: a portrait kiosk), so the ring and its pointer stay clear of the seats at its sides."""
     L = canvas.layout
-    radius = min(L.py(RING_RADIUS), round(RING_RADIUS_OF_WIDTH * L.width))
+    radius = min(L.py(RING_RADIUS * L.squeeze), round(RING_RADIUS_OF_WIDTH * L.width))
     width = max(1, round(radius * RING_WIDTH / RING_RADIUS))
-    return (round(CENTRE[0] * L.width), round(CENTRE[1] * L.height)), radius, width
+    return (round(CENTRE[0] * L.width), round(L.down(CENTRE[1]))), radius, width
 
 
 def draw_table(canvas: Canvas, view: PlayView) -> None:
@@ -107,7 +112,7 @@ def draw_table(canvas: Canvas, view: PlayView) -> None:
     _header(canvas, view)
 
     (cx, cy), radius, width = ring_geometry(canvas)
-    felt = pygame.Rect(0, 0, round(2 * FELT[0] * L.width), round(2 * FELT[1] * L.height) + radius)
+    felt = pygame.Rect(0, 0, round(2 * FELT[0] * L.width), round(2 * FELT[1] * L.height * L.squeeze) + radius)
     felt.center = (cx, cy)
     pygame.draw.ellipse(surf, theme.FELT, felt)
     pygame.draw.ellipse(surf, theme.FELT_EDGE, felt, L.py(0.008))
@@ -160,7 +165,7 @@ def _club_code(canvas: Canvas, url: str, seats: list[pygame.Rect]) -> None:
     if not url:
         return
     L = canvas.layout
-    margin, bottom = L.py(0.012), round(0.905 * L.height)
+    margin, bottom = L.py(0.012), round(L.down(0.905))
     side = L.py(CLUB_CODE_MAX)
     while side > 0:
         box = pygame.Rect(margin, bottom - side, side, side)

@@ -46,8 +46,10 @@ def draw(canvas: Canvas, view: SetupView) -> None:
     if view.roster is not None and view.entry is None:
         placed.append((columns[1], _roster_rows(view.roster, view, count)))
     for column, rows in placed:
-        for rect, (label, value, section, index) in zip(split_rows(column, count, gap=L.py(0.012)), rows, strict=False):
-            _row(canvas, rect, label, value, section, index, view)
+        cells = split_rows(column, count, gap=L.py(0.012))
+        label_w = _label_width(canvas, cells[0], rows)
+        for rect, (label, value, section, index) in zip(cells, rows, strict=False):
+            _row(canvas, rect, label, value, section, index, view, label_w)
     if view.entry is not None:
         _entry(canvas, columns[1].union(right), view.entry)
 
@@ -73,7 +75,43 @@ def _roster_rows(roster: tuple[RosterName, ...], view: SetupView, count: int) ->
     return rows
 
 
-def _row(canvas: Canvas, rect: pygame.Rect, label: str, value: str, section: str, index: int, view: SetupView) -> None:
+def _label_share(section: str) -> float:
+    """A row's label's share of its width, beside the value (where the words fit)."""
+    return 0.3 if section in ("roster", "add", "resume") else 0.36
+
+
+def _label_width(canvas: Canvas, cell: pygame.Rect, rows: list[Row]) -> int:
+    """How wide a column's labels are, beside their values, in a row ``cell``: their share,
+    or where a label would be cut and the values have room to spare (a 320×240 screen's
+    "Turn timer" beside "45 s"), as much more as the values can give (the roster's keeping
+    room for its "remove" key too); one width for the whole column, so that its values line
+    up."""
+    L = canvas.layout
+    inner = inset(cell, L.across(0.02), L.py(0.006))
+    labelled = [(label, value) for label, value, section, _ in rows if section != "start"]
+    if not labelled or not rows:
+        return 0
+    share = _label_share(rows[-1][2] if rows[-1][2] != "start" else rows[0][2])
+    needs = [max(_need(canvas, label, L.line("small"), inner.h, bold=False) for label, _ in labelled),
+             max(_need(canvas, value, L.line("body"), inner.h, bold=True) for _, value in labelled)]
+    if any(section == "roster" for _, _, section, _ in rows):
+        needs[1] += round(cell.h * REMOVE_KEY_ASPECT) + L.py(0.01)
+    plain = int(inner.w * share)
+    if needs[0] <= plain:
+        return plain
+    label, _ = split_columns(pygame.Rect(0, 0, inner.w, 1), [share, 1 - share], gap=L.py(0.01), needs=needs)
+    return max(plain, label.w)
+
+
+def _need(canvas: Canvas, text: str, line_px: int, height: int, bold: bool) -> int:
+    """The least width a label or value shows whole in: over the lines a row ``height`` tall
+    holds, or on one line shrunk further (a one-line row's)."""
+    return min(canvas.paragraph_width(text, line_px, height, bold=bold, min_scale=0.6),
+               canvas.least_width(text, line_px, bold=bold))
+
+
+def _row(canvas: Canvas, rect: pygame.Rect, label: str, value: str, section: str, index: int, view: SetupView,
+         label_w: int) -> None:
     L = canvas.layout
     single = section in ("variant", "start", "add", "resume")
     here = view.cursor.section == section and (single or view.cursor.index == index)
@@ -98,8 +136,7 @@ def _row(canvas: Canvas, rect: pygame.Rect, label: str, value: str, section: str
             label_box = pygame.Rect(inner.x, inner.y, inner.w, label_h)
             value_box = pygame.Rect(inner.x, label_box.bottom, inner.w, inner.bottom - label_box.bottom)
         else:
-            share = 0.3 if section in ("roster", "add", "resume") else 0.36
-            label_box = pygame.Rect(inner.x, inner.y, int(inner.w * share), inner.h)
+            label_box = pygame.Rect(inner.x, inner.y, label_w or int(inner.w * _label_share(section)), inner.h)
             value_box = pygame.Rect(label_box.right + L.py(0.01), inner.y,
                                     inner.right - label_box.right - L.py(0.01), inner.h)
         if section == "roster" and here and not view.editing:  # a finger takes the name off here
