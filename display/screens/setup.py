@@ -85,11 +85,11 @@ def _label_width(canvas: Canvas, cell: pygame.Rect, rows: list[Row]) -> int:
     or where a label would be cut and the values have room to spare (a 320×240 screen's
     "Turn timer" beside "45 s"), as much more as the values can give (the roster's keeping
     room for its "remove" key too); one width for the whole column, so that its values line
-    up."""
+    up. 0 where the labels fit their share."""
     L = canvas.layout
     inner = inset(cell, L.across(0.02), L.py(0.006))
     labelled = [(label, value) for label, value, section, _ in rows if section != "start"]
-    if not labelled or not rows:
+    if not labelled:
         return 0
     share = _label_share(rows[-1][2] if rows[-1][2] != "start" else rows[0][2])
     needs = [max(_need(canvas, label, L.line("small"), inner.h, bold=False) for label, _ in labelled),
@@ -98,7 +98,7 @@ def _label_width(canvas: Canvas, cell: pygame.Rect, rows: list[Row]) -> int:
         needs[1] += round(cell.h * REMOVE_KEY_ASPECT) + L.py(0.01)
     plain = int(inner.w * share)
     if needs[0] <= plain:
-        return plain
+        return 0  # each row its section's share, as ever
     label, _ = split_columns(pygame.Rect(0, 0, inner.w, 1), [share, 1 - share], gap=L.py(0.01), needs=needs)
     return max(plain, label.w)
 
