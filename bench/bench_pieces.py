@@ -2,7 +2,8 @@
 lies on the table when no game is named.
 
 Usage: ``.venv/bin/python bench/bench_pieces.py [--data ../shared/data] [--photos 1]
-[--tables 12] [--seed 5] [--tile-weights FILE] [--one-look] [--min-tiles 3,4,5]``
+[--tables 12] [--seed 5] [--tile-weights FILE] [--one-look] [--min-tiles 3,4,5]
+[--over-marks 1,2,3,off]``
 
 Sources: the shared labelled card photos (real photographs, every ``--photos``-th of each
 folder, the capture groups training leaves out apart; the tile reader never saw any of
@@ -18,8 +19,10 @@ which must stay cards), and rendered close-ups of 1–37 tiles 150–400 pixels 
 Per source: how many photos were told right, the card marks and sure tiles counted (median,
 and the tiles' range), how many took the tile reader's second look, and the median and p95
 ms of the choice (the card detector's first look included). ``--one-look`` also scores the
-choice without the second look, and ``--min-tiles`` with other counts of sure tiles
-making a tile table (``vision.pieces.MIN_TILES``): what each is worth.
+choice without the second look, ``--min-tiles`` with other counts of sure tiles
+making a tile table (``vision.pieces.MIN_TILES``), and ``--over-marks`` with other margins
+of sure tiles over card marks making a close-up of fewer a tile table
+(``vision.pieces.OVER_MARKS``; ``off`` without that rule): what each is worth.
 """
 
 from __future__ import annotations
@@ -86,9 +89,11 @@ def tile_tables(source: str, n: int, seed: int, tile_px: tuple[float, float] = T
 
 
 def run(name: str, images: Iterator[np.ndarray], want: str, weights: Path,
-        one_look: bool, min_tiles: tuple[int, ...] = ()) -> tuple[int, int]:
+        one_look: bool, min_tiles: tuple[int, ...] = (),
+        over_marks: tuple[int | None, ...] = ()) -> tuple[int, int]:
     right = total = second = right_one = 0
     right_at = dict.fromkeys(min_tiles, 0)
+    right_over = dict.fromkeys(over_marks, 0)
     times: list[float] = []
     marks, tiles = [], []
     for image in images:
@@ -106,9 +111,13 @@ def run(name: str, images: Iterator[np.ndarray], want: str, weights: Path,
             right_one += tell(image, first, weights, second_look=False).pieces == want
         for count in min_tiles:
             right_at[count] += tell(image, first, weights, min_tiles=count).pieces == want
+        for more in over_marks:
+            right_over[more] += tell(image, first, weights, over_marks=more).pieces == want
     if total:
         alone = f" one look {right_one:4d}/{total:<4d}" if one_look else ""
         alone += "".join(f" at {count} {n:4d}/{total:<4d}" for count, n in right_at.items())
+        alone += "".join(f" over marks {'off' if more is None else more} {n:4d}/{total:<4d}"
+                         for more, n in right_over.items())
         print(f"{name:30s} {want:5s} {right:4d}/{total:<4d}{alone} marks {statistics.median(marks):5.1f} "
               f"tiles {statistics.median(tiles):5.1f} ({min(tiles)}-{max(tiles)}) second looks {second:3d} "
               f"median_ms {statistics.median(times):6.1f} p95_ms {p95(times):6.1f}", flush=True)
@@ -126,6 +135,9 @@ def main() -> int:
     ap.add_argument("--one-look", action="store_true", help="also choose without the second look")
     ap.add_argument("--min-tiles", default="", metavar="N,...",
                     help="also choose with these counts of sure tiles making a tile table")
+    ap.add_argument("--over-marks", default="", metavar="N,...",
+                    help="also choose with these margins of sure tiles over card marks making a "
+                         "tile table of fewer than the count ('off': no such rule)")
     args = ap.parse_args()
     if not args.tile_weights.is_file():
         print(f"error: no tile reader weights at {args.tile_weights}", file=sys.stderr)
@@ -149,7 +161,8 @@ def main() -> int:
              for s in CLOSE_SOURCES]
     for name, images, want in runs:
         r, t = run(name, images, want, args.tile_weights, args.one_look,
-                   tuple(int(n) for n in args.min_tiles.split(",") if n.strip()))
+                   tuple(int(n) for n in args.min_tiles.split(",") if n.strip()),
+                   tuple(None if n.strip() == "off" else int(n) for n in args.over_marks.split(",") if n.strip()))
         right, total = right + r, total + t
     print(f"{'all':30s}       {right:4d}/{total:<4d}")
     return 0

@@ -14,7 +14,7 @@ import pytest
 import vision.recognize
 from tablekit.cli import main
 from vision.detector import Detection
-from vision.pieces import MIN_TILES, tell, tell_pieces
+from vision.pieces import MIN_TILES, OVER_MARKS, tell, tell_pieces
 from vision.recognize import read_table
 from vision.tile_reader import TILE_CLASSES, TileLooks, TilePeak
 from vision.tile_synth import tile_scene
@@ -48,8 +48,8 @@ def test_only_sure_tiles_read_surely_outnumbering_the_card_marks_make_a_tile_tab
     assert (seen.pieces, seen.card_marks, seen.tiles, seen.looks.sizes) == ("tiles", 2, MIN_TILES, (384,))
     assert tell(blank, marks + [mark(0.5)] * (MIN_TILES - 2), Path("w")).pieces == "cards"  # as many marks
     looks[:] = [sure[:-1]]
-    assert tell(blank, [], Path("w")).pieces == "cards"  # too few to be a table of tiles
-    assert tell(blank, [], Path("w"), min_tiles=MIN_TILES - 1).pieces == "tiles"  # as the bench sweeps it
+    assert tell(blank, [], Path("w"), over_marks=None).pieces == "cards"  # too few to be a table of tiles
+    assert tell(blank, [], Path("w"), min_tiles=MIN_TILES - 1, over_marks=None).pieces == "tiles"  # as swept
     # tile-shaped peaks read unsurely (tiles too small at 384): the second look reads them
     shaped = [tile(0.8, 0.3)] * (MIN_TILES + 1)
     looks[:] = [shaped, sure]
@@ -61,6 +61,19 @@ def test_only_sure_tiles_read_surely_outnumbering_the_card_marks_make_a_tile_tab
     looks[:] = [shaped, sure]
     many = [mark(0.5)] * (MIN_TILES + 2)
     assert tell(blank, many, Path("w")).looks.sizes == (384,)  # fewer than the card marks
+    # a close-up of a few tiles: OVER_MARKS more sure tiles than card marks, read at their size
+    few = sure[:OVER_MARKS]
+    looks[:] = [few]  # near the size the reader learnt already: no second look
+    assert tell(blank, [], Path("w")).pieces == "tiles"
+    assert tell(blank, [mark(0.9)], Path("w")).pieces == "cards"  # one more card mark
+    assert tell(blank, [], Path("w"), over_marks=None).pieces == "cards"  # without the rule
+    looks[:] = [sure[:1]]
+    assert tell(blank, [], Path("w")).pieces == "cards"  # a single tile: the game must be named
+    looks[:] = [[tile(0.8, 0.3)] * (OVER_MARKS + 1), sure[:OVER_MARKS + 1]]  # too big to read at 384
+    seen = tell(blank, [mark(0.9)], Path("w"))
+    assert (seen.pieces, seen.tiles, seen.looks.sizes) == ("tiles", OVER_MARKS + 1, (384, 768))
+    looks[:] = [[tile(0.8, 0.3)] * (OVER_MARKS + 1), sure[:OVER_MARKS]]
+    assert tell(blank, [mark(0.9)], Path("w")).pieces == "cards"
 
 
 def test_real_card_photos_are_cards() -> None:
@@ -88,7 +101,19 @@ def test_a_close_up_of_five_tiles_is_tiles() -> None:
         assert len(tiles) == MIN_TILES == 5
         seen = tell_pieces(image)
         assert seen.pieces == "tiles", seen
-        assert tell_pieces(image, min_tiles=6).pieces == "cards"  # the count before
+        assert tell_pieces(image, min_tiles=6, over_marks=None).pieces == "cards"  # the count before
+
+
+def test_a_close_up_of_two_to_four_tiles_is_tiles() -> None:
+    """Tiles seen near, 200–320 pixels high, in rows and scattered, in a typeface no tile
+    network saw: fewer than MIN_TILES, read as cards before OVER_MARKS."""
+    for seed, layout, count in ((31, "rows", 4), (37, "rows", 3), (33, "scattered", 2)):
+        image, tiles = tile_scene(np.random.default_rng(seed), (960, 720), (200.0, 320.0), layout, None, True,
+                                  0.0, fonts=BUNDLED)
+        assert len(tiles) == count
+        seen = tell_pieces(image)
+        assert (seen.pieces, seen.card_marks) == ("tiles", 0), seen
+        assert tell_pieces(image, over_marks=None).pieces == "cards"  # the rule is what tells them
 
 
 def test_without_a_game_a_tile_table_never_reaches_the_card_pipeline(
