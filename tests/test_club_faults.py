@@ -20,7 +20,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from tablekit.club.publish import Publisher
 from tablekit.club.service import Club
-from tablekit.club.wire import event_message, parse_broker
+from tablekit.club.wire import EVENTS_FILTER, event_message, parse_broker
 from tablekit.journal import Journal
 
 
@@ -216,3 +216,29 @@ def test_a_batch_that_failed_stores_a_new_table_s_game_when_sent_again(club_db, 
         assert count(club_db, "SELECT COUNT(*) FROM club_games WHERE table_id='fresh'") == 1
     finally:
         store.close()
+
+
+def test_the_club_listens_from_the_broker_s_answer_to_its_subscription(club_db):  # noqa: F811
+    """Not from the request: a message sent in between would reach no one (the bad-input test
+    above sent its first message into that gap once). A refused subscription is not listening."""
+    from paho.mqtt.packettypes import PacketTypes
+    from paho.mqtt.reasoncodes import ReasonCode
+
+    class Requests:
+        def __init__(self) -> None:
+            self.asked: list[str] = []
+
+        def subscribe(self, topic: str, qos: int) -> None:
+            self.asked.append(topic)
+
+    club = Club(parse_broker("mqtt://127.0.0.1:1"), club_db, ["k"])  # never started
+    try:
+        client = Requests()
+        club._on_connect(client, None, None, ReasonCode(PacketTypes.CONNACK, identifier=0))
+        assert client.asked == [EVENTS_FILTER] and not club.connected
+        club._on_subscribe(client, None, 1, [ReasonCode(PacketTypes.SUBACK, identifier=0x80)])
+        assert not club.connected  # refused
+        club._on_subscribe(client, None, 2, [ReasonCode(PacketTypes.SUBACK, identifier=1)])
+        assert club.connected
+    finally:
+        club.stop()

@@ -109,6 +109,7 @@ class Club:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
+        self._client.on_subscribe = self._on_subscribe
         self._worker = threading.Thread(target=self._run, name="club-ingest", daemon=True)
 
     def start(self) -> Club:
@@ -123,7 +124,8 @@ class Club:
     def stop(self, timeout: float = 3.0) -> None:
         self._stop.set()
         self.hub.close()
-        self._worker.join(timeout)
+        if self._worker.ident is not None:  # a club stopped before it started has no worker
+            self._worker.join(timeout)
         with contextlib.suppress(Exception):
             self._client.disconnect()
         with contextlib.suppress(Exception):
@@ -139,6 +141,16 @@ class Club:
             log.warning("club broker %s refused the club: %s", self.broker, reason)
             return
         client.subscribe(EVENTS_FILTER, qos=1)
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: object, mid: int, reasons: Any,
+                      properties: object = None) -> None:
+        """Listening from the broker's answer to the subscription on, not from the request:
+        a message sent in between (by a table not waiting for its acknowledgement) would
+        reach no one."""
+        if any(getattr(r, "is_failure", False) for r in reasons):
+            log.warning("club broker %s refused the club's subscription: %s", self.broker,
+                        ", ".join(str(r) for r in reasons))
+            return
         self.connected = True
         self.hub.set_broker(True)
         log.info("club: listening to %s", self.broker)
