@@ -44,7 +44,7 @@ def draw(canvas: Canvas, view: GameOverView) -> None:
         _choices(canvas, L.rect((0.67, 0.38, 0.3, 0.48)), view)
     count = max(len(view.standings), 4)
     rows = split_rows(table, count, gap=L.py(0.012))
-    needs = _needs(canvas, view, rows[0].h)
+    needs = _needs(canvas, view, rows[0])
     for i, (row, st) in enumerate(zip(rows, view.standings, strict=False)):
         first = st.place == 1
         canvas.panel(row, theme.HIGHLIGHT if first else theme.PANEL, None)
@@ -63,14 +63,23 @@ def draw(canvas: Canvas, view: GameOverView) -> None:
 COLUMNS = [0.1, 0.42, 0.18, 0.3]
 
 
-def _needs(canvas: Canvas, view: GameOverView, row_h: int) -> list[int]:
+def _needs(canvas: Canvas, view: GameOverView, row: pygame.Rect) -> list[int] | None:
     """The least width each standings column's words are whole in (a note over two lines of
-    a row ``row_h`` tall where it can): a short screen's note takes room from a short name."""
-    large, body = canvas.layout.line("large"), canvas.layout.line("body")
+    a ``row`` where it can): a short screen's note takes room from a short name. None where
+    every column's words fit its share (a quick measure first: this runs every frame)."""
+    L = canvas.layout
+    large, body = L.line("large"), L.line("body")
+    cells = split_columns(inset(row, L.py(0.02), 0), COLUMNS, gap=L.py(0.02))
+    if all(canvas.least_width(f"{st.place}.", large) <= cells[0].w
+           and canvas.least_width(st.name, large) <= cells[1].w
+           and canvas.least_width(number_text(st.total), large) <= cells[2].w
+           and canvas.paragraph_fit(st.note, body, pygame.Rect(0, 0, cells[3].w, row.h), bold=False,
+                                    min_scale=0.6)[2] for st in view.standings):
+        return None
     return [max((canvas.least_width(f"{st.place}.", large) for st in view.standings), default=0),
             max((canvas.least_width(st.name, large) for st in view.standings), default=0),
             max((canvas.least_width(number_text(st.total), large) for st in view.standings), default=0),
-            max((canvas.paragraph_width(st.note, body, row_h, bold=False, min_scale=0.6)
+            max((canvas.paragraph_width(st.note, body, row.h, bold=False, min_scale=0.6)
                  for st in view.standings), default=0)]
 
 

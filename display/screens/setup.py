@@ -92,13 +92,18 @@ def _label_width(canvas: Canvas, cell: pygame.Rect, rows: list[Row]) -> int:
     if not labelled:
         return 0
     share = _label_share(rows[-1][2] if rows[-1][2] != "start" else rows[0][2])
-    needs = [max(_need(canvas, label, L.line("small"), inner.h, bold=False) for label, _ in labelled),
-             max(_need(canvas, value, L.line("body"), inner.h, bold=True) for _, value in labelled)]
+    plain = int(inner.w * share)
+    # each row its section's share, as ever, where every label fits it: on one line shrunk
+    # (a quick measure, enough on most screens: this runs every frame), else over the lines
+    # the row holds (a search over widths)
+    if all(canvas.least_width(label, L.line("small"), bold=False) <= plain for label, _ in labelled):
+        return 0
+    needs = [max(_need(canvas, label, L.line("small"), inner.h, bold=False) for label, _ in labelled)]
+    if needs[0] <= plain:
+        return 0
+    needs.append(max(_need(canvas, value, L.line("body"), inner.h, bold=True) for _, value in labelled))
     if any(section == "roster" for _, _, section, _ in rows):
         needs[1] += round(cell.h * REMOVE_KEY_ASPECT) + L.py(0.01)
-    plain = int(inner.w * share)
-    if needs[0] <= plain:
-        return 0  # each row its section's share, as ever
     label, _ = split_columns(pygame.Rect(0, 0, inner.w, 1), [share, 1 - share], gap=L.py(0.01), needs=needs)
     return max(plain, label.w)
 

@@ -94,9 +94,11 @@ def _done_marker(out: Path, name: str) -> Path:
 def _result_args(argv: list[str]) -> list[str]:
     """A stage's arguments less ``--threads`` and an asked ``--precision`` (which change how
     fast, not what is learnt: the same data and schedule, the arithmetic's last bits)."""
+    # the tile stage's float32 is its recipe's, not a speed asked for
+    dropped = ("--threads",) if argv[0] == "vision.train.train_tiles" else ("--threads", "--precision")
     out = list(argv)
-    for flag in ("--threads", "--precision"):
-        if flag in out and not (flag == "--precision" and argv[0] == "vision.train.train_tiles"):
+    for flag in dropped:
+        if flag in out:
             at = out.index(flag)
             del out[at:at + 2]
     return out
