@@ -180,8 +180,9 @@ def main() -> int:
                     help="also read with fewer looks: one (the first look's size only) and two (the "
                          "size measured once, not again): what each later look is worth")
     ap.add_argument("--ablate-upright", action="store_true",
-                    help="also read without reading the unsure tiles again turned upright, and "
-                         "with the upright patches 96 pixels wide (shipped: 64)")
+                    help="also read without reading the unsure tiles again turned upright, with "
+                         "the upright patches 96 pixels wide (shipped: 64), and with one upright read "
+                         "(shipped: up to three, each turned by the up read in the one before)")
     ap.add_argument("--ablate-echoes", action="store_true",
                     help="also read keeping the echoes (weaker peaks inside a tile read surely that "
                          "read nothing else), and dropping them within the whole face (shipped: 0.9 "
@@ -207,6 +208,7 @@ def main() -> int:
     if args.ablate_upright and args.weights.is_file():
         readers["as found"] = lambda im, _: read_tile_table(im, args.weights, upright=False)
         readers["patch 96"] = lambda im, _: read_tile_table(im, args.weights, patch=96)
+        readers["1 round"] = lambda im, _: read_tile_table(im, args.weights, rounds=1)
     if args.ablate_echoes and args.weights.is_file():
         readers["echoes"] = lambda im, _: read_tile_table(im, args.weights, echoes=0.0)
         readers["echo 1.0"] = lambda im, _: read_tile_table(im, args.weights, echoes=1.0)

@@ -29,11 +29,13 @@ from vision.tile_reader import (
     TileLooks,
     TilePeak,
     _classes_at,
+    _turned_by,
     class_probs,
     decode_tiles,
     description,
     drop_echoes,
     look_again,
+    read_patches,
     read_tile_table,
     read_tiles_learnt,
     size_for,
@@ -348,6 +350,41 @@ def test_tiles_turned_any_way_are_read_again_upright() -> None:
             right[upright] += sum(min(got[k], want[k]) for k in want)
     assert total >= 20
     assert right[True] >= 0.9 * total and right[True] >= right[False]
+
+
+def test_the_up_read_in_a_turned_patch_turns_the_tile_s_up() -> None:
+    # a patch turned upright by up (1, 0) (the tile's up points right): the network reading
+    # "up" there means the tile's up was right; "right" there, that it points down
+    assert _turned_by((1.0, 0.0), 0.0, -2.0) == pytest.approx((1.0, 0.0))
+    assert _turned_by((1.0, 0.0), 3.0, 0.0) == pytest.approx((0.0, 1.0))
+    assert _turned_by((0.0, -1.0), -1.0, -1.0) == pytest.approx((-(0.5**0.5), -(0.5**0.5)))
+    assert _turned_by((0.6, -0.8), 0.0, 0.0) == (0.6, -0.8)  # no direction read: as it was
+
+
+def test_a_tile_read_in_a_patch_turned_by_a_wrong_up_tells_which_way_it_stands() -> None:
+    """Tiles of a face no network saw (pygame's bundled font), each read in a patch turned by
+    an up 25 degrees off its own: the up the network reads in the patch brings it back near the
+    tile's own (the second and later upright reads of ``read_upright`` turn their patches so)."""
+    rng = np.random.default_rng(11)
+    before, after = [], []
+    for _ in range(2):
+        image, tiles = tile_scene(rng, (960, 720), (70.0, 100.0), "scattered", None, True, 0.0, fonts=BUNDLED)
+        peaks = []
+        for t in tiles:
+            up = t.quad[0] - t.quad[3]  # the face's left side, bottom to top
+            angle = float(np.arctan2(up[0], -up[1]))
+            wrong = angle + np.radians(25.0) * (1 if len(peaks) % 2 else -1)
+            cx, cy = t.quad.mean(axis=0)
+            peaks.append((angle, TilePeak(float(cx), float(cy), t.box, 0.9, np.ones(len(TILE_CLASSES)),
+                                          (float(np.sin(wrong)), float(-np.cos(wrong))))))
+        reads = read_patches(image, [p for _, p in peaks], vision.tile_reader.DEFAULT_TILE_WEIGHTS,
+                             UPRIGHT_PATCH, TARGET_TILE)
+        for (angle, peak), (_, up) in zip(peaks, reads, strict=True):
+            for into, (ux, uy) in ((before, peak.up), (after, up)):
+                into.append(abs((np.degrees(np.arctan2(ux, -uy) - angle) + 180) % 360 - 180))
+    assert len(after) >= 20
+    assert np.median(after) < 10 and np.mean(np.array(after) < 15) >= 0.8
+    assert np.allclose(before, 25.0, atol=0.01)
 
 
 def _described(tmp_path: Path, tile_px: object, sha: str | None = None) -> Path:

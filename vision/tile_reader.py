@@ -73,6 +73,9 @@ MIN_SCORE: Final = 0.3
 #: most, and a busy surface the reader takes for tiles can raise thousands of peaks, each
 #: read again upright (seconds of work for nothing).
 MAX_TILES: Final = 512
+#: A heat peak nearer than this share of its box's shorter side to a stronger one is that
+#: tile again (``decode_tiles``).
+PEAK_REACH: Final = 0.33
 #: Peaks at least this sure measure the tiles' size.
 SURE: Final = 0.45
 #: A tile whose class is less sure than this is ``??``.
@@ -86,6 +89,8 @@ UPRIGHT_BELOW: Final = 0.9
 #: sixth of its height each way: 96 read no better and took twice the time,
 #: ``bench/bench_tiles_learnt.py --ablate-upright``) ...
 UPRIGHT_PATCH: Final = 64
+#: ... at most this many times, each turned by the up read in the one before (``read_upright``) ...
+UPRIGHT_ROUNDS: Final = 3
 #: ... scaled so that the tile is this many pixels high in it (``read_upright`` takes the
 #: weights' own ``target_tile``).
 UPRIGHT_TILE: Final = TARGET_TILE
@@ -198,7 +203,7 @@ def decode_tiles(maps: np.ndarray, scale: float, threshold: float = MIN_SCORE,
     ws = np.exp(maps[1, ys, xs]).astype(np.float64) * STRIDE / scale
     hs = np.exp(maps[2, ys, xs]).astype(np.float64) * STRIDE / scale
     cx, cy = (xs + 0.5) * STRIDE / scale, (ys + 0.5) * STRIDE / scale
-    reach = 0.33 * np.minimum(ws, hs)
+    reach = PEAK_REACH * np.minimum(ws, hs)
     kept = np.empty(len(ys), np.int64)
     n_kept = 0
     for k in range(len(ys)):
@@ -258,31 +263,68 @@ def upright_patch(image: np.ndarray, tile: TilePeak, side: int = UPRIGHT_PATCH,
 
 def read_upright(image: np.ndarray, found: list[TilePeak], weights: Path = DEFAULT_TILE_WEIGHTS,
                  below: float = UPRIGHT_BELOW, side: int = UPRIGHT_PATCH,
-                 height: float | None = None) -> list[TilePeak]:
+                 height: float | None = None, rounds: int = UPRIGHT_ROUNDS) -> list[TilePeak]:
     """The tiles read less surely than ``below`` read again, each in a patch turned upright
     by its own up direction and scaled so that it is ``height`` pixels high (the weights'
     ``target_tile`` when None: the size the network learnt; all patches in one batch); a
     tile takes the upright read when that is surer. The network reads upright
-    tiles far better than turned ones (``bench/bench_tiles_learnt.py --ablate-upright``)."""
+    tiles far better than turned ones (``bench/bench_tiles_learnt.py --ablate-upright``).
+    A tile still read less surely than ``below`` is read again, up to ``rounds`` reads in
+    all, in a patch turned by the up the network read in its last patch: the up read at the
+    first look is often 10–30° out, and read in the patch, at the size the network learnt
+    and nearly upright, it is nearer the tile's own."""
     if side % 32:
         raise VisionError(f"upright patch side {side} is not a multiple of 32")
     unsure = [i for i, p in enumerate(found) if p.confidence < below]
     if not unsure:
         return found
     height = target_tile(weights) if height is None else height
-    batch = np.stack([upright_patch(image, found[i], side, height) for i in unsure]).transpose(0, 3, 1, 2)
-    maps = load_network(weights)(np.ascontiguousarray(batch, np.float32))
     out = list(found)
+    ups = {i: found[i].up for i in unsure}
+    for _ in range(rounds):
+        reads = read_patches(image, [replace(found[i], up=ups[i]) for i in unsure], weights, side, height)
+        for i, (probs, up) in zip(unsure, reads, strict=True):
+            if float(probs.max()) > out[i].confidence:
+                out[i] = replace(found[i], probs=probs, up=up)
+            ups[i] = up
+        unsure = [i for i in unsure if out[i].confidence < below]
+        if not unsure:
+            break
+    return out
+
+
+def read_patches(image: np.ndarray, tiles: list[TilePeak], weights: Path, side: int,
+                 height: float) -> list[tuple[np.ndarray, tuple[float, float]]]:
+    """Each tile read in a ``side``-pixel patch turned upright by its up and scaled so that it
+    is ``height`` pixels high (``upright_patch``; all in one batch): its class probabilities
+    (over ``TILE_CLASSES``) and its up (image axes) corrected by the up the network read in
+    the patch."""
+    batch = np.stack([upright_patch(image, t, side, height) for t in tiles]).transpose(0, 3, 1, 2)
+    maps = load_network(weights)(np.ascontiguousarray(batch, np.float32))
     centre = side // STRIDE // 2
-    for i, m in zip(unsure, maps, strict=True):
+    out = []
+    for tile, m in zip(tiles, maps, strict=True):
         prob = 1.0 / (1.0 + np.exp(-m[0]))
         # the strongest heat within a cell or two of the patch's centre is this tile
         win = prob[centre - 2:centre + 2, centre - 2:centre + 2]
-        gy, gx = np.unravel_index(int(np.argmax(win)), win.shape)
-        probs = _classes_at(m, prob, np.array([centre - 2 + int(gy)]), np.array([centre - 2 + int(gx)]))[0]
-        if float(probs.max()) > found[i].confidence:
-            out[i] = replace(found[i], probs=probs)
+        wy, wx = np.unravel_index(int(np.argmax(win)), win.shape)
+        gy, gx = centre - 2 + int(wy), centre - 2 + int(wx)
+        probs = _classes_at(m, prob, np.array([gy]), np.array([gx]))[0]
+        out.append((probs, _turned_by(tile.up, float(m[3, gy, gx]), float(m[4, gy, gx]))))
     return out
+
+
+def _turned_by(up: tuple[float, float], px: float, py: float) -> tuple[float, float]:
+    """A tile's up (image axes) corrected by the up (``px``, ``py``) the network read in the
+    patch turned upright by ``up`` (``upright_patch``: patch x along the tile's right, patch y
+    against its up), as a unit vector; ``up`` as it was when the patch read no direction."""
+    norm = math.hypot(px, py)
+    if norm < 1e-6:
+        return up
+    ux, uy = up
+    # the patch's axes back in the image: x along (-uy, ux), y along (-ux, -uy)
+    x, y = px / norm * -uy + py / norm * -ux, px / norm * ux + py / norm * -uy
+    return (x, y)
 
 
 def drop_echoes(found: list[TilePeak], inside: float = ECHO_INSIDE,
@@ -419,14 +461,14 @@ def read_tile_peaks(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
                     min_confidence: float = MIN_CONFIDENCE, size: int | None = None,
                     looks: int = LOOKS, made: TileLooks | None = None, upright: bool = True,
                     patch: int = UPRIGHT_PATCH, echoes: float = ECHO_INSIDE,
-                    px_per_mm: float | None = None) -> list[TilePeak]:
+                    px_per_mm: float | None = None, rounds: int = UPRIGHT_ROUNDS) -> list[TilePeak]:
     """Every tile the learnt reader finds on the image, sorted left to right: found
     (``find_tiles``; ``px_per_mm`` a calibrated table's scale), the unsure ones read again
-    upright (``read_upright``, in patches ``patch`` pixels wide) and the echoes dropped
-    (``drop_echoes``, ``echoes`` of the box)."""
+    upright (``read_upright``, in patches ``patch`` pixels wide, ``rounds`` reads at most) and
+    the echoes dropped (``drop_echoes``, ``echoes`` of the box)."""
     found = find_tiles(image, weights, size, looks, made, px_per_mm)
     if upright:
-        found = read_upright(image, found, weights, side=patch)
+        found = read_upright(image, found, weights, side=patch, rounds=rounds)
     return sorted(drop_echoes(found, echoes, min_confidence), key=lambda p: (p.box[0], p.box[1]))
 
 
@@ -452,19 +494,20 @@ def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGH
                     looks: int = LOOKS, made: TileLooks | None = None,
                     upright: bool = True, patch: int = UPRIGHT_PATCH,
                     echoes: float = ECHO_INSIDE, by_rows: bool = True,
-                    px_per_mm: float | None = None, rows: RowGrouping = group_tiles) -> TableReading:
+                    px_per_mm: float | None = None, rows: RowGrouping = group_tiles,
+                    rounds: int = UPRIGHT_ROUNDS) -> TableReading:
     """The tiles on a table photo, grouped into sets and runs as they lie: with the learnt
     reader when its weights are there, else (or with ``weights`` None) with the classical
     one (``vision.tiles``). ``made`` holds the learnt reader's looks already made;
     ``upright`` reads its unsure tiles again turned upright (``read_upright``), in patches
-    ``patch`` pixels wide. The learnt reader's tiles are grouped by the rows they stand in
+    ``patch`` pixels wide, ``rounds`` reads at most. The learnt reader's tiles are grouped by the rows they stand in
     (``rows``, ``vision.tile_grouping.group_tiles``; ``by_rows`` False: by their grown boxes,
     as the classical reader's are). ``px_per_mm``, a calibrated table's scale, sizes the learnt reader's
     first look (``look_first``). A box is the tile's visible extent: cut to the photo."""
     height, width = image.shape[:2]
     if weights is not None and weights.is_file():
         peaks = read_tile_peaks(image, weights, looks=looks, made=made, upright=upright, patch=patch,
-                                echoes=echoes, px_per_mm=px_per_mm)
+                                echoes=echoes, px_per_mm=px_per_mm, rounds=rounds)
         found = tuple(named(peaks))
         if by_rows:  # grouped by the whole tiles' frames, then cut to the photo
             return TableReading(tuple(within(t, width, height) for t in found), rows(peaks))
