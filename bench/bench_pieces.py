@@ -15,14 +15,20 @@ and since the busy surfaces were added to it, tables on its two held-out surface
 the turned-over photos and close-ups below joined it); the shared photos
 also turned to the other lightness (``vision.lightness``: a light-on-dark deck's photo,
 which must stay cards), and rendered close-ups of 1–37 tiles 150–400 pixels high
-(held-out fonts and plastics, racks and scattered tiles).
-Per source: how many photos were told right, the card marks and sure tiles counted (median,
+(held-out fonts and plastics, racks and scattered tiles), and nearer close-ups of one to six
+tiles 280–420 pixels high (a single tile often).
+Per source: how many photos were told right, and how many when the source is read as one
+run (``tablekit see`` over a folder: an unsettled photo is read as most of the run's settled
+photos are, ``vision.pieces.run_pieces``), with the count of unsettled photos; the card marks and sure tiles counted (median,
 and the tiles' range), how many took the tile reader's second look, and the median and p95
 ms of the choice (the card detector's first look included). ``--one-look`` also scores the
 choice without the second look, ``--min-tiles`` with other counts of sure tiles
 making a tile table (``vision.pieces.MIN_TILES``), and ``--over-marks`` with other margins
 of sure tiles over card marks making a close-up of fewer a tile table
-(``vision.pieces.OVER_MARKS``; ``off`` without that rule): what each is worth.
+(``vision.pieces.OVER_MARKS``; ``off`` without that rule): what each is worth. Last, two
+runs that mix cards and tiles: every photo in one run (cards the most), and every tile photo
+with every tenth card photo (tiles the most): what the run's choice costs the photos of the
+other kind.
 """
 
 from __future__ import annotations
@@ -49,7 +55,7 @@ from scoring import p95  # noqa: E402
 
 from vision.detector import detect  # noqa: E402
 from vision.lightness import lightness_negative  # noqa: E402
-from vision.pieces import tell, tell_pieces  # noqa: E402
+from vision.pieces import PiecesSeen, run_pieces, tell, tell_pieces  # noqa: E402
 from vision.scale import SURE as CARD_SURE  # noqa: E402
 from vision.tile_reader import DEFAULT_TILE_WEIGHTS  # noqa: E402
 from vision.tile_synth import tile_scene  # noqa: E402
@@ -59,6 +65,8 @@ PHOTO_FOLDERS = ("cards-corners", "cards-ranks")
 #: Tile heights (pixels of a 1280×960 photo) of the rendered close-ups.
 CLOSE_PX = (150.0, 400.0)
 CLOSE_SOURCES = ("held-out fonts", "held-out plastics", "racks", "scattered")
+#: ... and of the nearer close-ups: one to six tiles, a single tile often.
+NEAR_PX = (280.0, 420.0)
 
 
 def photos(data: Path, folder: str, every: int, held_out: bool | None,
@@ -90,8 +98,9 @@ def tile_tables(source: str, n: int, seed: int, tile_px: tuple[float, float] = T
 
 def run(name: str, images: Iterator[np.ndarray], want: str, weights: Path,
         one_look: bool, min_tiles: tuple[int, ...] = (),
-        over_marks: tuple[int | None, ...] = ()) -> tuple[int, int]:
+        over_marks: tuple[int | None, ...] = ()) -> list[PiecesSeen]:
     right = total = second = right_one = 0
+    choices: list[PiecesSeen] = []
     right_at = dict.fromkeys(min_tiles, 0)
     right_over = dict.fromkeys(over_marks, 0)
     times: list[float] = []
@@ -103,6 +112,7 @@ def run(name: str, images: Iterator[np.ndarray], want: str, weights: Path,
         times.append((time.perf_counter() - start) * 1000)
         right += seen.pieces == want
         total += 1
+        choices.append(seen)
         second += len(seen.looks.sizes) > 1
         marks.append(seen.card_marks)
         tiles.append(seen.tiles)
@@ -118,10 +128,19 @@ def run(name: str, images: Iterator[np.ndarray], want: str, weights: Path,
         alone += "".join(f" at {count} {n:4d}/{total:<4d}" for count, n in right_at.items())
         alone += "".join(f" over marks {'off' if more is None else more} {n:4d}/{total:<4d}"
                          for more, n in right_over.items())
+        in_run = told_in_run(choices, want)
+        alone += f" in a run {in_run:4d}/{total:<4d} (unsettled {sum(c.unsettled for c in choices)})"
         print(f"{name:30s} {want:5s} {right:4d}/{total:<4d}{alone} marks {statistics.median(marks):5.1f} "
               f"tiles {statistics.median(tiles):5.1f} ({min(tiles)}-{max(tiles)}) second looks {second:3d} "
               f"median_ms {statistics.median(times):6.1f} p95_ms {p95(times):6.1f}", flush=True)
-    return right, total
+    return choices
+
+
+def told_in_run(choices: list[PiecesSeen], want: str) -> int:
+    """How many photos of a run (``tablekit see`` over a folder) are told ``want``, the
+    unsettled ones read as most of the run's settled photos are (``run_pieces``)."""
+    kind = run_pieces([c.pieces for c in choices if not c.unsettled])
+    return sum((kind if c.unsettled else c.pieces) == want for c in choices)
 
 
 def main() -> int:
@@ -145,6 +164,7 @@ def main() -> int:
     tell_pieces(np.zeros((64, 64, 3), np.uint8), args.tile_weights)  # load both networks
     print("cards or tiles, told from both networks' first looks: photos are real, tables rendered")
     right = total = 0
+    seen: dict[str, tuple[str, list[PiecesSeen]]] = {}  # each source's choices, by name
     runs: list[tuple[str, Iterator[np.ndarray], str]] = []
     for folder in PHOTO_FOLDERS:
         if (args.data / folder).is_dir():
@@ -159,12 +179,28 @@ def main() -> int:
     runs += [(f"tile tables {s}", tile_tables(s, args.tables, args.seed), "tiles") for s in TILE_SOURCES]
     runs += [(f"tile close-ups {s}", tile_tables(s, args.tables, args.seed, CLOSE_PX), "tiles")
              for s in CLOSE_SOURCES]
+    runs += [(f"tile near close-ups {s}", tile_tables(s, args.tables, args.seed, NEAR_PX), "tiles")
+             for s in CLOSE_SOURCES]
     for name, images, want in runs:
-        r, t = run(name, images, want, args.tile_weights, args.one_look,
-                   tuple(int(n) for n in args.min_tiles.split(",") if n.strip()),
-                   tuple(None if n.strip() == "off" else int(n) for n in args.over_marks.split(",") if n.strip()))
-        right, total = right + r, total + t
+        choices = run(name, images, want, args.tile_weights, args.one_look,
+                      tuple(int(n) for n in args.min_tiles.split(",") if n.strip()),
+                      tuple(None if n.strip() == "off" else int(n) for n in args.over_marks.split(",") if n.strip()))
+        seen[name] = (want, choices)
+        right, total = right + sum(c.pieces == want for c in choices), total + len(choices)
     print(f"{'all':30s}       {right:4d}/{total:<4d}")
+    # runs that mix cards and tiles: every photo above in one run (cards the most), and every
+    # tile photo with every tenth card photo (tiles the most): what the run's choice costs
+    # the unsettled photos of the other kind
+    tenth = {name: (want, c if want == "tiles" else c[::10]) for name, (want, c) in seen.items()}
+    for mix, sources in (("every photo", seen), ("tile photos, a tenth of the card photos", tenth)):
+        choices = [c for _, cs in sources.values() for c in cs]
+        kind = run_pieces([c.pieces for c in choices if not c.unsettled])
+        for want in ("cards", "tiles"):
+            mine = [c for w, cs in sources.values() if w == want for c in cs]
+            alone = sum(c.pieces == want for c in mine)
+            in_run = sum((kind if c.unsettled else c.pieces) == want for c in mine)
+            print(f"mixed run: {mix} (read as {kind} where unsettled): {want} told right alone "
+                  f"{alone}/{len(mine)}, in the run {in_run}/{len(mine)}")
     return 0
 
 

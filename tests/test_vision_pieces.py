@@ -14,7 +14,7 @@ import pytest
 import vision.recognize
 from tablekit.cli import main
 from vision.detector import Detection
-from vision.pieces import MIN_TILES, OVER_MARKS, tell, tell_pieces
+from vision.pieces import MIN_TILES, OVER_MARKS, PiecesSeen, run_pieces, tell, tell_pieces
 from vision.recognize import read_table
 from vision.tile_reader import TILE_CLASSES, TileLooks, TilePeak
 from vision.tile_synth import tile_scene
@@ -144,3 +144,65 @@ def test_without_a_game_a_tile_table_never_reaches_the_card_pipeline(
     assert lines[0]["cards"] and all(c["card"] in TILE_CLASSES or c["card"] == "??" for c in lines[0]["cards"])
     assert lines[1]["cards"] and not any(c["card"] in TILE_CLASSES for c in lines[1]["cards"])
     assert len(crops_read) >= 1  # the card photo was read as cards
+
+
+def test_a_choice_is_unsettled_where_the_card_marks_do_not_outnumber_the_tile_shapes() -> None:
+    looks = TileLooks((384,), [])
+    assert PiecesSeen("cards", 0, 0, looks, 1).unsettled  # a close-up of a single tile
+    assert PiecesSeen("cards", 0, 0, looks, 0).unsettled  # nothing seen by either network
+    assert PiecesSeen("cards", 3, 1, looks, 3).unsettled
+    assert not PiecesSeen("cards", 4, 1, looks, 3).unsettled  # more card marks: cards
+    assert PiecesSeen("cards", 76, 10, looks, 74).unsettled  # many tile shapes: not settled by the marks
+    assert not PiecesSeen("tiles", 0, 5, looks, 5).unsettled  # a tile table is settled
+    # a run reads its unsettled photos as most of its settled ones are; a tie, or none, cards
+    assert run_pieces([]) == "cards"
+    assert run_pieces(["tiles", "cards"]) == "cards"
+    assert run_pieces(["tiles", "tiles", "cards"]) == "tiles"
+
+
+def _single_tile_run(tmp_path: Path) -> None:
+    """A close-up of a single tile (R13, unsettled alone), then two tile tables (settled)."""
+    image, tiles = tile_scene(np.random.default_rng(32), (960, 720), (280.0, 420.0), "scattered", None, True,
+                              0.0, fonts=BUNDLED)
+    assert [t.tile for t in tiles] == ["R13"]
+    cv2.imwrite(str(tmp_path / "a-single.png"), image)
+    rng = np.random.default_rng(4)
+    for i, layout in enumerate(("rows", "rack")):
+        cv2.imwrite(str(tmp_path / f"b-table{i}.png"),
+                    tile_scene(rng, (960, 720), (70.0, 100.0), layout, None, True, 0.0, fonts=BUNDLED)[0])
+
+
+def test_a_single_tile_among_tile_photos_is_read_as_a_tile(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    _single_tile_run(tmp_path)
+    seen = tell_pieces(cv2.imread(str(tmp_path / "a-single.png")))
+    assert (seen.pieces, seen.unsettled) == ("cards", True)
+    assert main(["see", "--json", str(tmp_path / "a-single.png")]) == 0  # alone: read as cards
+    alone = json.loads(capsys.readouterr().out)
+    assert alone["cards"] == []
+    # in a run of tile photos it is a tile; its line, which waited for the others, comes first
+    assert main(["see", "--json", str(tmp_path)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [Path(line["image"]).name for line in lines] == ["a-single.png", "b-table0.png", "b-table1.png"]
+    assert [c["card"] for c in lines[0]["cards"]] == ["R13"]
+    assert lines[0]["ms"] > 0 and all(len(line["cards"]) >= 20 for line in lines[1:])
+    # and so in the plain output, and with a photo that cannot be read among them
+    (tmp_path / "c-broken.png").write_bytes(b"not a photo")
+    assert main(["see", str(tmp_path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in out] == [str(tmp_path / n) for n in
+                                                    ("a-single.png", "b-table0.png", "b-table1.png", "c-broken.png")]
+    assert out[0].startswith(f"{tmp_path / 'a-single.png'}: R13  (") and "error" in out[3]
+
+
+def test_card_photos_read_in_a_run_as_each_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    """The card photos' run is cards: its unsettled photos (a close-up of a card or two) are
+    read as cards, as each alone."""
+    paths = sorted(PHOTOS.glob("cards-corners/images/*.jpg"))[:6]
+    assert main(["see", "--json", *map(str, paths)]) == 0
+    together = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["image"] for line in together] == [str(p) for p in paths]
+    for path, line in zip(paths, together, strict=True):
+        assert main(["see", "--json", str(path)]) == 0
+        alone = json.loads(capsys.readouterr().out)
+        assert alone["cards"] == line["cards"] and line["cards"], path.name

@@ -3,6 +3,7 @@ cards, group them into melds."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -40,7 +41,7 @@ from vision.errors import VisionError
 from vision.grouping import group_cards
 from vision.images import check_photo
 from vision.lightness import lightness_negative
-from vision.pieces import tell
+from vision.pieces import UNSETTLED, PiecesSeen, Unsettled, tell
 from vision.polarity import POLARITY_MARGIN, reads_better_turned_over
 from vision.reading import DetectedCard, TableReading, within
 from vision.rescan import (
@@ -79,12 +80,18 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                smallest: int = SMALLEST, turn_weights: Path | None = DEFAULT_TURN,
                card_turn_unsure: float = CARD_TURN_UNSURE,
                negative_unsure: float = NEGATIVE_UNSURE,
-               polarity_margin: float | None = POLARITY_MARGIN) -> TableReading:
+               polarity_margin: float | None = POLARITY_MARGIN, unsettled: str = "cards",
+               told: Callable[[PiecesSeen], None] | None = None,
+               resume: Unsettled | None = None) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto``: first looks of the card detector and the
     learnt tile reader tell which lie on the table (``vision.pieces``), and only that
-    reader runs (without the tile reader's weights, the classical tile reader runs after
+    reader runs; a photo whose choice is unsettled (``PiecesSeen.unsettled``) is read as
+    ``unsettled`` says (``cards``, as chosen, or ``tiles``; ``defer`` raises
+    ``vision.pieces.Unsettled`` instead, for a run of photos to choose, ``run_pieces``; such a
+    photo read again with ``resume``, what was raised, takes up its first looks again), and
+    ``told`` is given each choice made (without the tile reader's weights, the classical tile reader runs after
     the cards, and tiles are reported when at least two are read with confidence and more
     tiles than cards). While a card is left unread, or none is found, the image is looked at
     again in each way of ``rescan`` in turn (see ``vision.rescan``). The detector's input
@@ -114,6 +121,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     """
     if pieces not in PIECES:
         raise VisionError(f"pieces must be one of {', '.join(PIECES)}, not {pieces!r}")
+    if unsettled not in UNSETTLED:
+        raise VisionError(f"unsettled must be one of {', '.join(UNSETTLED)}, not {unsettled!r}")
     check_photo(image)
     if pieces == "tiles":
         return read_tile_table(image, DEFAULT_TILE_WEIGHTS, px_per_mm=px_per_mm)
@@ -130,9 +139,12 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     def seen_by(look: Look) -> np.ndarray:
         return turned(despeckle(image) if look.denoise else image, look.turn)
 
+    def key_of(look: Look) -> tuple[bool, int, float, int]:
+        return look.denoise, look.size, min(look.threshold, params.index_score, params.card_score), look.turn
+
     def found_by(look: Look, seen: np.ndarray) -> list[Detection]:
-        threshold = min(look.threshold, params.index_score, params.card_score)
-        key = (look.denoise, look.size, threshold, look.turn)
+        key = key_of(look)
+        threshold = key[2]
         if key not in peaks:
             # the negative once, as the photo lies: the turned looks are for cards the
             # detector misses sideways, and would each pay for a second pass
@@ -166,9 +178,18 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     if pieces == "auto" and has_weights(DEFAULT_TILE_WEIGHTS):
         # both networks' first looks tell cards from tiles (vision.pieces): a tile table
         # is read by the tile reader alone, never by the card pipeline and its second looks
-        with sharing_letterboxes():  # both first looks see the photo at the same size
-            seen = tell(image, found_by(Look(), image), DEFAULT_TILE_WEIGHTS)
-        if seen.pieces == "tiles":
+        if resume is not None and resume.key == key_of(Look()):  # the first looks made before
+            peaks[key_of(Look())] = resume.card_first
+            seen = resume.seen
+        else:
+            with sharing_letterboxes():  # both first looks see the photo at the same size
+                seen = tell(image, found_by(Look(), image), DEFAULT_TILE_WEIGHTS)
+        if told is not None:
+            told(seen)
+        chosen = unsettled if seen.unsettled else seen.pieces
+        if chosen == "defer":
+            raise Unsettled(seen, found_by(Look(), image), key_of(Look()))
+        if chosen == "tiles":
             return read_tile_table(image, DEFAULT_TILE_WEIGHTS, made=seen.looks)
         pieces = "cards"
     if size is None and px_per_mm is not None:

@@ -8,7 +8,10 @@ to decode whole included (it is decoded at a half, a quarter or an eighth, and i
 scaled back). ``--variant`` (else the calibration's game) names the game on the
 table: a tile game's photos are read as tiles only (the card pipeline never runs on them), a
 card game's as cards only. Without either, each photo's first looks tell which it holds
-(``vision.pieces``), and only that reader runs.
+(``vision.pieces``), and only that reader runs; a photo they leave unsettled (a close-up of a
+single tile) is read as most of the run's settled photos are (``vision.pieces.run_pieces``):
+its line waits for the run's last photo, and the lines after it wait with it, so that the
+lines keep the photos' order.
 
 With ``--calibration`` each image is white-balanced and warped to the mat's top-down view,
 read there, and every box mapped back to the image's own pixels; each card also carries the
@@ -81,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
     from vision.enroll import DeckTemplates
     from vision.errors import VisionError
     from vision.images import read_photo
+    from vision.pieces import PiecesSeen, Unsettled, run_pieces
+    from vision.reading import TableReading
     from vision.recognize import read_table, warm_up
 
     calibration = Calibration.load(Path(args.calibration)) if args.calibration else None
@@ -101,39 +106,83 @@ def run(args: argparse.Namespace) -> int:
                               f"which is no variant of this kit (see `tablekit variants`)") from exc
     deck = DeckTemplates.load(calibration.deck) if calibration and calibration.deck else None
     warm_up(pieces=pieces)
+    # Without a game, a photo that cannot tell cards from tiles alone waits for the run's
+    # other photos to say (vision.pieces.run_pieces); the lines after it wait with it, so
+    # that every line still comes out in the order of the photos.
+    waiting: list[tuple[int, str, Unsettled, float]] = []  # place, path, its first looks, ms
+    held: list[tuple[int, str]] = []  # the lines of the photos after the first that waits
+    settled: list[str] = []  # what each photo that told itself holds
+
+    def told(seen: PiecesSeen) -> None:
+        if not seen.unsettled:
+            settled.append(seen.pieces)
+
+    def read(path: str, unsettled: str, resume: Unsettled | None = None) -> tuple[TableReading | Unsettled, float]:
+        """The photo's reading in the file's pixels and its recognition time in ms; or, when
+        it cannot tell cards from tiles alone and ``unsettled`` is ``defer``, what its first
+        looks saw and their time."""
+        image, reduced = read_photo(path)
+        reader = partial(read_table, pieces=pieces, unsettled=unsettled, told=told if resume is None else None,
+                         resume=resume)
+        if calibration is not None:
+            reader = partial(calibration.read_top_down,
+                             reader=partial(reader, deck=deck, px_per_mm=calibration.px_per_mm))
+        start = time.perf_counter()
+        try:
+            reading = reader(image)
+        except Unsettled as unsure:
+            return unsure, (time.perf_counter() - start) * 1000
+        # a huge JPEG was decoded smaller: the boxes in the file's pixels
+        return reading.scaled(*reduced), (time.perf_counter() - start) * 1000
+
+    def line_of(path: str, reading: TableReading, ms: float) -> str:
+        if args.json:
+            return json.dumps({"image": path, **reading.to_json(), "ms": round(ms, 1)})
+        names = [" ".join(g) for g in reading.group_cards()]
+        if calibration is not None:  # where each meld lies: its first card's zone
+            zones = calibration.group_zones(reading)
+            names = [f"{n} @{z}" if z else n for n, z in zip(names, zones, strict=True)]
+        groups = " | ".join(names) or ("(no cards or tiles)" if pieces == "auto" else f"(no {pieces})")
+        return f"{path}: {groups}  ({ms:.0f} ms)"
+
+    def error_line(path: str, exc: Exception) -> str:
+        said = str(exc) if isinstance(exc, VisionError) else f"unexpected {type(exc).__name__}: {exc}"
+        if not isinstance(exc, VisionError):
+            log.debug("unexpected failure on %s", path, exc_info=exc)
+        return json.dumps({"image": path, "error": said}) if args.json else f"{path}: error: {said}"
+
     failures = 0
-    for path, unlisted in image_paths(args.paths):
+    first_read = "defer" if pieces == "auto" else "cards"
+    for place, (path, unlisted) in enumerate(image_paths(args.paths)):
         try:
             if unlisted is not None:
                 raise VisionError(unlisted)
-            image, reduced = read_photo(path)
-            start = time.perf_counter()
-            if calibration is not None:
-                reading = calibration.read_top_down(
-                    image, partial(read_table, deck=deck, px_per_mm=calibration.px_per_mm,
-                                   pieces=pieces))
-            else:
-                reading = read_table(image, pieces=pieces)
-            ms = (time.perf_counter() - start) * 1000
-            reading = reading.scaled(*reduced)  # a huge JPEG was decoded smaller: the file's pixels
+            got, ms = read(path, first_read)
         except Exception as exc:  # this photo's error line, and the run goes on
             failures += 1
-            said = str(exc) if isinstance(exc, VisionError) else f"unexpected {type(exc).__name__}: {exc}"
-            if not isinstance(exc, VisionError):
-                log.debug("unexpected failure on %s", path, exc_info=True)
-            line: dict[str, object] = {"image": path, "error": said}
-            print(json.dumps(line) if args.json else f"{path}: error: {said}", flush=True)
-            continue
-        if args.json:
-            line = {"image": path, **reading.to_json(), "ms": round(ms, 1)}
-            print(json.dumps(line), flush=True)
+            line = error_line(path, exc)
         else:
-            names = [" ".join(g) for g in reading.group_cards()]
-            if calibration is not None:  # where each meld lies: its first card's zone
-                zones = calibration.group_zones(reading)
-                names = [f"{n} @{z}" if z else n for n, z in zip(names, zones, strict=True)]
-            groups = " | ".join(names) or ("(no cards or tiles)" if pieces == "auto" else f"(no {pieces})")
-            print(f"{path}: {groups}  ({ms:.0f} ms)", flush=True)
+            if isinstance(got, Unsettled):
+                waiting.append((place, path, got, ms))
+                continue
+            line = line_of(path, got, ms)
+        if waiting:
+            held.append((place, line))
+        else:
+            print(line, flush=True)
+    if waiting:
+        kind = run_pieces(settled)
+        for place, path, unsure, before in waiting:
+            try:
+                got, ms = read(path, kind, unsure)
+                if isinstance(got, Unsettled):  # never: only "defer" raises it
+                    raise VisionError("cards or tiles: unsettled")
+                held.append((place, line_of(path, got, before + ms)))
+            except Exception as exc:  # its error line (the file gone since), and the run goes on
+                failures += 1
+                held.append((place, error_line(path, exc)))
+        for _, line in sorted(held):
+            print(line, flush=True)
     if failures:
         log.warning("%d image(s) could not be read", failures)
     return 1 if failures else 0
