@@ -58,8 +58,10 @@ from vision.assemble import DEFAULT_PARAMS  # noqa: E402
 from vision.detector import INPUT_SIZE, NEGATIVE_SCORE  # noqa: E402
 from vision.images import read_image  # noqa: E402
 from vision.lightness import lightness_negative  # noqa: E402
+from vision.reading import TableReading  # noqa: E402
 from vision.recognize import read_table, warm_up  # noqa: E402
 from vision.rescan import RESCAN_LOOKS, Look  # noqa: E402
+from vision.runs import Told, Unsettled, run_choice  # noqa: E402
 from vision.synth import SceneCard  # noqa: E402
 from vision.train.split import is_held_out  # noqa: E402
 
@@ -135,6 +137,12 @@ def variants() -> dict[str, dict[str, Any]]:
     # (vision.polarity): never, or on a smaller margin of sureness
     out["no lightness choice"] = {"polarity_margin": None}
     out["lightness choice at 0"] = {"polarity_margin": 0.0}
+    # by the dark boxes alone (any margin of sureness): what a run of photos of a dark deck
+    # does with its photos whose sureness left the choice open (tablekit see, vision.polarity)
+    out["lightness by dark boxes"] = {"polarity_margin": -1.0}
+    # each source read as one run (tablekit see over a folder): the photos whose lightness
+    # choice is open read as most of the source's settled photos (vision.runs)
+    out["as one run"] = {"as_run": True}
     return out
 
 
@@ -198,12 +206,41 @@ def _timed(image: np.ndarray, kwargs: dict[str, Any], times: list[float]) -> Any
     return reading
 
 
+def readings(images: list[np.ndarray], kwargs: dict[str, Any], times: list[float]) -> list[TableReading]:
+    """Each image read as ``read_table`` reads it with ``kwargs``; with ``as_run`` among them,
+    the images read as one run (``tablekit see`` over a folder, ``vision.runs``): a photo that
+    leaves a choice open waits, and is read as most of those that settled it are."""
+    kwargs = dict(kwargs)
+    if not kwargs.pop("as_run", False):
+        return [_timed(image, kwargs, times) for image in images]
+    told: list[Told] = []
+    out: list[TableReading | tuple[Unsettled, float]] = []
+    for image in images:
+        start = time.perf_counter()
+        try:
+            out.append(read_table(image, pieces="cards", defer=True, told=told.append, **kwargs))
+            times.append((time.perf_counter() - start) * 1000)
+        except Unsettled as unsure:
+            out.append((unsure, (time.perf_counter() - start) * 1000))
+    run = run_choice(told)
+    done: list[TableReading] = []
+    for image, got in zip(images, out, strict=True):
+        if isinstance(got, tuple):
+            start = time.perf_counter()
+            done.append(read_table(image, pieces="cards", run=run, resume=got[0], **kwargs))
+            times.append(got[1] + (time.perf_counter() - start) * 1000)
+        else:
+            done.append(got)
+    return done
+
+
 def photo_f1(items: list[Item], kwargs: dict[str, Any]) -> tuple[float, float]:
     tp = fp = fn = 0
     times: list[float] = []
-    for image, kind, want, optional in items:
+    read = readings([image for image, *_ in items], kwargs, times)
+    for (_, kind, want, optional), reading in zip(items, read, strict=True):
         seen = set()
-        for c in _timed(image, kwargs, times).cards:
+        for c in reading.cards:
             if c.readable:
                 card = norm(c.card)
                 seen.add(("PJ" if card == "PJ" else card[:-1]) if kind == "rank" else card)
@@ -215,8 +252,8 @@ def photo_f1(items: list[Item], kwargs: dict[str, Any]) -> tuple[float, float]:
 def table_f1(items: list[tuple[np.ndarray, list[SceneCard]]], kwargs: dict[str, Any]) -> tuple[float, float]:
     total = TableScore()
     times: list[float] = []
-    for image, cards in items:
-        total.add(score_table(cards, _timed(image, kwargs, times)))
+    for (_, cards), reading in zip(items, readings([image for image, _ in items], kwargs, times), strict=True):
+        total.add(score_table(cards, reading))
     return prf(total.right, total.wrong, total.missed)[2], statistics.median(times)
 
 

@@ -19,7 +19,7 @@ which must stay cards), and rendered close-ups of 1–37 tiles 150–400 pixels 
 tiles 280–420 pixels high (a single tile often).
 Per source: how many photos were told right, and how many when the source is read as one
 run (``tablekit see`` over a folder: an unsettled photo is read as most of the run's settled
-photos are, ``vision.pieces.run_pieces``), with the count of unsettled photos; the card marks and sure tiles counted (median,
+photos are, ``vision.runs.run_choice``), with the count of unsettled photos; the card marks and sure tiles counted (median,
 and the tiles' range), how many took the tile reader's second look, and the median and p95
 ms of the choice (the card detector's first look included). ``--one-look`` also scores the
 choice without the second look, ``--min-tiles`` with other counts of sure tiles
@@ -55,7 +55,8 @@ from scoring import p95  # noqa: E402
 
 from vision.detector import detect  # noqa: E402
 from vision.lightness import lightness_negative  # noqa: E402
-from vision.pieces import PiecesSeen, run_pieces, tell, tell_pieces  # noqa: E402
+from vision.pieces import PiecesSeen, tell, tell_pieces  # noqa: E402
+from vision.runs import Told, run_choice  # noqa: E402
 from vision.scale import SURE as CARD_SURE  # noqa: E402
 from vision.tile_reader import DEFAULT_TILE_WEIGHTS  # noqa: E402
 from vision.tile_synth import tile_scene  # noqa: E402
@@ -139,8 +140,13 @@ def run(name: str, images: Iterator[np.ndarray], want: str, weights: Path,
 def told_in_run(choices: list[PiecesSeen], want: str) -> int:
     """How many photos of a run (``tablekit see`` over a folder) are told ``want``, the
     unsettled ones read as most of the run's settled photos are (``run_pieces``)."""
-    kind = run_pieces([c.pieces for c in choices if not c.unsettled])
+    kind = run_pieces(choices)
     return sum((kind if c.unsettled else c.pieces) == want for c in choices)
+
+
+def run_pieces(choices: list[PiecesSeen]) -> str:
+    """What a run of these photos reads its unsettled ones as (``vision.runs.run_choice``)."""
+    return run_choice([Told(None if c.unsettled else c.pieces) for c in choices]).pieces
 
 
 def main() -> int:
@@ -194,7 +200,7 @@ def main() -> int:
     tenth = {name: (want, c if want == "tiles" else c[::10]) for name, (want, c) in seen.items()}
     for mix, sources in (("every photo", seen), ("tile photos, a tenth of the card photos", tenth)):
         choices = [c for _, cs in sources.values() for c in cs]
-        kind = run_pieces([c.pieces for c in choices if not c.unsettled])
+        kind = run_pieces(choices)
         for want in ("cards", "tiles"):
             mine = [c for w, cs in sources.values() if w == want for c in cs]
             alone = sum(c.pieces == want for c in mine)

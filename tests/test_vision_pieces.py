@@ -15,8 +15,9 @@ import vision.recognize
 from tablekit.cli import main
 from vision.detector import Detection
 from vision.lightness import lightness_negative
-from vision.pieces import MIN_TILES, OVER_MARKS, PiecesSeen, run_pieces, tell, tell_pieces
+from vision.pieces import MIN_TILES, OVER_MARKS, PiecesSeen, tell, tell_pieces
 from vision.recognize import read_table
+from vision.runs import RunChoice, Told, run_choice
 from vision.tile_reader import TILE_CLASSES, TileLooks, TilePeak
 from vision.tile_synth import tile_scene
 
@@ -156,9 +157,12 @@ def test_a_choice_is_unsettled_where_the_card_marks_do_not_outnumber_the_tile_sh
     assert PiecesSeen("cards", 76, 10, looks, 74).unsettled  # many tile shapes: not settled by the marks
     assert not PiecesSeen("tiles", 0, 5, looks, 5).unsettled  # a tile table is settled
     # a run reads its unsettled photos as most of its settled ones are; a tie, or none, cards
-    assert run_pieces([]) == "cards"
-    assert run_pieces(["tiles", "cards"]) == "cards"
-    assert run_pieces(["tiles", "tiles", "cards"]) == "tiles"
+    # (and as it lies)
+    assert run_choice([]) == RunChoice("cards", False)
+    assert run_choice([Told("tiles"), Told("cards"), Told(None)]).pieces == "cards"
+    assert run_choice([Told("tiles"), Told("tiles"), Told("cards")]).pieces == "tiles"
+    assert run_choice([Told("cards", True), Told("cards", None), Told("cards", False)]) == RunChoice("cards", False)
+    assert run_choice([Told("cards", True), Told(None, True), Told("cards", False)]) == RunChoice("cards", True)
 
 
 def _single_tile_run(tmp_path: Path) -> None:
@@ -196,22 +200,42 @@ def test_a_single_tile_among_tile_photos_is_read_as_a_tile(tmp_path: Path,
     assert out[0].startswith(f"{tmp_path / 'a-single.png'}: R13  (") and "error" in out[3]
 
 
-def test_card_photos_read_in_a_run_as_each_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_card_photos_read_in_a_run_as_each_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    """Real card photos as printed: a run of them settles every choice as each photo alone."""
+    paths = sorted(PHOTOS.glob("cards-corners/images/*.jpg"))[:5]
+    assert main(["see", "--json", *map(str, paths)]) == 0
+    together = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["image"] for line in together] == [str(p) for p in paths]
+    for path, line in zip(paths, together, strict=True):
+        assert main(["see", "--json", str(path)]) == 0
+        alone = json.loads(capsys.readouterr().out)
+        assert alone["cards"] == line["cards"], path.name
+
+
+def test_a_run_of_a_dark_deck_reads_its_open_photos_turned_over(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
     """Real card photos turned to the other lightness (light ink on dark cards, whose pips the
-    tile reader takes for tile shapes): a run of them is cards, so its unsettled photos are
-    read as cards, as each alone."""
+    tile reader takes for tile shapes): the run is cards, so the photos that leave cards or
+    tiles open are read as cards; and it is a dark deck's, so the photos whose lightness is
+    open (dark index boxes that read no surer turned over) are read turned over."""
+    names = ("cc-8h-e6ecc271-3990-11ed-989c-ec2e98cc7ff6.jpg", "cc-IMG_20220921_194205.jpg",
+             "cc-IMG_20220921_201156.jpg", "cc-IMG_20220921_194213.jpg")
     paths = []
-    for name in ("cc-8h-e6ecc271-3990-11ed-989c-ec2e98cc7ff6.jpg", "cc-IMG_20220921_194205.jpg",
-                 "cc-IMG_20220921_201156.jpg", "cc-IMG_20220921_194213.jpg"):
+    for name in names:
         paths.append(tmp_path / name.replace(".jpg", ".png"))
         cv2.imwrite(str(paths[-1]), lightness_negative(cv2.imread(str(PHOTOS / "cards-corners" / "images" / name))))
-    unsettled = [tell_pieces(cv2.imread(str(p))).unsettled for p in paths]
-    assert unsettled == [True, False, True, False]
+    paths.sort()
+    images = [cv2.imread(str(p)) for p in paths]
+    assert [tell_pieces(image).unsettled for image in images] == [True, False, False, True]
+    told: list[Told] = []
+    for image in images:
+        read_table(image, told=told.append)
+    assert [t.turned for t in told] == [True, None, True, None]  # two open: the run is a dark deck's
+    assert run_choice(told) == RunChoice("cards", True)
     assert main(["see", "--json", str(tmp_path)]) == 0
     together = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [line["image"] for line in together] == [str(p) for p in sorted(paths)]
-    for line in together:
-        assert main(["see", "--json", line["image"]]) == 0
-        alone = json.loads(capsys.readouterr().out)
-        assert alone["cards"] == line["cards"] and line["cards"], line["image"]
-        assert not any(c["card"] in TILE_CLASSES for c in line["cards"])
+    assert [line["image"] for line in together] == [str(p) for p in paths]
+    for image, line in zip(images, together, strict=True):
+        assert line["cards"] == read_table(image, run=RunChoice("cards", True)).to_json()["cards"]
+        assert line["cards"] and not any(c["card"] in TILE_CLASSES for c in line["cards"])
+    assert [c["card"] for c in together[0]["cards"]] == ["8H"]

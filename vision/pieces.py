@@ -23,7 +23,7 @@ for the tile reader's). A *sure tile* is a tile-reader peak of at least
   reader found tile-shaped things, or the tile reader found ``MIN_TILES`` of them or more,
   the choice is *unsettled* (``PiecesSeen.unsettled``): alone, such a photo is read as cards;
   in a run of photos (``tablekit see`` over a folder) it is read as what most of the run's
-  settled photos hold (``run_pieces``): a close-up of a single tile among tile photos, or a
+  settled photos hold (``vision.runs``): a close-up of a single tile among tile photos, or a
   tile photo the tile reader reads poorly, is read as tiles.
 
 The tile reader can tell because it learnt playing cards as things that are not tiles
@@ -90,37 +90,11 @@ class PiecesSeen:
     @property
     def unsettled(self) -> bool:
         """Whether the photo alone leaves the choice open: told cards, though the card
-        detector marked no more than the tile reader found tile-shaped things (a close-up of
-        a single tile, a photo neither network sees much in). ``run_pieces`` says what a run
-        of photos makes of such a photo."""
+        detector marked no more than the tile reader found tile-shaped things, or the tile
+        reader found ``MIN_TILES`` of them or more (a close-up of a single tile, a photo
+        neither network sees much in, a tile photo read poorly). ``vision.runs`` says what a
+        run of photos makes of such a photo."""
         return self.pieces == "cards" and (self.card_marks <= self.shaped or self.shaped >= MIN_TILES)
-
-
-#: What ``read_table`` does with a photo whose choice is unsettled (``PiecesSeen.unsettled``):
-#: read it as cards (alone, the choice made) or as tiles, or raise ``Unsettled`` (``defer``)
-#: so that a run of photos can choose for it (``run_pieces``).
-UNSETTLED: Final = ("cards", "tiles", "defer")
-
-
-class Unsettled(Exception):  # noqa: N818 (a request, not a failure: the caller chooses later)
-    """A photo whose choice is unsettled, raised by ``read_table(unsettled="defer")``, with
-    the first looks made at it (``card_first``: the card detector's peaks, found with
-    ``key``), which ``read_table(resume=...)`` takes up again rather than looking anew."""
-
-    def __init__(self, seen: PiecesSeen, card_first: list[Detection], key: tuple[object, ...]) -> None:
-        super().__init__("cards or tiles: unsettled by this photo alone")
-        self.seen = seen
-        self.card_first = card_first
-        self.key = key
-
-
-def run_pieces(settled: Sequence[str]) -> str:
-    """What the unsettled photos of a run (``tablekit see`` over a folder) are read as, from
-    the choices of its settled photos: tiles where more of them are tiles than cards (a
-    folder of tile photos whose close-ups of a single tile, or photos the tile reader reads
-    poorly, could not tell themselves), else cards (as each photo alone)."""
-    tiles = sum(p == "tiles" for p in settled)
-    return "tiles" if tiles > len(settled) - tiles else "cards"
 
 
 def sure_tiles(found: Sequence[TilePeak]) -> int:

@@ -12,7 +12,9 @@ boxes show a dark card with light ink (the box's middle grey lies below the midd
 range: most of an index box is card, the ink the least part). The two tests guard each
 other: on drawn tables of dark ink a few index crops read a little surer turned over, and
 a dim or patterned table can put dark card behind some boxes; a real light-on-dark deck
-shows both. The reading's boxes are where they were: only the lightness changes.
+shows both. The reading's boxes are where they were: only the lightness changes. Where the
+boxes look dark but the classifier reads them no surer turned over, the photo alone is read
+as it lies; a run of photos of a dark deck reads it turned over (``vision.runs``).
 
 Measured in ``bench/bench_ablation.py`` (``no lightness choice``) and ``vision/HISTORY.md``.
 """
@@ -58,19 +60,32 @@ def dark_card(image: np.ndarray, box: tuple[float, float, float, float]) -> bool
     return bool(middle < (low + high) / 2)
 
 
-def reads_better_turned_over(image: np.ndarray, first: Sequence[Detection],
-                             weights: Path = DEFAULT_CLASSIFIER, margin: float = POLARITY_MARGIN,
-                             dark_share: float = DARK_SHARE) -> bool:
-    """Whether the photo should be read turned over, from the first look's detections
-    ``first`` (see the module's notes)."""
+#: What ``lightness_choice`` finds: read the photo as it lies (few index boxes show light ink
+#: on dark card), turned over (they do, and read surer so), or left ``open`` (they do, but
+#: read no surer turned over: a run of photos chooses, ``vision.runs``).
+LIGHTNESS: Final = ("as printed", "turned", "open")
+
+
+def lightness_choice(image: np.ndarray, first: Sequence[Detection],
+                     weights: Path = DEFAULT_CLASSIFIER, margin: float = POLARITY_MARGIN,
+                     dark_share: float = DARK_SHARE) -> str:
+    """Which lightness to read the photo in (one of ``LIGHTNESS``), from the first look's
+    detections ``first`` (see the module's notes)."""
     if not weights.is_file():
-        return False  # no index classifier to ask (the indices are then read from the detector alone)
+        return "as printed"  # no index classifier to ask (the indices are then read from the detector alone)
     peaks = sorted((d for d in first if d.kind == "index" and d.score >= PEAK), key=lambda d: -d.score)[:SAMPLE]
     dark = [v for v in (dark_card(image, d.box) for d in peaks) if v is not None]
     if not dark or sum(dark) < dark_share * len(dark):
-        return False
+        return "as printed"
     size = crop_size(weights)
     crops = [crop_index(image, d.box, size) for d in peaks]
     probs = classify_crops(crops + [lightness_negative(c) for c in crops], weights)
     surest = probs[:, :-1].max(axis=1)  # the surest card class, "not an index" left out
-    return bool(surest[len(crops):].mean() > surest[:len(crops)].mean() + margin)
+    return "turned" if surest[len(crops):].mean() > surest[:len(crops)].mean() + margin else "open"
+
+
+def reads_better_turned_over(image: np.ndarray, first: Sequence[Detection],
+                             weights: Path = DEFAULT_CLASSIFIER, margin: float = POLARITY_MARGIN,
+                             dark_share: float = DARK_SHARE) -> bool:
+    """Whether the photo, read alone, should be read turned over (``lightness_choice``)."""
+    return lightness_choice(image, first, weights, margin, dark_share) == "turned"

@@ -41,8 +41,8 @@ from vision.errors import VisionError
 from vision.grouping import group_cards
 from vision.images import check_photo
 from vision.lightness import lightness_negative
-from vision.pieces import UNSETTLED, PiecesSeen, Unsettled, tell
-from vision.polarity import POLARITY_MARGIN, reads_better_turned_over
+from vision.pieces import tell
+from vision.polarity import POLARITY_MARGIN, lightness_choice
 from vision.reading import DetectedCard, TableReading, within
 from vision.rescan import (
     RESCAN_LOOKS,
@@ -54,6 +54,7 @@ from vision.rescan import (
     turn_back,
     turned,
 )
+from vision.runs import ALONE, RunChoice, Told, Unsettled
 from vision.scale import SMALLEST, TARGET_INDEX, choose_size, next_size
 from vision.table_regions import CardRegions, card_regions
 from vision.tile_reader import (
@@ -80,18 +81,19 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                smallest: int = SMALLEST, turn_weights: Path | None = DEFAULT_TURN,
                card_turn_unsure: float = CARD_TURN_UNSURE,
                negative_unsure: float = NEGATIVE_UNSURE,
-               polarity_margin: float | None = POLARITY_MARGIN, unsettled: str = "cards",
-               told: Callable[[PiecesSeen], None] | None = None,
+               polarity_margin: float | None = POLARITY_MARGIN, run: RunChoice = ALONE,
+               defer: bool = False, told: Callable[[Told], None] | None = None,
                resume: Unsettled | None = None) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto``: first looks of the card detector and the
     learnt tile reader tell which lie on the table (``vision.pieces``), and only that
-    reader runs; a photo whose choice is unsettled (``PiecesSeen.unsettled``) is read as
-    ``unsettled`` says (``cards``, as chosen, or ``tiles``; ``defer`` raises
-    ``vision.pieces.Unsettled`` instead, for a run of photos to choose, ``run_pieces``; such a
-    photo read again with ``resume``, what was raised, takes up its first looks again), and
-    ``told`` is given each choice made (without the tile reader's weights, the classical tile reader runs after
+    reader runs. A choice the photo leaves open (cards or tiles, ``PiecesSeen.unsettled``;
+    the lightness to read cards in, ``vision.polarity.lightness_choice``) is made as ``run``
+    says (``vision.runs``; alone: cards, as it lies); with ``defer`` such a photo raises
+    ``vision.runs.Unsettled`` instead, for a run of photos to choose, and read again with
+    ``resume`` (what was raised) takes up the looks made. ``told`` is given what the photo
+    settled by itself (without the tile reader's weights, the classical tile reader runs after
     the cards, and tiles are reported when at least two are read with confidence and more
     tiles than cards). While a card is left unread, or none is found, the image is looked at
     again in each way of ``rescan`` in turn (see ``vision.rescan``). The detector's input
@@ -121,8 +123,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     """
     if pieces not in PIECES:
         raise VisionError(f"pieces must be one of {', '.join(PIECES)}, not {pieces!r}")
-    if unsettled not in UNSETTLED:
-        raise VisionError(f"unsettled must be one of {', '.join(UNSETTLED)}, not {unsettled!r}")
+    if run.pieces not in ("cards", "tiles"):
+        raise VisionError(f"a run's pieces must be cards or tiles, not {run.pieces!r}")
     check_photo(image)
     if pieces == "tiles":
         return read_tile_table(image, DEFAULT_TILE_WEIGHTS, px_per_mm=px_per_mm)
@@ -135,6 +137,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     # the classifiers' reads of crops of each image looked at (by denoise and turn): a later
     # look at the same peaks boxes the same crops
     reads: dict[tuple[bool, int], Reads] = {}
+    if resume is not None:  # the looks made at this photo before it waited for its run
+        peaks.update(resume.peaks)
 
     def seen_by(look: Look) -> np.ndarray:
         return turned(despeckle(image) if look.denoise else image, look.turn)
@@ -178,28 +182,38 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     if pieces == "auto" and has_weights(DEFAULT_TILE_WEIGHTS):
         # both networks' first looks tell cards from tiles (vision.pieces): a tile table
         # is read by the tile reader alone, never by the card pipeline and its second looks
-        if resume is not None and resume.key == key_of(Look()):  # the first looks made before
-            peaks[key_of(Look())] = resume.card_first
+        if resume is not None and resume.seen is not None:  # the first looks made before
             seen = resume.seen
         else:
             with sharing_letterboxes():  # both first looks see the photo at the same size
                 seen = tell(image, found_by(Look(), image), DEFAULT_TILE_WEIGHTS)
-        if told is not None:
-            told(seen)
-        chosen = unsettled if seen.unsettled else seen.pieces
-        if chosen == "defer":
-            raise Unsettled(seen, found_by(Look(), image), key_of(Look()))
-        if chosen == "tiles":
+        if seen.unsettled and defer:
+            raise Unsettled(seen, dict(peaks))
+        settled = None if seen.unsettled else seen.pieces
+        if (run.pieces if seen.unsettled else seen.pieces) == "tiles":
+            if told is not None:
+                told(Told(settled))
             return read_tile_table(image, DEFAULT_TILE_WEIGHTS, made=seen.looks)
         pieces = "cards"
+    else:
+        seen, settled = None, None
     if size is None and px_per_mm is not None:
         size = choose_size(max(image.shape[:2]), (), px_per_mm, index_px, smallest)
     # decided on the first look, or where the size is known, on the look the read makes anyway
-    if polarity_margin is not None and deck is None and reads_better_turned_over(
-            image, found_by(Look(size=size or INPUT_SIZE), image), index_weights, polarity_margin):
-        image = lightness_negative(image)  # a light-on-dark deck, read as dark ink on pale card
-        peaks.clear()
-        reads.clear()
+    turned_over = None
+    if polarity_margin is not None and deck is None:
+        lightness = (resume.lightness if resume is not None and resume.lightness is not None else
+                     lightness_choice(image, found_by(Look(size=size or INPUT_SIZE), image), index_weights,
+                                      polarity_margin))
+        if lightness == "open" and defer:
+            raise Unsettled(seen, dict(peaks), lightness)
+        turned_over = None if lightness == "open" else lightness == "turned"
+        if turned_over or (lightness == "open" and run.turned):
+            image = lightness_negative(image)  # a light-on-dark deck, read as dark ink on pale card
+            peaks.clear()
+            reads.clear()
+    if told is not None:
+        told(Told(settled, turned_over))
     # the table between cards keeps them apart
     regions = card_regions(image)
     if size is None:

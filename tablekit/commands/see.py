@@ -8,10 +8,10 @@ to decode whole included (it is decoded at a half, a quarter or an eighth, and i
 scaled back). ``--variant`` (else the calibration's game) names the game on the
 table: a tile game's photos are read as tiles only (the card pipeline never runs on them), a
 card game's as cards only. Without either, each photo's first looks tell which it holds
-(``vision.pieces``), and only that reader runs; a photo they leave unsettled (a close-up of a
-single tile) is read as most of the run's settled photos are (``vision.pieces.run_pieces``):
-its line waits for the run's last photo, and the lines after it wait with it, so that the
-lines keep the photos' order.
+(``vision.pieces``), and only that reader runs. A photo that leaves a choice open (cards or
+tiles: a close-up of a single tile; the lightness to read a dark deck in) is read as most of
+the run's photos that settled it are (``vision.runs``): its line waits for the run's last
+photo, and the lines after it wait with it, so that the lines keep the photos' order.
 
 With ``--calibration`` each image is white-balanced and warped to the mat's top-down view,
 read there, and every box mapped back to the image's own pixels; each card also carries the
@@ -84,9 +84,9 @@ def run(args: argparse.Namespace) -> int:
     from vision.enroll import DeckTemplates
     from vision.errors import VisionError
     from vision.images import read_photo
-    from vision.pieces import PiecesSeen, Unsettled, run_pieces
     from vision.reading import TableReading
     from vision.recognize import read_table, warm_up
+    from vision.runs import ALONE, RunChoice, Told, Unsettled, run_choice
 
     calibration = Calibration.load(Path(args.calibration)) if args.calibration else None
     pieces = "auto"  # told from each photo (vision.pieces)
@@ -106,24 +106,20 @@ def run(args: argparse.Namespace) -> int:
                               f"which is no variant of this kit (see `tablekit variants`)") from exc
     deck = DeckTemplates.load(calibration.deck) if calibration and calibration.deck else None
     warm_up(pieces=pieces)
-    # Without a game, a photo that cannot tell cards from tiles alone waits for the run's
-    # other photos to say (vision.pieces.run_pieces); the lines after it wait with it, so
+    # A photo that leaves a choice open (cards or tiles; the lightness of a dark deck) waits
+    # for the run's other photos to say (vision.runs); the lines after it wait with it, so
     # that every line still comes out in the order of the photos.
-    waiting: list[tuple[int, str, Unsettled, float]] = []  # place, path, its first looks, ms
+    waiting: list[tuple[int, str, Unsettled, float]] = []  # place, path, its looks so far, ms
     held: list[tuple[int, str]] = []  # the lines of the photos after the first that waits
-    settled: list[str] = []  # what each photo that told itself holds
+    settled: list[Told] = []  # what each photo settled by itself
 
-    def told(seen: PiecesSeen) -> None:
-        if not seen.unsettled:
-            settled.append(seen.pieces)
-
-    def read(path: str, unsettled: str, resume: Unsettled | None = None) -> tuple[TableReading | Unsettled, float]:
-        """The photo's reading in the file's pixels and its recognition time in ms; or, when
-        it cannot tell cards from tiles alone and ``unsettled`` is ``defer``, what its first
-        looks saw and their time."""
+    def read(path: str, run: RunChoice | None, resume: Unsettled | None = None) -> tuple[TableReading | Unsettled, float]:
+        """The photo's reading in the file's pixels and its recognition time in ms: with the
+        open choices made as ``run`` says; with ``run`` None, what its looks saw and their
+        time where it leaves a choice open."""
         image, reduced = read_photo(path)
-        reader = partial(read_table, pieces=pieces, unsettled=unsettled, told=told if resume is None else None,
-                         resume=resume)
+        reader = partial(read_table, pieces=pieces, run=run or ALONE, defer=run is None,
+                         told=settled.append if resume is None else None, resume=resume)
         if calibration is not None:
             reader = partial(calibration.read_top_down,
                              reader=partial(reader, deck=deck, px_per_mm=calibration.px_per_mm))
@@ -152,12 +148,11 @@ def run(args: argparse.Namespace) -> int:
         return json.dumps({"image": path, "error": said}) if args.json else f"{path}: error: {said}"
 
     failures = 0
-    first_read = "defer" if pieces == "auto" else "cards"
     for place, (path, unlisted) in enumerate(image_paths(args.paths)):
         try:
             if unlisted is not None:
                 raise VisionError(unlisted)
-            got, ms = read(path, first_read)
+            got, ms = read(path, None)
         except Exception as exc:  # this photo's error line, and the run goes on
             failures += 1
             line = error_line(path, exc)
@@ -171,12 +166,12 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(line, flush=True)
     if waiting:
-        kind = run_pieces(settled)
+        run = run_choice(settled)
         for place, path, unsure, before in waiting:
             try:
-                got, ms = read(path, kind, unsure)
-                if isinstance(got, Unsettled):  # never: only "defer" raises it
-                    raise VisionError("cards or tiles: unsettled")
+                got, ms = read(path, run, unsure)
+                if isinstance(got, Unsettled):  # never: only a read without a run raises it
+                    raise VisionError("a choice left open")
                 held.append((place, line_of(path, got, before + ms)))
             except Exception as exc:  # its error line (the file gone since), and the run goes on
                 failures += 1
