@@ -143,12 +143,9 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     def seen_by(look: Look) -> np.ndarray:
         return turned(despeckle(image) if look.denoise else image, look.turn)
 
-    def key_of(look: Look) -> tuple[bool, int, float, int]:
-        return look.denoise, look.size, min(look.threshold, params.index_score, params.card_score), look.turn
-
     def found_by(look: Look, seen: np.ndarray) -> list[Detection]:
-        key = key_of(look)
-        threshold = key[2]
+        threshold = min(look.threshold, params.index_score, params.card_score)
+        key = (look.denoise, look.size, threshold, look.turn)
         if key not in peaks:
             # the negative once, as the photo lies: the turned looks are for cards the
             # detector misses sideways, and would each pay for a second pass
