@@ -239,3 +239,26 @@ def test_a_run_of_a_dark_deck_reads_its_open_photos_turned_over(tmp_path: Path,
         assert line["cards"] == read_table(image, run=RunChoice("cards", True)).to_json()["cards"]
         assert line["cards"] and not any(c["card"] in TILE_CLASSES for c in line["cards"])
     assert [c["card"] for c in together[0]["cards"]] == ["8H"]
+
+
+def test_a_waiting_photo_gone_by_its_turn_gets_its_error_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """The single-tile close-up waits for the run; if its file cannot be read again by then,
+    it gets its error line in its place and the run goes on."""
+    import vision.images
+
+    _single_tile_run(tmp_path)
+    real, calls = vision.images.read_photo, []
+
+    def once(path: str) -> object:
+        calls.append(Path(path).name)
+        if calls.count("a-single.png") > 1:
+            (tmp_path / "a-single.png").unlink()
+        return real(path)
+
+    monkeypatch.setattr(vision.images, "read_photo", once)
+    assert main(["see", "--json", str(tmp_path)]) == 1
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [Path(line["image"]).name for line in lines] == ["a-single.png", "b-table0.png", "b-table1.png"]
+    assert "error" in lines[0] and "cards" not in lines[0]
+    assert all(len(line["cards"]) >= 20 for line in lines[1:])
