@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -37,10 +38,16 @@ if TYPE_CHECKING:
     from vision.calibration import Calibration
     from vision.enroll import DeckTemplates
     from vision.reading import TableReading
+    from vision.runs import Told
     from vision.sources import FrameSource
 
 log = logging.getLogger(__name__)
 
+#: A camera's frames are one table's, one deck's: a choice a frame leaves open (the lightness
+#: of a dark deck's frame whose indices read no surer turned over; cards or tiles, where no
+#: game names them) is made as most of the last this many frames that settled it made it
+#: (``vision.runs``), so that a deck changed between games is followed within a few reads.
+RUN_FRAMES = 24
 #: The mat's zone in the middle of the table: the stock, the discard pile, the cut card.
 CENTRE = "centre"
 _SEAT_ZONE = re.compile(r"seat([1-9][0-9]*)")
@@ -197,6 +204,8 @@ class FrameCamera:
         self._last: tuple[np.ndarray, TableReading] | None = None
         #: The last frame read for each zone, with its reading (the evidence of a ruling).
         self.seen: dict[str, tuple[np.ndarray, TableReading]] = {}
+        #: What the last frames settled by themselves (``RUN_FRAMES``).
+        self.told: deque[Told] = deque(maxlen=RUN_FRAMES)
 
     @property
     def absent(self) -> bool:
@@ -234,11 +243,14 @@ class FrameCamera:
         from vision.calibration import frame_scale
         from vision.errors import VisionError
         from vision.recognize import read_table
+        from vision.runs import run_choice
 
         frame = self._frame()
         if frame is None:
             return None
-        reader = partial(read_table, deck=self.deck, pieces=pieces)
+        # the open choices made as the camera's last frames made them (RUN_FRAMES)
+        reader = partial(read_table, deck=self.deck, pieces=pieces, run=run_choice(self.told),
+                         told=self.told.append)
         try:
             if self.calibration is not None:
                 if pieces == "tiles":  # the tile reader's first look sized from the mat's scale

@@ -100,3 +100,39 @@ def test_a_dark_photo_that_reads_no_surer_turned_over_is_left_to_its_run() -> No
     assert turned.cards == read_table(lightness_negative(dark), pieces="cards").cards
     assert read_table(dark, pieces="cards", run=RunChoice("cards", False)).cards == alone.cards
     assert [c.card for c in turned.cards] == ["2C"]
+
+
+def test_a_camera_reads_an_open_frame_as_its_last_frames_settled() -> None:
+    """A camera looks at one deck: after frames of a dark deck turned over surely, a frame
+    whose lightness is open is read turned over too; a camera's first frame, alone, as it
+    lies."""
+    from tablekit.cameras import RUN_FRAMES, FrameCamera, ZoneRequest
+
+    class Frames:
+        name = "frames"
+
+        def __init__(self, frames: list[np.ndarray]) -> None:
+            self._frames = frames
+
+        def frames(self):  # type: ignore[no-untyped-def]
+            yield from self._frames
+
+    def dark(name: str) -> np.ndarray:
+        return lightness_negative(read_image(next(p for p in ALL if p.name == name)))
+
+    settled = [dark("cc-8h-e6ecc271-3990-11ed-989c-ec2e98cc7ff6.jpg"), dark("cc-IMG_20220921_194213.jpg")]
+    open_frame = dark("cc-IMG_20220921_194205.jpg")
+    assert [lightness_choice(f, first_look(f)) for f in (*settled, open_frame)] == ["turned", "turned", "open"]
+    as_lies = tuple(tuple(g) for g in read_table(open_frame, pieces="cards").group_cards())
+    turned = tuple(tuple(g) for g in read_table(open_frame, pieces="cards", run=RunChoice("cards", True)).group_cards())
+    camera = FrameCamera(Frames([*settled, open_frame]))
+    for _ in settled:
+        camera.read_zone(ZoneRequest(0, 1, pieces="cards"))
+    assert [t.turned for t in camera.told] == [True, True]
+    assert camera.read_zone(ZoneRequest(0, 1, pieces="cards")) == turned
+    alone = FrameCamera(Frames([open_frame]))
+    assert alone.read_zone(ZoneRequest(0, 1, pieces="cards")) == as_lies
+    assert camera.told.maxlen == RUN_FRAMES
+    # the reads differ where it matters: the open frame's boxes come from the turned photo
+    assert read_table(open_frame, pieces="cards", run=RunChoice("cards", True)).cards != \
+        read_table(open_frame, pieces="cards").cards
