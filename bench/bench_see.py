@@ -1,6 +1,6 @@
 """Benchmark of ``tablekit see`` on the shared labelled photos: F1, exact share, ms (full and held-out).
 
-Usage: ``.venv/bin/python bench/bench_see.py [--data ../shared/data] [--misses] [--turn 1]``
+Usage: ``.venv/bin/python bench/bench_see.py [--data ../shared/data] [--misses] [--turn 1] [--negative]``
 
 Runs ``tablekit see --json`` once per folder (as ``../shared/tools/see-eval`` does) and scores
 it with see-eval's rules: per image, the set of distinct card labels (ranks only on rank-labelled
@@ -8,7 +8,9 @@ folders), ``??`` counting against recall only. The held-out part is the capture 
 ``vision/train/split.py`` keeps out of training. With ``--turn N`` every photo is first turned
 N quarter turns clockwise (written losslessly to a temporary folder): the same cards seen by
 a camera held the other way, a check on how much the reading leans on the photos' usual
-orientation.
+orientation. With ``--negative`` every photo is first turned to the other lightness (hues
+kept, ``vision.lightness``): real photos of light ink on dark cards, which ``see`` reads as one
+dark deck's run (``vision.runs``).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ sys.path.insert(0, str(REPO))
 from scoring import p95  # noqa: E402
 
 from vision.images import read_image  # noqa: E402
+from vision.lightness import lightness_negative  # noqa: E402
 from vision.rescan import turned  # noqa: E402
 from vision.train.split import is_held_out  # noqa: E402
 
@@ -87,12 +90,14 @@ def score(names: list[str], want: dict[str, tuple[str, set[str]]],
     }
 
 
-def _turned(path: Path, turn: int, folder: Path) -> Path:
-    """``path`` itself, or a lossless copy in ``folder`` turned ``turn`` quarter turns clockwise."""
-    if not turn:
+def _turned(path: Path, turn: int, folder: Path, negative: bool = False) -> Path:
+    """``path`` itself, or a lossless copy in ``folder`` turned ``turn`` quarter turns
+    clockwise, and to the other lightness when ``negative``."""
+    if not turn and not negative:
         return path
     out = folder / (path.name + ".turned.png")
-    cv2.imwrite(str(out), turned(read_image(path), turn))
+    image = turned(read_image(path), turn)
+    cv2.imwrite(str(out), lightness_negative(image) if negative else image)
     return out
 
 
@@ -102,6 +107,9 @@ def main() -> int:
     ap.add_argument("--misses", action="store_true", help="list the images read wrongly")
     ap.add_argument("--turn", type=int, choices=(0, 1, 2, 3), default=0,
                     help="turn every photo this many quarter turns clockwise first")
+    ap.add_argument("--negative", action="store_true",
+                    help="turn every photo to the other lightness first (hues kept): real photos of "
+                         "light ink on dark cards, read as one run as see reads a folder")
     args = ap.parse_args()
     tablekit = [sys.executable, "-m", "tablekit"]
     for folder in FOLDERS:
@@ -112,7 +120,7 @@ def main() -> int:
         want = truth(json.loads((root / "labels.json").read_text()))
         names = sorted(want)
         with tempfile.TemporaryDirectory() as tmp:
-            paths = [_turned(root / "images" / n, args.turn, Path(tmp)) for n in names]
+            paths = [_turned(root / "images" / n, args.turn, Path(tmp), args.negative) for n in names]
             proc = subprocess.run(tablekit + ["see", "--json"] + [str(p) for p in paths],
                                   capture_output=True, text=True, cwd=REPO)
         got = {}
