@@ -70,7 +70,7 @@ def test_only_sure_tiles_read_surely_outnumbering_the_card_marks_make_a_tile_tab
     assert tell(blank, [mark(0.9)], Path("w")).pieces == "cards"  # one more card mark
     assert tell(blank, [], Path("w"), over_marks=None).pieces == "cards"  # without the rule
     looks[:] = [sure[:1]]
-    assert tell(blank, [], Path("w")).pieces == "cards"  # a single tile: the game must be named
+    assert tell(blank, [], Path("w")).pieces == "cards"  # a single tile, alone: cards (a run of tile photos, or a named game, reads it as a tile)
     looks[:] = [[tile(0.8, 0.3)] * (OVER_MARKS + 1), sure[:OVER_MARKS + 1]]  # too big to read at 384
     seen = tell(blank, [mark(0.9)], Path("w"))
     assert (seen.pieces, seen.tiles, seen.looks.sizes) == ("tiles", OVER_MARKS + 1, (384, 768))
