@@ -325,3 +325,39 @@ def test_a_calibration_naming_an_unknown_game_is_one_error_line(
     code, lines, err = _see(capsys, "--calibration", str(calibration), str(photo))
     assert code == 2 and lines == [] and not blue_reader.images
     assert err.count("\n") == 1 and "snap" in err
+
+
+def test_a_photo_that_waits_for_its_run_is_read_on_the_top_down_view_in_its_place(
+        tmp_path: Path, calibration: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The first photo leaves a choice open (a stand-in reader raises ``Unsettled`` when asked
+    to defer); the two after it settle "turned over": the first is read last, on its top-down
+    view, with the run's choice and its own looks, and its line still comes first, its boxes
+    in its own pixels with their zones."""
+    from vision.runs import RunChoice, Told, Unsettled
+
+    blue = BlueCardReader()
+    calls: list[tuple[bool, RunChoice, object]] = []
+
+    def reader(image: np.ndarray, **kwargs: object) -> TableReading:
+        waits = len(calls) == 0
+        calls.append((bool(kwargs.get("defer")), kwargs["run"], kwargs.get("resume")))  # type: ignore[arg-type]
+        if waits:
+            raise Unsettled(None, {}, "open")
+        told = kwargs.get("told")
+        if told is not None:
+            told(Told("cards", True))  # type: ignore[operator]
+        return blue(image)
+
+    monkeypatch.setattr(vision.recognize, "read_table", reader)
+    monkeypatch.setattr(vision.recognize, "warm_up", lambda *a, **k: None)
+    for name in ("a.png", "b.png", "c.png"):
+        cv2.imwrite(str(tmp_path / name), _photo())
+    code, lines, _ = _see(capsys, "--calibration", str(calibration), str(tmp_path / "a.png"),
+                          str(tmp_path / "b.png"), str(tmp_path / "c.png"))
+    assert code == 0 and [Path(line["image"]).name for line in lines] == ["a.png", "b.png", "c.png"]
+    assert [(defer, run) for defer, run, _ in calls] == [(True, RunChoice()), (True, RunChoice()), (True, RunChoice()),
+                                                         (False, RunChoice("cards", True))]
+    assert isinstance(calls[3][2], Unsettled)  # read on from its own looks
+    assert lines[0]["cards"] == lines[1]["cards"] and sorted(c["zone"] for c in lines[0]["cards"]) == sorted(
+        zone for zone, _, _ in PLACED)
