@@ -218,7 +218,8 @@ def readings(images: list[np.ndarray], kwargs: dict[str, Any], times: list[float
     for image in images:
         start = time.perf_counter()
         try:
-            out.append(read_table(image, pieces="cards", defer=True, told=told.append, **kwargs))
+            out.append(read_table(image, pieces="cards", run=run_choice(told), defer=True, told=told.append,
+                                  **kwargs))
             times.append((time.perf_counter() - start) * 1000)
         except Unsettled as unsure:
             out.append((unsure, (time.perf_counter() - start) * 1000))

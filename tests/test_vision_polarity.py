@@ -136,3 +136,23 @@ def test_a_camera_reads_an_open_frame_as_its_last_frames_settled() -> None:
     # the reads differ where it matters: the open frame's boxes come from the turned photo
     assert read_table(open_frame, pieces="cards", run=RunChoice("cards", True)).cards != \
         read_table(open_frame, pieces="cards").cards
+
+
+def test_a_dark_run_reads_a_photo_whose_boxes_look_pale_both_ways() -> None:
+    """Dim webcam photos turned over: their few index boxes do not look dark, so alone they are
+    read as they lie (and read nothing); in a dark deck's run they are read both ways, and the
+    surer reading is kept: here the card, read turned back."""
+    from vision.recognize import surety
+
+    for name, card in (("cc-2d-c2639cd5-3991-11ed-91d6-ec2e98cc7ff6.jpg", "2D"),
+                       ("cc-7s-bb333e4c-3992-11ed-8921-ec2e98cc7ff6.jpg", "7S")):
+        dark = lightness_negative(read_image(next(p for p in ALL if p.name == name)))
+        assert lightness_choice(dark, first_look(dark)) == "as printed"
+        alone = read_table(dark, pieces="cards")
+        assert not any(c.readable for c in alone.cards)
+        told: list[Told] = []
+        in_run = read_table(dark, pieces="cards", run=RunChoice("cards", True), told=told.append)
+        assert [c.card for c in in_run.cards] == [card] and surety(in_run) > surety(alone)
+        assert told == [Told(None, False)]  # it settled "as it lies" for the run's vote
+        # a pale deck's run reads it as alone
+        assert read_table(dark, pieces="cards", run=RunChoice("cards", False)).cards == alone.cards

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -205,6 +206,19 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         if lightness == "open" and defer:
             raise Unsettled(seen, dict(peaks), lightness)
         turned_over = None if lightness == "open" else lightness == "turned"
+        if lightness == "as printed" and run.turned:
+            # a dark deck's run, this photo's boxes pale (a dim photo's often look so): read
+            # both ways, the surer reading kept (``surety``; a tie, as it lies)
+            if told is not None:
+                told(Told(settled, turned_over))
+            again = partial(read_table, params=params, weights=weights, pieces="cards", index_weights=index_weights,
+                            card_weights=card_weights, rescan=rescan, px_per_mm=px_per_mm, size=size,
+                            negative_score=negative_score, zoom_unsure=zoom_unsure,
+                            zoom_both_ways=zoom_both_ways, turn_unsure=turn_unsure, index_px=index_px,
+                            smallest=smallest, turn_weights=turn_weights, card_turn_unsure=card_turn_unsure,
+                            negative_unsure=negative_unsure, polarity_margin=None)
+            as_lies, turned_back = again(image), again(lightness_negative(image))
+            return turned_back if surety(turned_back) > surety(as_lies) else as_lies
         if turned_over or (lightness == "open" and run.turned):
             image = lightness_negative(image)  # a light-on-dark deck, read as dark ink on pale card
             peaks.clear()
@@ -231,6 +245,12 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         if read >= 2 and read > sum(c.readable for c in cards):
             return _tiles_reading(tiles, regions)
     return TableReading(cards, group_cards(cards, regions=regions))
+
+
+def surety(reading: TableReading) -> float:
+    """How surely a reading names its cards: the sum of its readable cards' confidences (the
+    number of cards it can be expected to name right)."""
+    return float(sum(c.confidence for c in reading.cards if c.readable))
 
 
 def with_turns(image: np.ndarray, detections: list[Detection], weights: Path,

@@ -14,7 +14,10 @@ Alone, such a photo is read as it always was (cards; as it lies). In a run, it w
 (``read_table(defer=True)`` raises ``Unsettled``) until every photo has been looked at, and is
 then read as most of the run's photos that settled the choice themselves are
 (``run_choice``): tiles in a run of tile photos, turned over in a run of photos of a dark
-deck. A named game settles cards or tiles for every photo.
+deck. A named game settles cards or tiles for every photo. In a dark deck's run, a photo
+whose index boxes look pale (a dim photo's few boxes often do) is read both ways and the
+surer reading kept (``vision.recognize.surety``); that needs no waiting, so the first read
+of each photo makes it as the run's photos so far say.
 """
 
 from __future__ import annotations

@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.images import read_photo
     from vision.reading import TableReading
     from vision.recognize import read_table, warm_up
-    from vision.runs import ALONE, RunChoice, Told, Unsettled, run_choice
+    from vision.runs import RunChoice, Told, Unsettled, run_choice
 
     calibration = Calibration.load(Path(args.calibration)) if args.calibration else None
     pieces = "auto"  # told from each photo (vision.pieces)
@@ -113,12 +113,13 @@ def run(args: argparse.Namespace) -> int:
     held: list[tuple[int, str]] = []  # the lines of the photos after the first that waits
     settled: list[Told] = []  # what each photo settled by itself
 
-    def read(path: str, run: RunChoice | None, resume: Unsettled | None = None) -> tuple[TableReading | Unsettled, float]:
-        """The photo's reading in the file's pixels and its recognition time in ms: with the
-        open choices made as ``run`` says; with ``run`` None, what its looks saw and their
-        time where it leaves a choice open."""
+    def read(path: str, run: RunChoice, resume: Unsettled | None = None) -> tuple[TableReading | Unsettled, float]:
+        """The photo's reading in the file's pixels and its recognition time in ms, its open
+        choices made as ``run`` says; on its first read (``resume`` None), what its looks saw
+        and their time where it leaves a choice open, the run's photos so far making only
+        what does not wait (a dark deck's photo whose boxes look pale, read both ways)."""
         image, reduced = read_photo(path)
-        reader = partial(read_table, pieces=pieces, run=run or ALONE, defer=run is None,
+        reader = partial(read_table, pieces=pieces, run=run, defer=resume is None,
                          told=settled.append if resume is None else None, resume=resume)
         if calibration is not None:
             reader = partial(calibration.read_top_down,
@@ -152,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             if unlisted is not None:
                 raise VisionError(unlisted)
-            got, ms = read(path, None)
+            got, ms = read(path, run_choice(settled))
         except Exception as exc:  # this photo's error line, and the run goes on
             failures += 1
             line = error_line(path, exc)
