@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -140,6 +139,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     reads: dict[tuple[bool, int], Reads] = {}
     if resume is not None:  # the looks made at this photo before it waited for its run
         peaks.update(resume.peaks)
+    regions: CardRegions | None = None  # the table between cards (``read_whole``)
 
     def seen_by(look: Look) -> np.ndarray:
         return turned(despeckle(image) if look.denoise else image, look.turn)
@@ -197,8 +197,31 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         seen, settled = None, None
     if size is None and px_per_mm is not None:
         size = choose_size(max(image.shape[:2]), (), px_per_mm, index_px, smallest)
+    def turn_over() -> None:  # a light-on-dark deck, read as dark ink on pale card
+        nonlocal image
+        image = lightness_negative(image)
+        peaks.clear()
+        reads.clear()
+
+    def read_whole() -> TableReading:
+        """The cards on the photo as it now lies (or turned over), grouped as they lie."""
+        nonlocal regions
+        regions = card_regions(image)  # the table between cards keeps them apart
+        at = size if size is not None else choose_size(max(image.shape[:2]), found_by(Look(), image),
+                                                       target=index_px, smallest=smallest)
+        found = read_cards(Look(size=at))
+        bigger = next_size(at, max(image.shape[:2])) if not any(c.readable for c in found) else None
+        if bigger is not None:  # nothing read, not even to measure by: the photo's finer level
+            found = fill_unread(found, read_cards(Look(size=bigger)))
+        for look in at_size(rescan, at):
+            if not needs_rescan(found):
+                break
+            found = fill_unread(found, read_cards(look))
+        cards = tuple(within(c, image.shape[1], image.shape[0]) for c in found)
+        return TableReading(cards, group_cards(cards, regions=regions))
+
     # decided on the first look, or where the size is known, on the look the read makes anyway
-    turned_over = None
+    turned_over, both_ways = None, False
     if polarity_margin is not None and deck is None:
         lightness = (resume.lightness if resume is not None and resume.lightness is not None else
                      lightness_choice(image, found_by(Look(size=size or INPUT_SIZE), image), index_weights,
@@ -206,45 +229,24 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         if lightness == "open" and defer:
             raise Unsettled(seen, dict(peaks), lightness)
         turned_over = None if lightness == "open" else lightness == "turned"
-        if lightness == "as printed" and run.turned:
-            # a dark deck's run, this photo's boxes pale (a dim photo's often look so): read
-            # both ways, the surer reading kept (``surety``; a tie, as it lies)
-            if told is not None:
-                told(Told(settled, turned_over))
-            again = partial(read_table, params=params, weights=weights, pieces="cards", index_weights=index_weights,
-                            card_weights=card_weights, rescan=rescan, px_per_mm=px_per_mm, size=size,
-                            negative_score=negative_score, zoom_unsure=zoom_unsure,
-                            zoom_both_ways=zoom_both_ways, turn_unsure=turn_unsure, index_px=index_px,
-                            smallest=smallest, turn_weights=turn_weights, card_turn_unsure=card_turn_unsure,
-                            negative_unsure=negative_unsure, polarity_margin=None)
-            as_lies, turned_back = again(image), again(lightness_negative(image))
-            return turned_back if surety(turned_back) > surety(as_lies) else as_lies
+        # a dark deck's run, this photo's boxes pale (a dim photo's often look so): read both
+        # ways, the surer reading kept (``surety``; a tie, as it lies)
+        both_ways = lightness == "as printed" and run.turned
         if turned_over or (lightness == "open" and run.turned):
-            image = lightness_negative(image)  # a light-on-dark deck, read as dark ink on pale card
-            peaks.clear()
-            reads.clear()
+            turn_over()
     if told is not None:
         told(Told(settled, turned_over))
-    # the table between cards keeps them apart
-    regions = card_regions(image)
-    if size is None:
-        size = choose_size(max(image.shape[:2]), found_by(Look(), image), target=index_px,
-                           smallest=smallest)
-    found = read_cards(Look(size=size))
-    bigger = next_size(size, max(image.shape[:2])) if not any(c.readable for c in found) else None
-    if bigger is not None:  # nothing read, not even to measure by: the photo's finer level
-        found = fill_unread(found, read_cards(Look(size=bigger)))
-    for look in at_size(rescan, size):
-        if not needs_rescan(found):
-            break
-        found = fill_unread(found, read_cards(look))
-    cards = tuple(within(c, image.shape[1], image.shape[0]) for c in found)
+    reading = read_whole()
+    if both_ways:
+        turn_over()
+        turned_back = read_whole()
+        return turned_back if surety(turned_back) > surety(reading) else reading
     if pieces == "auto":  # no learnt tile reader: the classical one, after the cards
         tiles = read_tiles(image)
         read = sum(t.readable for t in tiles)
-        if read >= 2 and read > sum(c.readable for c in cards):
+        if read >= 2 and read > sum(c.readable for c in reading.cards):
             return _tiles_reading(tiles, regions)
-    return TableReading(cards, group_cards(cards, regions=regions))
+    return reading
 
 
 def surety(reading: TableReading) -> float:
