@@ -11,7 +11,7 @@ import pytest
 from vision.detector import detect
 from vision.images import read_image
 from vision.lightness import lightness_negative
-from vision.polarity import dark_card, lightness_choice, reads_better_turned_over
+from vision.polarity import dark_card, lightness_choice
 from vision.recognize import read_table
 from vision.runs import RunChoice, Told, Unsettled
 
@@ -29,7 +29,7 @@ def test_no_test_photo_is_read_turned_over_as_it_lies() -> None:
     assert len(ALL) == 17
     for path in ALL:
         image = read_image(path)
-        assert not reads_better_turned_over(image, first_look(image)), path.name
+        assert lightness_choice(image, first_look(image)) != "turned", path.name
 
 
 @pytest.mark.parametrize("name", sorted(MENDED))
@@ -37,7 +37,7 @@ def test_a_light_on_dark_photo_is_read_turned_back(name: str) -> None:
     path = next(p for p in ALL if p.name == name)
     image = read_image(path)
     dark = lightness_negative(image)
-    assert reads_better_turned_over(dark, first_look(dark))
+    assert lightness_choice(dark, first_look(dark)) == "turned"
     got = read_table(dark, pieces="cards")
     assert sorted(c.card for c in got.cards) == MENDED[name]
     as_lies = read_table(image, pieces="cards")
@@ -59,7 +59,7 @@ def test_without_an_index_classifier_the_photo_is_read_as_it_lies(tmp_path: Path
     path = next(p for p in ALL if p.name in MENDED)
     dark = lightness_negative(read_image(path))
     missing = tmp_path / "none.onnx"
-    assert not reads_better_turned_over(dark, first_look(dark), missing)
+    assert lightness_choice(dark, first_look(dark), missing) != "turned"
     read_table(dark, pieces="cards", index_weights=missing)  # read from the detector alone, no error
 
 

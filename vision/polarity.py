@@ -82,10 +82,3 @@ def lightness_choice(image: np.ndarray, first: Sequence[Detection],
     probs = classify_crops(crops + [lightness_negative(c) for c in crops], weights)
     surest = probs[:, :-1].max(axis=1)  # the surest card class, "not an index" left out
     return "turned" if surest[len(crops):].mean() > surest[:len(crops)].mean() + margin else "open"
-
-
-def reads_better_turned_over(image: np.ndarray, first: Sequence[Detection],
-                             weights: Path = DEFAULT_CLASSIFIER, margin: float = POLARITY_MARGIN,
-                             dark_share: float = DARK_SHARE) -> bool:
-    """Whether the photo, read alone, should be read turned over (``lightness_choice``)."""
-    return lightness_choice(image, first, weights, margin, dark_share) == "turned"
