@@ -106,3 +106,41 @@ def test_the_card_scenes_can_force_light_on_dark_decks_and_draw_nothing_for_it_a
     dark = [draw(1.0, seed)[0] for seed in range(6)]
     # cards forced to dark card stock pull the scene's darkest tenth down
     assert np.mean([np.percentile(d, 10) for d in dark]) < np.mean([np.percentile(p, 10) for p in plain]) - 5
+
+
+def test_strong_casts_are_drawn_only_when_asked_and_scenes_are_as_shipped_without() -> None:
+    """``casts`` (``train_tiles --casts``): ``v2`` puts a strong coloured light on half the
+    scenes; ``v1`` (the default) draws nothing for it, so the shipped stage's scenes stay."""
+    def draw(casts: str | None, seed: int) -> tuple[np.ndarray, np.random.Generator]:
+        rng = np.random.default_rng(seed)
+        kw = {} if casts is None else {"casts": casts}
+        image = tile_scene(rng, (160, 120), (30.0, 40.0), "rows", None, None, 0.0, sets=1, fonts=BUNDLED,
+                           surface="plain", **kw)[0]
+        return image, rng
+
+    def warmth(image: np.ndarray) -> float:  # red over blue, on a log scale
+        b, _, r = (float(image[..., c].mean()) + 1.0 for c in range(3))
+        return abs(float(np.log(r / b)))
+
+    for seed in range(3):
+        (a, ra), (b, rb) = draw(None, seed), draw("v1", seed)
+        assert np.array_equal(a, b) and ra.bit_generator.state == rb.bit_generator.state
+    plain = [warmth(draw("v1", seed)[0]) for seed in range(12)]
+    cast = [warmth(draw("v2", seed)[0]) for seed in range(12)]
+    assert max(cast) > max(plain) + 0.2
+    with pytest.raises(ValueError, match="casts must be one of v1, v2, not 'v3'"):
+        tile_scene(np.random.default_rng(0), (64, 48), fonts=BUNDLED, casts="v3")
+
+
+def test_the_recipe_trains_the_tile_reader_on_under_strong_casts_in_place() -> None:
+    from vision.train.__main__ import STAGES, parser, stages  # imports without the training extra
+
+    planned = dict(stages(parser().parse_args(["--seed", "4", "--out", "w"])))
+    assert list(STAGES).index("tiles-light") == list(STAGES).index("tiles") + 1
+    light, base = planned["tiles-light"], planned["tiles"]
+    out = base[base.index("--out") + 1]
+    # trained on from the tile stage's own output, and written where the reader looks for it
+    assert light[light.index("--init-onnx") + 1] == light[light.index("--out") + 1] == out
+    assert light[light.index("--casts") + 1] == "v2" and "--casts" not in base
+    # its scenes from a seed of their own, not the tile stage's first ones again
+    assert light[light.index("--seed") + 1] == "5" and base[base.index("--seed") + 1] == "4"

@@ -568,9 +568,17 @@ def _blend(canvas: np.ndarray, src: np.ndarray, alpha: np.ndarray, m: np.ndarray
     region[:] = region * (1 - a) + part * a
 
 
-def _photo(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
-    """Light, camera and compression: uneven light, warm or cold tint, glare, gamma, blur,
-    noise, JPEG."""
+#: The versions of the light's colour a scene may be drawn under (``tile_scene``'s ``casts``):
+#: ``v1``, a warm or cold tint of a tenth or so, as the shipped reader learnt; ``v2`` adds, to
+#: half the scenes, a strong cast no camera balanced away (a bulb's orange, a shade's blue, a
+#: green or magenta tinge), under which blue ink and black come close.
+CASTS: Final = ("v1", "v2")
+
+
+def _photo(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0,
+           casts: str = "v1") -> np.ndarray:
+    """Light, camera and compression: uneven light, warm or cold tint (and, with ``casts``
+    ``v2``, a strong cast: ``CASTS``), glare, gamma, blur, noise, JPEG."""
     h, w = img.shape[:2]
     ys = np.linspace(-1, 1, h, dtype=np.float32)[:, None]
     xs = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
@@ -586,6 +594,10 @@ def _photo(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> 
     warm = float(rng.normal(0, 0.1)) * strength  # warm (+) or cold (−) light
     tint = np.array([1 - warm, 1.0, 1 + warm], np.float32) * rng.uniform(0.92, 1.08, 3).astype(np.float32)
     img = img * tint[None, None, :]
+    if casts == "v2" and rng.random() < 0.5:  # (no draw at v1: its scenes stay as they were)
+        warm, tinge = float(rng.uniform(-0.3, 0.45)), float(rng.normal(0, 0.06))
+        gains = np.array([1 - warm, 1 + tinge, 1 + warm], np.float32)
+        img = img * (gains / gains.mean())[None, None, :]
     img = img * float(rng.uniform(0.65, 1.25)) + float(rng.uniform(-25, 20))
     img = np.clip(img, 0, 255)
     if rng.random() < 0.3:
@@ -618,7 +630,8 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
                slant: float | None = None, sets: int | None = None,
                fonts: tuple[Path, ...] | None = None, cards: float = 0.0,
                card_fonts: tuple[Path, ...] | None = None, surfaces: str = "v1",
-               surface: str | None = None, dark_decks: float = 0.0) -> tuple[np.ndarray, list[SceneTile]]:
+               surface: str | None = None, dark_decks: float = 0.0,
+               casts: str = "v1") -> tuple[np.ndarray, list[SceneTile]]:
     """A drawn table ``size`` (w, h) of tiles, as a camera sees it, and its tiles.
 
     ``tile_px`` is the range of a tile's height in pixels (log-uniform); ``layout`` is
@@ -631,8 +644,10 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
     ``card_fonts`` when given, and a share ``dark_decks`` of them light ink on dark card (a
     deck whose light pips the reader must learn are not tiles; at 0 no draw is made for it).
     The table's surface is ``surface`` when given, else one drawn from the version
-    ``surfaces`` (``table_texture``). Tiles whose centre lies outside the
-    image are not listed."""
+    ``surfaces`` (``table_texture``), and its light's colour one of the version ``casts``
+    (``CASTS``). Tiles whose centre lies outside the image are not listed."""
+    if casts not in CASTS:
+        raise ValueError(f"casts must be one of {', '.join(CASTS)}, not {casts!r}")
     W, H = size
     layout = layout or str(rng.choice(["rows", "rack", "scattered"], p=[0.5, 0.2, 0.3]))
     th = float(np.exp(rng.uniform(np.log(tile_px[0]), np.log(tile_px[1]))))
@@ -696,7 +711,7 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
     out = [t for t in out if 0 <= t.centre[0] < W and 0 <= t.centre[1] < H]  # drawn ones only
     if slant > 0:
         canvas, out = _slanted(canvas, out, rng, slant, table)
-    image = _photo(canvas, rng)
+    image = _photo(canvas, rng, casts=casts)
     seen = [t for t in out if 0 <= t.centre[0] < W and 0 <= t.centre[1] < H]
     return image, seen
 

@@ -5,12 +5,13 @@ Usage (repo root, the ``train`` extra installed)::
     .venv/bin/python -m vision.train [--seed 0] [--out vision/weights] [--scale 1.0]
                                      [--minutes M] [--init vision/weights] [--all] [--threads 2]
 
-Six stages run one after another, each a module of this package that can also be run on
+Seven stages run one after another, each a module of this package that can also be run on
 its own: the detector (``vision.train.train``, heat maps for corner indices and whole
 cards), then the index classifier (``vision.train.train_classifier --kind index``, trained
 on label boxes, drawn scenes and the new detector's own boxes), then the whole-card rank
 classifier (``--kind card``), then the index-turn classifier (``vision.train.train_turn``,
-drawn scenes only), then the tile detector (``vision.train.train_tiles``), then the 8-bit
+drawn scenes only), then the tile detector (``vision.train.train_tiles``), then that
+detector trained on in place under strongly coloured light too (``tiles-light``), then the 8-bit
 copies of the two crop classifiers (``vision.train.quantize``: no training, their
 activations' ranges measured on what the new networks are fed). Each training stage's
 budget is a number of optimizer steps (``STEPS``, times ``--scale``), so a seed gives the
@@ -41,7 +42,7 @@ from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER, DEFAU
 from vision.detector import DEFAULT_WEIGHTS
 
 #: Each training stage's optimizer steps at ``--scale 1``.
-STEPS = {"detector": 40000, "index": 30000, "card": 5000, "turn": 3000, "tiles": 11200}
+STEPS = {"detector": 40000, "index": 30000, "card": 5000, "turn": 3000, "tiles": 11200, "tiles-light": 1500}
 #: Every stage, in order: the training ones, then the 8-bit copies (no steps).
 STAGES = (*STEPS, "int8")
 
@@ -82,6 +83,12 @@ def stages(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
         ("tiles", ["vision.train.train_tiles", "--out", str(out / "tilenet.onnx"), *steps("tiles"),
                    "--scene-seeds", "--surfaces", "v2", "--precision", "float32",
                    "--seed", str(args.seed), "--threads", str(args.threads)]),
+        # the tile reader trained on from the stage above, in place, under strong casts too
+        # (vision.tile_synth.CASTS v2), its scenes from the next seed (not the first ones again)
+        ("tiles-light", ["vision.train.train_tiles", "--out", str(out / "tilenet.onnx"),
+                         "--init-onnx", str(out / "tilenet.onnx"), *steps("tiles-light"), "--lr", "3e-4",
+                         "--casts", "v2", "--scene-seeds", "--surfaces", "v2", "--precision", "float32",
+                         "--seed", str(args.seed + 1), "--threads", str(args.threads)]),
         # the crop classifiers' 8-bit copies, measured on what the networks above are fed
         ("int8", ["vision.train.quantize", "--weights", str(out), *common]),
     ]

@@ -86,7 +86,7 @@ class CardNet(HeatNet):
             bias[3 + N_INDEX] = -4.0
 
 
-def _convs_in_order(model: CardNet) -> list[tuple[nn.Conv2d, nn.BatchNorm2d | None]]:
+def _convs_in_order(model: HeatNet) -> list[tuple[nn.Conv2d, nn.BatchNorm2d | None]]:
     """Every convolution in the order the forward pass runs them, with its batch norm."""
     out: list[tuple[nn.Conv2d, nn.BatchNorm2d | None]] = []
     for seq in (model.s2, model.s4, model.s8, model.s16, model.s32):
@@ -99,8 +99,9 @@ def _convs_in_order(model: CardNet) -> list[tuple[nn.Conv2d, nn.BatchNorm2d | No
     return out
 
 
-def load_exported(model: CardNet, path: str) -> None:
-    """Start ``model`` from an exported detector (see ``load_folded``)."""
+def load_exported(model: HeatNet, path: str) -> None:
+    """Start ``model`` from an exported detector of its design, cards' or tiles' (see
+    ``load_folded``)."""
     load_folded(path, _convs_in_order(model))
 
 

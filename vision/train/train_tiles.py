@@ -34,8 +34,9 @@ import torch.nn.functional as F
 from engine.tiles import COLOURS
 from vision.inference import file_sha256
 from vision.tile_reader import N_NUMBERS, TILE_OUT, description
-from vision.tile_synth import SURFACES, SceneTile, tile_scene
+from vision.tile_synth import CASTS, SURFACES, SceneTile, tile_scene
 from vision.train import seeded, state, typefaces
+from vision.train.net import freeze_norms, load_exported
 from vision.train.seeded import Seed, SeededBatches
 from vision.train.tile_net import TileNet
 
@@ -120,19 +121,22 @@ Drawn = tuple[np.ndarray, dict[str, np.ndarray]]
 
 def draw(rng: np.random.Generator, crop: int, cards: float = 0.0,
          fonts: tuple[Path, ...] | None = None, card_fonts: tuple[Path, ...] | None = None,
-         surfaces: str = "v1", tile_px: tuple[float, float] = TILE_PX, dark_decks: float = 0.0) -> Drawn:
+         surfaces: str = "v1", tile_px: tuple[float, float] = TILE_PX, dark_decks: float = 0.0,
+         casts: str = "v1") -> Drawn:
     """One training scene (on a table surface of version ``surfaces``, its tiles ``tile_px``
-    pixels high, a share ``dark_decks`` of its cards' decks light on dark) and its targets."""
+    pixels high, a share ``dark_decks`` of its cards' decks light on dark, under a light of
+    the version ``casts``) and its targets."""
     image, tiles = tile_scene(rng, (crop, crop), tile_px, cards=cards, fonts=fonts, card_fonts=card_fonts,
-                              surfaces=surfaces, dark_decks=dark_decks)
+                              surfaces=surfaces, dark_decks=dark_decks, casts=casts)
     return image, targets(tiles, crop)
 
 
 def draw_seeded(seed: Seed, crop: int, cards: float, fonts: tuple[Path, ...] | None,
                 card_fonts: tuple[Path, ...] | None, surfaces: str = "v1",
-                tile_px: tuple[float, float] = TILE_PX, dark_decks: float = 0.0) -> Drawn:
+                tile_px: tuple[float, float] = TILE_PX, dark_decks: float = 0.0, casts: str = "v1") -> Drawn:
     """``draw`` from a seed of its own (run seed, step, place in the batch): a worker's task."""
-    return draw(np.random.default_rng(list(seed)), crop, cards, fonts, card_fonts, surfaces, tile_px, dark_decks)
+    return draw(np.random.default_rng(list(seed)), crop, cards, fonts, card_fonts, surfaces, tile_px, dark_decks,
+                casts)
 
 
 def stack(drawn: list[Drawn]) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
@@ -143,10 +147,11 @@ def stack(drawn: list[Drawn]) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
 
 def batch(rng: np.random.Generator, n: int, crop: int, cards: float = 0.0,
           fonts: tuple[Path, ...] | None = None, card_fonts: tuple[Path, ...] | None = None,
-          surfaces: str = "v1", tile_px: tuple[float, float] = TILE_PX, dark_decks: float = 0.0
-          ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+          surfaces: str = "v1", tile_px: tuple[float, float] = TILE_PX, dark_decks: float = 0.0,
+          casts: str = "v1") -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
     """``n`` scenes drawn one after another from ``rng``."""
-    return stack([draw(rng, crop, cards, fonts, card_fonts, surfaces, tile_px, dark_decks) for _ in range(n)])
+    return stack([draw(rng, crop, cards, fonts, card_fonts, surfaces, tile_px, dark_decks, casts)
+                  for _ in range(n)])
 
 
 def tile_range(text: str) -> tuple[float, float]:
@@ -213,6 +218,12 @@ def main() -> None:
     ap.add_argument("--surfaces", choices=tuple(SURFACES), default="v1",
                     help="the version of the table surfaces drawn (vision.tile_synth.SURFACES; "
                          "v2 adds speckled, granite and carpet tables; default v1)")
+    ap.add_argument("--casts", choices=CASTS, default="v1",
+                    help="the version of the light's colour drawn (vision.tile_synth.CASTS; v2 adds "
+                         "strong casts to half the scenes; default v1, as the shipped reader's tile stage)")
+    ap.add_argument("--init-onnx", type=Path, default=None,
+                    help="train on from these exported weights (their batch norms folded in and "
+                         "kept fixed) instead of from random ones")
     args = ap.parse_args()
     tile_px = tile_range(args.tile_px)
     fonts, card_fonts = typefaces.required(args.typefaces), typefaces.required(args.card_typefaces)
@@ -224,9 +235,13 @@ def main() -> None:
     # the drawing processes are forked before the device starts threads of its own
     drawn_for = SeededBatches(partial(draw_seeded, crop=args.crop, cards=args.cards, fonts=fonts,
                                       card_fonts=card_fonts, surfaces=args.surfaces, tile_px=tile_px,
-                                      dark_decks=args.dark_decks),
+                                      dark_decks=args.dark_decks, casts=args.casts),
                               args.seed, args.batch, args.steps, args.workers)
-    model = TileNet(args.width).to(args.device)
+    model = TileNet(args.width)
+    if args.init_onnx is not None:
+        load_exported(model, str(args.init_onnx))
+        print(f"started from {args.init_onnx} (batch norms kept fixed)", flush=True)
+    model.to(args.device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     sig = {k: getattr(args, k) for k in ("steps", "seed", "batch", "crop", "lr", "width", "cards",
                                          "typefaces", "card_typefaces")}
@@ -238,6 +253,10 @@ def main() -> None:
         sig["tile_px"] = list(tile_px)
     if args.dark_decks:  # and the shipped reader's decks (none forced light on dark)
         sig["dark_decks"] = args.dark_decks
+    if args.casts != "v1":  # and its light
+        sig["casts"] = args.casts
+    if args.init_onnx is not None:
+        sig["init"] = str(args.init_onnx)
     if args.fresh:
         state.forget(args.out)
     step = state.load(args.out, sig, model, opt, rng)
@@ -253,11 +272,13 @@ def main() -> None:
                 args.lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * (step - warm) / max(1, args.steps - warm))))
             for group in opt.param_groups:
                 group["lr"] = lr
+            if args.init_onnx is not None:
+                freeze_norms(model)
             if args.scene_seeds:
                 x, t = stack(drawn_for(step))
             else:
                 x, t = batch(rng, args.batch, args.crop, args.cards, fonts, card_fonts, args.surfaces,
-                             tile_px, args.dark_decks)
+                             tile_px, args.dark_decks, args.casts)
             x, t = x.to(args.device), {k: v.to(args.device) for k, v in t.items()}
             with state.precision(args.precision, args.device):
                 out = model(x)
