@@ -49,7 +49,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from bench_tables import SOURCES as CARD_SOURCES  # noqa: E402
 from bench_tables import table  # noqa: E402
-from bench_tiles_learnt import SIZE, TILE_PX  # noqa: E402
+from bench_tiles_learnt import SIZE, TILE_PX, source_scene  # noqa: E402
 from bench_tiles_learnt import SOURCES as TILE_SOURCES  # noqa: E402
 from scoring import p95  # noqa: E402
 
@@ -59,7 +59,6 @@ from vision.pieces import PiecesSeen, tell, tell_pieces  # noqa: E402
 from vision.runs import Told, run_choice  # noqa: E402
 from vision.scale import SURE as CARD_SURE  # noqa: E402
 from vision.tile_reader import DEFAULT_TILE_WEIGHTS  # noqa: E402
-from vision.tile_synth import tile_scene  # noqa: E402
 from vision.train.split import is_held_out  # noqa: E402
 
 PHOTO_FOLDERS = ("cards-corners", "cards-ranks")
@@ -90,11 +89,11 @@ def card_tables(source: str, n: int, seed: int) -> Iterator[np.ndarray]:
 
 
 def tile_tables(source: str, n: int, seed: int, tile_px: tuple[float, float] = TILE_PX) -> Iterator[np.ndarray]:
-    layout, fonts, plastics, slant, surface = TILE_SOURCES[source]
     key = [seed, 100 + list(TILE_SOURCES).index(source)]
     rng = np.random.default_rng(key if tile_px == TILE_PX else [*key, int(tile_px[0])])
+    looks = np.random.default_rng([*key, 1])  # the light a source puts on its tables
     for _ in range(n):
-        yield tile_scene(rng, SIZE, tile_px, layout, fonts, plastics, slant, surface=surface)[0]
+        yield source_scene(source, rng, looks, SIZE, tile_px)[0]
 
 
 def run(name: str, images: Iterator[np.ndarray], want: str, weights: Path,

@@ -13,7 +13,10 @@ with both held-out fonts and plastics; and tables of both on two surfaces never 
 training (``vision.tile_synth.HELD_OUT_SURFACES``: coarse grain, terrazzo); and tables of both
 under a warm light the camera did not balance (``warm light``: the finished photo's blue
 channel dimmed and its red raised by a quarter to nearly a half, as under a bulb; the
-benchmark's own transform, not the training scenes' ``casts``). Per source and
+benchmark's own transform, not the training scenes' ``casts``); and rows of both seen by a
+camera tilted 25–50° from straight down toward any side (``camera slant``:
+``vision.tile_synth.camera_view``, where ``slant`` moves each corner of the image on its own
+and can lay a table nearly edge-on). Per source and
 reader: precision, recall, F1 (a tile counts as right when the image holds one more of its
 label; ``??`` counts as a reading, never right), the share of tables read exactly, the
 melds laid in rows grouped exactly (one group of the reading holds the meld's tiles, each
@@ -62,11 +65,27 @@ SOURCES: dict[str, tuple[str | None, bool, bool, float | None, str | None]] = {
     # table surfaces never drawn in training (vision.tile_synth.HELD_OUT_SURFACES)
     "grain surface": (None, True, True, None, "grain"),
     "terrazzo surface": (None, True, True, None, "terrazzo"),
-    # listed last, so that the other sources' tables are those they were before it
+    # listed last, so that the other sources' tables are those they were before them
     "warm light": (None, True, True, None, None),
+    "camera slant": ("rows", True, True, 0.55, None),
 }
 #: The sources seen under a warm cast, and its strength's range (``warm_cast``).
 WARM: dict[str, tuple[float, float]] = {"warm light": (0.25, 0.45)}
+#: The sources whose slant is a camera's (``vision.tile_synth.PERSPECTIVES``), not corners moved.
+CAMERA: frozenset[str] = frozenset({"camera slant"})
+
+
+def source_scene(source: str, rng: np.random.Generator, looks: np.random.Generator,
+                 size: tuple[int, int] = SIZE, tile_px: tuple[float, float] = TILE_PX
+                 ) -> tuple[np.ndarray, list[SceneTile]]:
+    """A table of ``source``, drawn from ``rng``, and its tiles; the light the benchmark puts on
+    it afterwards (``WARM``) is drawn from ``looks``, so the tables themselves are as drawn."""
+    layout, fonts, plastics, slant, surface = SOURCES[source]
+    image, tiles = tile_scene(rng, size, tile_px, layout, fonts, plastics, slant, surface=surface,
+                              perspective="camera" if source in CAMERA else "corners")
+    if source in WARM:
+        image = warm_cast(image, float(looks.uniform(*WARM[source])))
+    return image, tiles
 
 
 def warm_cast(image: np.ndarray, warm: float) -> np.ndarray:
@@ -153,7 +172,6 @@ Reader = Callable[[np.ndarray, float], TableReading]
 
 
 def run(source: str, reader: Reader, tables: int, seed: int) -> dict[str, Any]:
-    layout, fonts, plastics, slant, surface = SOURCES[source]
     rng = np.random.default_rng([seed, list(SOURCES).index(source)])
     # the calibrations' errors from a generator of their own: every reader sees the same tables
     errors = np.random.default_rng([seed, list(SOURCES).index(source), 1])
@@ -161,9 +179,7 @@ def run(source: str, reader: Reader, tables: int, seed: int) -> dict[str, Any]:
     missed: Counter[str] = Counter()
     times = []
     for _ in range(tables):
-        image, tiles = tile_scene(rng, SIZE, TILE_PX, layout, fonts, plastics, slant, surface=surface)
-        if source in WARM:
-            image = warm_cast(image, float(errors.uniform(*WARM[source])))
+        image, tiles = source_scene(source, rng, errors)
         px_per_mm = scale_of(tiles, errors) if tiles else 1.0
         start = time.perf_counter()
         reading = reader(image, px_per_mm)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pygame
 import pytest
@@ -144,3 +145,39 @@ def test_the_recipe_trains_the_tile_reader_on_under_strong_casts_in_place() -> N
     assert light[light.index("--casts") + 1] == "v2" and "--casts" not in base
     # its scenes from a seed of their own, not the tile stage's first ones again
     assert light[light.index("--seed") + 1] == "5" and base[base.index("--seed") + 1] == "4"
+
+
+def test_a_camera_looking_straight_down_sees_the_table_as_drawn_and_a_tilted_one_in_perspective() -> None:
+    from vision.tile_synth import camera_view
+
+    def seen(m: np.ndarray, x: float, y: float) -> np.ndarray:
+        p = m @ np.array([x, y, 1.0])
+        return p[:2] / p[2]
+
+    assert np.allclose(camera_view(640, 480, 0.0, 0.0), np.eye(3), atol=1e-9)
+    tilted = camera_view(640, 480, np.radians(40), 0.0)
+    assert np.allclose(seen(tilted, 320, 240), (320, 240))  # the table's middle stays the photo's
+    # a tile's width near the camera against the same width across the table's far side
+    near = np.linalg.norm(seen(tilted, 340, 20) - seen(tilted, 300, 20))
+    far = np.linalg.norm(seen(tilted, 340, 460) - seen(tilted, 300, 460))
+    assert near > 1.5 * far
+    # turned toward another side, the same tilt shrinks another edge
+    sideways = camera_view(640, 480, np.radians(40), np.pi / 2)
+    assert np.linalg.norm(seen(sideways, 20, 260) - seen(sideways, 20, 220)) > 1.5 * np.linalg.norm(
+        seen(sideways, 620, 260) - seen(sideways, 620, 220))
+
+
+def test_a_camera_slant_keeps_the_tiles_it_lists_where_they_are_seen() -> None:
+    rng = np.random.default_rng(4)
+    image, tiles = tile_scene(rng, (320, 240), (30.0, 40.0), "rows", None, None, 0.5, sets=1, fonts=BUNDLED,
+                              surface="plain", perspective="camera")
+    assert image.shape == (240, 320, 3) and tiles
+    faces = np.zeros((240, 320), np.uint8)
+    for t in tiles:
+        assert 0 <= t.centre[0] < 320 and 0 <= t.centre[1] < 240
+        cv2.fillPoly(faces, [t.quad.astype(np.int32)], 1)
+    # the listed faces lie where the photo shows light plastic, not the table around them
+    grey = image.mean(axis=2)
+    assert grey[faces > 0].mean() > grey[faces == 0].mean() + 40
+    with pytest.raises(ValueError, match="perspective must be one of corners, camera, not 'fisheye'"):
+        tile_scene(np.random.default_rng(0), (64, 48), fonts=BUNDLED, perspective="fisheye")

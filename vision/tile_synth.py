@@ -23,6 +23,7 @@ in training, only by the benchmark.
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -573,6 +574,14 @@ def _blend(canvas: np.ndarray, src: np.ndarray, alpha: np.ndarray, m: np.ndarray
 #: half the scenes, a strong cast no camera balanced away (a bulb's orange, a shade's blue, a
 #: green or magenta tinge), under which blue ink and black come close.
 CASTS: Final = ("v1", "v2")
+#: How a slanted table is seen (``tile_scene``'s ``perspective``): ``corners``, each corner of
+#: the image moved on its own (the training scenes' way; at a strong slant it can lay the table
+#: nearly edge-on, as no camera at a table would); ``camera``, a pinhole camera over the table
+#: tilted from straight down toward any side (``camera_view``), as a phone or a webcam sees it.
+PERSPECTIVES: Final = ("corners", "camera")
+#: The ``camera`` perspective's field of view across the photo, in degrees (a phone's main
+#: camera, a webcam's).
+CAMERA_FOV: Final = 66.0
 
 
 def _photo(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0,
@@ -631,12 +640,14 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
                fonts: tuple[Path, ...] | None = None, cards: float = 0.0,
                card_fonts: tuple[Path, ...] | None = None, surfaces: str = "v1",
                surface: str | None = None, dark_decks: float = 0.0,
-               casts: str = "v1") -> tuple[np.ndarray, list[SceneTile]]:
+               casts: str = "v1", perspective: str = "corners") -> tuple[np.ndarray, list[SceneTile]]:
     """A drawn table ``size`` (w, h) of tiles, as a camera sees it, and its tiles.
 
     ``tile_px`` is the range of a tile's height in pixels (log-uniform); ``layout`` is
     ``rows``, ``rack`` or ``scattered`` (random when None); ``slant`` the perspective's
-    strength (each corner moved up to this share of the image; random when None); ``sets``
+    strength (random when None), in the way ``perspective`` says (``PERSPECTIVES``: each
+    corner moved up to this share of the image, or a camera tilted from straight down by half
+    to all of this share of a right angle); ``sets``
     how many tile-set designs are mixed on the table (random when None); ``fonts`` the font
     files to draw numerals with (else the held-out or training ones). ``cards`` is the
     chance that playing cards lie on the table too, things the reader must learn are not
@@ -648,6 +659,8 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
     (``CASTS``). Tiles whose centre lies outside the image are not listed."""
     if casts not in CASTS:
         raise ValueError(f"casts must be one of {', '.join(CASTS)}, not {casts!r}")
+    if perspective not in PERSPECTIVES:
+        raise ValueError(f"perspective must be one of {', '.join(PERSPECTIVES)}, not {perspective!r}")
     W, H = size
     layout = layout or str(rng.choice(["rows", "rack", "scattered"], p=[0.5, 0.2, 0.3]))
     th = float(np.exp(rng.uniform(np.log(tile_px[0]), np.log(tile_px[1]))))
@@ -710,7 +723,7 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
     slant = float(rng.choice([0.0, rng.uniform(0.05, 0.22)], p=[0.55, 0.45])) if slant is None else slant
     out = [t for t in out if 0 <= t.centre[0] < W and 0 <= t.centre[1] < H]  # drawn ones only
     if slant > 0:
-        canvas, out = _slanted(canvas, out, rng, slant, table)
+        canvas, out = _slanted(canvas, out, rng, slant, table, perspective)
     image = _photo(canvas, rng, casts=casts)
     seen = [t for t in out if 0 <= t.centre[0] < W and 0 <= t.centre[1] < H]
     return image, seen
@@ -748,18 +761,56 @@ def _lay_cards(canvas: np.ndarray, rng: np.random.Generator, tile_px: float,
             _blend(canvas, face.image.astype(np.float32), np.ones((CARD_H, CARD_W), np.float32), m)
 
 
-def _slanted(canvas: np.ndarray, tiles: list[SceneTile], rng: np.random.Generator,
-             strength: float, table: np.ndarray) -> tuple[np.ndarray, list[SceneTile]]:
-    """The table seen from a slant: a random perspective (the far side narrower), the
-    corners each moved up to ``strength`` of the image; uncovered margins show the bare ``table``."""
-    h, w = canvas.shape[:2]
+def _corners_moved(w: int, h: int, rng: np.random.Generator, strength: float) -> np.ndarray:
+    """A random perspective (the far side narrower): the image's corners each moved up to
+    ``strength`` of it."""
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     move = rng.uniform(-strength, strength, (4, 2)).astype(np.float32)
     squeeze = float(rng.uniform(0, strength))  # the far edge narrower, as a seated player sees it
     move[0, 0] += squeeze
     move[1, 0] -= squeeze
     dst = src + move * np.array([w, h], np.float32)
-    m = cv2.getPerspectiveTransform(src, dst)
+    m: np.ndarray = cv2.getPerspectiveTransform(src, dst)
+    return m
+
+
+def camera_view(w: int, h: int, tilt: float, side: float, roll: float = 0.0,
+                fov: float = CAMERA_FOV) -> np.ndarray:
+    """The homography from a table drawn ``w``×``h`` (as seen from straight above) to the
+    photo of a pinhole camera (``fov`` degrees across its ``w`` pixels) over the table's middle
+    at the distance that sees the whole table when looking straight down, tilted ``tilt``
+    radians from straight down toward the side at angle ``side`` and rolled ``roll``: the
+    table's middle stays the photo's, the near side grows and the far side shrinks."""
+    f = (w / 2) / math.tan(math.radians(fov) / 2)
+
+    def spun(a: float) -> np.ndarray:
+        c, s = math.cos(a), math.sin(a)
+        return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+    c, s = math.cos(tilt), math.sin(tilt)
+    r = spun(roll) @ np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]]) @ spun(side)
+    lens = np.array([[f, 0.0, w / 2], [0.0, f, h / 2], [0.0, 0.0, 1.0]])
+    # a table point (x, y) is (x - w/2, y - h/2, 0) about its middle, f in front of the lens
+    pose = np.column_stack([r[:, 0], r[:, 1], [0.0, 0.0, f]])
+    middle = np.array([[1.0, 0.0, -w / 2], [0.0, 1.0, -h / 2], [0.0, 0.0, 1.0]])
+    m: np.ndarray = lens @ pose @ middle
+    out: np.ndarray = m / m[2, 2]
+    return out
+
+
+def _camera_pose(w: int, h: int, rng: np.random.Generator, strength: float) -> np.ndarray:
+    """A camera's view (``camera_view``) tilted from straight down by half to all of
+    ``strength`` of a right angle, toward any side, rolled a few degrees."""
+    tilt = float(rng.uniform(0.5, 1.0)) * strength * math.pi / 2
+    return camera_view(w, h, tilt, float(rng.uniform(0, 2 * math.pi)), float(rng.normal(0, math.radians(3))))
+
+
+def _slanted(canvas: np.ndarray, tiles: list[SceneTile], rng: np.random.Generator,
+             strength: float, table: np.ndarray, perspective: str = "corners") -> tuple[np.ndarray, list[SceneTile]]:
+    """The table seen from a slant of ``strength`` in the way ``perspective`` says
+    (``PERSPECTIVES``); uncovered margins show the bare ``table``."""
+    h, w = canvas.shape[:2]
+    m = _corners_moved(w, h, rng, strength) if perspective == "corners" else _camera_pose(w, h, rng, strength)
     seen = cv2.warpPerspective(canvas, m, (w, h), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0))
     cover = cv2.warpPerspective(np.ones((h, w), np.float32), m, (w, h), flags=cv2.INTER_LINEAR)[..., None]
     seen = seen * cover + table * (1 - cover)
