@@ -181,3 +181,23 @@ def test_a_camera_slant_keeps_the_tiles_it_lists_where_they_are_seen() -> None:
     assert grey[faces > 0].mean() > grey[faces == 0].mean() + 40
     with pytest.raises(ValueError, match="perspective must be one of corners, camera, not 'fisheye'"):
         tile_scene(np.random.default_rng(0), (64, 48), fonts=BUNDLED, perspective="fisheye")
+
+
+def test_camera_slants_are_drawn_only_when_asked_and_scenes_are_as_shipped_without() -> None:
+    """``slants`` (``train_tiles --slants``): ``v2`` sees half the slanted scenes by a tilted
+    camera; ``v1`` (the default) draws nothing for it, and a slant given is drawn as given."""
+    def draw(slants: str | None, seed: int, slant: float | None = None) -> tuple[np.ndarray, np.random.Generator]:
+        rng = np.random.default_rng(seed)
+        kw = {} if slants is None else {"slants": slants}
+        image = tile_scene(rng, (160, 120), (30.0, 40.0), "rows", None, None, slant, sets=1, fonts=BUNDLED,
+                           surface="plain", **kw)[0]
+        return image, rng
+
+    for seed in range(3):
+        (a, ra), (b, rb) = draw(None, seed), draw("v1", seed)
+        assert np.array_equal(a, b) and ra.bit_generator.state == rb.bit_generator.state
+        (c, rc), (d, rd) = draw("v1", seed, 0.2), draw("v2", seed, 0.2)
+        assert np.array_equal(c, d) and rc.bit_generator.state == rd.bit_generator.state
+    assert any(not np.array_equal(draw("v1", seed)[0], draw("v2", seed)[0]) for seed in range(12))
+    with pytest.raises(ValueError, match="slants must be one of v1, v2, not 'v0'"):
+        tile_scene(np.random.default_rng(0), (64, 48), fonts=BUNDLED, slants="v0")

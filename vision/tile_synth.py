@@ -579,6 +579,11 @@ CASTS: Final = ("v1", "v2")
 #: nearly edge-on, as no camera at a table would); ``camera``, a pinhole camera over the table
 #: tilted from straight down toward any side (``camera_view``), as a phone or a webcam sees it.
 PERSPECTIVES: Final = ("corners", "camera")
+#: The versions of how the scenes drawn at random are slanted (``tile_scene``'s ``slants``):
+#: ``v1``, each corner moved on its own (``corners``), as the shipped reader's tile stage
+#: learnt; ``v2`` sees half of the slanted scenes by a camera tilted 13–58° from straight down
+#: instead (``camera``), whose far rows are foreshortened as a phone's photo shows them.
+SLANTS: Final = ("v1", "v2")
 #: The ``camera`` perspective's field of view across the photo, in degrees (a phone's main
 #: camera, a webcam's).
 CAMERA_FOV: Final = 66.0
@@ -640,14 +645,16 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
                fonts: tuple[Path, ...] | None = None, cards: float = 0.0,
                card_fonts: tuple[Path, ...] | None = None, surfaces: str = "v1",
                surface: str | None = None, dark_decks: float = 0.0,
-               casts: str = "v1", perspective: str = "corners") -> tuple[np.ndarray, list[SceneTile]]:
+               casts: str = "v1", perspective: str = "corners",
+               slants: str = "v1") -> tuple[np.ndarray, list[SceneTile]]:
     """A drawn table ``size`` (w, h) of tiles, as a camera sees it, and its tiles.
 
     ``tile_px`` is the range of a tile's height in pixels (log-uniform); ``layout`` is
     ``rows``, ``rack`` or ``scattered`` (random when None); ``slant`` the perspective's
     strength (random when None), in the way ``perspective`` says (``PERSPECTIVES``: each
     corner moved up to this share of the image, or a camera tilted from straight down by half
-    to all of this share of a right angle); ``sets``
+    to all of this share of a right angle; a slant drawn at random is drawn as the version
+    ``slants`` says, ``SLANTS``); ``sets``
     how many tile-set designs are mixed on the table (random when None); ``fonts`` the font
     files to draw numerals with (else the held-out or training ones). ``cards`` is the
     chance that playing cards lie on the table too, things the reader must learn are not
@@ -661,6 +668,8 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
         raise ValueError(f"casts must be one of {', '.join(CASTS)}, not {casts!r}")
     if perspective not in PERSPECTIVES:
         raise ValueError(f"perspective must be one of {', '.join(PERSPECTIVES)}, not {perspective!r}")
+    if slants not in SLANTS:
+        raise ValueError(f"slants must be one of {', '.join(SLANTS)}, not {slants!r}")
     W, H = size
     layout = layout or str(rng.choice(["rows", "rack", "scattered"], p=[0.5, 0.2, 0.3]))
     th = float(np.exp(rng.uniform(np.log(tile_px[0]), np.log(tile_px[1]))))
@@ -720,7 +729,10 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
         nx0, ny0, nx1, ny1 = nbox
         ncorners = np.array([[nx0, ny0], [nx1, ny0], [nx1, ny1], [nx0, ny1]], np.float32)
         out.append(SceneTile(p.tile, corners @ m[:, :2].T + m[:, 2], ncorners @ m[:, :2].T + m[:, 2], p.meld))
+    drawn = slant is None
     slant = float(rng.choice([0.0, rng.uniform(0.05, 0.22)], p=[0.55, 0.45])) if slant is None else slant
+    if drawn and slant > 0 and slants == "v2" and rng.random() < 0.5:  # (no draw at v1)
+        perspective, slant = "camera", float(rng.uniform(0.3, 0.65))
     out = [t for t in out if 0 <= t.centre[0] < W and 0 <= t.centre[1] < H]  # drawn ones only
     if slant > 0:
         canvas, out = _slanted(canvas, out, rng, slant, table, perspective)

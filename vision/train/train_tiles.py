@@ -34,7 +34,7 @@ import torch.nn.functional as F
 from engine.tiles import COLOURS
 from vision.inference import file_sha256
 from vision.tile_reader import N_NUMBERS, TILE_OUT, description
-from vision.tile_synth import CASTS, SURFACES, SceneTile, tile_scene
+from vision.tile_synth import CASTS, SLANTS, SURFACES, SceneTile, tile_scene
 from vision.train import seeded, state, typefaces
 from vision.train.net import freeze_norms, load_exported
 from vision.train.seeded import Seed, SeededBatches
@@ -122,21 +122,22 @@ Drawn = tuple[np.ndarray, dict[str, np.ndarray]]
 def draw(rng: np.random.Generator, crop: int, cards: float = 0.0,
          fonts: tuple[Path, ...] | None = None, card_fonts: tuple[Path, ...] | None = None,
          surfaces: str = "v1", tile_px: tuple[float, float] = TILE_PX, dark_decks: float = 0.0,
-         casts: str = "v1") -> Drawn:
+         casts: str = "v1", slants: str = "v1") -> Drawn:
     """One training scene (on a table surface of version ``surfaces``, its tiles ``tile_px``
     pixels high, a share ``dark_decks`` of its cards' decks light on dark, under a light of
-    the version ``casts``) and its targets."""
+    the version ``casts``, slanted as the version ``slants`` says) and its targets."""
     image, tiles = tile_scene(rng, (crop, crop), tile_px, cards=cards, fonts=fonts, card_fonts=card_fonts,
-                              surfaces=surfaces, dark_decks=dark_decks, casts=casts)
+                              surfaces=surfaces, dark_decks=dark_decks, casts=casts, slants=slants)
     return image, targets(tiles, crop)
 
 
 def draw_seeded(seed: Seed, crop: int, cards: float, fonts: tuple[Path, ...] | None,
                 card_fonts: tuple[Path, ...] | None, surfaces: str = "v1",
-                tile_px: tuple[float, float] = TILE_PX, dark_decks: float = 0.0, casts: str = "v1") -> Drawn:
+                tile_px: tuple[float, float] = TILE_PX, dark_decks: float = 0.0, casts: str = "v1",
+                slants: str = "v1") -> Drawn:
     """``draw`` from a seed of its own (run seed, step, place in the batch): a worker's task."""
     return draw(np.random.default_rng(list(seed)), crop, cards, fonts, card_fonts, surfaces, tile_px, dark_decks,
-                casts)
+                casts, slants)
 
 
 def stack(drawn: list[Drawn]) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
@@ -148,9 +149,9 @@ def stack(drawn: list[Drawn]) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
 def batch(rng: np.random.Generator, n: int, crop: int, cards: float = 0.0,
           fonts: tuple[Path, ...] | None = None, card_fonts: tuple[Path, ...] | None = None,
           surfaces: str = "v1", tile_px: tuple[float, float] = TILE_PX, dark_decks: float = 0.0,
-          casts: str = "v1") -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+          casts: str = "v1", slants: str = "v1") -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
     """``n`` scenes drawn one after another from ``rng``."""
-    return stack([draw(rng, crop, cards, fonts, card_fonts, surfaces, tile_px, dark_decks, casts)
+    return stack([draw(rng, crop, cards, fonts, card_fonts, surfaces, tile_px, dark_decks, casts, slants)
                   for _ in range(n)])
 
 
@@ -221,6 +222,9 @@ def main() -> None:
     ap.add_argument("--casts", choices=CASTS, default="v1",
                     help="the version of the light's colour drawn (vision.tile_synth.CASTS; v2 adds "
                          "strong casts to half the scenes; default v1, as the shipped reader's tile stage)")
+    ap.add_argument("--slants", choices=SLANTS, default="v1",
+                    help="the version of how slanted scenes are seen (vision.tile_synth.SLANTS; v2 sees "
+                         "half of them by a tilted camera; default v1, as the shipped reader's tile stage)")
     ap.add_argument("--init-onnx", type=Path, default=None,
                     help="train on from these exported weights (their batch norms folded in and "
                          "kept fixed) instead of from random ones")
@@ -235,7 +239,7 @@ def main() -> None:
     # the drawing processes are forked before the device starts threads of its own
     drawn_for = SeededBatches(partial(draw_seeded, crop=args.crop, cards=args.cards, fonts=fonts,
                                       card_fonts=card_fonts, surfaces=args.surfaces, tile_px=tile_px,
-                                      dark_decks=args.dark_decks, casts=args.casts),
+                                      dark_decks=args.dark_decks, casts=args.casts, slants=args.slants),
                               args.seed, args.batch, args.steps, args.workers)
     model = TileNet(args.width)
     if args.init_onnx is not None:
@@ -255,6 +259,8 @@ def main() -> None:
         sig["dark_decks"] = args.dark_decks
     if args.casts != "v1":  # and its light
         sig["casts"] = args.casts
+    if args.slants != "v1":  # and its slants
+        sig["slants"] = args.slants
     if args.init_onnx is not None:
         sig["init"] = str(args.init_onnx)
     if args.fresh:
@@ -278,7 +284,7 @@ def main() -> None:
                 x, t = stack(drawn_for(step))
             else:
                 x, t = batch(rng, args.batch, args.crop, args.cards, fonts, card_fonts, args.surfaces,
-                             tile_px, args.dark_decks, args.casts)
+                             tile_px, args.dark_decks, args.casts, args.slants)
             x, t = x.to(args.device), {k: v.to(args.device) for k, v in t.items()}
             with state.precision(args.precision, args.device):
                 out = model(x)
