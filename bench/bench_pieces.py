@@ -136,10 +136,11 @@ def run(name: str, images: Iterator[np.ndarray], want: str, weights: Path,
     return choices
 
 
-def told_in_run(choices: list[PiecesSeen], want: str) -> int:
+def told_in_run(choices: list[PiecesSeen], want: str, kind: str | None = None) -> int:
     """How many photos of a run (``tablekit see`` over a folder) are told ``want``, the
-    unsettled ones read as most of the run's settled photos are (``run_pieces``)."""
-    kind = run_pieces(choices)
+    unsettled ones read as ``kind`` (by default as most of these photos that settled are,
+    ``run_pieces``)."""
+    kind = kind or run_pieces(choices)
     return sum((kind if c.unsettled else c.pieces) == want for c in choices)
 
 
@@ -203,7 +204,7 @@ def main() -> int:
         for want in ("cards", "tiles"):
             mine = [c for w, cs in sources.values() if w == want for c in cs]
             alone = sum(c.pieces == want for c in mine)
-            in_run = sum((kind if c.unsettled else c.pieces) == want for c in mine)
+            in_run = told_in_run(mine, want, kind)
             print(f"mixed run: {mix} (read as {kind} where unsettled): {want} told right alone "
                   f"{alone}/{len(mine)}, in the run {in_run}/{len(mine)}")
     return 0

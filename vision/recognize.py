@@ -197,6 +197,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         seen, settled = None, None
     if size is None and px_per_mm is not None:
         size = choose_size(max(image.shape[:2]), (), px_per_mm, index_px, smallest)
+
     def turn_over() -> None:  # a light-on-dark deck, read as dark ink on pale card
         nonlocal image
         image = lightness_negative(image)
@@ -239,8 +240,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     reading = read_whole()
     if both_ways:
         turn_over()
-        turned_back = read_whole()
-        return turned_back if surety(turned_back) > surety(reading) else reading
+        over = read_whole()
+        return over if surety(over) > surety(reading) else reading
     if pieces == "auto":  # no learnt tile reader: the classical one, after the cards
         tiles = read_tiles(image)
         read = sum(t.readable for t in tiles)
