@@ -61,7 +61,7 @@ from vision.lightness import lightness_negative  # noqa: E402
 from vision.reading import TableReading  # noqa: E402
 from vision.recognize import read_table, warm_up  # noqa: E402
 from vision.rescan import RESCAN_LOOKS, Look  # noqa: E402
-from vision.runs import Told, Unsettled, run_choice  # noqa: E402
+from vision.runs import RunChoice, Told, Unsettled, read_run  # noqa: E402
 from vision.synth import SceneCard  # noqa: E402
 from vision.train.split import is_held_out  # noqa: E402
 
@@ -214,25 +214,19 @@ def readings(images: list[np.ndarray], kwargs: dict[str, Any], times: list[float
     if not kwargs.pop("as_run", False):
         return [_timed(image, kwargs, times) for image in images]
     told: list[Told] = []
-    out: list[TableReading | tuple[Unsettled, float]] = []
-    for image in images:
+
+    def read(image: np.ndarray, run: RunChoice, resume: Unsettled | None) -> TableReading:
         start = time.perf_counter()
         try:
-            out.append(read_table(image, pieces="cards", run=run_choice(told), defer=True, told=told.append,
-                                  **kwargs))
-            times.append((time.perf_counter() - start) * 1000)
+            reading = read_table(image, pieces="cards", run=run, defer=resume is None,
+                                 told=told.append if resume is None else None, resume=resume, **kwargs)
         except Unsettled as unsure:
-            out.append((unsure, (time.perf_counter() - start) * 1000))
-    run = run_choice(told)
-    done: list[TableReading] = []
-    for image, got in zip(images, out, strict=True):
-        if isinstance(got, tuple):
-            start = time.perf_counter()
-            done.append(read_table(image, pieces="cards", run=run, resume=got[0], **kwargs))
-            times.append(got[1] + (time.perf_counter() - start) * 1000)
-        else:
-            done.append(got)
-    return done
+            unsure.ms = (time.perf_counter() - start) * 1000
+            raise
+        times.append((resume.ms if resume is not None else 0.0) + (time.perf_counter() - start) * 1000)
+        return reading
+
+    return list(read_run(images, read, told))
 
 
 def photo_f1(items: list[Item], kwargs: dict[str, Any]) -> tuple[float, float]:

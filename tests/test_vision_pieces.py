@@ -165,6 +165,29 @@ def test_a_choice_is_unsettled_where_the_card_marks_do_not_outnumber_the_tile_sh
     assert run_choice([Told("cards", True), Told(None, True), Told("cards", False)]) == RunChoice("cards", True)
 
 
+def test_a_run_gives_results_in_order_the_waiting_ones_read_with_the_runs_last_choice() -> None:
+    from vision.runs import Unsettled, read_run
+
+    told: list[Told] = []
+    calls: list[tuple[str, str, bool]] = []
+
+    def read(item: str, run: RunChoice, resume: Unsettled | None) -> str:
+        calls.append((item, run.pieces, resume is not None))
+        if item.startswith("?") and resume is None:
+            raise Unsettled(None, {})
+        if resume is None:
+            told.append(Told(item))
+        return f"{item}:{run.pieces}" if item.startswith("?") else item
+
+    out = read_run(["cards", "?a", "tiles", "tiles", "?b"], read, told)
+    assert next(out) == "cards"  # given at once: nothing before it waits
+    assert calls == [("cards", "cards", False)]
+    assert list(out) == ["?a:tiles", "tiles", "tiles", "?b:tiles"]
+    # each photo read once with the choice so far, then the waiting ones with the last choice
+    assert calls[1:] == [("?a", "cards", False), ("tiles", "cards", False), ("tiles", "cards", False),
+                         ("?b", "tiles", False), ("?a", "tiles", True), ("?b", "tiles", True)]
+
+
 def _single_tile_run(tmp_path: Path) -> None:
     """A close-up of a single tile (R13, unsettled alone), then two tile tables (settled)."""
     image, tiles = tile_scene(np.random.default_rng(32), (960, 720), (280.0, 420.0), "scattered", None, True,

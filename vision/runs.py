@@ -22,8 +22,9 @@ of each photo makes it as the run's photos so far say.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from vision.detector import Detection
 from vision.pieces import PiecesSeen
@@ -72,3 +73,37 @@ class Unsettled(Exception):  # noqa: N818 (a request, not a failure: the run cho
         self.seen = seen
         self.peaks = peaks
         self.lightness = lightness
+        #: the time its looks took, in ms (set by whoever timed them: ``read_run``'s reader)
+        self.ms = 0.0
+
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+def read_run(items: Iterable[Item], read: Callable[[Item, RunChoice, Unsettled | None], Result],
+             told: Sequence[Told]) -> Iterator[Result]:
+    """Each item's result, in the items' order, as a run reads them: ``read(item, run,
+    resume)`` reads an item with the run's choice so far (``run_choice(told)``; ``read`` adds
+    what each photo settled to ``told``, ``read_table``'s ``told``) and, on its first read
+    (``resume`` None), may raise ``Unsettled``. Such an item waits, and the results after it
+    wait with it, until every item has been read once; then each waiting item is read again
+    with the run's last choice and what it raised (``resume``). Results are given as soon as
+    every item before them has one."""
+    waiting: list[tuple[int, Item, Unsettled]] = []
+    held: list[tuple[int, Result]] = []
+    for place, item in enumerate(items):
+        try:
+            got = read(item, run_choice(told), None)
+        except Unsettled as unsure:
+            waiting.append((place, item, unsure))
+            continue
+        if waiting:
+            held.append((place, got))
+        else:
+            yield got
+    if waiting:
+        run = run_choice(told)
+        held += [(place, read(item, run, unsure)) for place, item, unsure in waiting]
+        for _, got in sorted(held, key=lambda h: h[0]):
+            yield got

@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.images import read_photo
     from vision.reading import TableReading
     from vision.recognize import read_table, warm_up
-    from vision.runs import RunChoice, Told, Unsettled, run_choice
+    from vision.runs import RunChoice, Told, Unsettled, read_run
 
     calibration = Calibration.load(Path(args.calibration)) if args.calibration else None
     pieces = "auto"  # told from each photo (vision.pieces)
@@ -107,17 +107,17 @@ def run(args: argparse.Namespace) -> int:
     deck = DeckTemplates.load(calibration.deck) if calibration and calibration.deck else None
     warm_up(pieces=pieces)
     # A photo that leaves a choice open (cards or tiles; the lightness of a dark deck) waits
-    # for the run's other photos to say (vision.runs); the lines after it wait with it, so
-    # that every line still comes out in the order of the photos.
-    waiting: list[tuple[int, str, Unsettled, float]] = []  # place, path, its looks so far, ms
-    held: list[tuple[int, str]] = []  # the lines of the photos after the first that waits
+    # for the run's other photos to say (vision.runs.read_run); the lines after it wait with
+    # it, so that every line still comes out in the order of the photos.
     settled: list[Told] = []  # what each photo settled by itself
+    failures = 0
 
-    def read(path: str, run: RunChoice, resume: Unsettled | None = None) -> tuple[TableReading | Unsettled, float]:
-        """The photo's reading in the file's pixels and its recognition time in ms, its open
-        choices made as ``run`` says; on its first read (``resume`` None), what its looks saw
-        and their time where it leaves a choice open, the run's photos so far making only
-        what does not wait (a dark deck's photo whose boxes look pale, read both ways)."""
+    def read(path: str, run: RunChoice, resume: Unsettled | None = None) -> tuple[TableReading, float]:
+        """The photo's reading in the file's pixels and its recognition time in ms (with the
+        looks it made before it waited), its open choices made as ``run`` says; on its first
+        read (``resume`` None) it raises ``Unsettled`` where it leaves a choice open, the run's
+        photos so far making only what does not wait (a dark deck's photo whose boxes look
+        pale, read both ways)."""
         image, reduced = read_photo(path)
         reader = partial(read_table, pieces=pieces, run=run, defer=resume is None,
                          told=settled.append if resume is None else None, resume=resume)
@@ -128,9 +128,11 @@ def run(args: argparse.Namespace) -> int:
         try:
             reading = reader(image)
         except Unsettled as unsure:
-            return unsure, (time.perf_counter() - start) * 1000
+            unsure.ms = (time.perf_counter() - start) * 1000
+            raise
+        before = resume.ms if resume is not None else 0.0
         # a huge JPEG was decoded smaller: the boxes in the file's pixels
-        return reading.scaled(*reduced), (time.perf_counter() - start) * 1000
+        return reading.scaled(*reduced), before + (time.perf_counter() - start) * 1000
 
     def line_of(path: str, reading: TableReading, ms: float) -> str:
         if args.json:
@@ -148,36 +150,23 @@ def run(args: argparse.Namespace) -> int:
             log.debug("unexpected failure on %s", path, exc_info=exc)
         return json.dumps({"image": path, "error": said}) if args.json else f"{path}: error: {said}"
 
-    failures = 0
-    for place, (path, unlisted) in enumerate(image_paths(args.paths)):
+    def line(listed: tuple[str, str | None], run: RunChoice, resume: Unsettled | None) -> str:
+        """The photo's line: its reading, or its error (the file unreadable, or gone by the
+        time a waiting photo is read again), and the run goes on."""
+        nonlocal failures
+        path, unlisted = listed
         try:
             if unlisted is not None:
                 raise VisionError(unlisted)
-            got, ms = read(path, run_choice(settled))
-        except Exception as exc:  # this photo's error line, and the run goes on
+            return line_of(path, *read(path, run, resume))
+        except Unsettled:
+            raise
+        except Exception as exc:
             failures += 1
-            line = error_line(path, exc)
-        else:
-            if isinstance(got, Unsettled):
-                waiting.append((place, path, got, ms))
-                continue
-            line = line_of(path, got, ms)
-        if waiting:
-            held.append((place, line))
-        else:
-            print(line, flush=True)
-    if waiting:
-        run = run_choice(settled)
-        for place, path, unsure, before in waiting:
-            try:
-                got, ms = read(path, run, unsure)
-                assert isinstance(got, TableReading)  # a resumed read never waits again
-                held.append((place, line_of(path, got, before + ms)))
-            except Exception as exc:  # its error line (the file gone since), and the run goes on
-                failures += 1
-                held.append((place, error_line(path, exc)))
-        for _, line in sorted(held):
-            print(line, flush=True)
+            return error_line(path, exc)
+
+    for text in read_run(image_paths(args.paths), line, settled):
+        print(text, flush=True)
     if failures:
         log.warning("%d image(s) could not be read", failures)
     return 1 if failures else 0
