@@ -16,12 +16,14 @@ channel dimmed and its red raised by a quarter to nearly a half, as under a bulb
 benchmark's own transform, not the training scenes' ``casts``); and rows of both seen by a
 camera tilted 25–50° from straight down toward any side (``camera slant``:
 ``vision.tile_synth.camera_view``, where ``slant`` moves each corner of the image on its own
-and can lay a table nearly edge-on). Per source and
+and can lay a table nearly edge-on); and tables of both whose sets print Jolys of designs
+never drawn in training (``held-out jolys``: a four-leaf clover, a crescent moon's face;
+``vision.tile_synth.JOLYS``), a further 15% of the tiles laid at random made Jolys. Per source and
 reader: precision, recall, F1 (a tile counts as right when the image holds one more of its
 label; ``??`` counts as a reading, never right), the share of tables read exactly, the
 melds laid in rows grouped exactly (one group of the reading holds the meld's tiles, each
-named right, and nothing else; racks and scattered tiles lay none, ``-``), and median / p95
-ms; under it, the melds missed, each by its first cause (``meld_misses``). ``--calibrated`` also reads each table as on a calibrated mat: given the scale a mat
+named right, and nothing else; racks and scattered tiles lay none, ``-``), median / p95
+ms, and the Jolys read as the Joly where they lie, of the Jolys laid; under it, the melds missed, each by its first cause (``meld_misses``). ``--calibrated`` also reads each table as on a calibrated mat: given the scale a mat
 calibration would give (``px_per_mm``: the drawn tiles' median height over
 ``vision.tile_reader.TILE_MM``, off by a factor of up to 1.1 either way, as real sets
 differ), which sizes the first look.
@@ -68,11 +70,15 @@ SOURCES: dict[str, tuple[str | None, bool, bool, float | None, str | None]] = {
     # listed last, so that the other sources' tables are those they were before them
     "warm light": (None, True, True, None, None),
     "camera slant": ("rows", True, True, 0.55, None),
+    "held-out jolys": (None, True, True, None, None),
 }
 #: The sources seen under a warm cast, and its strength's range (``warm_cast``).
 WARM: dict[str, tuple[float, float]] = {"warm light": (0.25, 0.45)}
 #: The sources whose slant is a camera's (``vision.tile_synth.PERSPECTIVES``), not corners moved.
 CAMERA: frozenset[str] = frozenset({"camera slant"})
+#: The sources whose sets print a Joly of designs never drawn in training, and the share of
+#: the tiles laid at random made Jolys besides (``tile_scene``'s ``jolys`` and ``joly_share``).
+JOLY_SOURCES: dict[str, tuple[str, float]] = {"held-out jolys": ("held-out", 0.15)}
 
 
 def source_scene(source: str, rng: np.random.Generator, looks: np.random.Generator,
@@ -81,8 +87,10 @@ def source_scene(source: str, rng: np.random.Generator, looks: np.random.Generat
     """A table of ``source``, drawn from ``rng``, and its tiles; the light the benchmark puts on
     it afterwards (``WARM``) is drawn from ``looks``, so the tables themselves are as drawn."""
     layout, fonts, plastics, slant, surface = SOURCES[source]
+    jolys, joly_share = JOLY_SOURCES.get(source, ("v1", 0.0))
     image, tiles = tile_scene(rng, size, tile_px, layout, fonts, plastics, slant, surface=surface,
-                              perspective="camera" if source in CAMERA else "corners")
+                              perspective="camera" if source in CAMERA else "corners", jolys=jolys,
+                              joly_share=joly_share)
     if source in WARM:
         image = warm_cast(image, float(looks.uniform(*WARM[source])))
     return image, tiles
@@ -159,6 +167,14 @@ def meld_misses(tiles: list[SceneTile], reading: TableReading, melds: list[int])
     return out
 
 
+def jolys_read(tiles: list[SceneTile], reading: TableReading) -> tuple[int, int]:
+    """The Jolys of ``tiles`` with a read ``JY`` whose centre lies on them, and the Jolys."""
+    quads = [t.quad.astype(np.float32) for t in tiles if t.tile == "JY"]
+    centres = [((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2) for c in reading.cards if c.card == "JY"]
+    read = sum(any(cv2.pointPolygonTest(q, p, False) >= 0 for p in centres) for q in quads)
+    return read, len(quads)
+
+
 def scale_of(tiles: list[SceneTile], rng: np.random.Generator) -> float:
     """The scale (pixels a millimetre) a mat calibration would give for a table of ``tiles``,
     if they were ``TILE_MM`` high: their median height over it, off by a factor of up to 1.1
@@ -175,7 +191,7 @@ def run(source: str, reader: Reader, tables: int, seed: int) -> dict[str, Any]:
     rng = np.random.default_rng([seed, list(SOURCES).index(source)])
     # the calibrations' errors from a generator of their own: every reader sees the same tables
     errors = np.random.default_rng([seed, list(SOURCES).index(source), 1])
-    right = n_got = n_want = exact = melds_hit = melds = 0
+    right = n_got = n_want = exact = melds_hit = melds = jolys = jolys_hit = 0
     missed: Counter[str] = Counter()
     times = []
     for _ in range(tables):
@@ -192,11 +208,14 @@ def run(source: str, reader: Reader, tables: int, seed: int) -> dict[str, Any]:
         hit, laid, why = melds_grouped(tiles, reading)
         melds_hit, melds = melds_hit + hit, melds + laid
         missed += why
+        j_hit, j = jolys_read(tiles, reading)
+        jolys_hit, jolys = jolys_hit + j_hit, jolys + j
     p = right / max(1, n_got)
     rc = right / max(1, n_want)
     return {"precision": p, "recall": rc, "f1": 2 * p * rc / max(1e-9, p + rc), "exact": exact / tables,
             "median": statistics.median(times), "p95": p95(times), "tiles": n_want,
-            "melds_hit": melds_hit, "melds": melds, "missed": missed}
+            "melds_hit": melds_hit, "melds": melds, "missed": missed, "jolys_hit": jolys_hit,
+            "jolys": jolys}
 
 
 def main() -> int:
@@ -258,14 +277,14 @@ def main() -> int:
     if "learnt" in readers:  # load the network before timing
         readers["learnt"](np.full((64, 64, 3), 128, np.uint8), 1.0)
     print(f"{'source':18} {'reader':9} {'tiles':>5} {'prec':>6} {'recall':>6} {'F1':>6} "
-          f"{'exact':>6} {'melds':>7} {'med ms':>7} {'p95 ms':>7}")
+          f"{'exact':>6} {'melds':>7} {'med ms':>7} {'p95 ms':>7} {'jolys':>7}")
     for source in args.sources.split(","):
         for name, reader in readers.items():
             r = run(source, reader, args.tables, args.seed)
             melds = f"{r['melds_hit']:.0f}/{r['melds']:.0f}" if r["melds"] else "-"
             print(f"{source:18} {name:9} {r['tiles']:5.0f} {r['precision']:6.3f} {r['recall']:6.3f} "
-                  f"{r['f1']:6.3f} {r['exact']:6.3f} {melds:>7} {r['median']:7.1f} {r['p95']:7.1f}",
-                  flush=True)
+                  f"{r['f1']:6.3f} {r['exact']:6.3f} {melds:>7} {r['median']:7.1f} {r['p95']:7.1f} "
+                  f"{r['jolys_hit']:3.0f}/{r['jolys']:<3.0f}", flush=True)
             if r["missed"]:
                 print("    melds missed, by first cause: "
                       + ", ".join(f"{n} {why}" for why, n in r["missed"].most_common()), flush=True)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Final
@@ -94,6 +94,12 @@ class TileSet:
     mark_ink: BGR | None
     joly: int
     engraved: bool
+    #: the Joly's design (``JOLY_DESIGNS``): ``JOLY_V1[joly]`` unless another was chosen
+    joly_design: str = ""
+
+    @property
+    def joly_face(self) -> str:
+        return self.joly_design or JOLY_V1[self.joly]
 
     @property
     def family(self) -> str:
@@ -125,9 +131,12 @@ def _jitter(rng: np.random.Generator, colour: BGR, amount: int) -> BGR:
 
 
 def random_set(rng: np.random.Generator, held_out_fonts: bool | None = False,
-               held_out_plastics: bool | None = False, fonts: tuple[Path, ...] | None = None) -> TileSet:
+               held_out_plastics: bool | None = False, fonts: tuple[Path, ...] | None = None,
+               jolys: str = "v1") -> TileSet:
     """A random tile set design from the given fonts and plastics (``fonts`` names the font
-    files instead)."""
+    files instead), its Joly drawn from the designs of the version ``jolys`` (``JOLYS``)."""
+    if jolys not in JOLYS:
+        raise ValueError(f"jolys must be one of {', '.join(JOLYS)}, not {jolys!r}")
     fonts = fonts or tile_fonts(held_out_fonts)
     if not fonts:
         raise RuntimeError("no numeral fonts installed (fonts-dejavu-core at least)")
@@ -143,9 +152,20 @@ def random_set(rng: np.random.Generator, held_out_fonts: bool | None = False,
     }
     mark = MARKS[int(rng.choice(len(MARKS), p=[0.4, 0.15, 0.1, 0.1, 0.25]))]
     mark_ink = None if rng.random() < 0.6 else _jitter(rng, (60, 120, 200), 40)
-    return TileSet(plastic, font, inks, float(rng.uniform(0, 5)), float(rng.uniform(0, 1)),
+    tset = TileSet(plastic, font, inks, float(rng.uniform(0, 5)), float(rng.uniform(0, 1)),
                    float(rng.uniform(0.32, 0.46)), float(rng.uniform(0.3, 0.42)), mark, mark_ink,
                    int(rng.integers(3)), bool(rng.random() < 0.25))
+    if jolys == "v1":
+        return tset
+    # chosen by a generator of the set's own, seeded by what was drawn for it, so that a scene
+    # drawn at another version is the same scene but for its Jolys' faces
+    own = np.random.default_rng([*(v for ink in inks.values() for v in ink), tset.joly,
+                                 round(tset.weight * 1e6), round(tset.height * 1e6)])
+    designs = JOLYS[jolys]
+    design = designs[int(own.integers(len(designs)))]
+    if jolys == "v3" and own.random() < 0.5:
+        design = f"emblem-{int(own.integers(1 << 30))}"
+    return replace(tset, joly_design=design)
 
 
 @lru_cache(maxsize=2048)
@@ -177,25 +197,194 @@ def _rounded_mask(w: int, h: int, radius: float) -> np.ndarray:
     return m
 
 
+#: The three smiling faces the first Jolys were drawn with (``TileSet.joly``): a red ring, a
+#: black ring, a sun (yellow disc, red ring).
+JOLY_V1: Final = ("smiley-red", "smiley-black", "smiley-sun")
+#: The Joly designs a scene's sets draw from, by version (``tile_scene``'s ``jolys``): ``v1``,
+#: the three smiling faces the shipped reader learnt; ``v2`` adds a jester in a three-pointed
+#: cap, a clown, a crowned face, a star and a letter J in the set's own typeface, as real
+#: sets print them; ``v3`` gives half the sets instead an emblem of their own (``emblem-SEED``:
+#: two to four shapes of the set's inks put together at random, ``_emblem``), so that what
+#: is learnt is a picture in the numeral's place, not a few pictures; ``held-out``, designs
+#: never drawn in training (a four-leaf clover, as the false jokers of okey sets, and a
+#: crescent moon's face), for the benchmark.
+JOLYS: Final = {
+    "v1": JOLY_V1,
+    "v2": (*JOLY_V1, "jester", "clown", "crown", "star", "letter"),
+    "v3": (*JOLY_V1, "jester", "clown", "crown", "star", "letter"),
+    "held-out": ("clover", "moon"),
+}
+#: Every Joly design drawn (``draw_joly``).
+JOLY_DESIGNS: Final = tuple(dict.fromkeys(d for v in JOLYS.values() for d in v))
+
+
+def _star(cx: float, cy: float, r: float, points: int = 5, inner: float = 0.45) -> np.ndarray:
+    a = np.arange(2 * points) * np.pi / points - np.pi / 2
+    rr = np.where(np.arange(2 * points) % 2 == 0, r, r * inner)
+    return np.stack([cx + rr * np.cos(a), cy + rr * np.sin(a)], axis=1).round().astype(np.int32)
+
+
+def _smile(img: np.ndarray, cx: float, cy: float, r: float, colour: tuple[float, ...], t: int) -> None:
+    """Two eyes and a smile of a face of radius ``r`` centred at (cx, cy)."""
+    e = max(1, round(r / 6))
+    cv2.circle(img, (round(cx - r / 3), round(cy - r / 4)), e, colour, -1, cv2.LINE_AA)
+    cv2.circle(img, (round(cx + r / 3), round(cy - r / 4)), e, colour, -1, cv2.LINE_AA)
+    cv2.ellipse(img, (round(cx), round(cy + r / 8)), (round(r / 2), round(r / 3)), 0, 20, 160,
+                colour, t, cv2.LINE_AA)
+
+
+#: The shapes an emblem is put together from (``_emblem``): no digit, no crescent.
+EMBLEM_SHAPES: Final = ("disc", "ring", "star", "polygon", "heart", "face", "rays", "letter", "bar")
+
+
+def _emblem(img: np.ndarray, tset: TileSet, seed: int, cx: float, cy: float,
+            r: float) -> tuple[float, float, float, float]:
+    """An emblem of two to four shapes (``EMBLEM_SHAPES``) drawn from ``seed`` in the set's inks,
+    within radius ``r`` of (cx, cy); its box."""
+    g = np.random.default_rng(seed)
+    inks = [tset.inks[c] for c in "RKBY"]
+    t = max(1, round(r / 6))
+    boxes = []
+    for k in range(int(g.integers(2, 5))):
+        shape = EMBLEM_SHAPES[int(g.integers(len(EMBLEM_SHAPES)))]
+        size = r * float(g.uniform(0.35, 0.9)) if k else r * float(g.uniform(0.7, 1.0))
+        off = g.uniform(-1, 1, 2) * (r - size) if k else np.zeros(2)
+        x, y = cx + float(off[0]), cy + float(off[1])
+        ink = inks[int(g.choice(4, p=[0.4, 0.35, 0.15, 0.1]))]
+        p = (round(x), round(y))
+        if shape == "disc":
+            cv2.circle(img, p, round(size), ink, -1, cv2.LINE_AA)
+        elif shape == "ring":
+            cv2.circle(img, p, round(size), ink, t, cv2.LINE_AA)
+        elif shape == "star":
+            pts = _star(x, y, size, int(g.integers(4, 9)), float(g.uniform(0.35, 0.6)))
+            cv2.fillPoly(img, [pts], ink, cv2.LINE_AA)
+        elif shape == "polygon":
+            n = int(g.integers(3, 7))
+            a = np.arange(n) * 2 * np.pi / n + float(g.uniform(0, np.pi))
+            pts = np.stack([x + size * np.cos(a), y + size * np.sin(a)], axis=1).round().astype(np.int32)
+            cv2.fillPoly(img, [pts], ink, cv2.LINE_AA)
+        elif shape == "heart":
+            h = size * 0.5
+            cv2.circle(img, (round(x - h * 0.9), round(y - h * 0.4)), round(h), ink, -1, cv2.LINE_AA)
+            cv2.circle(img, (round(x + h * 0.9), round(y - h * 0.4)), round(h), ink, -1, cv2.LINE_AA)
+            pts = np.array([[x - h * 1.85, y - h * 0.1], [x + h * 1.85, y - h * 0.1], [x, y + size]])
+            cv2.fillPoly(img, [pts.round().astype(np.int32)], ink, cv2.LINE_AA)
+        elif shape == "face":
+            cv2.circle(img, p, round(size), ink, t, cv2.LINE_AA)
+            _smile(img, x, y, size, inks[int(g.integers(4))], t)
+        elif shape == "rays":
+            for a in np.arange(int(g.integers(6, 13))) * 2 * np.pi / 12:
+                cv2.line(img, (round(x + size * 0.45 * np.cos(a)), round(y + size * 0.45 * np.sin(a))),
+                         (round(x + size * np.cos(a)), round(y + size * np.sin(a))), ink, t, cv2.LINE_AA)
+        elif shape == "letter":
+            mask = _numeral(str(tset.font), "JKRW&@"[int(g.integers(6))])
+            mh = max(4, round(size * 1.6))
+            mw = max(2, min(round(size * 1.8), round(mask.shape[1] * mh / mask.shape[0])))
+            _lay(img, cv2.resize(mask, (mw, mh), interpolation=cv2.INTER_AREA), round(x - mw / 2),
+                 round(y - mh / 2), np.array(ink, np.float32), False)
+        else:  # a bar across
+            turn = float(g.uniform(0, np.pi))
+            dx, dy = size * float(np.cos(turn)), size * float(np.sin(turn))
+            cv2.line(img, (round(x - dx), round(y - dy)), (round(x + dx), round(y + dy)), ink, 2 * t, cv2.LINE_AA)
+        reach = size * 1.05 + 2 * t
+        boxes.append((x - reach, y - reach, x + reach, y + reach))
+    b = np.array(boxes)
+    h, w = img.shape[:2]
+    return (max(0.0, float(b[:, 0].min())), max(0.0, float(b[:, 1].min())),
+            min(float(w), float(b[:, 2].max())), min(float(h), float(b[:, 3].max())))
+
+
 def draw_joly(img: np.ndarray, tset: TileSet, cx: float, cy: float, r: float,
               rng: np.random.Generator) -> tuple[float, float, float, float]:
-    """The Joly's face on ``img`` (float BGR), centred at (cx, cy) with radius ``r``; its box."""
-    colour = tset.inks["R"] if tset.joly != 1 else tset.inks["K"]
-    second = tset.inks["K"] if tset.joly == 2 else colour
+    """The Joly's face (``tset.joly_face``, one of ``JOLY_DESIGNS``) on ``img`` (float BGR),
+    centred at (cx, cy) within radius ``r``; its box."""
+    design = tset.joly_face
+    # a smiling face's inks are its design's; the other designs' red or black as the set drew
+    kind = JOLY_V1.index(design) if design in JOLY_V1 else tset.joly
+    colour = tset.inks["R"] if kind != 1 else tset.inks["K"]
+    second = tset.inks["K"] if kind == 2 else colour
     t = max(1, round(r / 6))
     c = (round(cx), round(cy))
-    if tset.joly != 2:
-        cv2.circle(img, c, round(r), colour, t, cv2.LINE_AA)
-    else:
-        cv2.circle(img, c, round(r), tset.inks["Y"], -1, cv2.LINE_AA)
-        cv2.circle(img, c, round(r), colour, t, cv2.LINE_AA)
-    e = max(1, round(r / 6))
-    cv2.circle(img, (round(cx - r / 3), round(cy - r / 4)), e, second, -1, cv2.LINE_AA)
-    cv2.circle(img, (round(cx + r / 3), round(cy - r / 4)), e, second, -1, cv2.LINE_AA)
-    cv2.ellipse(img, (round(cx), round(cy + r / 8)), (round(r / 2), round(r / 3)), 0, 20, 160,
-                second, t, cv2.LINE_AA)
-    r += t / 2 + 1  # the ring's stroke
-    return (cx - r, cy - r, cx + r, cy + r)
+    if design in JOLY_V1:
+        if kind != 2:
+            cv2.circle(img, c, round(r), colour, t, cv2.LINE_AA)
+        else:
+            cv2.circle(img, c, round(r), tset.inks["Y"], -1, cv2.LINE_AA)
+            cv2.circle(img, c, round(r), colour, t, cv2.LINE_AA)
+        _smile(img, cx, cy, r, second, t)
+        r += t / 2 + 1  # the ring's stroke
+        return (cx - r, cy - r, cx + r, cy + r)
+    other = tset.inks["K"] if kind != 1 else tset.inks["R"]
+    if design.startswith("emblem-"):
+        return _emblem(img, tset, int(design.removeprefix("emblem-")), cx, cy, r)
+    if design == "jester":  # a face under a cap of three points, a bell on each
+        fr = r * 0.55
+        fy = cy + r * 0.4
+        cv2.circle(img, (round(cx), round(fy)), round(fr), colour, t, cv2.LINE_AA)
+        _smile(img, cx, fy, fr, other, max(1, t - 1))
+        base = fy - fr * 0.8
+        tips = [(cx - r, cy - r * 0.7), (cx, cy - r), (cx + r, cy - r * 0.7)]
+        for k, (tx, ty) in enumerate(tips):
+            poly = np.array([[cx - fr * 1.1 + k * fr * 0.73, base], [cx - fr * 1.1 + (k + 1) * fr * 0.73, base],
+                             [tx, ty]]).round().astype(np.int32)
+            cv2.fillPoly(img, [poly], colour if k != 1 else other, cv2.LINE_AA)
+            cv2.circle(img, (round(tx), round(ty)), max(1, t), other if k != 1 else colour, -1, cv2.LINE_AA)
+        return (cx - r - t, cy - r - t, cx + r + t, fy + fr + t)
+    if design == "clown":  # a ring face, a round nose and tufts of hair either side
+        cv2.circle(img, c, round(r * 0.8), other, t, cv2.LINE_AA)
+        _smile(img, cx, cy + r * 0.1, r * 0.8, other, t)
+        cv2.circle(img, (round(cx), round(cy + r * 0.05)), max(2, round(r / 5)), colour, -1, cv2.LINE_AA)
+        for side in (-1, 1):
+            for k in range(3):
+                cv2.circle(img, (round(cx + side * r * 0.85), round(cy - r * 0.45 + k * r * 0.3)),
+                           max(1, round(r / 6)), colour, -1, cv2.LINE_AA)
+        return (cx - r - t, cy - r * 0.8 - t, cx + r + t, cy + r * 0.8 + t)
+    if design == "crown":  # a crown of three points over a small face
+        fr = r * 0.5
+        fy = cy + r * 0.45
+        cv2.circle(img, (round(cx), round(fy)), round(fr), other, t, cv2.LINE_AA)
+        _smile(img, cx, fy, fr, other, max(1, t - 1))
+        top, low = cy - r, fy - fr - t
+        crown = np.array([[cx - r * 0.8, low], [cx - r * 0.8, top + r * 0.3], [cx - r * 0.4, top + r * 0.6],
+                          [cx, top], [cx + r * 0.4, top + r * 0.6], [cx + r * 0.8, top + r * 0.3],
+                          [cx + r * 0.8, low]]).round().astype(np.int32)
+        cv2.fillPoly(img, [crown], colour, cv2.LINE_AA)
+        return (cx - r * 0.8, top, cx + r * 0.8, fy + fr + t)
+    if design == "star":  # a five-pointed star, a dot of the other ink in it
+        cv2.fillPoly(img, [_star(cx, cy, r)], colour, cv2.LINE_AA)
+        cv2.circle(img, c, max(1, round(r / 5)), other, -1, cv2.LINE_AA)
+        return (cx - r, cy - r, cx + r, cy + r * 0.81)
+    if design == "letter":  # a J in the set's own typeface, a small star beside it
+        mask = _numeral(str(tset.font), "J")
+        mh = max(4, round(r * 1.7))
+        mw = max(2, min(round(r * 1.6), round(mask.shape[1] * mh / mask.shape[0])))
+        m = cv2.resize(mask, (mw, mh), interpolation=cv2.INTER_AREA)
+        x0, y0 = round(cx - mw / 2 - r * 0.15), round(cy - mh / 2)
+        _lay(img, m, x0, y0, np.array(colour, np.float32), False)
+        sr = r * 0.3
+        cv2.fillPoly(img, [_star(cx + r * 0.7, cy - r * 0.65, sr)], other, cv2.LINE_AA)
+        return (min(x0, cx + r * 0.4), cy - r * 0.95, max(x0 + mw, cx + r), y0 + mh)
+    if design == "clover":  # four round leaves and a stem
+        lr = r * 0.36
+        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+            cv2.circle(img, (round(cx + dx * lr * 1.05), round(cy - r * 0.15 + dy * lr * 1.05)), round(lr),
+                       colour, -1, cv2.LINE_AA)
+        cv2.line(img, (round(cx), round(cy + r * 0.2)), (round(cx + r * 0.35), round(cy + r)), colour,
+                 max(1, t), cv2.LINE_AA)
+        return (cx - r * 0.75, cy - r * 0.9, cx + r * 0.75, cy + r + t)
+    if design == "moon":  # a crescent moon with an eye and a smile on its inner edge
+        mask = np.zeros(img.shape[:2], np.uint8)
+        cv2.circle(mask, c, round(r), 255, -1, cv2.LINE_AA)
+        cv2.circle(mask, (round(cx + r * 0.45), round(cy - r * 0.1)), round(r * 0.8), 0, -1, cv2.LINE_AA)
+        a = (mask.astype(np.float32) / 255.0)[..., None]
+        img[:] = img * (1 - a) + np.array(colour, np.float32) * a
+        xs = np.nonzero(mask.any(axis=0))[0]
+        cv2.circle(img, (round(cx - r * 0.05), round(cy - r * 0.3)), max(1, round(r / 7)), other, -1, cv2.LINE_AA)
+        cv2.ellipse(img, (round(cx), round(cy + r * 0.1)), (round(r / 3), round(r / 4)), 0, 20, 120,
+                    other, t, cv2.LINE_AA)
+        return (float(xs.min()), cy - r - 1, float(xs.max()) + 1, cy + r + 1)
+    raise ValueError(f"unknown Joly design {design!r} (one of {', '.join(JOLY_DESIGNS)})")
 
 
 def draw_face(tile: str, tset: TileSet, w: int, h: int, rng: np.random.Generator,
@@ -454,11 +643,14 @@ class _Placed:
     meld: int | None = None  # the meld of a row it was laid in
 
 
-def random_tile(rng: np.random.Generator) -> str:
+def random_tile(rng: np.random.Generator, joly_share: float = 0.0) -> str:
+    """Any tile, or with chance ``joly_share`` besides, the Joly (no draw for it at 0)."""
+    if joly_share > 0 and rng.random() < joly_share:
+        return "JY"
     return TILE_CLASSES[int(rng.integers(len(TILE_CLASSES)))]
 
 
-def random_meld(rng: np.random.Generator) -> list[str]:
+def random_meld(rng: np.random.Generator, joly_share: float = 0.0) -> list[str]:
     """A run, a group, a long row (a colour laid out 1–13) or a random row of tiles."""
     kind = rng.random()
     if kind < 0.35:
@@ -473,13 +665,13 @@ def random_meld(rng: np.random.Generator) -> list[str]:
     if kind < 0.7:
         c = COLOURS[int(rng.integers(4))]
         return [f"{c}{i}" for i in range(1, 14)]
-    return [random_tile(rng) for _ in range(int(rng.integers(2, 8)))]
+    return [random_tile(rng, joly_share) for _ in range(int(rng.integers(2, 8)))]
 
 
 def _layout(rng: np.random.Generator, size: tuple[int, int], tile_px: float, layout: str,
-            tsets: list[TileSet]) -> tuple[list[_Placed], list[tuple[np.ndarray, BGR]]]:
+            tsets: list[TileSet], joly_share: float = 0.0) -> tuple[list[_Placed], list[tuple[np.ndarray, BGR]]]:
     """Tiles placed on a ``size`` (w, h) table, tile height ``tile_px``; and racks (polygon,
-    colour) to draw under them."""
+    colour) to draw under them. ``joly_share``: as ``random_tile``'s."""
     W, H = size
     th = tile_px
     aspect = float(rng.uniform(0.62, 0.8))
@@ -512,7 +704,8 @@ def _layout(rng: np.random.Generator, size: tuple[int, int], tile_px: float, lay
             y = oy + r * row_gap + th / 2
             row_start = x
             while x < ox + span_w:
-                meld = random_meld(rng) if not rack else [random_tile(rng) for _ in range(int(rng.integers(3, 15)))]
+                meld = (random_meld(rng, joly_share) if not rack
+                        else [random_tile(rng, joly_share) for _ in range(int(rng.integers(3, 15)))])
                 meld_id = None if rack else melds
                 melds += 1
                 if not rack and rng.random() < 0.3:
@@ -544,7 +737,7 @@ def _layout(rng: np.random.Generator, size: tuple[int, int], tile_px: float, lay
             if any(np.hypot(cx - q.cx, cy - q.cy) < diag * 0.85 for q in placed):
                 continue
             down = rng.random() < 0.12
-            placed.append(_Placed(None if down else random_tile(rng), pick(), cx, cy, tw, th,
+            placed.append(_Placed(None if down else random_tile(rng, joly_share), pick(), cx, cy, tw, th,
                                   float(rng.uniform(0, 2 * np.pi))))
     return placed, racks
 
@@ -646,7 +839,8 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
                card_fonts: tuple[Path, ...] | None = None, surfaces: str = "v1",
                surface: str | None = None, dark_decks: float = 0.0,
                casts: str = "v1", perspective: str = "corners",
-               slants: str = "v1") -> tuple[np.ndarray, list[SceneTile]]:
+               slants: str = "v1", jolys: str = "v1",
+               joly_share: float = 0.0) -> tuple[np.ndarray, list[SceneTile]]:
     """A drawn table ``size`` (w, h) of tiles, as a camera sees it, and its tiles.
 
     ``tile_px`` is the range of a tile's height in pixels (log-uniform); ``layout`` is
@@ -663,7 +857,10 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
     deck whose light pips the reader must learn are not tiles; at 0 no draw is made for it).
     The table's surface is ``surface`` when given, else one drawn from the version
     ``surfaces`` (``table_texture``), and its light's colour one of the version ``casts``
-    (``CASTS``). Tiles whose centre lies outside the image are not listed."""
+    (``CASTS``). Its sets' Jolys are drawn from the designs of the version ``jolys``
+    (``JOLYS``), and a share ``joly_share`` of the tiles laid face up at random (in racks,
+    scattered, random rows) are Jolys besides those drawn as any tile (at 0 no draw is made
+    for it). Tiles whose centre lies outside the image are not listed."""
     if casts not in CASTS:
         raise ValueError(f"casts must be one of {', '.join(CASTS)}, not {casts!r}")
     if perspective not in PERSPECTIVES:
@@ -674,8 +871,8 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
     layout = layout or str(rng.choice(["rows", "rack", "scattered"], p=[0.5, 0.2, 0.3]))
     th = float(np.exp(rng.uniform(np.log(tile_px[0]), np.log(tile_px[1]))))
     n_sets = sets or (1 if rng.random() < 0.8 else 2)
-    tsets = [random_set(rng, held_out_fonts, held_out_plastics, fonts) for _ in range(n_sets)]
-    placed, racks = _layout(rng, size, th, layout, tsets)
+    tsets = [random_set(rng, held_out_fonts, held_out_plastics, fonts, jolys) for _ in range(n_sets)]
+    placed, racks = _layout(rng, size, th, layout, tsets, joly_share)
     table = table_texture(H, W, rng, surface, surfaces)
     canvas = table.copy()
     for poly, colour in racks:

@@ -122,22 +122,25 @@ Drawn = tuple[np.ndarray, dict[str, np.ndarray]]
 def draw(rng: np.random.Generator, crop: int, cards: float = 0.0,
          fonts: tuple[Path, ...] | None = None, card_fonts: tuple[Path, ...] | None = None,
          surfaces: str = "v1", tile_px: tuple[float, float] = TILE_PX, dark_decks: float = 0.0,
-         casts: str = "v1", slants: str = "v1") -> Drawn:
+         casts: str = "v1", slants: str = "v1", jolys: str = "v1", joly_share: float = 0.0) -> Drawn:
     """One training scene (on a table surface of version ``surfaces``, its tiles ``tile_px``
     pixels high, a share ``dark_decks`` of its cards' decks light on dark, under a light of
-    the version ``casts``, slanted as the version ``slants`` says) and its targets."""
+    the version ``casts``, slanted as the version ``slants`` says, its Jolys of the designs of
+    the version ``jolys``, a share ``joly_share`` of its tiles laid at random Jolys besides) and
+    its targets."""
     image, tiles = tile_scene(rng, (crop, crop), tile_px, cards=cards, fonts=fonts, card_fonts=card_fonts,
-                              surfaces=surfaces, dark_decks=dark_decks, casts=casts, slants=slants)
+                              surfaces=surfaces, dark_decks=dark_decks, casts=casts, slants=slants,
+                              jolys=jolys, joly_share=joly_share)
     return image, targets(tiles, crop)
 
 
 def draw_seeded(seed: Seed, crop: int, cards: float, fonts: tuple[Path, ...] | None,
                 card_fonts: tuple[Path, ...] | None, surfaces: str = "v1",
                 tile_px: tuple[float, float] = TILE_PX, dark_decks: float = 0.0, casts: str = "v1",
-                slants: str = "v1") -> Drawn:
+                slants: str = "v1", jolys: str = "v1", joly_share: float = 0.0) -> Drawn:
     """``draw`` from a seed of its own (run seed, step, place in the batch): a worker's task."""
     return draw(np.random.default_rng(list(seed)), crop, cards, fonts, card_fonts, surfaces, tile_px, dark_decks,
-                casts, slants)
+                casts, slants, jolys, joly_share)
 
 
 def stack(drawn: list[Drawn]) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
@@ -149,10 +152,11 @@ def stack(drawn: list[Drawn]) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
 def batch(rng: np.random.Generator, n: int, crop: int, cards: float = 0.0,
           fonts: tuple[Path, ...] | None = None, card_fonts: tuple[Path, ...] | None = None,
           surfaces: str = "v1", tile_px: tuple[float, float] = TILE_PX, dark_decks: float = 0.0,
-          casts: str = "v1", slants: str = "v1") -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+          casts: str = "v1", slants: str = "v1", jolys: str = "v1",
+          joly_share: float = 0.0) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
     """``n`` scenes drawn one after another from ``rng``."""
-    return stack([draw(rng, crop, cards, fonts, card_fonts, surfaces, tile_px, dark_decks, casts, slants)
-                  for _ in range(n)])
+    return stack([draw(rng, crop, cards, fonts, card_fonts, surfaces, tile_px, dark_decks, casts, slants, jolys,
+                       joly_share) for _ in range(n)])
 
 
 def tile_range(text: str) -> tuple[float, float]:
@@ -225,6 +229,15 @@ def main() -> None:
     ap.add_argument("--slants", choices=SLANTS, default="v1",
                     help="the version of how slanted scenes are seen (vision.tile_synth.SLANTS; v2 sees "
                          "half of them by a tilted camera; default v1, as the shipped reader's tile stage)")
+    ap.add_argument("--jolys", choices=("v1", "v2", "v3"), default="v1",
+                    help="the version of the Joly designs the sets print (vision.tile_synth.JOLYS; v2 adds "
+                         "a jester, a clown, a crown, a star and a letter J to the three smiling faces, v3 "
+                         "gives half the sets an emblem of random shapes instead; the scenes are otherwise "
+                         "the same; default v1, as the shipped reader's tile stage)")
+    ap.add_argument("--joly-share", type=float, default=0.0,
+                    help="the share of the tiles laid at random (racks, scattered, random rows) made Jolys "
+                         "besides those drawn as any tile (vision.tile_synth.tile_scene's joly_share; default 0, "
+                         "no draw for it, as the shipped reader's tile stage)")
     ap.add_argument("--init-onnx", type=Path, default=None,
                     help="train on from these exported weights (their batch norms folded in and "
                          "kept fixed) instead of from random ones")
@@ -239,7 +252,8 @@ def main() -> None:
     # the drawing processes are forked before the device starts threads of its own
     drawn_for = SeededBatches(partial(draw_seeded, crop=args.crop, cards=args.cards, fonts=fonts,
                                       card_fonts=card_fonts, surfaces=args.surfaces, tile_px=tile_px,
-                                      dark_decks=args.dark_decks, casts=args.casts, slants=args.slants),
+                                      dark_decks=args.dark_decks, casts=args.casts, slants=args.slants,
+                                      jolys=args.jolys, joly_share=args.joly_share),
                               args.seed, args.batch, args.steps, args.workers)
     model = TileNet(args.width)
     if args.init_onnx is not None:
@@ -261,6 +275,10 @@ def main() -> None:
         sig["casts"] = args.casts
     if args.slants != "v1":  # and its slants
         sig["slants"] = args.slants
+    if args.jolys != "v1":  # and its Jolys
+        sig["jolys"] = args.jolys
+    if args.joly_share:
+        sig["joly_share"] = args.joly_share
     if args.init_onnx is not None:
         sig["init"] = str(args.init_onnx)
     if args.fresh:
@@ -284,7 +302,7 @@ def main() -> None:
                 x, t = stack(drawn_for(step))
             else:
                 x, t = batch(rng, args.batch, args.crop, args.cards, fonts, card_fonts, args.surfaces,
-                             tile_px, args.dark_decks, args.casts, args.slants)
+                             tile_px, args.dark_decks, args.casts, args.slants, args.jolys, args.joly_share)
             x, t = x.to(args.device), {k: v.to(args.device) for k, v in t.items()}
             with state.precision(args.precision, args.device):
                 out = model(x)
