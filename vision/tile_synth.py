@@ -297,8 +297,9 @@ def _emblem(img: np.ndarray, tset: TileSet, seed: int, cx: float, cy: float,
 
 def draw_joly(img: np.ndarray, tset: TileSet, cx: float, cy: float, r: float,
               rng: np.random.Generator) -> tuple[float, float, float, float]:
-    """The Joly's face (``tset.joly_face``, one of ``JOLY_DESIGNS``) on ``img`` (float BGR),
-    centred at (cx, cy) within radius ``r``; its box."""
+    """The Joly's face (``tset.joly_face``: one of ``JOLY_DESIGNS``, or ``emblem-SEED``, an
+    emblem drawn from that seed by ``_emblem``) on ``img`` (float BGR), centred at (cx, cy)
+    within radius ``r``; its box."""
     design = tset.joly_face
     # a smiling face's inks are its design's; the other designs' red or black as the set drew
     kind = JOLY_V1.index(design) if design in JOLY_V1 else tset.joly
