@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -49,12 +50,9 @@ def test_every_design_prints_ink_inside_its_box_on_the_face(design: str) -> None
 
 def _scene(jolys: str | None, seed: int):  # type: ignore[no-untyped-def]
     rng = np.random.default_rng(seed)
-    if jolys is None:  # the default
-        image, tiles = tile_scene(rng, (200, 150), (30.0, 40.0), "scattered", None, None, 0.0, sets=1,
-                                  fonts=BUNDLED, surface="plain", joly_share=0.3)
-    else:
-        image, tiles = tile_scene(rng, (200, 150), (30.0, 40.0), "scattered", None, None, 0.0, sets=1,
-                                  fonts=BUNDLED, surface="plain", joly_share=0.3, jolys=jolys)
+    drawn = partial(tile_scene, rng, (200, 150), (30.0, 40.0), "scattered", None, None, 0.0, sets=1,
+                    fonts=BUNDLED, surface="plain", joly_share=0.3)
+    image, tiles = drawn() if jolys is None else drawn(jolys=jolys)  # None: the default
     return image, tiles, rng
 
 

@@ -163,7 +163,7 @@ def random_set(rng: np.random.Generator, held_out_fonts: bool | None = False,
                                  round(tset.weight * 1e6), round(tset.height * 1e6)])
     designs = JOLYS[jolys]
     design = designs[int(own.integers(len(designs)))]
-    if jolys == "v3" and own.random() < 0.5:
+    if jolys in EMBLEMS and own.random() < EMBLEMS[jolys]:
         design = f"emblem-{int(own.integers(1 << 30))}"
     return replace(tset, joly_design=design)
 
@@ -208,12 +208,10 @@ JOLY_V1: Final = ("smiley-red", "smiley-black", "smiley-sun")
 #: is learnt is a picture in the numeral's place, not a few pictures; ``held-out``, designs
 #: never drawn in training (a four-leaf clover, as the false jokers of okey sets, and a
 #: crescent moon's face), for the benchmark.
-JOLYS: Final = {
-    "v1": JOLY_V1,
-    "v2": (*JOLY_V1, "jester", "clown", "crown", "star", "letter"),
-    "v3": (*JOLY_V1, "jester", "clown", "crown", "star", "letter"),
-    "held-out": ("clover", "moon"),
-}
+_NAMED_JOLYS: Final = (*JOLY_V1, "jester", "clown", "crown", "star", "letter")
+JOLYS: Final = {"v1": JOLY_V1, "v2": _NAMED_JOLYS, "v3": _NAMED_JOLYS, "held-out": ("clover", "moon")}
+#: The share of the sets given an emblem of their own instead of a named design, by version.
+EMBLEMS: Final = {"v3": 0.5}
 #: Every Joly design drawn (``draw_joly``).
 JOLY_DESIGNS: Final = tuple(dict.fromkeys(d for v in JOLYS.values() for d in v))
 

@@ -24,6 +24,7 @@ import json
 import math
 import os
 import time
+from dataclasses import dataclass, fields
 from functools import partial
 from pathlib import Path
 
@@ -34,7 +35,7 @@ import torch.nn.functional as F
 from engine.tiles import COLOURS
 from vision.inference import file_sha256
 from vision.tile_reader import N_NUMBERS, TILE_OUT, description
-from vision.tile_synth import CASTS, SLANTS, SURFACES, SceneTile, tile_scene
+from vision.tile_synth import CASTS, JOLYS, SLANTS, SURFACES, SceneTile, tile_scene
 from vision.train import seeded, state, typefaces
 from vision.train.net import freeze_norms, load_exported
 from vision.train.seeded import Seed, SeededBatches
@@ -119,28 +120,43 @@ def loss_fn(out: torch.Tensor, t: dict[str, torch.Tensor]) -> tuple[torch.Tensor
 Drawn = tuple[np.ndarray, dict[str, np.ndarray]]
 
 
+@dataclass(frozen=True)
+class SceneOptions:
+    """What the training scenes are drawn with, as ``tile_scene``'s arguments of the same
+    names: the version of the table surfaces, the range of the tiles' heights in pixels, the
+    share of the cards' decks forced light on dark, the versions of the light's colour, of how
+    slanted scenes are seen and of the Joly designs, and the share of the tiles laid at random
+    made Jolys besides. The defaults are the shipped reader's first tile stage's."""
+
+    surfaces: str = "v1"
+    tile_px: tuple[float, float] = TILE_PX
+    dark_decks: float = 0.0
+    casts: str = "v1"
+    slants: str = "v1"
+    jolys: str = "v1"
+    joly_share: float = 0.0
+
+    def signature(self) -> dict[str, object]:
+        """The options not at their defaults, for a checkpoint's signature (each left out at
+        its default, so that the checkpoints of runs from before it existed still resume)."""
+        return {f.name: list(v) if isinstance(v, tuple) else v
+                for f in fields(self) if (v := getattr(self, f.name)) != f.default}
+
+
 def draw(rng: np.random.Generator, crop: int, cards: float = 0.0,
          fonts: tuple[Path, ...] | None = None, card_fonts: tuple[Path, ...] | None = None,
-         surfaces: str = "v1", tile_px: tuple[float, float] = TILE_PX, dark_decks: float = 0.0,
-         casts: str = "v1", slants: str = "v1", jolys: str = "v1", joly_share: float = 0.0) -> Drawn:
-    """One training scene (on a table surface of version ``surfaces``, its tiles ``tile_px``
-    pixels high, a share ``dark_decks`` of its cards' decks light on dark, under a light of
-    the version ``casts``, slanted as the version ``slants`` says, its Jolys of the designs of
-    the version ``jolys``, a share ``joly_share`` of its tiles laid at random Jolys besides) and
-    its targets."""
-    image, tiles = tile_scene(rng, (crop, crop), tile_px, cards=cards, fonts=fonts, card_fonts=card_fonts,
-                              surfaces=surfaces, dark_decks=dark_decks, casts=casts, slants=slants,
-                              jolys=jolys, joly_share=joly_share)
+         options: SceneOptions = SceneOptions()) -> Drawn:
+    """One training scene drawn with ``options``, and its targets."""
+    image, tiles = tile_scene(rng, (crop, crop), options.tile_px, cards=cards, fonts=fonts, card_fonts=card_fonts,
+                              surfaces=options.surfaces, dark_decks=options.dark_decks, casts=options.casts,
+                              slants=options.slants, jolys=options.jolys, joly_share=options.joly_share)
     return image, targets(tiles, crop)
 
 
 def draw_seeded(seed: Seed, crop: int, cards: float, fonts: tuple[Path, ...] | None,
-                card_fonts: tuple[Path, ...] | None, surfaces: str = "v1",
-                tile_px: tuple[float, float] = TILE_PX, dark_decks: float = 0.0, casts: str = "v1",
-                slants: str = "v1", jolys: str = "v1", joly_share: float = 0.0) -> Drawn:
+                card_fonts: tuple[Path, ...] | None, options: SceneOptions = SceneOptions()) -> Drawn:
     """``draw`` from a seed of its own (run seed, step, place in the batch): a worker's task."""
-    return draw(np.random.default_rng(list(seed)), crop, cards, fonts, card_fonts, surfaces, tile_px, dark_decks,
-                casts, slants, jolys, joly_share)
+    return draw(np.random.default_rng(list(seed)), crop, cards, fonts, card_fonts, options)
 
 
 def stack(drawn: list[Drawn]) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
@@ -151,12 +167,9 @@ def stack(drawn: list[Drawn]) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
 
 def batch(rng: np.random.Generator, n: int, crop: int, cards: float = 0.0,
           fonts: tuple[Path, ...] | None = None, card_fonts: tuple[Path, ...] | None = None,
-          surfaces: str = "v1", tile_px: tuple[float, float] = TILE_PX, dark_decks: float = 0.0,
-          casts: str = "v1", slants: str = "v1", jolys: str = "v1",
-          joly_share: float = 0.0) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+          options: SceneOptions = SceneOptions()) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
     """``n`` scenes drawn one after another from ``rng``."""
-    return stack([draw(rng, crop, cards, fonts, card_fonts, surfaces, tile_px, dark_decks, casts, slants, jolys,
-                       joly_share) for _ in range(n)])
+    return stack([draw(rng, crop, cards, fonts, card_fonts, options) for _ in range(n)])
 
 
 def tile_range(text: str) -> tuple[float, float]:
@@ -229,7 +242,7 @@ def main() -> None:
     ap.add_argument("--slants", choices=SLANTS, default="v1",
                     help="the version of how slanted scenes are seen (vision.tile_synth.SLANTS; v2 sees "
                          "half of them by a tilted camera; default v1, as the shipped reader's tile stage)")
-    ap.add_argument("--jolys", choices=("v1", "v2", "v3"), default="v1",
+    ap.add_argument("--jolys", choices=tuple(v for v in JOLYS if v != "held-out"), default="v1",
                     help="the version of the Joly designs the sets print (vision.tile_synth.JOLYS; v2 adds "
                          "a jester, a clown, a crown, a star and a letter J to the three smiling faces, v3 "
                          "gives half the sets an emblem of random shapes instead; the scenes are otherwise "
@@ -250,10 +263,10 @@ def main() -> None:
     if args.workers and not args.scene_seeds:
         raise SystemExit("error: --workers draws scenes in parallel only with --scene-seeds")
     # the drawing processes are forked before the device starts threads of its own
+    options = SceneOptions(args.surfaces, tile_px, args.dark_decks, args.casts, args.slants, args.jolys,
+                           args.joly_share)
     drawn_for = SeededBatches(partial(draw_seeded, crop=args.crop, cards=args.cards, fonts=fonts,
-                                      card_fonts=card_fonts, surfaces=args.surfaces, tile_px=tile_px,
-                                      dark_decks=args.dark_decks, casts=args.casts, slants=args.slants,
-                                      jolys=args.jolys, joly_share=args.joly_share),
+                                      card_fonts=card_fonts, options=options),
                               args.seed, args.batch, args.steps, args.workers)
     model = TileNet(args.width)
     if args.init_onnx is not None:
@@ -265,20 +278,8 @@ def main() -> None:
                                          "typefaces", "card_typefaces")}
     if args.scene_seeds:  # a checkpoint of the other way of drawing is another run
         sig["scene_seeds"] = True
-    if args.surfaces != "v1":  # v1 (the earlier reader's surfaces) stays out of the signature
-        sig["surfaces"] = args.surfaces
-    if tile_px != TILE_PX:  # so does the earlier readers' range
-        sig["tile_px"] = list(tile_px)
-    if args.dark_decks:  # and the shipped reader's decks (none forced light on dark)
-        sig["dark_decks"] = args.dark_decks
-    if args.casts != "v1":  # and its light
-        sig["casts"] = args.casts
-    if args.slants != "v1":  # and its slants
-        sig["slants"] = args.slants
-    if args.jolys != "v1":  # and its Jolys
-        sig["jolys"] = args.jolys
-    if args.joly_share:
-        sig["joly_share"] = args.joly_share
+    # the scenes' options at their defaults (the shipped first tile stage's) stay out of it
+    sig.update(options.signature())
     if args.init_onnx is not None:
         sig["init"] = str(args.init_onnx)
     if args.fresh:
@@ -301,8 +302,7 @@ def main() -> None:
             if args.scene_seeds:
                 x, t = stack(drawn_for(step))
             else:
-                x, t = batch(rng, args.batch, args.crop, args.cards, fonts, card_fonts, args.surfaces,
-                             tile_px, args.dark_decks, args.casts, args.slants, args.jolys, args.joly_share)
+                x, t = batch(rng, args.batch, args.crop, args.cards, fonts, card_fonts, options)
             x, t = x.to(args.device), {k: v.to(args.device) for k, v in t.items()}
             with state.precision(args.precision, args.device):
                 out = model(x)
