@@ -23,10 +23,13 @@ reader: precision, recall, F1 (a tile counts as right when the image holds one m
 label; ``??`` counts as a reading, never right), the share of tables read exactly, the
 melds laid in rows grouped exactly (one group of the reading holds the meld's tiles, each
 named right, and nothing else; racks and scattered tiles lay none, ``-``), median / p95
-ms, and the Jolys read as the Joly where they lie, of the Jolys laid; under it, the melds missed, each by its first cause (``meld_misses``). ``--calibrated`` also reads each table as on a calibrated mat: given the scale a mat
-calibration would give (``px_per_mm``: the drawn tiles' median height over
-``vision.tile_reader.TILE_MM``, off by a factor of up to 1.1 either way, as real sets
-differ), which sizes the first look.
+ms, and the Jolys read as the Joly where they lie, of the Jolys laid. Under it, the tiles
+whose numeral the photo's edge cuts, by how they were read (``cut_reads``: named right, left
+``??`` as a tile that cannot be read should be, misnamed, not found), and the melds missed,
+each by its first cause (``meld_misses``). ``--calibrated`` also reads each table as on a
+calibrated mat: given the scale a mat calibration would give (``px_per_mm``: the drawn
+tiles' median height over ``vision.tile_reader.TILE_MM``, off by a factor of up to 1.1 either
+way, as real sets differ), which sizes the first look.
 """
 
 from __future__ import annotations
@@ -175,6 +178,28 @@ def jolys_read(tiles: list[SceneTile], reading: TableReading) -> tuple[int, int]
     return read, len(quads)
 
 
+#: How a tile whose numeral the photo's edge cuts was read (``cut_reads``).
+CUT_OUTCOMES = ("right", "??", "misnamed", "not found")
+
+
+def cut_reads(tiles: list[SceneTile], reading: TableReading, size: tuple[int, int]) -> Counter[str]:
+    """The tiles of ``tiles`` whose numeral the edge of a ``size`` (width, height) photo cuts,
+    by how they were read: ``right`` (a read whose centre lies on the tile names it),
+    ``??`` (its only reads are ``??``: unread, as the contract wants of a tile it cannot
+    read), ``misnamed`` (a read names another tile: a cut numeral guessed), ``not found``."""
+    w, h = size
+    centres = [((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2) for c in reading.cards]
+    out: Counter[str] = Counter()
+    for t in tiles:
+        n = t.numeral
+        if (n[:, 0] >= 0).all() and (n[:, 0] <= w).all() and (n[:, 1] >= 0).all() and (n[:, 1] <= h).all():
+            continue
+        q = t.quad.astype(np.float32)
+        names = {c.card for c, p in zip(reading.cards, centres, strict=True) if cv2.pointPolygonTest(q, p, False) >= 0}
+        out[("right" if t.tile in names else "??" if names == {"??"} else "misnamed") if names else "not found"] += 1
+    return out
+
+
 def scale_of(tiles: list[SceneTile], rng: np.random.Generator) -> float:
     """The scale (pixels a millimetre) a mat calibration would give for a table of ``tiles``,
     if they were ``TILE_MM`` high: their median height over it, off by a factor of up to 1.1
@@ -193,6 +218,7 @@ def run(source: str, reader: Reader, tables: int, seed: int) -> dict[str, Any]:
     errors = np.random.default_rng([seed, list(SOURCES).index(source), 1])
     right = n_got = n_want = exact = melds_hit = melds = jolys = jolys_hit = 0
     missed: Counter[str] = Counter()
+    cut: Counter[str] = Counter()
     times = []
     for _ in range(tables):
         image, tiles = source_scene(source, rng, errors)
@@ -210,12 +236,13 @@ def run(source: str, reader: Reader, tables: int, seed: int) -> dict[str, Any]:
         missed += why
         j_hit, j = jolys_read(tiles, reading)
         jolys_hit, jolys = jolys_hit + j_hit, jolys + j
+        cut += cut_reads(tiles, reading, (image.shape[1], image.shape[0]))
     p = right / max(1, n_got)
     rc = right / max(1, n_want)
     return {"precision": p, "recall": rc, "f1": 2 * p * rc / max(1e-9, p + rc), "exact": exact / tables,
             "median": statistics.median(times), "p95": p95(times), "tiles": n_want,
             "melds_hit": melds_hit, "melds": melds, "missed": missed, "jolys_hit": jolys_hit,
-            "jolys": jolys}
+            "jolys": jolys, "cut": cut}
 
 
 def main() -> int:
@@ -285,6 +312,9 @@ def main() -> int:
             print(f"{source:18} {name:9} {r['tiles']:5.0f} {r['precision']:6.3f} {r['recall']:6.3f} "
                   f"{r['f1']:6.3f} {r['exact']:6.3f} {melds:>7} {r['median']:7.1f} {r['p95']:7.1f} "
                   f"{r['jolys_hit']:3.0f}/{r['jolys']:<3.0f}", flush=True)
+            if r["cut"]:
+                print(f"    tiles whose numeral the edge cuts: {r['cut'].total()}: "
+                      + ", ".join(f"{why} {r['cut'][why]}" for why in CUT_OUTCOMES), flush=True)
             if r["missed"]:
                 print("    melds missed, by first cause: "
                       + ", ".join(f"{n} {why}" for why, n in r["missed"].most_common()), flush=True)

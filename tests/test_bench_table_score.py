@@ -213,3 +213,28 @@ def test_a_tile_meld_missed_is_put_down_to_its_first_cause() -> None:
     assert why(whole, ((0, 1), (2,), (3, 4, 5))) == (1, {"split": 1})
     assert why(whole, ((0, 1, 2, 3, 4, 5),)) == (0, {"merged": 2})
     assert why([*whole, read("Y9", 600)], ((0, 1, 2, 6), (3, 4, 5))) == (1, {"extra read": 1})
+
+
+def test_a_tile_the_photos_edge_cuts_is_counted_by_how_it_was_read() -> None:
+    from bench_tiles_learnt import cut_reads
+
+    from vision.tile_synth import SceneTile
+
+    def tile(name: str, x: float, y: float) -> SceneTile:  # 45 wide, 60 high, its numeral the top half
+        quad = np.array([[x, y], [x + 45, y], [x + 45, y + 60], [x, y + 60]], np.float32)
+        numeral = np.array([[x + 10, y + 5], [x + 35, y + 5], [x + 35, y + 30], [x + 10, y + 30]], np.float32)
+        return SceneTile(name, quad, numeral)
+
+    # a photo 300 pixels wide: the tiles at 270 show their numerals' left halves, the one at 100 all of it
+    tiles = [tile("R5", 100, 100), tile("B9", 270, 100), tile("K4", 270, 200), tile("Y1", 270, 300)]
+
+    def read(name: str, x: float, y: float) -> DetectedCard:
+        return DetectedCard(name, (x + 5, y + 5, min(x + 40, 300), y + 55), 0.9)
+
+    reading = TableReading((read("R5", 100, 100), read("B9", 270, 100), read("??", 270, 200), read("B3", 270, 300)),
+                           ((0,), (1,), (2,), (3,)))
+    assert cut_reads(tiles, reading, (300, 400)) == {"right": 1, "??": 1, "misnamed": 1}
+    # read right beside a ??: right; not read at all: not found; a wider photo cuts none
+    beside = TableReading((read("B9", 270, 100), read("??", 272, 100)), ((0, 1),))
+    assert cut_reads(tiles, beside, (300, 400)) == {"right": 1, "not found": 2}
+    assert cut_reads(tiles, reading, (400, 400)) == {}
