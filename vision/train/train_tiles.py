@@ -32,65 +32,22 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from engine.tiles import COLOURS
 from vision.inference import file_sha256
 from vision.tile_reader import N_NUMBERS, TILE_OUT, description
-from vision.tile_synth import CASTS, JOLYS, SLANTS, SURFACES, SceneTile, tile_scene
+from vision.tile_synth import CASTS, JOLYS, SLANTS, SURFACES, tile_scene
 from vision.train import seeded, state, typefaces
 from vision.train.net import freeze_norms, load_exported
 from vision.train.seeded import Seed, SeededBatches
 from vision.train.tile_net import TileNet
+from vision.train.tile_targets import FLAT, targets
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_OUT = REPO / "vision" / "weights" / "tilenet.onnx"
-STRIDE = 4
 #: The range of tile heights (pixels) drawn in training crops; the reader scales photos so
 #: tiles reach the network near the middle of it (``vision.tile_reader.TARGET_TILE``).
 TILE_PX = (22.0, 110.0)
 #: The share of training scenes with playing cards lying among (or instead of) the tiles.
 CARDS = 0.3
-
-
-def targets(tiles: list[SceneTile], crop: int) -> dict[str, np.ndarray]:
-    """Stride-4 training targets for one crop: heat (Gaussian at each tile's centre, 1 at
-    its cell), log box size, up direction, number (0–12, 13 the Joly) and colour (-1 for the
-    Joly) on the 3×3 cells around each centre (nearest tile wins; -1 elsewhere)."""
-    g = crop // STRIDE
-    heat = np.zeros((g, g), np.float32)
-    size = np.zeros((2, g, g), np.float32)
-    up = np.zeros((2, g, g), np.float32)
-    num = np.full((g, g), -1, np.int64)
-    col = np.full((g, g), -1, np.int64)
-    near = np.full((g, g), np.inf, np.float32)
-    for t in tiles:
-        cx, cy = t.centre
-        x0, y0, x1, y1 = t.box
-        w, h = max(2.0, x1 - x0), max(2.0, y1 - y0)
-        gx, gy = cx / STRIDE - 0.5, cy / STRIDE - 0.5
-        ix, iy = int(round(gx)), int(round(gy))
-        side = math.dist(t.quad[0], t.quad[1]) / STRIDE
-        sigma = max(0.7, side / 6)
-        r = int(math.ceil(3 * sigma))
-        ya, yb, xa, xb = max(0, iy - r), min(g, iy + r + 1), max(0, ix - r), min(g, ix + r + 1)
-        if ya < yb and xa < xb:
-            ys, xs = np.mgrid[ya:yb, xa:xb]
-            np.maximum(heat[ya:yb, xa:xb], np.exp(-((xs - ix) ** 2 + (ys - iy) ** 2) / (2 * sigma * sigma)),
-                       out=heat[ya:yb, xa:xb])
-        if 0 <= ix < g and 0 <= iy < g:
-            heat[iy, ix] = 1.0
-        reach = 1 if side >= 5 else 0
-        for yy in range(iy - reach, iy + reach + 1):
-            for xx in range(ix - reach, ix + reach + 1):
-                if 0 <= xx < g and 0 <= yy < g:
-                    d = (xx - gx) ** 2 + (yy - gy) ** 2
-                    if d < near[yy, xx]:
-                        near[yy, xx] = d
-                        size[:, yy, xx] = (math.log(w / STRIDE), math.log(h / STRIDE))
-                        up[:, yy, xx] = t.up
-                        joly = t.tile == "JY"
-                        num[yy, xx] = 13 if joly else int(t.tile[1:]) - 1
-                        col[yy, xx] = -1 if joly else COLOURS.index(t.tile[0])
-    return {"heat": heat, "size": size, "up": up, "num": num, "col": col}
 
 
 def focal(logits: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
@@ -102,15 +59,30 @@ def focal(logits: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
     return (pos_l + neg_l).sum() / pos.sum().clamp(min=1.0)
 
 
+def classes_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy of ``logits`` (N, C, H, W) against ``target`` (N, H, W) over the cells
+    that name a class, ``-1`` cells ignored; a ``FLAT`` cell's target is every class alike
+    (its loss the mean of the negative log-probabilities). The mean over the cells counted."""
+    flat = target == FLAT
+    if not flat.any():  # no cut numerals: the plain cross-entropy (the shipped recipe's numbers)
+        return F.cross_entropy(logits, target, ignore_index=-1)
+    logp = F.log_softmax(logits, dim=1)
+    named = target >= 0
+    picked = -logp.gather(1, target.clamp(min=0)[:, None])[:, 0]
+    spread = -logp.mean(dim=1)
+    total = (picked * named).sum() + (spread * flat).sum()
+    return total / (named.sum() + flat.sum())
+
+
 def loss_fn(out: torch.Tensor, t: dict[str, torch.Tensor]) -> tuple[torch.Tensor, dict[str, float]]:
     heat, size, up = out[:, 0], out[:, 1:3], out[:, 3:5]
     num, col = out[:, 5:5 + N_NUMBERS], out[:, 5 + N_NUMBERS:TILE_OUT]
     parts = {"heat": focal(heat, t["heat"])}
-    m = (t["num"] >= 0).float()[:, None]
+    m = (t["num"] != -1).float()[:, None]
     n = m.sum().clamp(min=1.0)
     zero = heat.sum() * 0
-    parts["num"] = F.cross_entropy(num, t["num"], ignore_index=-1) if (t["num"] >= 0).any() else zero
-    parts["col"] = 0.5 * F.cross_entropy(col, t["col"], ignore_index=-1) if (t["col"] >= 0).any() else zero
+    parts["num"] = classes_loss(num, t["num"]) if (t["num"] != -1).any() else zero
+    parts["col"] = 0.5 * classes_loss(col, t["col"]) if (t["col"] != -1).any() else zero
     parts["size"] = 0.1 * (torch.abs(size - t["size"]) * m).sum() / n
     parts["up"] = 0.2 * (torch.abs(up - t["up"]) * m).sum() / n
     total = sum(parts.values(), torch.zeros(()))
@@ -126,7 +98,9 @@ class SceneOptions:
     names: the version of the table surfaces, the range of the tiles' heights in pixels, the
     share of the cards' decks forced light on dark, the versions of the light's colour, of how
     slanted scenes are seen and of the Joly designs, and the share of the tiles laid at random
-    made Jolys besides. The defaults are the shipped reader's first tile stage's."""
+    made Jolys besides; and, for the targets, the share of a numeral that must show inside the
+    crop for its tile to be named (``targets``' ``cut_below``; 0: every tile found is named).
+    The defaults are the shipped reader's first tile stage's."""
 
     surfaces: str = "v1"
     tile_px: tuple[float, float] = TILE_PX
@@ -135,6 +109,7 @@ class SceneOptions:
     slants: str = "v1"
     jolys: str = "v1"
     joly_share: float = 0.0
+    cut_numerals: float = 0.0
 
     def signature(self) -> dict[str, object]:
         """The options not at their defaults, for a checkpoint's signature (each left out at
@@ -150,7 +125,7 @@ def draw(rng: np.random.Generator, crop: int, cards: float = 0.0,
     image, tiles = tile_scene(rng, (crop, crop), options.tile_px, cards=cards, fonts=fonts, card_fonts=card_fonts,
                               surfaces=options.surfaces, dark_decks=options.dark_decks, casts=options.casts,
                               slants=options.slants, jolys=options.jolys, joly_share=options.joly_share)
-    return image, targets(tiles, crop)
+    return image, targets(tiles, crop, options.cut_numerals)
 
 
 def draw_seeded(seed: Seed, crop: int, cards: float, fonts: tuple[Path, ...] | None,
@@ -251,6 +226,10 @@ def main() -> None:
                     help="the share of the tiles laid at random (racks, scattered, random rows) made Jolys "
                          "besides those drawn as any tile (vision.tile_synth.tile_scene's joly_share; default 0, "
                          "no draw for it, as the shipped reader's tile stage)")
+    ap.add_argument("--cut-numerals", type=float, default=0.0, metavar="SHARE",
+                    help="a tile whose numeral shows less than SHARE of itself inside the crop is found but "
+                         "taught no number (a flat target: read ??), nor a colour when under half shows "
+                         "(default 0: named however little shows, as the shipped reader's stages)")
     ap.add_argument("--init-onnx", type=Path, default=None,
                     help="train on from these exported weights (their batch norms folded in and "
                          "kept fixed) instead of from random ones")
@@ -264,7 +243,7 @@ def main() -> None:
         raise SystemExit("error: --workers draws scenes in parallel only with --scene-seeds")
     # the drawing processes are forked before the device starts threads of its own
     options = SceneOptions(args.surfaces, tile_px, args.dark_decks, args.casts, args.slants, args.jolys,
-                           args.joly_share)
+                           args.joly_share, args.cut_numerals)
     drawn_for = SeededBatches(partial(draw_seeded, crop=args.crop, cards=args.cards, fonts=fonts,
                                       card_fonts=card_fonts, options=options),
                               args.seed, args.batch, args.steps, args.workers)
