@@ -231,6 +231,18 @@ def _smile(img: np.ndarray, cx: float, cy: float, r: float, colour: tuple[float,
                 colour, t, cv2.LINE_AA)
 
 
+def _glyph(img: np.ndarray, tset: TileSet, char: str, x: float, y: float, height: float, widest: float,
+           ink: tuple[float, ...]) -> tuple[int, int, int, int]:
+    """``char`` in the set's typeface laid in ``ink`` on ``img``, centred at (x, y), ``height``
+    high and at most ``widest`` wide; its left, top, width and height in pixels."""
+    mask = _numeral(str(tset.font), char)
+    mh = max(4, round(height))
+    mw = max(2, min(round(widest), round(mask.shape[1] * mh / mask.shape[0])))
+    x0, y0 = round(x - mw / 2), round(y - mh / 2)
+    _lay(img, cv2.resize(mask, (mw, mh), interpolation=cv2.INTER_AREA), x0, y0, np.array(ink, np.float32), False)
+    return x0, y0, mw, mh
+
+
 #: The shapes an emblem is put together from (``_emblem``): no digit, no crescent.
 EMBLEM_SHAPES: Final = ("disc", "ring", "star", "polygon", "heart", "face", "rays", "letter", "bar")
 
@@ -276,11 +288,7 @@ def _emblem(img: np.ndarray, tset: TileSet, seed: int, cx: float, cy: float,
                 cv2.line(img, (round(x + size * 0.45 * np.cos(a)), round(y + size * 0.45 * np.sin(a))),
                          (round(x + size * np.cos(a)), round(y + size * np.sin(a))), ink, t, cv2.LINE_AA)
         elif shape == "letter":
-            mask = _numeral(str(tset.font), "JKRW&@"[int(g.integers(6))])
-            mh = max(4, round(size * 1.6))
-            mw = max(2, min(round(size * 1.8), round(mask.shape[1] * mh / mask.shape[0])))
-            _lay(img, cv2.resize(mask, (mw, mh), interpolation=cv2.INTER_AREA), round(x - mw / 2),
-                 round(y - mh / 2), np.array(ink, np.float32), False)
+            _glyph(img, tset, "JKRW&@"[int(g.integers(6))], x, y, size * 1.6, size * 1.8, ink)
         else:  # a bar across
             turn = float(g.uniform(0, np.pi))
             dx, dy = size * float(np.cos(turn)), size * float(np.sin(turn))
@@ -355,12 +363,7 @@ def draw_joly(img: np.ndarray, tset: TileSet, cx: float, cy: float, r: float,
         cv2.circle(img, c, max(1, round(r / 5)), other, -1, cv2.LINE_AA)
         return (cx - r, cy - r, cx + r, cy + r * 0.81)
     if design == "letter":  # a J in the set's own typeface, a small star beside it
-        mask = _numeral(str(tset.font), "J")
-        mh = max(4, round(r * 1.7))
-        mw = max(2, min(round(r * 1.6), round(mask.shape[1] * mh / mask.shape[0])))
-        m = cv2.resize(mask, (mw, mh), interpolation=cv2.INTER_AREA)
-        x0, y0 = round(cx - mw / 2 - r * 0.15), round(cy - mh / 2)
-        _lay(img, m, x0, y0, np.array(colour, np.float32), False)
+        x0, y0, mw, mh = _glyph(img, tset, "J", cx - r * 0.15, cy, r * 1.7, r * 1.6, colour)
         sr = r * 0.3
         cv2.fillPoly(img, [_star(cx + r * 0.7, cy - r * 0.65, sr)], other, cv2.LINE_AA)
         return (min(x0, cx + r * 0.4), cy - r * 0.95, max(x0 + mw, cx + r), y0 + mh)
