@@ -131,6 +131,16 @@ def melds_grouped(tiles: list[SceneTile], reading: TableReading) -> tuple[int, i
     return len(laid) - len(missed), len(laid), meld_misses(tiles, reading, missed)
 
 
+def _centre(box: tuple[float, float, float, float]) -> tuple[float, float]:
+    """The middle of a read's box: where the read lies."""
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
+def _lies_on(quad: np.ndarray, point: tuple[float, float]) -> bool:
+    """Whether ``point`` lies on the tile face ``quad`` (float32, 4×2)."""
+    return bool(cv2.pointPolygonTest(quad, point, False) >= 0)
+
+
 def meld_misses(tiles: list[SceneTile], reading: TableReading, melds: list[int]) -> Counter[str]:
     """Each meld of ``melds`` put down to its first cause, on the drawn truth: ``not found`` (a
     tile of it has no read whose centre lies on it), ``twice`` (one has two), ``misread`` (one
@@ -140,8 +150,7 @@ def meld_misses(tiles: list[SceneTile], reading: TableReading, melds: list[int])
     quads = [t.quad.astype(np.float32) for t in tiles]
 
     def lying_on(box: tuple[float, float, float, float]) -> int | None:
-        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-        return next((k for k, q in enumerate(quads) if cv2.pointPolygonTest(q, centre, False) >= 0), None)
+        return next((k for k, q in enumerate(quads) if _lies_on(q, _centre(box))), None)
 
     on = [lying_on(c.box) for c in reading.cards]
     reads: dict[int, list[int]] = {}
@@ -173,8 +182,8 @@ def meld_misses(tiles: list[SceneTile], reading: TableReading, melds: list[int])
 def jolys_read(tiles: list[SceneTile], reading: TableReading) -> tuple[int, int]:
     """The Jolys of ``tiles`` with a read ``JY`` whose centre lies on them, and the Jolys."""
     quads = [t.quad.astype(np.float32) for t in tiles if t.tile == "JY"]
-    centres = [((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2) for c in reading.cards if c.card == "JY"]
-    read = sum(any(cv2.pointPolygonTest(q, p, False) >= 0 for p in centres) for q in quads)
+    centres = [_centre(c.box) for c in reading.cards if c.card == "JY"]
+    read = sum(any(_lies_on(q, p) for p in centres) for q in quads)
     return read, len(quads)
 
 
@@ -188,14 +197,14 @@ def cut_reads(tiles: list[SceneTile], reading: TableReading, size: tuple[int, in
     ``??`` (its only reads are ``??``: unread, as the contract wants of a tile it cannot
     read), ``misnamed`` (a read names another tile: a cut numeral guessed), ``not found``."""
     w, h = size
-    centres = [((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2) for c in reading.cards]
+    centres = [_centre(c.box) for c in reading.cards]
     out: Counter[str] = Counter()
     for t in tiles:
         n = t.numeral
         if (n[:, 0] >= 0).all() and (n[:, 0] <= w).all() and (n[:, 1] >= 0).all() and (n[:, 1] <= h).all():
             continue
         q = t.quad.astype(np.float32)
-        names = {c.card for c, p in zip(reading.cards, centres, strict=True) if cv2.pointPolygonTest(q, p, False) >= 0}
+        names = {c.card for c, p in zip(reading.cards, centres, strict=True) if _lies_on(q, p)}
         out[("right" if t.tile in names else "??" if names == {"??"} else "misnamed") if names else "not found"] += 1
     return out
 
