@@ -15,7 +15,12 @@ slight slant, blurred, with sensor noise and JPEG. The sources differ in the dec
   card network was drawn with (``vision/train/typefaces/cards-v1``, where installed);
 - ``held-out``: typefaces of ``vision.deck_styles.HELD_OUT_FAMILIES``, never in training;
 - ``light-on-dark``, ``four-corner``, ``jumbo``: held-out typefaces in that kind of design;
-- ``dim``: held-out typefaces under a dim, noisy, warm light.
+- ``dim``: held-out typefaces under a dim, noisy, warm light;
+- ``hand``: not a table but a webcam's frame (640×640, 640×480 or 1280×720, whatever
+  ``--size``) of one hand of 10–26 cards of one or two held-out decks held in a fan
+  (``synth.hand_layout``), each card under the top one showing a strip of a seventh to a
+  third of its width, the fingers over the fan's foot, in dim, warm light with a webcam's noise:
+  the issue's "dark webcam photos of overlapping fanned cards", drawn.
 
 The designs drawn depend on the font files installed (Debian's ``fonts-urw-base35``,
 ``fonts-liberation2`` and ``fonts-freefont-ttf`` beside ``fonts-dejavu-core`` for the figures in
@@ -59,10 +64,12 @@ from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER, DEFAU
 from vision.deck_styles import deck_drawer, random_style, styled_face  # noqa: E402
 from vision.detector import DEFAULT_WEIGHTS  # noqa: E402
 from vision.recognize import read_table, warm_up  # noqa: E402
-from vision.synth import Face, SceneCard, random_card, scene, tilted  # noqa: E402
+from vision.synth import Face, SceneCard, held_hand, random_card, scene, tilted  # noqa: E402
 from vision.train import typefaces  # noqa: E402
 
-SOURCES = ("trained", "held-out", "light-on-dark", "four-corner", "jumbo", "dim")
+SOURCES = ("trained", "held-out", "light-on-dark", "four-corner", "jumbo", "dim", "hand")
+#: The frame sizes of the ``hand`` source: a webcam's.
+WEBCAM_SIZES = ((640, 640), (640, 480), (1280, 720))
 
 
 @lru_cache(maxsize=1)
@@ -80,8 +87,21 @@ def _four_corner_face(card: str, rng: np.random.Generator) -> Face:
     return styled_face(card, replace(random_style(rng, True), corners=4), rng)
 
 
+def _held_fan(rng: np.random.Generator):  # type: ignore[no-untyped-def]
+    """A webcam's frame of a hand of cards of one or two held-out decks held in a fan."""
+    size = WEBCAM_SIZES[int(rng.integers(len(WEBCAM_SIZES)))]
+    draw = deck_drawer(rng, decks=int(rng.integers(1, 3)), held_out=True)
+    hand = [random_card(rng, jokers=0.03) for _ in range(int(rng.integers(10, 27)))]
+    image, cards = held_hand(rng, size, hand, draw)
+    return tilted(image, cards, rng, 0.06)
+
+
 def table(rng: np.random.Generator, source: str, size: tuple[int, int]):  # type: ignore[no-untyped-def]
-    """One rendered table of ``source``: the image, its cards and their melds."""
+    """One rendered table of ``source`` (a webcam's frame of a hand for ``hand``): the image,
+    its cards and their melds."""
+    if source == "hand":
+        image, cards = _held_fan(rng)
+        return _photographed(image, rng, dim=True), cards
     kind = {"light-on-dark": "light-on-dark", "jumbo": "jumbo"}.get(source)
     draw = deck_drawer(rng, decks=int(rng.integers(2, 4)), held_out=source != "trained", kind=kind,
                        fonts=trained_typefaces() if source == "trained" else None)
@@ -92,14 +112,20 @@ def table(rng: np.random.Generator, source: str, size: tuple[int, int]):  # type
     scale = float(rng.uniform(0.34, 0.55)) * size[0] / 1280
     image, cards = scene(rng, size, groups, draw=draw, scale=scale)
     image, cards = tilted(image, cards, rng, 0.06)
+    return _photographed(image, rng, dim=source == "dim"), cards
+
+
+def _photographed(image: np.ndarray, rng: np.random.Generator, dim: bool) -> np.ndarray:
+    """A render as a camera gives it: blurred, in dim, warm light when ``dim``, with sensor
+    noise and JPEG."""
     f = cv2.GaussianBlur(image, (3, 3), 0.7).astype(np.float32)
-    if source == "dim":
+    if dim:
         f = 255.0 * (f / 255.0) ** rng.uniform(1.3, 1.8) * rng.uniform(0.35, 0.6)
         f = f * np.array([0.8, 0.95, 1.15])[None, None, :]
-    f += rng.normal(0, 3 if source != "dim" else 6, f.shape)
+    f += rng.normal(0, 3 if not dim else 6, f.shape)
     image = np.clip(f, 0, 255).astype(np.uint8)
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 92))])
-    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR), cards
+    return np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), np.uint8)
 
 
 #: The networks a candidate folder may replace, by ``read_table``'s argument.

@@ -256,12 +256,31 @@ def _layout(n: int, rng: np.random.Generator, scale: float, tight: bool = False)
     return quads
 
 
+def hand_layout(n: int, rng: np.random.Generator, scale: float, tight: bool = False) -> list[np.ndarray]:
+    """Card quads for a hand of ``n`` cards held in a fan (the layout of ``scene``'s
+    ``layout=``): every card turned about one pivot near the cards' bottom ends, held roughly
+    upright, each card under the top one showing a strip of a sixth to a third of its width at
+    its upper corner index, fanned closer where that would spread the hand over more than
+    165 degrees (a strip down to a seventh of a card for 26 cards; ``tight`` is ignored)."""
+    corners = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float64)
+    step = min(rng.uniform(0.12, 0.22), 2.9 / max(n - 1, 1))
+    base = rng.uniform(-0.35, 0.35)
+    pivot = np.array([CARD_W * rng.uniform(0.3, 0.7), CARD_H * rng.uniform(0.85, 1.0)])
+    quads = []
+    for i in range(n):
+        angle = base + (i - (n - 1) / 2) * step
+        ca, sa = math.cos(angle), math.sin(angle)
+        quads.append(((corners - pivot) @ np.array([[ca, -sa], [sa, ca]]).T) * scale)
+    return quads
+
+
 def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
           groups: list[list[str]] | None = None,
           draw: Callable[[str, np.random.Generator], Face] = draw_face,
           scale: float | None = None, per_row: int = 3,
           background: np.ndarray | None = None, occluders: int = 0, tight: bool = False,
-          jokers: float = JOKERS) -> tuple[np.ndarray, list[SceneCard]]:
+          jokers: float = JOKERS, layout: Callable[..., list[np.ndarray]] | None = None,
+          ) -> tuple[np.ndarray, list[SceneCard]]:
     """A table image with melds laid out, and every card with its visible indices.
 
     ``groups`` fixes the cards of each meld; otherwise 1–4 random melds are drawn. ``draw``
@@ -271,7 +290,8 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
     lay them on (cropped and scaled to fill the image) instead of a drawn one; ``occluders``
     hands and objects are laid over the cards afterwards (indices they cover are not visible);
     ``tight`` melds overlap further (see ``_layout``); ``jokers`` is the share of random cards
-    that are printed jokers.
+    that are printed jokers; ``layout`` lays out each meld's cards (``_layout``, fans and
+    rows, by default; ``hand_layout`` for a hand held in a fan).
     """
     w, h = size
     img = _table(h, w, rng) if background is None else _fill(background, w, h, rng)
@@ -289,7 +309,7 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
             cy = h * float(rng.uniform(0.35, 0.65))
         else:
             cy = h * (g // cols + 0.5 + float(rng.uniform(-0.1, 0.1))) / rows
-        quads = _layout(len(cards), rng, scale, tight)
+        quads = (layout or _layout)(len(cards), rng, scale, tight)
         middle = np.concatenate(quads).mean(axis=0)
         for card, quad in zip(cards, quads, strict=True):
             quad = quad - middle + np.array([cx, cy])
@@ -364,6 +384,35 @@ def read_perfectly(cards: list[SceneCard]) -> tuple[list[DetectedCard], list[int
                                   tuple(c.visible_indices)))
         melds.append(c.group)
     return found, melds
+
+
+def held_hand(rng: np.random.Generator, size: tuple[int, int], cards: list[str],
+              draw: Callable[[str, np.random.Generator], Face] = draw_face,
+              background: np.ndarray | None = None) -> tuple[np.ndarray, list[SceneCard]]:
+    """A hand of ``cards`` held in a fan (``hand_layout``), as large as the frame allows
+    (the widest fan across its width, the tallest within three fifths of its height, then
+    0.7–1 of that), with fingers over the fan's foot: the indices they cover are not visible."""
+    w, h = size
+    fit = min(0.9 * w / (2 * 0.95 * CARD_H * math.sin(1.45) + CARD_W), 0.6 * h / CARD_H)
+    scale = fit * float(rng.uniform(0.7, 1.0))
+    image, placed = scene(rng, size, [cards], draw=draw, scale=scale, background=background,
+                          layout=hand_layout)
+    foot = np.mean([(c.quad[2] + c.quad[3]) / 2 for c in placed], axis=0)
+    fingers = np.zeros((h, w), np.uint8)
+    axes = (round(CARD_W * scale * rng.uniform(0.35, 0.6)), round(CARD_H * scale * rng.uniform(0.25, 0.45)))
+    cv2.ellipse(fingers, (round(foot[0]), round(foot[1])), axes, float(rng.uniform(-30, 30)), 0, 360, 255, -1)
+    skin = np.array([rng.uniform(60, 140), rng.uniform(90, 170), rng.uniform(140, 230)])
+    shade = cv2.GaussianBlur(rng.uniform(0.75, 1.05, (h // 16 + 1, w // 16 + 1)), (0, 0), 2)
+    shade = cv2.resize(shade, (w, h))[..., None]
+    image = np.where(fingers[..., None] > 0, np.clip(skin * shade, 0, 255), image).astype(np.uint8)
+
+    def uncovered(box: tuple[float, float, float, float]) -> bool:
+        x0, y0, x1, y1 = (int(v) for v in box)
+        part = fingers[max(0, y0):max(0, y1) + 1, max(0, x0):max(0, x1) + 1]
+        return part.size == 0 or bool(np.count_nonzero(part) <= 0.15 * part.size)
+
+    return image, [SceneCard(c.card, c.group, c.quad, tuple(b for b in c.visible_indices if uncovered(b)))
+                   for c in placed]
 
 
 def tilted(image: np.ndarray, cards: list[SceneCard], rng: np.random.Generator,

@@ -268,7 +268,7 @@ def table_textures(photos: list[Photo], limit: int = 60) -> list[np.ndarray]:
 
 def synthetic_photos(count: int, seed: int, face: FaceFn | None = None,
                      textures: list[np.ndarray] | None = None, crowded: float = 0.0,
-                     jokers: float = JOKERS) -> list[Photo]:
+                     jokers: float = JOKERS, hands: float = 0.0) -> list[Photo]:
     """Drawn table scenes (``vision.synth``) labelled with every visible corner index;
     ``face`` draws the card faces (e.g. ``vision.train.artwork.face_maker``). A third of the
     scenes lie on one of ``textures`` (real tables, ``table_textures``), a quarter have hands
@@ -276,12 +276,17 @@ def synthetic_photos(count: int, seed: int, face: FaceFn | None = None,
 
     A share ``crowded`` are whole tables instead (``crowded_scene``): up to 48 cards in 2–6
     melds of 2–8 on a wide photo, overlapping down to an eighth of a card. ``jokers`` is the
-    share of cards that are printed jokers."""
+    share of cards that are printed jokers. A share ``hands`` of the rest are a webcam's frame
+    of a hand of 10–26 cards held in a fan (``hand_scene``); at 0 no draw is made for it, so
+    the scenes are those drawn before there were hands."""
     from vision.synth import draw_face, scene, tilted
 
     rng = np.random.default_rng(seed)
     out = []
     for i in range(count):
+        if hands and rng.random() < hands:
+            out.append(hand_scene(rng, f"synth-{seed}-{i}", face or draw_face, textures, jokers))
+            continue
         if crowded and rng.random() < crowded:
             out.append(crowded_scene(rng, f"synth-{seed}-{i}", face or draw_face, textures, jokers))
             continue
@@ -315,6 +320,26 @@ def crowded_scene(rng: np.random.Generator, name: str, face: FaceFn,
     photo = _scene_photo(name, img, cards)
     sides = [max(bw, bh) for _, _, bw, bh, _ in photo.indices]
     photo.index_px = float(np.median(sides)) if sides else 0.2 * CARD_H * scale
+    return photo
+
+
+def hand_scene(rng: np.random.Generator, name: str, face: FaceFn,
+               textures: list[np.ndarray] | None, jokers: float = JOKERS) -> Photo:
+    """A webcam's frame (640×640, 640×480 or 1280×720) of a hand of 10–26 cards held in a fan
+    (``vision.synth.held_hand``), fingers over its foot, a third of them on a real table and
+    half at a slant; its crops are scaled by its indices' size, as a crowded table's."""
+    from vision.synth import CARD_H, held_hand, random_card, tilted
+
+    size = ((640, 640), (640, 480), (1280, 720))[int(rng.integers(3))]
+    cards = [random_card(rng, jokers) for _ in range(int(rng.integers(10, 27)))]
+    background = textures[int(rng.integers(len(textures)))] if textures and rng.random() < 0.35 else None
+    img, placed = held_hand(rng, size, cards, face, background)
+    if rng.random() < 0.5:
+        img, placed = tilted(img, placed, rng, 0.08)
+    photo = _scene_photo(name, img, placed)
+    sides = [max(bw, bh) for _, _, bw, bh, _ in photo.indices]
+    photo.index_px = float(np.median(sides)) if sides else 0.2 * CARD_H * float(np.median(
+        [np.linalg.norm(c.quad[3] - c.quad[0]) / CARD_H for c in placed]))
     return photo
 
 

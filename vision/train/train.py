@@ -124,6 +124,8 @@ def signature(args: argparse.Namespace, total: int) -> dict[str, object]:
         sig["jokers"] = args.jokers
     if getattr(args, "lightness_negatives", 0.0):  # only when used, so earlier checkpoints resume
         sig["lightness_negatives"] = args.lightness_negatives
+    if getattr(args, "hands", 0.0):  # likewise
+        sig["hands"] = args.hands
     sig.update(steps=total, init=str(args.init_onnx) if args.init_onnx else None,
                pseudo=str(args.pseudo) if args.pseudo else None)
     return sig
@@ -159,6 +161,9 @@ def main() -> None:
     ap.add_argument("--lightness-negatives", type=float, default=0.0, metavar="SHARE",
                     help="share of crops turned to the other lightness with hues kept, as a "
                          "light-on-dark deck prints (default 0: none, and no draw is made for it)")
+    ap.add_argument("--hands", type=float, default=0.0, metavar="SHARE",
+                    help="share of drawn scenes that are a hand of 10-26 cards held in a fan "
+                         "(default 0: none, and no draw is made for it)")
     ap.add_argument("--init-onnx", type=Path, default=None,
                     help="start from an exported detector (e.g. the shipped weights) and train on")
     ap.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
@@ -179,7 +184,8 @@ def main() -> None:
     if args.pseudo:
         print(f"pseudo-labelled {add_pseudo_indices(photos, args.pseudo)} indices", flush=True)
     synth = (synthetic_photos(args.synth, args.seed + 1, scene_faces(args), table_textures(photos),
-                              crowded=args.crowded_share, jokers=args.jokers)
+                              crowded=args.crowded_share, jokers=args.jokers,
+                              hands=args.hands)
              if args.synth else [])
     print(f"training on {len(photos)} photos + {len(synth)} drawn scenes for {args.steps} steps",
           flush=True)

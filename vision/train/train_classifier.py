@@ -155,6 +155,9 @@ def main() -> None:
     ap.add_argument("--jokers", type=float, default=JOKERS, metavar="SHARE",
                     help="index crops: the share of the drawn scenes' cards that are printed "
                          f"jokers (default {JOKERS}, as the detector's scenes)")
+    ap.add_argument("--hands", type=float, default=0.0, metavar="SHARE",
+                    help="index crops: the share of drawn scenes that are a hand of 10-26 cards "
+                         "held in a fan (default 0: none, and no draw is made for it)")
     add_artwork_arguments(ap)
     args = ap.parse_args()
     torch.manual_seed(args.seed)
@@ -165,7 +168,8 @@ def main() -> None:
         print(f"{add_proposals(photos, args.detector)} detector proposals", flush=True)
     if args.kind == "index":
         synth = synthetic_photos(args.synth, args.seed + 2, scene_faces(args), table_textures(photos),
-                                 crowded=args.crowded_share, jokers=args.jokers)
+                                 crowded=args.crowded_share, jokers=args.jokers,
+                                 hands=args.hands)
         size, n_out, out = (CROP_W, CROP_H), N_OUT, args.out or DEFAULT_CLASSIFIER
         if args.crop:
             w, _, h = args.crop.partition("x")
@@ -209,6 +213,8 @@ def main() -> None:
         sig["lightness_negatives"] = args.lightness_negatives
     if args.kind == "index" and args.jokers != JOKERS:  # likewise (the card stage draws no such scenes)
         sig["jokers"] = args.jokers
+    if args.kind == "index" and args.hands:  # likewise
+        sig["hands"] = args.hands
     sig.update(init=str(args.init_onnx) if args.init_onnx else None,
                detector=args.detector.name if args.detector else None)
     if args.fresh:
