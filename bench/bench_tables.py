@@ -17,7 +17,8 @@ slight slant, blurred, with sensor noise and JPEG. The sources differ in the dec
 - ``light-on-dark``, ``four-corner``, ``jumbo``: held-out typefaces in that kind of design;
 - ``dim``: held-out typefaces under a dim, noisy, warm light;
 - ``hand``: not a table but a webcam's frame (640×640, 640×480 or 1280×720, whatever
-  ``--size``) of one hand of 10–26 cards of one or two held-out decks held in a fan
+  ``--size``) of one hand of 10–26 cards dealt from one or two held-out decks (two alike
+  cards only from two), held in a fan
   (``synth.hand_layout``), each card under the top one showing a strip of a seventh to a
   third of its width, the fingers over the fan's foot, in dim, warm light with a webcam's noise:
   the issue's "dark webcam photos of overlapping fanned cards", drawn.
@@ -64,7 +65,7 @@ from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER, DEFAU
 from vision.deck_styles import deck_drawer, random_style, styled_face  # noqa: E402
 from vision.detector import DEFAULT_WEIGHTS  # noqa: E402
 from vision.recognize import read_table, warm_up  # noqa: E402
-from vision.synth import Face, SceneCard, held_hand, random_card, scene, tilted  # noqa: E402
+from vision.synth import Face, SceneCard, dealt, held_hand, random_card, scene, tilted  # noqa: E402
 from vision.train import typefaces  # noqa: E402
 
 SOURCES = ("trained", "held-out", "light-on-dark", "four-corner", "jumbo", "dim", "hand")
@@ -90,8 +91,9 @@ def _four_corner_face(card: str, rng: np.random.Generator) -> Face:
 def _held_fan(rng: np.random.Generator):  # type: ignore[no-untyped-def]
     """A webcam's frame of a hand of cards of one or two held-out decks held in a fan."""
     size = WEBCAM_SIZES[int(rng.integers(len(WEBCAM_SIZES)))]
-    draw = deck_drawer(rng, decks=int(rng.integers(1, 3)), held_out=True)
-    hand = [random_card(rng, jokers=0.03) for _ in range(int(rng.integers(10, 27)))]
+    decks = int(rng.integers(1, 3))
+    draw = deck_drawer(rng, decks=decks, held_out=True)
+    hand = dealt(rng, int(rng.integers(10, 27)), decks)
     image, cards = held_hand(rng, size, hand, draw)
     return tilted(image, cards, rng, 0.06)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.synth import CARD_H, CARD_W, draw_face, hand_layout, held_hand
+from vision.synth import CARD_H, CARD_W, dealt, draw_face, hand_layout, held_hand
 from vision.train.dataset import synthetic_photos
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
@@ -73,3 +73,13 @@ def test_the_bench_draws_a_webcam_frame_of_a_held_out_hand() -> None:
     assert 10 <= len(cards) <= 26
     assert {c.group for c in cards} == {0}  # one hand, one meld
     assert any(c.visible_indices for c in cards)
+
+
+def test_a_dealt_hand_holds_no_card_more_often_than_there_are_decks() -> None:
+    from collections import Counter
+
+    one = dealt(np.random.default_rng(1), 54)
+    assert Counter(one) == Counter({**{c: 1 for c in one if c != "PJ"}, "PJ": 2}) and len(set(one)) == 53
+    two = Counter(dealt(np.random.default_rng(2), 100, decks=2))
+    assert max(n for c, n in two.items() if c != "PJ") <= 2 and two["PJ"] <= 4
+    assert dealt(np.random.default_rng(3), 13, 2) == dealt(np.random.default_rng(3), 13, 2)

@@ -180,6 +180,14 @@ def random_card(rng: np.random.Generator, jokers: float = JOKERS) -> str:
     return RANKS[int(rng.integers(13))] + SUITS[int(rng.integers(4))]
 
 
+def dealt(rng: np.random.Generator, n: int, decks: int = 1, jokers: int = 2) -> list[str]:
+    """``n`` cards dealt from ``decks`` shuffled decks of 52 cards and ``jokers`` printed
+    jokers each: no card more often than there are decks (a joker, ``jokers`` times as often)."""
+    pack = [r + s for r in RANKS for s in SUITS] + ["PJ"] * jokers
+    cards = pack * decks
+    return [cards[int(i)] for i in rng.permutation(len(cards))[:n]]
+
+
 def _table(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
     base = rng.integers(0, 200, 3).astype(np.float32)
     img = np.ones((h, w, 3), np.float32) * base
