@@ -16,6 +16,8 @@ Sources (each scored apart; none is enough alone):
 - ``tables-dark``: the same in light-on-dark designs;
 - ``tables-dim``: the same in dim, warm, noisy light;
 - ``tables-jumbo``: the same in jumbo-index designs (an index a third or more of the card);
+- ``tables-hand``: webcam frames of a hand of 10–26 cards of held-out decks held in a fan,
+  in dim light (``bench_tables.py``'s ``hand``);
 - ``phone-negative``, ``webcam-negative``: those held-out photos with their lightness turned
   over and their hues kept, real photos of light ink (red staying red) on dark cards;
 - ``phone-close``: the held-out phone photos, their middles blown up 1.6 times as by a
@@ -78,7 +80,7 @@ def variants() -> dict[str, dict[str, Any]]:
         "ghost": (0.0, 1.5), "weak_rank": (False, True), "duplicate": (1.01, 0.6),
         "corner_side": (0.0, 1.5), "pair_sure": (1.01, 0.6), "hint_score": (1.0, 0.2),
         "turn_sure": (1.01, 0.9), "turned_side": (1.5, 1.0), "four_side": (1.5, 1.0),
-        "twin": (0.0, 0.5)}
+        "twin": (0.0, 0.5), "across": (False, True)}
     for name, (off, on) in rules.items():
         if getattr(p, name) == off:
             out[f"with {name}"] = {"params": replace(p, **{name: on})}
@@ -101,6 +103,9 @@ def variants() -> dict[str, dict[str, Any]]:
     # four indices lying as a true rectangle count as one card's corners from nearer sides
     for side, square in ((1.0, 0.05), (1.2, 0.1), (1.0, 0.2)):
         out[f"four sides {side} at {square}"] = {"params": replace(p, four_side=side, four_square=square)}
+    # no two indices ever one card's corners (each index its own card): what pairing costs
+    # where only one corner of most cards shows (a hand held in a fan of two decks)
+    out["no corner pairs"] = {"params": replace(p, pair_max=0.0)}
     # a sure peak read alike near a stronger one is the same index found twice, dropped
     for twin in (0.7, 1.0):
         out[f"twins {twin}"] = {"params": replace(p, twin=twin)}
@@ -283,7 +288,7 @@ def main() -> int:
             sources[name.replace("held", "negative")] = lambda kw, items=negative: photo_f1(items, kw)  # type: ignore[misc]
     for source, name in (("held-out", "tables-held"), ("four-corner", "tables-4c"),
                          ("light-on-dark", "tables-dark"), ("dim", "tables-dim"),
-                         ("jumbo", "tables-jumbo")):
+                         ("jumbo", "tables-jumbo"), ("hand", "tables-hand")):
         rng = np.random.default_rng(11)
         tabs = []
         for _ in range(args.tables):

@@ -31,7 +31,8 @@ sys.path.insert(0, str(REPO / "bench"))
 from bench_tables import SOURCES, table  # noqa: E402
 from scoring import label_box  # noqa: E402
 
-from vision.classifier import DEFAULT_TURN, read_turns, zoom_box  # noqa: E402
+from vision.assemble import Turn, ways_of  # noqa: E402
+from vision.classifier import DEFAULT_TURN, read_turns, read_ups, turn_directions, zoom_box  # noqa: E402
 from vision.reading import Box  # noqa: E402
 from vision.train.turns import UPRIGHT, index_ups, turn_label  # noqa: E402
 
@@ -70,17 +71,23 @@ def bench_photos(root: Path, weights: Path, sure: float) -> None:
         for grow, tally in counts.items():
             if not mine:
                 continue
-            p = read_turns(image, [zoom_box(b, grow) for ab in mine for b in ab], weights).reshape(-1, 2)
+            boxes = [zoom_box(b, grow) for ab in mine for b in ab]
+            p = read_turns(image, boxes, weights).reshape(-1, 2)
             for pa, pc in p:
                 if (pa >= 0.5) != (pc >= 0.5):
                     tally[0] += 1
                 else:
                     tally[1] += 1
-                    tally[2] += min(max(pa, 1 - pa), max(pc, 1 - pc)) >= sure
+            # what pairing is told (vision.assemble.ways_of): the same way, or for a network
+            # of more directions a quarter turn apart, surely: a true pair kept apart
+            turns: list[Turn] = ([(float(x), float(y)) for x, y in read_ups(image, boxes, weights)]
+                                 if turn_directions(weights) > 2 else [float(v) for v in p.reshape(-1)])
+            tally[2] += sum(ways_of(boxes[i], turns[i], boxes[i + 1], turns[i + 1], sure) in ("same", "across")
+                            for i in range(0, len(boxes), 2))
     for grow, (opposite, same, blocked) in counts.items():
         print(f"photos {root.name}, boxes x{grow}: {pairs} cards' corner pairs: "
               f"{opposite} read opposite, {same} the same way, {blocked} surely the same way "
-              f"(a true pair kept apart)", flush=True)
+              f"or a quarter turn apart (a true pair kept apart)", flush=True)
 
 
 def bench_tables(tables: int, weights: Path, sure: float) -> None:

@@ -22,6 +22,7 @@ from vision.classifier import (  # noqa: E402
     DEFAULT_TURN,
     N_OUT,
     classify_crops,
+    turn_directions,
 )
 from vision.inference import (  # noqa: E402
     SOURCE_KEY,
@@ -86,7 +87,8 @@ def test_recording_keeps_each_batch_fed_to_the_watched_networks_only_while_open(
     crops = [np.full((48, 32, 3), v, np.uint8) for v in (0, 128, 255)]
     with recording(DEFAULT_CLASSIFIER) as seen:
         classify_crops(crops, DEFAULT_CLASSIFIER)
-        classify_crops(crops[:1], DEFAULT_CARD_CLASSIFIER.with_name("indexturn.onnx"), 2)
+        turn = DEFAULT_CARD_CLASSIFIER.with_name("indexturn.onnx")
+        classify_crops(crops[:1], turn, turn_directions(turn))
     classify_crops(crops, DEFAULT_CLASSIFIER)
     assert list(seen) == [str(DEFAULT_CLASSIFIER)]
     assert [b.shape for b in seen[str(DEFAULT_CLASSIFIER)]] == [(3, 3, 48, 32)]

@@ -207,3 +207,43 @@ def test_a_four_corner_cards_corners_fit_only_with_their_own_turns() -> None:
     # two alone facing the same way a card's diagonal apart are two cards' same corner
     assert not one_card_corners([tl, br], params, [0.98, 0.97])
     assert one_card_corners([tl, br], params, [0.98, 0.03])
+
+
+def test_eight_directions_label_the_way_an_index_points_in_its_crop() -> None:
+    tall, wide = (0, 0, 10, 20), (0, 0, 20, 10)
+    assert turn_label(tall, np.array([0.0, -1.0]), 8) == 0  # upright
+    assert turn_label(tall, np.array([1.0, 0.0]), 8) == 2  # a quarter turn clockwise
+    assert turn_label(tall, np.array([0.0, 1.0]), 8) == 4  # half round
+    assert turn_label(tall, np.array([0.8, -0.6]), 8) == 1  # near the diagonal: labelled too
+    # a wide box's crop is turned a quarter clockwise: an index pointing left stands upright
+    assert turn_label(wide, np.array([-1.0, 0.0]), 8) == 0
+
+
+def test_the_ways_read_come_back_to_the_image_from_the_crops_turn() -> None:
+    from vision.classifier import ups_of
+
+    tall, wide = (0, 0, 10, 20), (0, 0, 20, 10)
+    right = np.zeros((1, 8), np.float32)
+    right[0, 2] = 1.0  # pointing right in its crop
+    assert np.allclose(ups_of(right, [tall]), [[1.0, 0.0]], atol=1e-6)
+    # in a wide box's crop (turned a quarter clockwise) right is the image's up
+    assert np.allclose(ups_of(right, [wide]), [[0.0, -1.0]], atol=1e-6)
+    unsure = np.full((1, 8), 1 / 8, np.float32)
+    assert np.hypot(*ups_of(unsure, [tall])[0]) < 1e-6  # no way more than another: no length
+
+
+def test_indices_pointing_a_quarter_turn_apart_never_pair() -> None:
+    # two alike cards of two decks in a fan, their upper indices a card's diagonal apart
+    a = replace(_index("7C", 100, 100, 0.98), upright=None, up=(0.0, -0.97))
+    b = replace(_index("7C", 145, 160, 0.98), upright=None, up=(0.95, -0.1))
+    assert facing(a, b, 0.9) == "across"
+    assert len(pair_indices([a, b], AssemblyParams())) == 2
+    assert len(pair_indices([a, b], AssemblyParams(across=False))) == 1  # distance and reads decide
+    # pointing opposite ways they are one card's two corners, in boxes of any shape
+    c = replace(b, up=(0.05, 0.96), box=(135, 153, 155, 167))
+    assert facing(a, c, 0.9) == "opposite"
+    assert len(pair_indices([a, c], AssemblyParams())) == 1
+    # within 60 degrees they point the same way: the same corner of two cards
+    assert facing(a, replace(b, up=(0.5, -0.8)), 0.9) == "same"
+    # read unsurely: not known, so distance and reads decide, as before
+    assert facing(a, replace(b, up=(0.3, 0.2)), 0.9) is None

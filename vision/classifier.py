@@ -239,15 +239,52 @@ def _reread(detections: list[Detection], kind: str, probs: np.ndarray, max_backg
 DEFAULT_TURN: Final = Path(__file__).with_name("weights") / "indexturn.onnx"
 
 
+@lru_cache(maxsize=4)
+def turn_directions(weights: Path = DEFAULT_TURN) -> int:
+    """How many directions the turn network in ``weights`` tells: 2 (upright or turned half
+    round, ``read_turns``) or more (``read_ups``; ``train_turn --directions 8``)."""
+    blank = np.zeros((1, 3, CROP_H, CROP_W), np.float32)
+    return int(load_network(weights)(blank).reshape(1, -1).shape[1])
+
+
 def read_turns(image: np.ndarray, boxes: list[Box], weights: Path = DEFAULT_TURN) -> np.ndarray:
     """For each index box, the probability that its index stands upright (rank above suit) in
     its crop (``crop_index``: turned a quarter clockwise first when wider than tall); NaN
-    for every box when there are no turn weights."""
+    for every box when there are no turn weights. From a network of more directions
+    (``turn_directions``), the probability of those pointing up the crop, half of those
+    pointing across it."""
     if not weights.is_file():
         return np.full(len(boxes), np.nan, np.float32)
-    probs = classify_crops([crop_index(image, b) for b in boxes], weights, 2)
-    out: np.ndarray = probs[:, 0]
-    return out
+    k = turn_directions(weights)
+    probs = classify_crops([crop_index(image, b) for b in boxes], weights, k)
+    if k == 2:
+        out: np.ndarray = probs[:, 0]
+        return out
+    up = np.cos(2 * np.pi * np.arange(k) / k)
+    weight = np.where(up > 1e-6, 1.0, np.where(up < -1e-6, 0.0, 0.5))
+    return (probs @ weight).astype(np.float32)
+
+
+def read_ups(image: np.ndarray, boxes: list[Box], weights: Path = DEFAULT_TURN) -> np.ndarray:
+    """For each index box, the direction its index points in the image (from its suit to its
+    rank) as a vector (x, y) whose length is how sure the read is (1: all on one direction),
+    from a turn network of more than two directions (``turn_directions``): each direction's
+    probability times its unit vector, summed, then turned back from the crop's quarter turn."""
+    if not boxes:
+        return np.zeros((0, 2), np.float32)
+    probs = classify_crops([crop_index(image, b) for b in boxes], weights, turn_directions(weights))
+    return ups_of(probs, boxes)
+
+
+def ups_of(probs: np.ndarray, boxes: list[Box]) -> np.ndarray:
+    """``read_ups``'s vectors from each box's probabilities of the turn network's directions
+    (direction j of k: j/k of a turn clockwise from the crop's up)."""
+    clockwise = 2 * np.pi * np.arange(probs.shape[1]) / probs.shape[1]
+    crop_x, crop_y = probs @ np.sin(clockwise), probs @ -np.cos(clockwise)
+    wide = np.array([(b[2] - b[0]) > (b[3] - b[1]) for b in boxes])
+    # the crop of a wide box was turned a quarter clockwise: the crop's (x, y) is the image's (y, -x)
+    out: np.ndarray = np.stack([np.where(wide, crop_y, crop_x), np.where(wide, -crop_x, crop_y)], axis=1)
+    return out.astype(np.float32)
 
 
 #: Whole-card crops (portrait): the rank read from the card's pips, court art and indices.

@@ -44,7 +44,9 @@ class Detection:
     ``probs`` is the class distribution (over ``INDEX_CLASSES`` or ``CARD_CLASSES``);
     ``box`` is ``(x0, y0, x1, y1)`` in the image's pixels. ``upright``, for an index read by
     the turn classifier (``vision.classifier.read_turns``), is the probability that it stands
-    upright in its crop; None when unread.
+    upright in its crop; None when unread. ``up``, for an index read by a turn network of more
+    directions (``vision.classifier.read_ups``), is the way it points in the image, a vector
+    whose length is how sure the read is; None when unread so.
     """
 
     kind: str
@@ -54,6 +56,7 @@ class Detection:
     score: float
     probs: np.ndarray
     upright: float | None = None
+    up: tuple[float, float] | None = None
 
     @property
     def label(self) -> str:

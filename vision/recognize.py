@@ -24,8 +24,10 @@ from vision.classifier import (
     crop_card,
     crop_size,
     read_turns,
+    read_ups,
     refine_cards,
     refine_indices,
+    turn_directions,
 )
 from vision.detector import (
     DEFAULT_WEIGHTS,
@@ -265,14 +267,18 @@ def with_turns(image: np.ndarray, detections: list[Detection], weights: Path,
     if not which or not weights.is_file():
         return detections
     cache = {} if cache is None else cache
+    directions = turn_directions(weights) > 2
     keys = [(str(weights), detections[i].box) for i in which]
     fresh = list(dict.fromkeys(k for k in keys if k not in cache))
     if fresh:
-        got = read_turns(image, [box for _, box in fresh], weights)
-        cache.update((k, np.array([up], np.float32)) for k, up in zip(fresh, got, strict=True))
+        boxes = [box for _, box in fresh]
+        got = read_ups(image, boxes, weights) if directions else read_turns(image, boxes, weights)[:, None]
+        cache.update((k, np.asarray(v, np.float32)) for k, v in zip(fresh, got, strict=True))
     out = list(detections)
     for i, key in zip(which, keys, strict=True):
-        out[i] = replace(out[i], upright=float(cache[key][0]))
+        read = cache[key]
+        out[i] = (replace(out[i], up=(float(read[0]), float(read[1]))) if directions
+                  else replace(out[i], upright=float(read[0])))
     return out
 
 

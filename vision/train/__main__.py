@@ -75,9 +75,10 @@ def stages(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
         ("card", ["vision.train.train_classifier", "--kind", "card", "--out", str(card),
                   "--synth", "700", "--detector", str(detector), *steps("card"),
                   *init(DEFAULT_CARD_CLASSIFIER.name, "1e-3"), *precision, *common]),
-        # which way each index faces: drawn scenes only, from nothing (no earlier weights)
+        # which way each index points, of eight directions: drawn scenes only, from nothing
+        # (no earlier weights)
         ("turn", ["vision.train.train_turn", "--out", str(out / DEFAULT_TURN.name), *steps("turn"),
-                  *precision, *common]),
+                  "--directions", "8", *precision, *common]),
         # drawn tile scenes only, from nothing (no photos, artwork or earlier weights), on the
         # surfaces with busy ones (v2), in float32 as the shipped reader was trained
         ("tiles", ["vision.train.train_tiles", "--out", str(out / "tilenet.onnx"), *steps("tiles"),

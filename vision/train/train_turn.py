@@ -1,10 +1,11 @@
 """Rebuild ``indexturn.onnx``: which way each corner index stands in its crop (upright, or
-turned half round), so that two indices pair as one card's corners only when they face
+turned half round; or with ``--directions 8``, as the recipe trains it, which of eight
+directions it points in), so that two indices pair as one card's corners only when they face
 opposite ways (``vision.assemble``). CPU, torch.
 
 Usage (repo root, torch in the venv)::
 
-    .venv/bin/python -m vision.train.train_turn [--steps 3000] [--synth 900] [--seed 0]
+    .venv/bin/python -m vision.train.train_turn [--steps 3000] [--synth 900] [--seed 0] [--directions 8]
 
 Trained on drawn scenes alone (``vision.train.turns``: their cards' outlines say which way
 every index faces), in the index classifier's crops and recolouring; the faces mix the
@@ -33,9 +34,10 @@ WIDTHS = (8, 16, 32)
 HIDDEN = 32
 
 
-def turn_net() -> IndexNet:
-    """The index-turn network: upright or turned, over an index crop."""
-    return IndexNet(CROP_W, CROP_H, 2, WIDTHS, HIDDEN)
+def turn_net(directions: int = 2) -> IndexNet:
+    """The index-turn network over an index crop: upright or turned, or which of
+    ``directions`` it points in (``vision.train.turns.turn_label``)."""
+    return IndexNet(CROP_W, CROP_H, directions, WIDTHS, HIDDEN)
 
 
 def main() -> None:
@@ -52,6 +54,9 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--threads", type=int, default=2, help="torch's CPU threads")
     ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--directions", type=int, default=2, choices=(2, 8),
+                    help="upright or turned half round (2), or which of 8 directions an index "
+                         "points in, so that neighbours in a fan a quarter turn apart are told too")
     ap.add_argument("--all", action="store_true", help="accepted for the one command; no photos are used")
     add_artwork_arguments(ap)
     args = ap.parse_args()
@@ -63,11 +68,13 @@ def main() -> None:
                           args.crowded_share)
     print(f"{len(scenes)} drawn scenes, {sum(len(u) for _, u in scenes)} indices, "
           f"{(time.time() - began) / 60:.1f} min", flush=True)
-    model = turn_net()
+    model = turn_net(args.directions)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     sig = {k: getattr(args, k) for k in ("steps", "synth", "crowded_share", "seed", "batch", "lr",
                                          "precision", "no_artwork", "drawn_share", "styled_share",
                                          "typefaces")}
+    if args.directions != 2:  # only when asked, so the shipped run's checkpoint still resumes
+        sig["directions"] = args.directions
     if args.fresh:
         state.forget(args.out)
     step = state.load(args.out, sig, model, opt, rng)
@@ -77,7 +84,7 @@ def main() -> None:
     epoch = 0
     try:
         while step < args.steps and time.time() - began < sitting:
-            x, y = turn_crops(scenes, rng)
+            x, y = turn_crops(scenes, rng, directions=args.directions)
             step, accuracy = fit_epoch(model, opt, x, y, rng, step, args, smoothing=0.02)
             epoch += 1
             print(f"epoch {epoch} step {step}/{args.steps} {(time.time() - began) / 60:.1f} min: "

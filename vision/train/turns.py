@@ -1,6 +1,6 @@
 """Training crops for the index-turn classifier: each visible index of a drawn scene, labelled
 by whether it stands upright (rank above suit) in its crop as ``vision.classifier.crop_index``
-cuts it, or turned half round.
+cuts it, or turned half round; or by which of several directions it points in.
 
 A card prints its top index upright and its bottom one turned half round, so the two indices
 of one card read opposite ways in their crops, while the same corner of two alike cards (a
@@ -48,16 +48,26 @@ def index_ups(cards: Sequence[SceneCard]) -> list[tuple[Box, np.ndarray]]:
     return out
 
 
-def turn_label(box: Box, up: np.ndarray) -> int | None:
-    """``UPRIGHT`` or ``TURNED`` for an index of up direction ``up`` in the crop of ``box``
-    (turned a quarter clockwise first when wider than tall, as ``crop_index`` does), None
-    when the index lies too near the crop's diagonal to say."""
+def crop_up(box: Box, up: np.ndarray) -> np.ndarray:
+    """An index's up direction ``up`` (image x, y) as it lies in the crop of ``box``, which
+    ``crop_index`` turns a quarter clockwise first when the box is wider than tall."""
     wide = (box[2] - box[0]) > (box[3] - box[1])
     # a quarter turn clockwise carries the image's (x, y) to the crop's (-y, x)
-    vertical = float(up[0]) if wide else float(up[1])
-    if abs(vertical) < SURE_AXIS:
-        return None
-    return UPRIGHT if vertical < 0 else TURNED
+    return np.array([-float(up[1]), float(up[0])]) if wide else np.asarray(up, np.float64)
+
+
+def turn_label(box: Box, up: np.ndarray, directions: int = 2) -> int | None:
+    """For two ``directions``: ``UPRIGHT`` or ``TURNED`` for an index of up direction ``up``
+    in the crop of ``box`` (``crop_up``), None when the index lies too near the crop's
+    diagonal to say. For more: the nearest of that many directions, evenly spaced clockwise
+    from the crop's up (0, upright; ``directions // 2``, turned half round), always."""
+    u = crop_up(box, up)
+    if directions == 2:
+        if abs(u[1]) < SURE_AXIS:
+            return None
+        return UPRIGHT if u[1] < 0 else TURNED
+    clockwise = math.atan2(float(u[0]), -float(u[1]))  # 0 pointing up the crop, pi/2 right
+    return int(round(clockwise / (2 * math.pi / directions))) % directions
 
 
 def drawn_scenes(count: int, rng: np.random.Generator,
@@ -89,10 +99,12 @@ def drawn_scenes(count: int, rng: np.random.Generator,
 
 
 def turn_crops(scenes: Sequence[TurnScene], rng: np.random.Generator,
-               size: tuple[int, int] = (CROP_W, CROP_H)) -> tuple[np.ndarray, np.ndarray]:
-    """One augmented crop of every labelled index: its box jittered as the detector's boxes
-    are (a fifth off in size, a tenth in place), recoloured as the index classifier's crops
-    are, and turned half round half the time (its label with it)."""
+               size: tuple[int, int] = (CROP_W, CROP_H),
+               directions: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """One augmented crop of every labelled index (``turn_label`` of ``directions``): its
+    box jittered as the detector's boxes are (a fifth off in size, a tenth in place),
+    recoloured as the index classifier's crops are, and turned half round half the time (its
+    label with it)."""
     images, labels = [], []
     for img, ups in scenes:
         for (x0, y0, x1, y1), up in ups:
@@ -100,12 +112,12 @@ def turn_crops(scenes: Sequence[TurnScene], rng: np.random.Generator,
             jw, jh = w * math.exp(rng.normal(0, 0.2)), h * math.exp(rng.normal(0, 0.2))
             cx, cy = (x0 + x1) / 2 + rng.normal(0, 0.1) * w, (y0 + y1) / 2 + rng.normal(0, 0.1) * h
             box = (cx - jw / 2, cy - jh / 2, cx + jw / 2, cy + jh / 2)
-            label = turn_label(box, up)
+            label = turn_label(box, up, directions)
             if label is None:
                 continue
             crop = crop_index(img, box, size)
             if rng.random() < 0.5:
-                crop, label = np.ascontiguousarray(crop[::-1, ::-1]), 1 - label
+                crop, label = np.ascontiguousarray(crop[::-1, ::-1]), (label + directions // 2) % directions
             images.append(_photometric(crop, rng))
             labels.append(label)
     return np.stack(images), np.array(labels, np.int64)
