@@ -317,10 +317,7 @@ def crowded_scene(rng: np.random.Generator, name: str, face: FaceFn,
                        occluders=occluders, tight=True)
     if rng.random() < 0.5:
         img, cards = tilted(img, cards, rng, 0.08)
-    photo = _scene_photo(name, img, cards)
-    sides = [max(bw, bh) for _, _, bw, bh, _ in photo.indices]
-    photo.index_px = float(np.median(sides)) if sides else 0.2 * CARD_H * scale
-    return photo
+    return _sized_photo(name, img, cards, 0.2 * CARD_H * scale)
 
 
 def hand_scene(rng: np.random.Generator, name: str, face: FaceFn,
@@ -336,10 +333,16 @@ def hand_scene(rng: np.random.Generator, name: str, face: FaceFn,
     img, placed = held_hand(rng, size, cards, face, background)
     if rng.random() < 0.5:
         img, placed = tilted(img, placed, rng, 0.08)
-    photo = _scene_photo(name, img, placed)
+    scale = float(np.median([np.linalg.norm(c.quad[3] - c.quad[0]) / CARD_H for c in placed]))
+    return _sized_photo(name, img, placed, 0.2 * CARD_H * scale)
+
+
+def _sized_photo(name: str, img: np.ndarray, cards: list[Any], fallback_px: float) -> Photo:
+    """A drawn scene whose crops are scaled by its indices' size (``Photo.index_px``: their
+    median long side, ``fallback_px`` when none shows)."""
+    photo = _scene_photo(name, img, cards)
     sides = [max(bw, bh) for _, _, bw, bh, _ in photo.indices]
-    photo.index_px = float(np.median(sides)) if sides else 0.2 * CARD_H * float(np.median(
-        [np.linalg.norm(c.quad[3] - c.quad[0]) / CARD_H for c in placed]))
+    photo.index_px = float(np.median(sides)) if sides else fallback_px
     return photo
 
 
