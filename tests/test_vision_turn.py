@@ -247,3 +247,30 @@ def test_indices_pointing_a_quarter_turn_apart_never_pair() -> None:
     assert facing(a, replace(b, up=(0.5, -0.8)), 0.9) == "same"
     # read unsurely: not known, so distance and reads decide, as before
     assert facing(a, replace(b, up=(0.3, 0.2)), 0.9) is None
+
+
+@pytest.mark.skipif(not DEFAULT_TURN.is_file(), reason="no shipped turn weights")
+def test_the_shipped_turn_network_reads_the_way_a_turned_cards_indices_point() -> None:
+    from vision.classifier import read_ups, turn_directions
+
+    if turn_directions() <= 2:
+        pytest.skip("the shipped turn network tells two directions")
+    rng = np.random.default_rng(5)
+    hits = total = 0
+    for card, degrees in (("7C", 30), ("QH", 75), ("10D", 120), ("AS", 200), ("5S", 290), ("KD", 340)):
+        face = draw_face(card, rng)
+        h, w = face.image.shape[:2]
+        side = int(np.hypot(w, h)) + 40
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), -degrees, 1.0)  # clockwise in the image
+        m[:, 2] += (side - w) / 2, (side - h) / 2
+        image = cv2.warpAffine(face.image, m, (side, side), borderValue=(60, 90, 40))
+        a = np.radians(degrees)
+        for x0, y0, x1, y1 in face.indices:
+            corners = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]], np.float64) @ m.T
+            box = (*corners.min(axis=0), *corners.max(axis=0))
+            top = (y0 + y1) / 2 < h / 2  # the top index points to the card's top edge
+            want = np.array([np.sin(a), -np.cos(a)]) * (1 if top else -1)
+            got = read_ups(image, [box])[0]
+            total += 1
+            hits += float(got @ want) / max(float(np.hypot(*got)), 1e-9) > 0.7
+    assert hits >= 0.9 * total, (hits, total)
