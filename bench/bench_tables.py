@@ -18,10 +18,10 @@ slight slant, blurred, with sensor noise and JPEG. The sources differ in the dec
 - ``dim``: held-out typefaces under a dim, noisy, warm light;
 - ``hand``: not a table but a webcam's frame (640×640, 640×480 or 1280×720, whatever
   ``--size``) of one hand of 10–26 cards dealt from one or two held-out decks (two alike
-  cards only from two), held in a fan
-  (``synth.hand_layout``), each card under the top one showing a strip of a seventh to a
-  third of its width, the fingers over the fan's foot, in dim, warm light with a webcam's noise:
-  the issue's "dark webcam photos of overlapping fanned cards", drawn.
+  cards only from two), held in a fan (``synth.hand_layout``), each card under the top one
+  showing a strip of a seventh to a third of its width, the fingers over the fan's foot, in
+  dim, warm light with a webcam's noise: the issue's "dark webcam photos of overlapping
+  fanned cards", drawn.
 
 The designs drawn depend on the font files installed (Debian's ``fonts-urw-base35``,
 ``fonts-liberation2`` and ``fonts-freefont-ttf`` beside ``fonts-dejavu-core`` for the figures in
