@@ -32,7 +32,7 @@ from bench_tables import SOURCES, table  # noqa: E402
 from scoring import label_box  # noqa: E402
 
 from vision.assemble import Turn, ways_of  # noqa: E402
-from vision.classifier import DEFAULT_TURN, read_turns, read_ups, turn_directions, zoom_box  # noqa: E402
+from vision.classifier import DEFAULT_TURN, read_turns, turn_probs, upright_of, ups_of, zoom_box  # noqa: E402
 from vision.reading import Box  # noqa: E402
 from vision.train.turns import UPRIGHT, index_ups, turn_label  # noqa: E402
 
@@ -72,7 +72,8 @@ def bench_photos(root: Path, weights: Path, sure: float) -> None:
             if not mine:
                 continue
             boxes = [zoom_box(b, grow) for ab in mine for b in ab]
-            p = read_turns(image, boxes, weights).reshape(-1, 2)
+            probs = turn_probs(image, boxes, weights)  # read once: p(upright) and the ways from it
+            p = upright_of(probs).reshape(-1, 2)
             for pa, pc in p:
                 if (pa >= 0.5) != (pc >= 0.5):
                     tally[0] += 1
@@ -80,8 +81,8 @@ def bench_photos(root: Path, weights: Path, sure: float) -> None:
                     tally[1] += 1
             # what pairing is told (vision.assemble.ways_of): the same way, or for a network
             # of more directions a quarter turn apart, surely: a true pair kept apart
-            turns: list[Turn] = ([(float(x), float(y)) for x, y in read_ups(image, boxes, weights)]
-                                 if turn_directions(weights) > 2 else [float(v) for v in p.reshape(-1)])
+            turns: list[Turn] = ([(float(x), float(y)) for x, y in ups_of(probs, boxes)]
+                                 if probs.shape[1] > 2 else [float(v) for v in p.reshape(-1)])
             tally[2] += sum(ways_of(boxes[i], turns[i], boxes[i + 1], turns[i + 1], sure) in ("same", "across")
                             for i in range(0, len(boxes), 2))
     for grow, (opposite, same, blocked) in counts.items():

@@ -65,12 +65,10 @@ from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER, DEFAU
 from vision.deck_styles import deck_drawer, random_style, styled_face  # noqa: E402
 from vision.detector import DEFAULT_WEIGHTS  # noqa: E402
 from vision.recognize import read_table, warm_up  # noqa: E402
-from vision.synth import Face, SceneCard, dealt, held_hand, random_card, scene, tilted  # noqa: E402
+from vision.synth import WEBCAM_SIZES, Face, SceneCard, dealt, held_hand, random_card, scene, tilted  # noqa: E402
 from vision.train import typefaces  # noqa: E402
 
 SOURCES = ("trained", "held-out", "light-on-dark", "four-corner", "jumbo", "dim", "hand")
-#: The frame sizes of the ``hand`` source: a webcam's.
-WEBCAM_SIZES = ((640, 640), (640, 480), (1280, 720))
 
 
 @lru_cache(maxsize=1)

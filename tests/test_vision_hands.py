@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.synth import CARD_H, CARD_W, dealt, draw_face, hand_layout, held_hand
+from vision.synth import CARD_H, CARD_W, WEBCAM_SIZES, dealt, draw_face, hand_layout, held_hand
 from vision.train.dataset import synthetic_photos
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
@@ -69,7 +69,7 @@ def test_the_bench_draws_a_webcam_frame_of_a_held_out_hand() -> None:
     import bench_tables
 
     image, cards = bench_tables.table(np.random.default_rng(2), "hand", (1280, 960))
-    assert image.shape[1::-1] in bench_tables.WEBCAM_SIZES
+    assert image.shape[1::-1] in WEBCAM_SIZES
     assert 10 <= len(cards) <= 26
     assert {c.group for c in cards} == {0}  # one hand, one meld
     assert any(c.visible_indices for c in cards)

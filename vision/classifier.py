@@ -247,20 +247,25 @@ def turn_directions(weights: Path = DEFAULT_TURN) -> int:
     return int(load_network(weights)(blank).reshape(1, -1).shape[1])
 
 
+def turn_probs(image: np.ndarray, boxes: list[Box], weights: Path = DEFAULT_TURN) -> np.ndarray:
+    """Each index box's probabilities of the turn network's directions (``turn_directions``;
+    direction j of k: j/k of a turn clockwise from the crop's up), its crop cut by
+    ``crop_index`` (turned a quarter clockwise first when wider than tall)."""
+    return classify_crops([crop_index(image, b) for b in boxes], weights, turn_directions(weights))
+
+
 def read_turns(image: np.ndarray, boxes: list[Box], weights: Path = DEFAULT_TURN) -> np.ndarray:
     """For each index box, the probability that its index stands upright (rank above suit) in
-    its crop (``crop_index``: turned a quarter clockwise first when wider than tall); NaN
-    for every box when there are no turn weights. From a network of more directions
-    (``turn_directions``), the probability of those pointing up the crop, half of those
-    pointing across it."""
+    its crop (``upright_of``); NaN for every box when there are no turn weights."""
     if not weights.is_file():
         return np.full(len(boxes), np.nan, np.float32)
-    k = turn_directions(weights)
-    probs = classify_crops([crop_index(image, b) for b in boxes], weights, k)
-    if k == 2:
-        out: np.ndarray = probs[:, 0]
-        return out
-    up = np.cos(2 * np.pi * np.arange(k) / k)
+    return upright_of(turn_probs(image, boxes, weights))
+
+
+def upright_of(probs: np.ndarray) -> np.ndarray:
+    """p(upright) from ``turn_probs``: of a network of two directions, the first; of more,
+    the probability of those pointing up the crop, half of those pointing across it."""
+    up = np.cos(2 * np.pi * np.arange(probs.shape[1]) / probs.shape[1])
     weight = np.where(up > 1e-6, 1.0, np.where(up < -1e-6, 0.0, 0.5))
     return (probs @ weight).astype(np.float32)
 
@@ -268,17 +273,15 @@ def read_turns(image: np.ndarray, boxes: list[Box], weights: Path = DEFAULT_TURN
 def read_ups(image: np.ndarray, boxes: list[Box], weights: Path = DEFAULT_TURN) -> np.ndarray:
     """For each index box, the direction its index points in the image (from its suit to its
     rank) as a vector (x, y) whose length is how sure the read is (1: all on one direction),
-    from a turn network of more than two directions (``turn_directions``): each direction's
-    probability times its unit vector, summed, then turned back from the crop's quarter turn."""
+    from a turn network of more than two directions (``ups_of``)."""
     if not boxes:
         return np.zeros((0, 2), np.float32)
-    probs = classify_crops([crop_index(image, b) for b in boxes], weights, turn_directions(weights))
-    return ups_of(probs, boxes)
+    return ups_of(turn_probs(image, boxes, weights), boxes)
 
 
 def ups_of(probs: np.ndarray, boxes: list[Box]) -> np.ndarray:
-    """``read_ups``'s vectors from each box's probabilities of the turn network's directions
-    (direction j of k: j/k of a turn clockwise from the crop's up)."""
+    """``read_ups``'s vectors from ``turn_probs``: each direction's probability times its
+    unit vector, summed, then turned back from the crop's quarter turn."""
     clockwise = 2 * np.pi * np.arange(probs.shape[1]) / probs.shape[1]
     crop_x, crop_y = probs @ np.sin(clockwise), probs @ -np.cos(clockwise)
     wide = np.array([(b[2] - b[0]) > (b[3] - b[1]) for b in boxes])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 import cv2
 import numpy as np
@@ -392,6 +393,11 @@ def read_perfectly(cards: list[SceneCard]) -> tuple[list[DetectedCard], list[int
                                   tuple(c.visible_indices)))
         melds.append(c.group)
     return found, melds
+
+
+#: The frame sizes of a webcam's view of a hand (``held_hand``'s scenes in training and in
+#: ``bench/bench_tables.py``).
+WEBCAM_SIZES: Final = ((640, 640), (640, 480), (1280, 720))
 
 
 def held_hand(rng: np.random.Generator, size: tuple[int, int], cards: list[str],

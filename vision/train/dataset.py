@@ -325,9 +325,9 @@ def hand_scene(rng: np.random.Generator, name: str, face: FaceFn,
     """A webcam's frame (640×640, 640×480 or 1280×720) of a hand of 10–26 cards held in a fan
     (``vision.synth.held_hand``), fingers over its foot, a third of them on a real table and
     half at a slant; its crops are scaled by its indices' size, as a crowded table's."""
-    from vision.synth import CARD_H, held_hand, random_card, tilted
+    from vision.synth import CARD_H, WEBCAM_SIZES, held_hand, random_card, tilted
 
-    size = ((640, 640), (640, 480), (1280, 720))[int(rng.integers(3))]
+    size = WEBCAM_SIZES[int(rng.integers(len(WEBCAM_SIZES)))]
     cards = [random_card(rng, jokers) for _ in range(int(rng.integers(10, 27)))]
     background = textures[int(rng.integers(len(textures)))] if textures and rng.random() < 0.35 else None
     img, placed = held_hand(rng, size, cards, face, background)
