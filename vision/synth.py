@@ -36,12 +36,21 @@ class Face:
 
 @dataclass(frozen=True)
 class SceneCard:
-    """A card placed in a scene: its name, group, corner quad and visible index boxes."""
+    """A card placed in a scene: its name, group, corner quad and visible index boxes (those
+    showing nearly whole); and its other indices that show in part (``PARTIAL``), each with
+    the shares of its rank's ink and of its suit's that show (``partial``: box, rank shown,
+    suit shown)."""
 
     card: str
     group: int
     quad: np.ndarray
     visible_indices: tuple[tuple[float, float, float, float], ...]
+    partial: tuple[tuple[tuple[float, float, float, float], float, float], ...] = ()
+
+
+#: An index box at least this much of which shows on top (but under the 0.85 that makes it
+#: visible) is listed in ``SceneCard.partial``: less is another card's face, not a part of it.
+PARTIAL: Final = 0.25
 
 
 def draw_suit(img: np.ndarray, suit: str, cx: float, cy: float, size: float,
@@ -339,24 +348,63 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
         coverage[shape > 0] = -2
     out = []
     for k, (card, g, quad, face) in enumerate(placed):
-        visible = []
+        visible, partial = [], []
         for box in face.indices:
+            shown = _shown(coverage, k, onto[k], box)
+            if shown is None:
+                continue
             q = box_through(onto[k], box)
-            x0i, y0i = max(0, int(q[:, 0].min())), max(0, int(q[:, 1].min()))
-            x1i, y1i = min(w, int(q[:, 0].max()) + 1), min(h, int(q[:, 1].max()) + 1)
-            if x1i - x0i < 3 or y1i - y0i < 3:
-                continue
-            mask = np.zeros((y1i - y0i, x1i - x0i), np.uint8)
-            cv2.fillConvexPoly(mask, (q - [x0i, y0i]).round().astype(np.int32), 1)
-            area = int(mask.sum())
-            if area < 12:
-                continue
-            own = int(np.count_nonzero((coverage[y0i:y1i, x0i:x1i] == k) & (mask > 0)))
-            if own >= 0.85 * area:
-                visible.append((float(q[:, 0].min()), float(q[:, 1].min()),
-                                float(q[:, 0].max()), float(q[:, 1].max())))
-        out.append(SceneCard(card, g, quad, tuple(visible)))
+            outline = (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
+            if shown >= 0.85:
+                visible.append(outline)
+            elif shown >= PARTIAL and card != "PJ":
+                ink = _ink_shown(face.image, box, coverage, k, onto[k])
+                if ink is not None:
+                    partial.append((outline, *ink))
+        out.append(SceneCard(card, g, quad, tuple(visible), tuple(partial)))
     return img, out
+
+
+def _shown(coverage: np.ndarray, k: int, m: np.ndarray, box: tuple[float, float, float, float]) -> float | None:
+    """The share of a face box of card ``k`` (carried into the scene by ``m``) that shows on
+    top in ``coverage`` (each pixel's top card), or None for a box too small to tell."""
+    h, w = coverage.shape
+    q = box_through(m, box)
+    x0i, y0i = max(0, int(q[:, 0].min())), max(0, int(q[:, 1].min()))
+    x1i, y1i = min(w, int(q[:, 0].max()) + 1), min(h, int(q[:, 1].max()) + 1)
+    if x1i - x0i < 3 or y1i - y0i < 3:
+        return None
+    mask = np.zeros((y1i - y0i, x1i - x0i), np.uint8)
+    cv2.fillConvexPoly(mask, (q - [x0i, y0i]).round().astype(np.int32), 1)
+    area = int(mask.sum())
+    if area < 12:
+        return None
+    return int(np.count_nonzero((coverage[y0i:y1i, x0i:x1i] == k) & (mask > 0))) / area
+
+
+def _ink_shown(face: np.ndarray, box: tuple[float, float, float, float], coverage: np.ndarray,
+               k: int, m: np.ndarray) -> tuple[float, float] | None:
+    """The shares of an index's rank ink and of its suit ink (card ``k``'s face box ``box``,
+    carried into the scene by ``m``) that show on top in ``coverage``; None for an index with
+    too little ink to tell. The ink is what differs from the box's commonest colour; the rank
+    is the half of the box nearer the card's end (above the suit in the upper corners, below
+    it turned half round in the lower ones)."""
+    x0, y0 = max(0, int(round(box[0]))), max(0, int(round(box[1])))
+    x1, y1 = int(round(box[2])), int(round(box[3]))
+    patch = face[y0:y1, x0:x1].astype(np.int32)
+    if patch.size == 0:
+        return None
+    paper = np.median(patch.reshape(-1, 3), axis=0)
+    ys, xs = np.nonzero(np.abs(patch - paper).sum(axis=2) > 90)
+    upper = ys < (y1 - y0) / 2
+    rank = upper if (y0 + y1) / 2 < CARD_H / 2 else ~upper
+    if rank.sum() < 4 or (~rank).sum() < 4:
+        return None
+    pts = np.stack([xs + x0 + 0.5, ys + y0 + 0.5], axis=1).astype(np.float32)
+    at = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), m).reshape(-1, 2)
+    h, w = coverage.shape
+    on_top = coverage[np.clip(at[:, 1].astype(np.int64), 0, h - 1), np.clip(at[:, 0].astype(np.int64), 0, w - 1)] == k
+    return float(on_top[rank].mean()), float(on_top[~rank].mean())
 
 
 def box_through(m: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
@@ -425,7 +473,8 @@ def held_hand(rng: np.random.Generator, size: tuple[int, int], cards: list[str],
         part = fingers[max(0, y0):max(0, y1) + 1, max(0, x0):max(0, x1) + 1]
         return part.size == 0 or bool(np.count_nonzero(part) <= 0.15 * part.size)
 
-    return image, [SceneCard(c.card, c.group, c.quad, tuple(b for b in c.visible_indices if uncovered(b)))
+    return image, [SceneCard(c.card, c.group, c.quad, tuple(b for b in c.visible_indices if uncovered(b)),
+                             tuple(p for p in c.partial if uncovered(p[0])))
                    for c in placed]
 
 
@@ -447,12 +496,10 @@ def tilted(image: np.ndarray, cards: list[SceneCard], rng: np.random.Generator,
         moved: np.ndarray = cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float32), m)
         return moved.reshape(-1, 2).astype(np.float64)
 
-    moved_cards = []
-    for c in cards:
-        boxes = []
-        for x0, y0, x1, y1 in c.visible_indices:
-            q = move(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
-            boxes.append((float(q[:, 0].min()), float(q[:, 1].min()),
-                          float(q[:, 0].max()), float(q[:, 1].max())))
-        moved_cards.append(SceneCard(c.card, c.group, move(c.quad), tuple(boxes)))
-    return out, moved_cards
+    def moved_box(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        x0, y0, x1, y1 = box
+        q = move(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+        return float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())
+
+    return out, [SceneCard(c.card, c.group, move(c.quad), tuple(map(moved_box, c.visible_indices)),
+                           tuple((moved_box(b), rank, suit) for b, rank, suit in c.partial)) for c in cards]

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.classifier import CROP_H, CROP_W, N_CARD_OUT, N_OUT, crop_card, crop_index
+from vision.labels import INDEX_CLASSES
 from vision.train.dataset import FaceFn, Photo, _photometric
 
 BACKGROUND = N_OUT - 1
@@ -26,13 +27,7 @@ def index_crops(photos: list[Photo], rng: np.random.Generator, per_index: int = 
         objs = photo.indices
         for cx, cy, w, h, k in objs:
             for _ in range(per_index):
-                jw, jh = w * math.exp(rng.normal(0, 0.1)), h * math.exp(rng.normal(0, 0.1))
-                jx, jy = rng.normal(0, 0.06) * w, rng.normal(0, 0.06) * h
-                box = (cx + jx - jw / 2, cy + jy - jh / 2, cx + jx + jw / 2, cy + jy + jh / 2)
-                crop = crop_index(photo.image, box, size)
-                if rng.random() < 0.5:
-                    crop = np.ascontiguousarray(crop[::-1, ::-1])
-                images.append(_photometric(crop, rng, lightness_negatives))
+                images.append(_jittered(photo.image, (cx, cy, w, h), rng, size, lightness_negatives))
                 labels.append(k)
         if photo.partial_indices or not objs:
             continue
@@ -53,6 +48,67 @@ def index_crops(photos: list[Photo], rng: np.random.Generator, per_index: int = 
             labels.append(BACKGROUND)
             made += 1
     return np.stack(images), np.array(labels, np.int64)
+
+
+def _jittered(image: np.ndarray, index: tuple[float, float, float, float], rng: np.random.Generator,
+              size: tuple[int, int], lightness_negatives: float) -> np.ndarray:
+    """A training crop of an index (cx, cy, w, h): its centre and size jittered, turned half
+    round half the time, its light and colour varied (``_photometric``)."""
+    cx, cy, w, h = index
+    jw, jh = w * math.exp(rng.normal(0, 0.1)), h * math.exp(rng.normal(0, 0.1))
+    jx, jy = rng.normal(0, 0.06) * w, rng.normal(0, 0.06) * h
+    box = (cx + jx - jw / 2, cy + jy - jh / 2, cx + jx + jw / 2, cy + jy + jh / 2)
+    crop = crop_index(image, box, size)
+    if rng.random() < 0.5:
+        crop = np.ascontiguousarray(crop[::-1, ::-1])
+    return _photometric(crop, rng, lightness_negatives)
+
+
+#: An index partly under other cards is taught by how much of its ink shows (``Photo.partial``):
+#: with at least ``INK_SHOWN`` of its rank showing it is that rank, and its suit is told in
+#: proportion as the suit's ink shows from ``SUIT_LOST`` (nothing told: any of the four) to
+#: ``INK_SHOWN`` (told whole); with under ``RANK_LOST`` of its rank showing it is no index.
+INK_SHOWN, SUIT_LOST, RANK_LOST = 0.95, 0.5, 0.5
+
+
+def partial_target(k: int, rank_shown: float, suit_shown: float) -> np.ndarray | None:
+    """The class probabilities an index of class ``k`` partly hidden is taught (``INK_SHOWN``),
+    or None when it lies between what can and cannot be told (some of its rank hidden)."""
+    target = np.zeros(N_OUT, np.float32)
+    if rank_shown < RANK_LOST:
+        target[BACKGROUND] = 1.0
+        return target
+    if rank_shown < INK_SHOWN:
+        return None
+    if INDEX_CLASSES[k] == "PJ":  # no suit to lose
+        target[k] = 1.0
+        return target
+    told = float(np.clip((suit_shown - SUIT_LOST) / (INK_SHOWN - SUIT_LOST), 0.0, 1.0))
+    rank = INDEX_CLASSES[k][:-1]
+    suits = [i for i, name in enumerate(INDEX_CLASSES) if name != "PJ" and name[:-1] == rank]
+    target[suits] = (1.0 - told) / len(suits)
+    target[k] += told
+    return target
+
+
+def partial_crops(photos: list[Photo], rng: np.random.Generator, size: tuple[int, int] = (CROP_W, CROP_H),
+                  lightness_negatives: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of the drawn scenes' indices that show in part (``Photo.partial``), jittered as
+    ``index_crops``'s, and the class probabilities each is taught (``partial_target``); one
+    to be taught as no index is left out where another card's index shows in its box."""
+    images, targets = [], []
+    for photo in photos:
+        for cx, cy, w, h, k, rank_shown, suit_shown in photo.partial:
+            target = partial_target(k, rank_shown, suit_shown)
+            if target is not None and target[BACKGROUND] and any(
+                    abs(vx - cx) < w / 2 and abs(vy - cy) < h / 2 for vx, vy, *_ in photo.indices):
+                continue
+            if target is not None:
+                images.append(_jittered(photo.image, (cx, cy, w, h), rng, size, lightness_negatives))
+                targets.append(target)
+    if not images:
+        return np.zeros((0, size[1], size[0], 3), np.uint8), np.zeros((0, N_OUT), np.float32)
+    return np.stack(images), np.stack(targets)
 
 
 def card_crops(photos: list[Photo], rng: np.random.Generator, per_card: int = 3,

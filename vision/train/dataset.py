@@ -40,6 +40,10 @@ class Photo:
     #: The long side of this photo's indices in its pixels, when crops should be scaled by it
     #: (a wide table whose indices are small): ``sample`` then brings them to 14–56 pixels.
     index_px: float | None = None
+    #: A drawn scene's indices that show in part: (cx, cy, w, h, class, the share of the
+    #: rank's ink that shows, the share of the suit's), for the index classifier
+    #: (``vision.train.crops.partial_crops``).
+    partial: list[tuple[float, float, float, float, int, float, float]] = field(default_factory=list)
 
 
 def load_corners(root: Path) -> list[Photo]:
@@ -349,7 +353,9 @@ def _sized_photo(name: str, img: np.ndarray, cards: list[Any], fallback_px: floa
 def _scene_photo(name: str, img: np.ndarray, cards: list[Any]) -> Photo:
     idx = [((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, index_class(c.card))
            for c in cards for (x0, y0, x1, y1) in c.visible_indices]
-    return Photo(name, img, idx, [], [], True, False)
+    partial = [((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, index_class(c.card), rank, suit)
+               for c in cards for (x0, y0, x1, y1), rank, suit in c.partial]
+    return Photo(name, img, idx, [], [], True, False, partial=partial)
 
 
 def add_pseudo_indices(photos: list[Photo], weights: Path, min_score: float = 0.4) -> int:

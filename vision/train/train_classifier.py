@@ -45,6 +45,7 @@ from vision.train.crops import (
     add_proposals,
     card_crops,
     index_crops,
+    partial_crops,
     proposal_crops,
     synthetic_single_cards,
 )
@@ -114,13 +115,14 @@ def fit_epoch(model: nn.Module, opt: torch.optim.Optimizer, x: np.ndarray, y: np
         yb = torch.from_numpy(y[idx])
         with state.precision(args.precision):
             logits = model(xb)
+        # class numbers, or (``--partial-indices``) the probabilities each crop is taught
         loss = F.cross_entropy(logits.float(), yb, label_smoothing=smoothing)
         opt.zero_grad()
         loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward unannotated
         opt.step()
         step += 1
         total += len(idx)
-        correct += int((logits.argmax(1) == yb).sum())
+        correct += int((logits.argmax(1) == (yb.argmax(1) if yb.ndim == 2 else yb)).sum())
     return step, correct / max(total, 1)
 
 
@@ -158,6 +160,9 @@ def main() -> None:
     ap.add_argument("--hands", type=float, default=0.0, metavar="SHARE",
                     help="index crops: the share of drawn scenes that are a hand of 10-26 cards "
                          "held in a fan (default 0: none, and no draw is made for it)")
+    ap.add_argument("--partial-indices", action="store_true",
+                    help="index crops: also the drawn scenes' indices partly under other cards, "
+                         "taught by how much of their rank and suit shows (crops.partial_target)")
     add_artwork_arguments(ap)
     args = ap.parse_args()
     torch.manual_seed(args.seed)
@@ -186,8 +191,12 @@ def main() -> None:
             syn_x, syn_y = index_crops(synth, rng, per_index=1, background_per_photo=1, size=size,
                                        lightness_negatives=share)
             prop_x, prop_y = proposal_crops(photos, "index", rng, size=size, lightness_negatives=share)
-            return (np.concatenate([real_x, syn_x, np.array(prop_x).reshape(-1, *real_x.shape[1:])]),
-                    np.concatenate([real_y, syn_y, np.array(prop_y, np.int64)]))
+            x = np.concatenate([real_x, syn_x, np.array(prop_x).reshape(-1, *real_x.shape[1:])])
+            y = np.concatenate([real_y, syn_y, np.array(prop_y, np.int64)])
+            if not args.partial_indices:
+                return x, y
+            part_x, part_y = partial_crops(synth, rng, size=size, lightness_negatives=share)
+            return np.concatenate([x, part_x]), np.concatenate([np.eye(N_OUT, dtype=np.float32)[y], part_y])
     else:
         synth = synthetic_single_cards(args.synth, args.seed + 3, scene_faces(args))
         size, n_out, out = (CARD_W, CARD_H), N_CARD_OUT, args.out or DEFAULT_CARD_CLASSIFIER
@@ -215,6 +224,8 @@ def main() -> None:
         sig["jokers"] = args.jokers
     if args.kind == "index" and args.hands:  # likewise
         sig["hands"] = args.hands
+    if args.kind == "index" and args.partial_indices:  # likewise
+        sig["partial_indices"] = True
     sig.update(init=str(args.init_onnx) if args.init_onnx else None,
                detector=args.detector.name if args.detector else None)
     if args.fresh:
