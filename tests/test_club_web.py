@@ -128,7 +128,8 @@ def test_idle_sockets_are_closed_and_a_flood_past_the_cap_is_turned_away(page: w
     deadline = time.monotonic() + 5  # its thread gives its place back before the cap is swapped
     while page._open._value < page.MOST_CONNECTIONS and time.monotonic() < deadline:
         time.sleep(0.01)
-    monkeypatch.setattr(page, "_open", __import__("threading").BoundedSemaphore(3))
+    cap = __import__("threading").BoundedSemaphore(3)
+    monkeypatch.setattr(page, "_open", cap)
     held = [socket.create_connection(page.server_address, timeout=5) for _ in range(3)]
     try:
         time.sleep(0.2)
@@ -140,6 +141,12 @@ def test_idle_sockets_are_closed_and_a_flood_past_the_cap_is_turned_away(page: w
             s.close()
     time.sleep(0.8)  # the held ones time out and free their places
     assert _get(page, "/api/room")[0] == 200
+    # every thread gives its place back to the small cap before the first one is put back
+    # (a thread releases the cap the server holds when it ends)
+    deadline = time.monotonic() + 5
+    while cap._value < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert cap._value == 3
 
 
 def test_the_page_reads_on_after_the_database_cut_its_pooled_connections(page: web.Server,
