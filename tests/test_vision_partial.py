@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.labels import INDEX_CLASSES, index_class
-from vision.synth import CARD_H, CARD_W, Face, draw_face, scene
+from vision.synth import CARD_H, CARD_W, Face, SceneCard, draw_face, scene
 from vision.train.crops import (
     BACKGROUND,
     INK_SHOWN,
@@ -21,7 +21,7 @@ from vision.train.dataset import Photo, _scene_photo
 SCALE = 0.8
 
 
-def _two_cards(edge: float, above: bool = False) -> tuple[Face, list]:  # type: ignore[type-arg]
+def _two_cards(edge: float, above: bool = False) -> tuple[Face, list[SceneCard]]:
     """A seven of hearts, and over it a card whose top edge (its bottom edge, ``above``) lies
     ``edge`` of the way down the seven's upper index box: the seven's face, and both scene
     cards."""
