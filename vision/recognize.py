@@ -24,10 +24,12 @@ from vision.classifier import (
     crop_card,
     crop_size,
     read_turns,
-    read_ups,
     refine_cards,
     refine_indices,
     turn_directions,
+    turn_probs,
+    upright_of,
+    ups_of,
 )
 from vision.detector import (
     DEFAULT_WEIGHTS,
@@ -261,8 +263,9 @@ def surety(reading: TableReading) -> float:
 def with_turns(image: np.ndarray, detections: list[Detection], weights: Path,
                min_score: float, cache: Reads | None = None) -> list[Detection]:
     """``detections`` with the turn of each index scoring ``min_score`` or more read
-    (``vision.classifier.read_turns``; unchanged without the turn weights). Turns kept in
-    ``cache`` (one per image, by box) are not read again."""
+    (``vision.classifier.turn_probs``: the way each points, ``ups_of``, or for a network of
+    two directions whether it stands upright, ``upright_of``; unchanged without the turn
+    weights). Turns kept in ``cache`` (one per image, by box) are not read again."""
     which = [i for i, d in enumerate(detections) if d.kind == "index" and d.score >= min_score]
     if not which or not weights.is_file():
         return detections
@@ -272,7 +275,8 @@ def with_turns(image: np.ndarray, detections: list[Detection], weights: Path,
     fresh = list(dict.fromkeys(k for k in keys if k not in cache))
     if fresh:
         boxes = [box for _, box in fresh]
-        got = read_ups(image, boxes, weights) if directions else read_turns(image, boxes, weights)[:, None]
+        probs = turn_probs(image, boxes, weights)
+        got = ups_of(probs, boxes) if directions else upright_of(probs)[:, None]
         cache.update((k, np.asarray(v, np.float32)) for k, v in zip(fresh, got, strict=True))
     out = list(detections)
     for i, key in zip(which, keys, strict=True):

@@ -350,10 +350,10 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
     for k, (card, g, quad, face) in enumerate(placed):
         visible, partial = [], []
         for box in face.indices:
-            shown = _shown(coverage, k, onto[k], box)
+            q = box_through(onto[k], box)
+            shown = _shown(coverage, k, q)
             if shown is None:
                 continue
-            q = box_through(onto[k], box)
             outline = (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
             if shown >= 0.85:
                 visible.append(outline)
@@ -365,11 +365,11 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
     return img, out
 
 
-def _shown(coverage: np.ndarray, k: int, m: np.ndarray, box: tuple[float, float, float, float]) -> float | None:
-    """The share of a face box of card ``k`` (carried into the scene by ``m``) that shows on
-    top in ``coverage`` (each pixel's top card), or None for a box too small to tell."""
+def _shown(coverage: np.ndarray, k: int, q: np.ndarray) -> float | None:
+    """The share of a face box of card ``k``, carried into the scene as the quadrilateral
+    ``q`` (``box_through``), that shows on top in ``coverage`` (each pixel's top card), or
+    None for a box too small to tell."""
     h, w = coverage.shape
-    q = box_through(m, box)
     x0i, y0i = max(0, int(q[:, 0].min())), max(0, int(q[:, 1].min()))
     x1i, y1i = min(w, int(q[:, 0].max()) + 1), min(h, int(q[:, 1].max()) + 1)
     if x1i - x0i < 3 or y1i - y0i < 3:
