@@ -280,6 +280,10 @@ def main() -> int:
                          "instead of by the rows they stand in; by the whole table's pitch instead "
                          "of the pitch around each tile; and each tile by its own up instead of "
                          "as the tiles around it stand")
+    ap.add_argument("--ablate-inks", action="store_true",
+                    help="also read without settling the colours read unsurely against the table's "
+                         "inks (vision.tile_inks), settling every tile's colour (shipped: those read "
+                         "under 0.9), and with the table's word weighed fully (shipped: 0.25)")
     args = ap.parse_args()
     unknown = [s for s in args.sources.split(",") if s not in SOURCES]
     if unknown:
@@ -305,6 +309,10 @@ def main() -> int:
         readers["tbl pitch"] = lambda im, _: read_tile_table(
             im, args.weights, rows=partial(group_tiles, pitch_reach=math.inf))
         readers["own ups"] = lambda im, _: read_tile_table(im, args.weights, rows=partial(group_tiles, up_reach=0.0))
+    if args.ablate_inks and args.weights.is_file():
+        readers["no inks"] = lambda im, _: read_tile_table(im, args.weights, ink_unsure=0.0)
+        readers["inks all"] = lambda im, _: read_tile_table(im, args.weights, ink_unsure=1.01)
+        readers["trust 1"] = lambda im, _: read_tile_table(im, args.weights, ink_trust=1.0)
     if args.ablate_looks and args.weights.is_file():
         readers["1 look"] = lambda im, _: read_tile_table(im, args.weights, looks=1)
         readers["2 looks"] = lambda im, _: read_tile_table(im, args.weights, looks=2)

@@ -14,8 +14,10 @@ side at ``FIRST_SIZE``; when the tiles found there are much smaller or bigger th
 it is read again at the size that brings them to it. The network reads an upright tile far
 better than a turned one, so each tile it reads less surely than ``UPRIGHT_BELOW`` is read
 again in a small patch of the photo turned upright by the tile's own up direction and
-scaled to the size it learnt (``read_upright``). A tile whose class the network is still not
-sure of is ``??``. Tiles are grouped into the sets and runs they lie in by the rows they
+scaled to the size it learnt (``read_upright``). A colour the network read unsurely is
+settled against the other tiles' inks on the table (``settle_inks``, ``vision.tile_inks``):
+one set's navy is near its black, and a player tells them apart by the others. A tile whose
+class the network is still not sure of is ``??``. Tiles are grouped into the sets and runs they lie in by the rows they
 stand in (``vision.tile_grouping``, from each tile's own up direction and the table's pitch);
 the classical reader's tiles, which know no up, by their grown boxes (``vision.grouping``).
 """
@@ -42,6 +44,15 @@ from vision.inference import file_sha256, load_network
 from vision.reading import DetectedCard, TableReading, within
 from vision.table_regions import card_regions
 from vision.tile_grouping import ASPECT, RowGrouping, group_tiles, tile_heights
+from vision.tile_inks import (
+    INK_TRUST,
+    INK_UNSURE,
+    PATCH,
+    PATCH_TILE,
+    ink_feature,
+    inks_of,
+    table_inks,
+)
 from vision.tiles import TILE_REACH, read_tiles
 
 #: The network's classes, in its output order: every colour's 1–13 (engine notation), then
@@ -357,6 +368,40 @@ def drop_echoes(found: list[TilePeak], inside: float = ECHO_INSIDE,
     return [p for p, e in zip(found, echo, strict=True) if not e]
 
 
+def colour_odds(peak: TilePeak) -> np.ndarray:
+    """What the network read of a numbered tile's colour: its class probabilities summed
+    over the numbers, normalised."""
+    colours = peak.probs[: N_COLOURS * 13].reshape(N_COLOURS, 13).sum(axis=1)
+    out: np.ndarray = colours / max(float(colours.sum()), 1e-9)
+    return out
+
+
+def settle_inks(image: np.ndarray, peaks: list[TilePeak], unsure: float = INK_UNSURE,
+                trust: float = INK_TRUST) -> list[TilePeak]:
+    """``peaks`` with each numbered tile whose colour the network read less surely than
+    ``unsure`` settled against the table's inks (``vision.tile_inks``: each ink measured in
+    the tile turned upright, the table's word weighed at ``trust``); Jolys, tiles whose ink
+    cannot be measured and tables of fewer than three measured tiles as read."""
+    numbered = [i for i, p in enumerate(peaks) if float(p.probs[-1]) < 0.5]
+    odds = {i: colour_odds(peaks[i]) for i in numbered}
+    if not any(o.max() < unsure for o in odds.values()):
+        return peaks
+    inks = inks_of(np.stack([upright_patch(image, peaks[i], PATCH, PATCH_TILE) for i in numbered]))
+    told = np.isfinite(inks).all(axis=1)
+    measured = [i for i, ok in zip(numbered, told, strict=True) if ok]
+    if len(measured) < 3:
+        return peaks
+    features = np.stack([ink_feature(ink) for ink in inks[told]])
+    settled = table_inks(features, np.stack([odds[i] for i in measured]), trust=trust)
+    out = list(peaks)
+    for row, i in enumerate(measured):
+        if odds[i].max() < unsure:
+            p = peaks[i]
+            number = np.concatenate([p.probs[: N_COLOURS * 13].reshape(N_COLOURS, 13).sum(axis=0), p.probs[-1:]])
+            out[i] = replace(p, probs=class_probs(number, settled[row]).astype(p.probs.dtype))
+    return out
+
+
 def tile_height(found: list[TilePeak]) -> float | None:
     """The typical tile height in image pixels, from the sure peaks' boxes; None if none."""
     sure = [max(p.box[2] - p.box[0], p.box[3] - p.box[1]) for p in found if p.score >= SURE]
@@ -461,15 +506,21 @@ def read_tile_peaks(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
                     min_confidence: float = MIN_CONFIDENCE, size: int | None = None,
                     looks: int = LOOKS, made: TileLooks | None = None, upright: bool = True,
                     patch: int = UPRIGHT_PATCH, echoes: float = ECHO_INSIDE,
-                    px_per_mm: float | None = None, rounds: int = UPRIGHT_ROUNDS) -> list[TilePeak]:
+                    px_per_mm: float | None = None, rounds: int = UPRIGHT_ROUNDS,
+                    ink_unsure: float = INK_UNSURE, ink_trust: float = INK_TRUST) -> list[TilePeak]:
     """Every tile the learnt reader finds on the image, sorted left to right: found
     (``find_tiles``; ``px_per_mm`` a calibrated table's scale), the unsure ones read again
-    upright (``read_upright``, in patches ``patch`` pixels wide, ``rounds`` reads at most) and
-    the echoes dropped (``drop_echoes``, ``echoes`` of the box)."""
+    upright (``read_upright``, in patches ``patch`` pixels wide, ``rounds`` reads at most),
+    the echoes dropped (``drop_echoes``, ``echoes`` of the box) and the colours read less
+    surely than ``ink_unsure`` settled against the table's inks (``settle_inks``, the
+    table's word weighed at ``ink_trust``; ``ink_unsure`` 0: none)."""
     found = find_tiles(image, weights, size, looks, made, px_per_mm)
     if upright:
         found = read_upright(image, found, weights, side=patch, rounds=rounds)
-    return sorted(drop_echoes(found, echoes, min_confidence), key=lambda p: (p.box[0], p.box[1]))
+    kept = drop_echoes(found, echoes, min_confidence)
+    if ink_unsure > 0:
+        kept = settle_inks(image, kept, ink_unsure, ink_trust)
+    return sorted(kept, key=lambda p: (p.box[0], p.box[1]))
 
 
 def named(peaks: list[TilePeak], min_confidence: float = MIN_CONFIDENCE) -> list[DetectedCard]:
@@ -495,7 +546,8 @@ def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGH
                     upright: bool = True, patch: int = UPRIGHT_PATCH,
                     echoes: float = ECHO_INSIDE, by_rows: bool = True,
                     px_per_mm: float | None = None, rows: RowGrouping = group_tiles,
-                    rounds: int = UPRIGHT_ROUNDS) -> TableReading:
+                    rounds: int = UPRIGHT_ROUNDS, ink_unsure: float = INK_UNSURE,
+                    ink_trust: float = INK_TRUST) -> TableReading:
     """The tiles on a table photo, grouped into sets and runs as they lie: with the learnt
     reader when its weights are there, else (or with ``weights`` None) with the classical
     one (``vision.tiles``). ``made`` holds the learnt reader's looks already made;
@@ -503,11 +555,14 @@ def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGH
     ``patch`` pixels wide, ``rounds`` reads at most. The learnt reader's tiles are grouped by the rows they stand in
     (``rows``, ``vision.tile_grouping.group_tiles``; ``by_rows`` False: by their grown boxes,
     as the classical reader's are). ``px_per_mm``, a calibrated table's scale, sizes the learnt reader's
-    first look (``look_first``). A box is the tile's visible extent: cut to the photo."""
+    first look (``look_first``); its colours read less surely than ``ink_unsure`` are settled
+    against the table's inks (``settle_inks``, the table's word weighed at ``ink_trust``). A
+    box is the tile's visible extent: cut to the photo."""
     height, width = image.shape[:2]
     if weights is not None and weights.is_file():
         peaks = read_tile_peaks(image, weights, looks=looks, made=made, upright=upright, patch=patch,
-                                echoes=echoes, px_per_mm=px_per_mm, rounds=rounds)
+                                echoes=echoes, px_per_mm=px_per_mm, rounds=rounds,
+                                ink_unsure=ink_unsure, ink_trust=ink_trust)
         found = tuple(named(peaks))
         if by_rows:  # grouped by the whole tiles' frames, then cut to the photo
             return TableReading(tuple(within(t, width, height) for t in found), rows(peaks))
