@@ -13,15 +13,15 @@ import pygame
 import pytest
 
 from engine.tiles import COLOURS
-from vision.tile_inks import PATCH, PATCH_TILE, ink_feature, ink_of, table_inks
+from vision.tile_inks import PATCH, PATCH_TILE, ink_feature, inks_of, table_inks
 from vision.tile_reader import (
     N_COLOURS,
     TILE_CLASSES,
     TilePeak,
     class_probs,
-    colour_odds,
     read_tile_table,
     settle_inks,
+    split_probs,
 )
 from vision.tile_synth import SceneTile, tile_scene
 
@@ -41,6 +41,12 @@ def _patch(ink: tuple[int, int, int], face: tuple[int, int, int] = (205, 225, 23
     cv2.rectangle(patch, (c - 15, c - half), (c + 15, c + half), face, -1)
     cv2.putText(patch, numeral, (c - 7, c + 2), cv2.FONT_HERSHEY_SIMPLEX, 0.6, ink, 3, cv2.LINE_AA)
     return patch
+
+
+def ink_of(patch: np.ndarray) -> np.ndarray | None:
+    """One tile's ink from its upright patch (``inks_of``), None where it cannot be told."""
+    out: np.ndarray = inks_of(patch[None])[0]
+    return out if bool(np.isfinite(out).all()) else None
 
 
 def test_an_ink_is_measured_against_its_face_and_the_light_s_cast_falls_out() -> None:
@@ -141,7 +147,7 @@ def test_drawn_tiles_read_unsurely_as_another_colour_are_settled_by_the_table() 
     # nothing read unsurely: nothing measured, the same peaks back
     sure = _peaks(tiles, {})
     assert settle_inks(image, sure) is sure
-    assert float(colour_odds(sure[numbered[0]]).max()) == pytest.approx(0.98)
+    assert float(split_probs(sure[numbered[0]].probs)[1].max()) == pytest.approx(0.98)
 
 
 def test_the_reader_settles_inks_unless_told_not_to() -> None:

@@ -6,7 +6,7 @@ lamp red and orange close in. A player settles such a tile by looking at the oth
 table: this navy is the blues', not the blacks'. The reader does the same
 (``vision.tile_reader.settle_inks``).
 
-- Each tile's ink is measured against its own face (``ink_of``: the ink's colour over the
+- Each tile's ink is measured against its own face (``inks_of``: the ink's colour over the
   face's, channel by channel, so that the light's cast falls out), and described by its hue
   and its darkness (``ink_feature``).
 - The table's inks are fitted as one mixture of the four colours, each tile a member of each
@@ -85,14 +85,8 @@ def inks_of(patches: np.ndarray) -> np.ndarray:
     return out
 
 
-def ink_of(patch: np.ndarray) -> np.ndarray | None:
-    """One tile's ink (``inks_of``) from its upright patch; None where it cannot be told."""
-    out: np.ndarray = inks_of(patch[None])[0]
-    return out if bool(np.isfinite(out).all()) else None
-
-
 def ink_feature(ink: np.ndarray) -> np.ndarray:
-    """An ink (``ink_of``) as what tells the four apart: its hue (each channel's share of
+    """An ink (a row of ``inks_of``) as what tells the four apart: its hue (each channel's share of
     the three) and its darkness (their mean)."""
     return np.concatenate([ink / max(float(ink.sum()), 1e-3), [float(ink.mean())]])
 

@@ -17,8 +17,9 @@ again in a small patch of the photo turned upright by the tile's own up directio
 scaled to the size it learnt (``read_upright``). A colour the network read unsurely is
 settled against the other tiles' inks on the table (``settle_inks``, ``vision.tile_inks``):
 one set's navy is near its black, and a player tells them apart by the others. A tile whose
-class the network is still not sure of is ``??``. Tiles are grouped into the sets and runs they lie in by the rows they
-stand in (``vision.tile_grouping``, from each tile's own up direction and the table's pitch);
+class the network is still not sure of is ``??``. Tiles are grouped into the sets and runs
+they lie in by the rows they stand in (``vision.tile_grouping``, from each tile's own up
+direction and the table's pitch);
 the classical reader's tiles, which know no up, by their grown boxes (``vision.grouping``).
 """
 
@@ -368,12 +369,14 @@ def drop_echoes(found: list[TilePeak], inside: float = ECHO_INSIDE,
     return [p for p, e in zip(found, echo, strict=True) if not e]
 
 
-def colour_odds(peak: TilePeak) -> np.ndarray:
-    """What the network read of a numbered tile's colour: its class probabilities summed
-    over the numbers, normalised."""
-    colours = peak.probs[: N_COLOURS * 13].reshape(N_COLOURS, 13).sum(axis=1)
-    out: np.ndarray = colours / max(float(colours.sum()), 1e-9)
-    return out
+def split_probs(probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Class probabilities (over ``TILE_CLASSES``) back into the number's (14: each number's
+    over the colours, then the Joly's) and the numbered tile's colour's (4, normalised):
+    what ``class_probs`` puts together."""
+    numbered = probs[: N_COLOURS * 13].reshape(N_COLOURS, 13)
+    colours = numbered.sum(axis=1)
+    number = np.concatenate([numbered.sum(axis=0), probs[-1:]])
+    return number, colours / max(float(colours.sum()), 1e-9)
 
 
 def settle_inks(image: np.ndarray, peaks: list[TilePeak], unsure: float = INK_UNSURE,
@@ -383,8 +386,8 @@ def settle_inks(image: np.ndarray, peaks: list[TilePeak], unsure: float = INK_UN
     the tile turned upright, the table's word weighed at ``trust``); Jolys, tiles whose ink
     cannot be measured and tables of fewer than three measured tiles as read."""
     numbered = [i for i, p in enumerate(peaks) if float(p.probs[-1]) < 0.5]
-    odds = {i: colour_odds(peaks[i]) for i in numbered}
-    if not any(o.max() < unsure for o in odds.values()):
+    split = {i: split_probs(peaks[i].probs) for i in numbered}  # (number, colour) of each
+    if not any(colour.max() < unsure for _, colour in split.values()):
         return peaks
     inks = inks_of(np.stack([upright_patch(image, peaks[i], PATCH, PATCH_TILE) for i in numbered]))
     told = np.isfinite(inks).all(axis=1)
@@ -392,13 +395,13 @@ def settle_inks(image: np.ndarray, peaks: list[TilePeak], unsure: float = INK_UN
     if len(measured) < 3:
         return peaks
     features = np.stack([ink_feature(ink) for ink in inks[told]])
-    settled = table_inks(features, np.stack([odds[i] for i in measured]), trust=trust)
+    settled = table_inks(features, np.stack([split[i][1] for i in measured]), trust=trust)
     out = list(peaks)
     for row, i in enumerate(measured):
-        if odds[i].max() < unsure:
-            p = peaks[i]
-            number = np.concatenate([p.probs[: N_COLOURS * 13].reshape(N_COLOURS, 13).sum(axis=0), p.probs[-1:]])
-            out[i] = replace(p, probs=class_probs(number, settled[row]).astype(p.probs.dtype))
+        number, colour = split[i]
+        if colour.max() < unsure:
+            probs = class_probs(number, settled[row]).astype(peaks[i].probs.dtype)
+            out[i] = replace(peaks[i], probs=probs)
     return out
 
 
