@@ -3,7 +3,7 @@ sets use typefaces and plastics held out of training.
 
 Usage: ``.venv/bin/python bench/bench_tiles_learnt.py [--tables 12] [--seed 7] [--weights FILE]
 [--sources NAME,...] [--no-classical] [--ablate-looks] [--ablate-upright] [--ablate-echoes]
-[--ablate-grouping] [--calibrated]``
+[--ablate-grouping] [--ablate-inks] [--ablate-level] [--calibrated]``
 
 These are renders (``vision.tile_synth``), not photographs: the project has no labelled
 photos of real tile sets, so photograph-like renders with held-out designs stand in for
@@ -284,6 +284,10 @@ def main() -> int:
                     help="also read without settling the colours read unsurely against the table's "
                          "inks (vision.tile_inks), settling every tile's colour (shipped: those read "
                          "under 0.9), and with the table's word weighed fully (shipped: 0.25)")
+    ap.add_argument("--ablate-level", action="store_true",
+                    help="also read without reading a slanted table as seen from above "
+                         "(vision.tile_plane; shipped: when the tiles' sizes from near to far differ "
+                         "by 1.8 or more), and with that ratio at 1.2 and 1.4")
     args = ap.parse_args()
     unknown = [s for s in args.sources.split(",") if s not in SOURCES]
     if unknown:
@@ -313,6 +317,10 @@ def main() -> int:
         readers["no inks"] = lambda im, _: read_tile_table(im, args.weights, ink_unsure=0.0)
         readers["inks all"] = lambda im, _: read_tile_table(im, args.weights, ink_unsure=1.01)
         readers["trust 1"] = lambda im, _: read_tile_table(im, args.weights, ink_trust=1.0)
+    if args.ablate_level and args.weights.is_file():
+        readers["no level"] = lambda im, _: read_tile_table(im, args.weights, level=0.0)
+        readers["level 1.2"] = lambda im, _: read_tile_table(im, args.weights, level=1.2)
+        readers["level 1.4"] = lambda im, _: read_tile_table(im, args.weights, level=1.4)
     if args.ablate_looks and args.weights.is_file():
         readers["1 look"] = lambda im, _: read_tile_table(im, args.weights, looks=1)
         readers["2 looks"] = lambda im, _: read_tile_table(im, args.weights, looks=2)

@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Final
 
@@ -54,6 +55,7 @@ from vision.tile_inks import (
     inks_of,
     table_inks,
 )
+from vision.tile_plane import MIN_RATIO, LevelView, level_view
 from vision.tiles import TILE_REACH, read_tiles
 
 #: The network's classes, in its output order: every colour's 1–13 (engine notation), then
@@ -110,6 +112,9 @@ UPRIGHT_TILE: Final = TARGET_TILE
 #: tile's face about its centre (in the tile's own frame), and that reads no other tile
 #: (``??``, or the same tile) is that tile seen again (``drop_echoes``); 0 keeps every peak.
 ECHO_INSIDE: Final = 0.9
+#: A table whose tiles' sizes from near to far differ by this much or more is read as seen
+#: from above (``vision.tile_plane``).
+LEVEL_RATIO: Final = MIN_RATIO
 
 
 @dataclass(frozen=True, slots=True)
@@ -510,14 +515,17 @@ def read_tile_peaks(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
                     looks: int = LOOKS, made: TileLooks | None = None, upright: bool = True,
                     patch: int = UPRIGHT_PATCH, echoes: float = ECHO_INSIDE,
                     px_per_mm: float | None = None, rounds: int = UPRIGHT_ROUNDS,
-                    ink_unsure: float = INK_UNSURE, ink_trust: float = INK_TRUST) -> list[TilePeak]:
+                    ink_unsure: float = INK_UNSURE, ink_trust: float = INK_TRUST,
+                    found: list[TilePeak] | None = None) -> list[TilePeak]:
     """Every tile the learnt reader finds on the image, sorted left to right: found
-    (``find_tiles``; ``px_per_mm`` a calibrated table's scale), the unsure ones read again
+    (``find_tiles``; ``px_per_mm`` a calibrated table's scale; or ``found``, the tiles its
+    looks found already), the unsure ones read again
     upright (``read_upright``, in patches ``patch`` pixels wide, ``rounds`` reads at most),
     the echoes dropped (``drop_echoes``, ``echoes`` of the box) and the colours read less
     surely than ``ink_unsure`` settled against the table's inks (``settle_inks``, the
     table's word weighed at ``ink_trust``; ``ink_unsure`` 0: none)."""
-    found = find_tiles(image, weights, size, looks, made, px_per_mm)
+    if found is None:
+        found = find_tiles(image, weights, size, looks, made, px_per_mm)
     if upright:
         found = read_upright(image, found, weights, side=patch, rounds=rounds)
     kept = drop_echoes(found, echoes, min_confidence)
@@ -544,13 +552,55 @@ def read_tiles_learnt(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
                                  px_per_mm), min_confidence)
 
 
+def tile_back(view: LevelView, tile: TilePeak) -> TilePeak:
+    """A tile read in the view from above as it lies in the photo: its centre taken back, its
+    box the bounds of its box's corners taken back, its up the way a short step up from its
+    centre goes in the photo."""
+    x0, y0, x1, y1 = tile.box
+    step = 0.25 * max(x1 - x0, y1 - y0, 1.0)
+    back = view.back(np.array([[tile.x, tile.y], [x0, y0], [x1, y0], [x1, y1], [x0, y1],
+                               [tile.x + step * tile.up[0], tile.y + step * tile.up[1]]]))
+    corners, up = back[1:5], back[5] - back[0]
+    norm = float(np.hypot(*up)) or 1.0
+    box = (float(corners[:, 0].min()), float(corners[:, 1].min()),
+           float(corners[:, 0].max()), float(corners[:, 1].max()))
+    return replace(tile, x=float(back[0, 0]), y=float(back[0, 1]), box=box,
+                   up=(float(up[0] / norm), float(up[1] / norm)))
+
+
+def from_above(image: np.ndarray, seen: list[TilePeak], weights: Path, level: float,
+               read: Callable[..., list[TilePeak]]) -> tuple[list[TilePeak], list[TilePeak]] | None:
+    """A table whose tiles ``seen`` show it at a slant (sizes from near to far differing by
+    ``level`` or more) read as seen from above (``vision.tile_plane``): one look at the view,
+    at the size for the height every tile has there, and when it finds more tiles read
+    surely than ``seen`` holds, its tiles read (``read``, ``read_tile_peaks`` with its
+    options) as they lie there. The tiles as they lie in the photo and, in the same order,
+    as they lie in the view (for grouping); None when the photo shows no slant plainly or
+    the view finds no more."""
+    view = level_view([p for p in seen if p.score >= SURE], image.shape[:2], min_ratio=level)
+    if view is None:
+        return None
+    flat = view.warp(image)
+    flat_seen = find_tiles(flat, weights, size_for(view.tile_px, max(view.size), target_tile(weights)))
+    if _sure(flat_seen) <= _sure(seen):
+        return None
+    pairs = sorted(((tile_back(view, p), p) for p in read(flat, found=flat_seen)),
+                   key=lambda pair: (pair[0].box[0], pair[0].box[1]))
+    return [a for a, _ in pairs], [b for _, b in pairs]
+
+
+def _sure(peaks: Iterable[TilePeak]) -> int:
+    """How many of ``peaks`` are read surely: at ``UPRIGHT_BELOW`` or more."""
+    return sum(p.confidence >= UPRIGHT_BELOW for p in peaks)
+
+
 def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGHTS,
                     looks: int = LOOKS, made: TileLooks | None = None,
                     upright: bool = True, patch: int = UPRIGHT_PATCH,
                     echoes: float = ECHO_INSIDE, by_rows: bool = True,
                     px_per_mm: float | None = None, rows: RowGrouping = group_tiles,
                     rounds: int = UPRIGHT_ROUNDS, ink_unsure: float = INK_UNSURE,
-                    ink_trust: float = INK_TRUST) -> TableReading:
+                    ink_trust: float = INK_TRUST, level: float = LEVEL_RATIO) -> TableReading:
     """The tiles on a table photo, grouped into sets and runs as they lie: with the learnt
     reader when its weights are there, else (or with ``weights`` None) with the classical
     one (``vision.tiles``). ``made`` holds the learnt reader's looks already made;
@@ -560,15 +610,26 @@ def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGH
     as the classical reader's are). ``px_per_mm``, a calibrated table's scale, sizes the learnt reader's
     first look (``look_first``); its colours read less surely than ``ink_unsure`` are settled
     against the table's inks (``settle_inks``, the table's word weighed at ``ink_trust``). A
+    table its tiles show at a slant (their sizes from near to far differing by ``level`` or
+    more; 0: never) is looked at again as seen from above (``vision.tile_plane``), in one
+    look at the size for the height its tiles all have there; when that look finds more
+    tiles read surely (at ``UPRIGHT_BELOW`` or more: tiles the reader would not read
+    again), the tiles are read and grouped as they lie there, and each taken back to the
+    photo. A
     box is the tile's visible extent: cut to the photo."""
     height, width = image.shape[:2]
     if weights is not None and weights.is_file():
-        peaks = read_tile_peaks(image, weights, looks=looks, made=made, upright=upright, patch=patch,
-                                echoes=echoes, px_per_mm=px_per_mm, rounds=rounds,
-                                ink_unsure=ink_unsure, ink_trust=ink_trust)
+        seen = find_tiles(image, weights, None, looks, made, px_per_mm)
+        read = partial(read_tile_peaks, weights=weights, looks=looks, upright=upright, patch=patch,
+                       echoes=echoes, rounds=rounds, ink_unsure=ink_unsure, ink_trust=ink_trust)
+        above = from_above(image, seen, weights, level, read) if level > 0 else None
+        if above is None:
+            peaks = as_grouped = read(image, found=seen)
+        else:
+            peaks, as_grouped = above
         found = tuple(named(peaks))
         if by_rows:  # grouped by the whole tiles' frames, then cut to the photo
-            return TableReading(tuple(within(t, width, height) for t in found), rows(peaks))
+            return TableReading(tuple(within(t, width, height) for t in found), rows(as_grouped))
     else:
         found = tuple(read_tiles(image))
     groups = group_cards(found, card_reach=TILE_REACH, regions=card_regions(image))
