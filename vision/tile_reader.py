@@ -16,11 +16,13 @@ better than a turned one, so each tile it reads less surely than ``UPRIGHT_BELOW
 again in a small patch of the photo turned upright by the tile's own up direction and
 scaled to the size it learnt (``read_upright``). A colour the network read unsurely is
 settled against the other tiles' inks on the table (``settle_inks``, ``vision.tile_inks``):
-one set's navy is near its black, and a player tells them apart by the others. A tile whose
-class the network is still not sure of is ``??``. Tiles are grouped into the sets and runs
-they lie in by the rows they stand in (``vision.tile_grouping``, from each tile's own up
-direction and the table's pitch);
-the classical reader's tiles, which know no up, by their grown boxes (``vision.grouping``).
+one set's navy is near its black, and a player tells them apart by the others. A table seen
+at a slant, its far tiles smaller and squashed, is looked at again as from straight above
+(``from_above``, ``vision.tile_plane``) and read there when that look finds more tiles
+surely. A tile whose class the network is still not sure of is ``??``. Tiles are grouped
+into the sets and runs they lie in by the rows they stand in (``vision.tile_grouping``,
+from each tile's own up direction and the table's pitch); the classical reader's tiles,
+which know no up, by their grown boxes (``vision.grouping``).
 """
 
 from __future__ import annotations
@@ -615,8 +617,7 @@ def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGH
     look at the size for the height its tiles all have there; when that look finds more
     tiles read surely (at ``UPRIGHT_BELOW`` or more: tiles the reader would not read
     again), the tiles are read and grouped as they lie there, and each taken back to the
-    photo. A
-    box is the tile's visible extent: cut to the photo."""
+    photo. A box is the tile's visible extent: cut to the photo."""
     height, width = image.shape[:2]
     if weights is not None and weights.is_file():
         seen = find_tiles(image, weights, None, looks, made, px_per_mm)
