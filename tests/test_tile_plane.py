@@ -151,3 +151,14 @@ def test_a_table_drawn_at_a_camera_s_slant_is_read_better_from_above() -> None:
     assert all(0 <= c.box[0] <= c.box[2] <= w and 0 <= c.box[1] <= c.box[3] <= h for c in level.cards)
     grouped = [i for g in level.groups for i in g]
     assert len(grouped) == len(set(grouped)) and all(0 <= i < len(level.cards) for i in grouped)
+
+
+def test_tiles_the_network_could_not_size_count_for_nothing() -> None:
+    matrix = camera_view(*SIZE, math.radians(50), side=math.radians(200))
+    found = _found(_quads(matrix))
+    broken = [Found(t.x, t.y, (t.box[0], t.box[1], math.inf, t.box[3]), t.up) for t in found[:5]]
+    unturned = [Found(t.x, t.y, t.box, (math.nan, math.nan)) for t in found[5:8]]
+    view = level_view(broken + unturned + found[8:], SIZE[::-1])
+    assert view is not None and math.isfinite(view.ratio)
+    assert np.isfinite(view.matrix).all()
+    assert level_view(broken + found[:7], SIZE[::-1], min_ratio=1.0) is None  # 7 measured

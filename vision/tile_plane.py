@@ -121,10 +121,14 @@ def level_view(sure: Sequence[Tile], shape: tuple[int, int], min_tiles: int = MI
     (fewer than ``min_tiles`` of them, or a size ratio under ``min_ratio``)."""
     if len(sure) < min_tiles:
         return None
-    boxes = np.array([t.box for t in sure], np.float64)
-    ups = np.array([t.up for t in sure], np.float64)
-    centres = np.column_stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2])
+    boxes = np.array([t.box for t in sure], np.float64).reshape(-1, 4)
+    ups = np.array([t.up for t in sure], np.float64).reshape(-1, 2)
     areas = tile_areas(boxes, ups)
+    measured = np.isfinite(boxes).all(axis=1) & np.isfinite(areas) & (areas > 0)
+    if measured.sum() < min_tiles:  # a box the network could not size counts for nothing
+        return None
+    boxes, areas = boxes[measured], areas[measured]
+    centres = np.column_stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2])
     coef = depth_plane(centres, areas)
     if coef is None:
         return None
