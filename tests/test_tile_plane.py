@@ -13,7 +13,7 @@ import pygame
 
 from vision.tile_grouping import ASPECT
 from vision.tile_plane import LevelView, depth_plane, level_view
-from vision.tile_reader import TILE_CLASSES, TilePeak, read_tile_table, tile_back
+from vision.tile_reader import TILE_CLASSES, TilePeak, read_tile_table, tiles_back
 from vision.tile_synth import camera_view, tile_scene
 
 BUNDLED = (Path(pygame.__file__).parent / pygame.font.get_default_font(),)
@@ -126,7 +126,8 @@ def test_a_tile_read_in_the_view_is_taken_back_where_it_lies() -> None:
     peak = TilePeak(float(centre[0]), float(centre[1]),
                     (centre[0] - 20, centre[1] - 28, centre[0] + 20, centre[1] + 28), 0.9, probs,
                     (float(up[0]), float(up[1])))
-    back = tile_back(view, peak)
+    back, = tiles_back(view, [peak])
+    assert tiles_back(view, []) == []
     assert math.hypot(back.x - tile.x, back.y - tile.y) < 0.5
     assert np.dot(back.up, tile.up) > 0.99
     assert back.box[0] < tile.x < back.box[2] and back.box[1] < tile.y < back.box[3]

@@ -114,9 +114,6 @@ UPRIGHT_TILE: Final = TARGET_TILE
 #: tile's face about its centre (in the tile's own frame), and that reads no other tile
 #: (``??``, or the same tile) is that tile seen again (``drop_echoes``); 0 keeps every peak.
 ECHO_INSIDE: Final = 0.9
-#: A table whose tiles' sizes from near to far differ by this much or more is read as seen
-#: from above (``vision.tile_plane``).
-LEVEL_RATIO: Final = MIN_RATIO
 
 
 @dataclass(frozen=True, slots=True)
@@ -554,20 +551,29 @@ def read_tiles_learnt(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
                                  px_per_mm), min_confidence)
 
 
-def tile_back(view: LevelView, tile: TilePeak) -> TilePeak:
-    """A tile read in the view from above as it lies in the photo: its centre taken back, its
-    box the bounds of its box's corners taken back, its up the way a short step up from its
-    centre goes in the photo."""
-    x0, y0, x1, y1 = tile.box
-    step = 0.25 * max(x1 - x0, y1 - y0, 1.0)
-    back = view.back(np.array([[tile.x, tile.y], [x0, y0], [x1, y0], [x1, y1], [x0, y1],
-                               [tile.x + step * tile.up[0], tile.y + step * tile.up[1]]]))
-    corners, up = back[1:5], back[5] - back[0]
-    norm = float(np.hypot(*up)) or 1.0
-    box = (float(corners[:, 0].min()), float(corners[:, 1].min()),
-           float(corners[:, 0].max()), float(corners[:, 1].max()))
-    return replace(tile, x=float(back[0, 0]), y=float(back[0, 1]), box=box,
-                   up=(float(up[0] / norm), float(up[1] / norm)))
+def tiles_back(view: LevelView, tiles: list[TilePeak]) -> list[TilePeak]:
+    """Tiles read in the view from above as they lie in the photo (all at once): each centre
+    taken back, each box the bounds of its box's corners taken back, each up the way a short
+    step up from its centre goes in the photo."""
+    if not tiles:
+        return []
+    points = []
+    for t in tiles:
+        x0, y0, x1, y1 = t.box
+        step = 0.25 * max(x1 - x0, y1 - y0, 1.0)
+        points += [(t.x, t.y), (x0, y0), (x1, y0), (x1, y1), (x0, y1),
+                   (t.x + step * t.up[0], t.y + step * t.up[1])]
+    back = view.back(np.array(points)).reshape(len(tiles), 6, 2)
+    out = []
+    for t, (centre, *corners, ahead) in zip(tiles, back, strict=True):
+        box = np.array(corners)
+        up = ahead - centre
+        norm = float(np.hypot(*up)) or 1.0
+        out.append(replace(t, x=float(centre[0]), y=float(centre[1]),
+                           box=(float(box[:, 0].min()), float(box[:, 1].min()),
+                                float(box[:, 0].max()), float(box[:, 1].max())),
+                           up=(float(up[0] / norm), float(up[1] / norm))))
+    return out
 
 
 def from_above(image: np.ndarray, seen: list[TilePeak], weights: Path, level: float,
@@ -586,7 +592,8 @@ def from_above(image: np.ndarray, seen: list[TilePeak], weights: Path, level: fl
     flat_seen = find_tiles(flat, weights, size_for(view.tile_px, max(view.size), target_tile(weights)))
     if _sure(flat_seen) <= _sure(seen):
         return None
-    pairs = sorted(((tile_back(view, p), p) for p in read(flat, found=flat_seen)),
+    there = read(flat, found=flat_seen)
+    pairs = sorted(zip(tiles_back(view, there), there, strict=True),
                    key=lambda pair: (pair[0].box[0], pair[0].box[1]))
     return [a for a, _ in pairs], [b for _, b in pairs]
 
@@ -602,7 +609,7 @@ def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGH
                     echoes: float = ECHO_INSIDE, by_rows: bool = True,
                     px_per_mm: float | None = None, rows: RowGrouping = group_tiles,
                     rounds: int = UPRIGHT_ROUNDS, ink_unsure: float = INK_UNSURE,
-                    ink_trust: float = INK_TRUST, level: float = LEVEL_RATIO) -> TableReading:
+                    ink_trust: float = INK_TRUST, level: float = MIN_RATIO) -> TableReading:
     """The tiles on a table photo, grouped into sets and runs as they lie: with the learnt
     reader when its weights are there, else (or with ``weights`` None) with the classical
     one (``vision.tiles``). ``made`` holds the learnt reader's looks already made;
