@@ -16,6 +16,10 @@ slight slant, blurred, with sensor noise and JPEG. The sources differ in the dec
 - ``held-out``: typefaces of ``vision.deck_styles.HELD_OUT_FAMILIES``, never in training;
 - ``light-on-dark``, ``four-corner``, ``jumbo``: held-out typefaces in that kind of design;
 - ``dim``: held-out typefaces under a dim, noisy, warm light;
+- ``camera slant``: held-out typefaces seen by a pinhole camera tilted 25–50° from straight
+  down toward any side (``vision.tile_synth.camera_pose``, as the tile benchmark's source of
+  that name): the far cards smaller and foreshortened, the near ones larger, some pushed out
+  of the photo (an index the edge cuts is not asked for);
 - ``hand``: not a table but a webcam's frame (640×640, 640×480 or 1280×720, whatever
   ``--size``) of one hand of 10–26 cards dealt from one or two held-out decks (two alike
   cards only from two), held in a fan (``synth.hand_layout``), each card under the top one
@@ -65,10 +69,23 @@ from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER, DEFAU
 from vision.deck_styles import deck_drawer, random_style, styled_face  # noqa: E402
 from vision.detector import DEFAULT_WEIGHTS  # noqa: E402
 from vision.recognize import read_table, warm_up  # noqa: E402
-from vision.synth import WEBCAM_SIZES, Face, SceneCard, dealt, held_hand, random_card, scene, tilted  # noqa: E402
+from vision.synth import (  # noqa: E402
+    WEBCAM_SIZES,
+    Face,
+    SceneCard,
+    dealt,
+    held_hand,
+    random_card,
+    scene,
+    tilted,
+    warped,
+)
+from vision.tile_synth import camera_pose  # noqa: E402
 from vision.train import typefaces  # noqa: E402
 
-SOURCES = ("trained", "held-out", "light-on-dark", "four-corner", "jumbo", "dim", "hand")
+SOURCES = ("trained", "held-out", "light-on-dark", "four-corner", "jumbo", "dim", "camera slant", "hand")
+#: How far ``camera slant``'s camera is tilted, as a share of a right angle (half of it to all).
+CAMERA_SLANT = 0.55
 
 
 @lru_cache(maxsize=1)
@@ -111,7 +128,10 @@ def table(rng: np.random.Generator, source: str, size: tuple[int, int]):  # type
               for _ in range(int(rng.integers(3, 7)))]
     scale = float(rng.uniform(0.34, 0.55)) * size[0] / 1280
     image, cards = scene(rng, size, groups, draw=draw, scale=scale)
-    image, cards = tilted(image, cards, rng, 0.06)
+    if source == "camera slant":
+        image, cards = warped(image, cards, camera_pose(*size, rng, CAMERA_SLANT), cut=True)
+    else:
+        image, cards = tilted(image, cards, rng, 0.06)
     return _photographed(image, rng, dim=source == "dim"), cards
 
 

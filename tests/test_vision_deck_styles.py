@@ -20,7 +20,7 @@ from vision.deck_styles import (
     random_style,
     styled_face,
 )
-from vision.synth import CARD_H, CARD_W, scene, tilted
+from vision.synth import CARD_H, CARD_W, scene, tilted, warped
 
 
 def test_font_families_are_read_from_file_names() -> None:
@@ -114,6 +114,22 @@ def test_a_slanted_view_moves_the_index_boxes_with_the_cards() -> None:
     for before, after in zip(cards, moved, strict=True):
         shift = np.abs(after.quad - before.quad).max()
         assert 0 < shift <= 0.1 * 640 * 1.5
+
+
+def test_a_view_that_pushes_cards_out_of_the_photo_no_longer_asks_for_their_cut_indices() -> None:
+    rng = np.random.default_rng(4)
+    image, cards = scene(rng, (640, 480), [["5H", "6H", "7H"], ["KS"]], scale=0.5, per_row=1)
+    push = np.array([[1.0, 0.0, 300.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])  # 300 px to the right
+    _, kept = warped(image, cards, push)
+    _, cut = warped(image, cards, push, cut=True)
+    for before, after in zip(cards, kept, strict=True):  # without ``cut``, every box moved along
+        assert np.allclose(np.array(after.visible_indices).reshape(-1, 4),
+                           np.array(before.visible_indices).reshape(-1, 4) + [300, 0, 300, 0], atol=1e-3)
+    inside = [b for c in cut for b in c.visible_indices]
+    outside = [b for c in kept for b in c.visible_indices if b not in inside]
+    assert inside and outside  # some indices left the photo, and some stayed
+    assert all(0 <= b[0] and b[2] <= 640 for b in inside)
+    assert all(b[2] > 640 for b in outside)
 
 
 def test_hands_and_objects_over_the_cards_hide_the_indices_they_cover() -> None:

@@ -487,7 +487,22 @@ def tilted(image: np.ndarray, cards: list[SceneCard], rng: np.random.Generator,
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     dst = src + rng.uniform(-strength, strength, (4, 2)).astype(np.float32) * np.array([w, h], np.float32)
     dst = np.clip(dst, [0, 0], [w, h]).astype(np.float32)  # the table still fills the frame
-    m = cv2.getPerspectiveTransform(src, dst)
+    return warped(image, cards, cv2.getPerspectiveTransform(src, dst))
+
+
+#: The share of an index box that must lie inside the photo for it to stay visible once the
+#: scene is warped (as :func:`scene` asks of an index that shows on top).
+IN_FRAME: Final = 0.85
+
+
+def warped(image: np.ndarray, cards: list[SceneCard], m: np.ndarray,
+           cut: bool = False) -> tuple[np.ndarray, list[SceneCard]]:
+    """The scene through the homography ``m`` (into a photo of the same size, the uncovered
+    margins the image's median colour), every card's quad and index boxes moved with it. With
+    ``cut``, an index box the photo's edge cuts (under :data:`IN_FRAME` of it inside) no
+    longer shows: for a view that pushes part of the table out of the photo (:func:`tilted`
+    keeps the whole table in it, and its training scenes stay as they were drawn)."""
+    h, w = image.shape[:2]
     border = tuple(int(v) for v in np.median(image.reshape(-1, 3), axis=0))
     out: np.ndarray = cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR,
                                           borderMode=cv2.BORDER_CONSTANT, borderValue=border)
@@ -501,5 +516,17 @@ def tilted(image: np.ndarray, cards: list[SceneCard], rng: np.random.Generator,
         q = move(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
         return float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())
 
-    return out, [SceneCard(c.card, c.group, move(c.quad), tuple(map(moved_box, c.visible_indices)),
-                           tuple((moved_box(b), rank, suit) for b, rank, suit in c.partial)) for c in cards]
+    def in_frame(box: tuple[float, float, float, float]) -> bool:
+        if not cut:
+            return True
+        x0, y0, x1, y1 = box
+        inside = max(0.0, min(x1, w) - max(x0, 0)) * max(0.0, min(y1, h) - max(y0, 0))
+        return bool(inside >= IN_FRAME * max((x1 - x0) * (y1 - y0), 1e-9))
+
+    def moved_card(c: SceneCard) -> SceneCard:
+        visible = (moved_box(b) for b in c.visible_indices)
+        partial = ((moved_box(b), rank, suit) for b, rank, suit in c.partial)
+        return SceneCard(c.card, c.group, move(c.quad), tuple(b for b in visible if in_frame(b)),
+                         tuple(p for p in partial if in_frame(p[0])))
+
+    return out, [moved_card(c) for c in cards]

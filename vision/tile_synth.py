@@ -1009,7 +1009,7 @@ def camera_view(w: int, h: int, tilt: float, side: float, roll: float = 0.0,
     return out
 
 
-def _camera_pose(w: int, h: int, rng: np.random.Generator, strength: float) -> np.ndarray:
+def camera_pose(w: int, h: int, rng: np.random.Generator, strength: float) -> np.ndarray:
     """A camera's view (``camera_view``) tilted from straight down by half to all of
     ``strength`` of a right angle, toward any side, rolled a few degrees."""
     tilt = float(rng.uniform(0.5, 1.0)) * strength * math.pi / 2
@@ -1021,7 +1021,7 @@ def _slanted(canvas: np.ndarray, tiles: list[SceneTile], rng: np.random.Generato
     """The table seen from a slant of ``strength`` in the way ``perspective`` says
     (``PERSPECTIVES``); uncovered margins show the bare ``table``."""
     h, w = canvas.shape[:2]
-    m = _corners_moved(w, h, rng, strength) if perspective == "corners" else _camera_pose(w, h, rng, strength)
+    m = _corners_moved(w, h, rng, strength) if perspective == "corners" else camera_pose(w, h, rng, strength)
     seen = cv2.warpPerspective(canvas, m, (w, h), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0))
     cover = cv2.warpPerspective(np.ones((h, w), np.float32), m, (w, h), flags=cv2.INTER_LINEAR)[..., None]
     seen = seen * cover + table * (1 - cover)
