@@ -17,7 +17,7 @@ slight slant, blurred, with sensor noise and JPEG. The sources differ in the dec
 - ``light-on-dark``, ``four-corner``, ``jumbo``: held-out typefaces in that kind of design;
 - ``dim``: held-out typefaces under a dim, noisy, warm light;
 - ``camera slant``: held-out typefaces seen by a pinhole camera tilted 25–50° from straight
-  down toward any side (``vision.tile_synth.camera_pose``, as the tile benchmark's source of
+  down toward any side (``vision.synth.camera_pose``, as the tile benchmark's source of
   that name): the far cards smaller and foreshortened, the near ones larger, some pushed out
   of the photo (an index the edge cuts is not asked for);
 - ``hand``: not a table but a webcam's frame (640×640, 640×480 or 1280×720, whatever
@@ -73,6 +73,7 @@ from vision.synth import (  # noqa: E402
     WEBCAM_SIZES,
     Face,
     SceneCard,
+    camera_pose,
     dealt,
     held_hand,
     random_card,
@@ -80,7 +81,6 @@ from vision.synth import (  # noqa: E402
     tilted,
     warped,
 )
-from vision.tile_synth import camera_pose  # noqa: E402
 from vision.train import typefaces  # noqa: E402
 
 SOURCES = ("trained", "held-out", "light-on-dark", "four-corner", "jumbo", "dim", "camera slant", "hand")

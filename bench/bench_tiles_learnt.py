@@ -15,7 +15,7 @@ under a warm light the camera did not balance (``warm light``: the finished phot
 channel dimmed and its red raised by a quarter to nearly a half, as under a bulb; the
 benchmark's own transform, not the training scenes' ``casts``); and rows of both seen by a
 camera tilted 25–50° from straight down toward any side (``camera slant``:
-``vision.tile_synth.camera_view``, where ``slant`` moves each corner of the image on its own
+``vision.synth.camera_view``, where ``slant`` moves each corner of the image on its own
 and can lay a table nearly edge-on); and tables of both whose sets print Jolys of designs
 never drawn in training (``held-out jolys``: a four-leaf clover, a crescent moon's face;
 ``vision.tile_synth.JOLYS``), a further 15% of the tiles laid at random made Jolys. Per source and

@@ -11,10 +11,11 @@ import cv2
 import numpy as np
 import pygame
 
+from vision.synth import camera_view
 from vision.tile_grouping import ASPECT
 from vision.tile_plane import LevelView, depth_plane, level_view
 from vision.tile_reader import TILE_CLASSES, TilePeak, read_tile_table, tiles_back
-from vision.tile_synth import camera_view, tile_scene
+from vision.tile_synth import tile_scene
 
 BUNDLED = (Path(pygame.__file__).parent / pygame.font.get_default_font(),)
 SIZE = (1280, 960)

@@ -148,7 +148,7 @@ def test_the_recipe_trains_the_tile_reader_on_under_strong_casts_in_place() -> N
 
 
 def test_a_camera_looking_straight_down_sees_the_table_as_drawn_and_a_tilted_one_in_perspective() -> None:
-    from vision.tile_synth import camera_view
+    from vision.synth import camera_view
 
     def seen(m: np.ndarray, x: float, y: float) -> np.ndarray:
         p = m @ np.array([x, y, 1.0])

@@ -478,6 +478,42 @@ def held_hand(rng: np.random.Generator, size: tuple[int, int], cards: list[str],
                    for c in placed]
 
 
+#: The ``camera`` perspective's field of view across the photo, in degrees (a phone's main
+#: camera, a webcam's).
+CAMERA_FOV: Final = 66.0
+
+
+def camera_view(w: int, h: int, tilt: float, side: float, roll: float = 0.0,
+                fov: float = CAMERA_FOV) -> np.ndarray:
+    """The homography from a table drawn ``w``×``h`` (as seen from straight above) to the
+    photo of a pinhole camera (``fov`` degrees across its ``w`` pixels) over the table's middle
+    at the distance that sees the whole table when looking straight down, tilted ``tilt``
+    radians from straight down toward the side at angle ``side`` and rolled ``roll``: the
+    table's middle stays the photo's, the near side grows and the far side shrinks."""
+    f = (w / 2) / math.tan(math.radians(fov) / 2)
+
+    def spun(a: float) -> np.ndarray:
+        c, s = math.cos(a), math.sin(a)
+        return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+    c, s = math.cos(tilt), math.sin(tilt)
+    r = spun(roll) @ np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]]) @ spun(side)
+    lens = np.array([[f, 0.0, w / 2], [0.0, f, h / 2], [0.0, 0.0, 1.0]])
+    # a table point (x, y) is (x - w/2, y - h/2, 0) about its middle, f in front of the lens
+    pose = np.column_stack([r[:, 0], r[:, 1], [0.0, 0.0, f]])
+    middle = np.array([[1.0, 0.0, -w / 2], [0.0, 1.0, -h / 2], [0.0, 0.0, 1.0]])
+    m: np.ndarray = lens @ pose @ middle
+    out: np.ndarray = m / m[2, 2]
+    return out
+
+
+def camera_pose(w: int, h: int, rng: np.random.Generator, strength: float) -> np.ndarray:
+    """A camera's view (``camera_view``) tilted from straight down by half to all of
+    ``strength`` of a right angle, toward any side, rolled a few degrees."""
+    tilt = float(rng.uniform(0.5, 1.0)) * strength * math.pi / 2
+    return camera_view(w, h, tilt, float(rng.uniform(0, 2 * math.pi)), float(rng.normal(0, math.radians(3))))
+
+
 def tilted(image: np.ndarray, cards: list[SceneCard], rng: np.random.Generator,
            strength: float = 0.12) -> tuple[np.ndarray, list[SceneCard]]:
     """The scene as a camera sees it from a slant: the image warped by a random perspective

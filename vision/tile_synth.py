@@ -23,7 +23,6 @@ in training, only by the benchmark.
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -35,7 +34,7 @@ import numpy as np
 
 from engine.tiles import COLOURS
 from vision.deck_styles import DeckStyle, font_family, font_files, random_style, styled_face
-from vision.synth import CARD_H, CARD_W, random_card
+from vision.synth import CARD_H, CARD_W, camera_pose, random_card
 from vision.synth import draw_face as draw_card_face
 from vision.tile_reader import TILE_CLASSES
 
@@ -779,9 +778,6 @@ PERSPECTIVES: Final = ("corners", "camera")
 #: learnt; ``v2`` sees half of the slanted scenes by a camera tilted 13–58° from straight down
 #: instead (``camera``), whose far rows are foreshortened as a phone's photo shows them.
 SLANTS: Final = ("v1", "v2")
-#: The ``camera`` perspective's field of view across the photo, in degrees (a phone's main
-#: camera, a webcam's).
-CAMERA_FOV: Final = 66.0
 
 
 def _photo(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0,
@@ -983,37 +979,6 @@ def _corners_moved(w: int, h: int, rng: np.random.Generator, strength: float) ->
     dst = src + move * np.array([w, h], np.float32)
     m: np.ndarray = cv2.getPerspectiveTransform(src, dst)
     return m
-
-
-def camera_view(w: int, h: int, tilt: float, side: float, roll: float = 0.0,
-                fov: float = CAMERA_FOV) -> np.ndarray:
-    """The homography from a table drawn ``w``×``h`` (as seen from straight above) to the
-    photo of a pinhole camera (``fov`` degrees across its ``w`` pixels) over the table's middle
-    at the distance that sees the whole table when looking straight down, tilted ``tilt``
-    radians from straight down toward the side at angle ``side`` and rolled ``roll``: the
-    table's middle stays the photo's, the near side grows and the far side shrinks."""
-    f = (w / 2) / math.tan(math.radians(fov) / 2)
-
-    def spun(a: float) -> np.ndarray:
-        c, s = math.cos(a), math.sin(a)
-        return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
-
-    c, s = math.cos(tilt), math.sin(tilt)
-    r = spun(roll) @ np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]]) @ spun(side)
-    lens = np.array([[f, 0.0, w / 2], [0.0, f, h / 2], [0.0, 0.0, 1.0]])
-    # a table point (x, y) is (x - w/2, y - h/2, 0) about its middle, f in front of the lens
-    pose = np.column_stack([r[:, 0], r[:, 1], [0.0, 0.0, f]])
-    middle = np.array([[1.0, 0.0, -w / 2], [0.0, 1.0, -h / 2], [0.0, 0.0, 1.0]])
-    m: np.ndarray = lens @ pose @ middle
-    out: np.ndarray = m / m[2, 2]
-    return out
-
-
-def camera_pose(w: int, h: int, rng: np.random.Generator, strength: float) -> np.ndarray:
-    """A camera's view (``camera_view``) tilted from straight down by half to all of
-    ``strength`` of a right angle, toward any side, rolled a few degrees."""
-    tilt = float(rng.uniform(0.5, 1.0)) * strength * math.pi / 2
-    return camera_view(w, h, tilt, float(rng.uniform(0, 2 * math.pi)), float(rng.normal(0, math.radians(3))))
 
 
 def _slanted(canvas: np.ndarray, tiles: list[SceneTile], rng: np.random.Generator,

@@ -126,6 +126,8 @@ def signature(args: argparse.Namespace, total: int) -> dict[str, object]:
         sig["lightness_negatives"] = args.lightness_negatives
     if getattr(args, "hands", 0.0):  # likewise
         sig["hands"] = args.hands
+    if getattr(args, "camera_slants", 0.0):  # likewise
+        sig["camera_slants"] = args.camera_slants
     sig.update(steps=total, init=str(args.init_onnx) if args.init_onnx else None,
                pseudo=str(args.pseudo) if args.pseudo else None)
     return sig
@@ -164,6 +166,9 @@ def main() -> None:
     ap.add_argument("--hands", type=float, default=0.0, metavar="SHARE",
                     help="share of drawn scenes that are a hand of 10-26 cards held in a fan "
                          "(default 0: none, and no draw is made for it)")
+    ap.add_argument("--camera-slants", type=float, default=0.0, metavar="SHARE",
+                    help="share of the drawn scenes not at a slant that a camera tilted 27-54 degrees "
+                         "from straight down sees (default 0: none, and no draw is made for it)")
     ap.add_argument("--init-onnx", type=Path, default=None,
                     help="start from an exported detector (e.g. the shipped weights) and train on")
     ap.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
@@ -185,7 +190,7 @@ def main() -> None:
         print(f"pseudo-labelled {add_pseudo_indices(photos, args.pseudo)} indices", flush=True)
     synth = (synthetic_photos(args.synth, args.seed + 1, scene_faces(args), table_textures(photos),
                               crowded=args.crowded_share, jokers=args.jokers,
-                              hands=args.hands)
+                              hands=args.hands, camera=args.camera_slants)
              if args.synth else [])
     print(f"training on {len(photos)} photos + {len(synth)} drawn scenes for {args.steps} steps",
           flush=True)

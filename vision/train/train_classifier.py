@@ -160,6 +160,9 @@ def main() -> None:
     ap.add_argument("--hands", type=float, default=0.0, metavar="SHARE",
                     help="index crops: the share of drawn scenes that are a hand of 10-26 cards "
                          "held in a fan (default 0: none, and no draw is made for it)")
+    ap.add_argument("--camera-slants", type=float, default=0.0, metavar="SHARE",
+                    help="index crops: the share of drawn scenes not at a slant that a camera tilted "
+                         "27-54 degrees from straight down sees (default 0: none, and no draw is made for it)")
     ap.add_argument("--partial-indices", action="store_true",
                     help="index crops: also the drawn scenes' indices partly under other cards, "
                          "taught by how much of their rank and suit shows (crops.partial_target)")
@@ -174,7 +177,7 @@ def main() -> None:
     if args.kind == "index":
         synth = synthetic_photos(args.synth, args.seed + 2, scene_faces(args), table_textures(photos),
                                  crowded=args.crowded_share, jokers=args.jokers,
-                                 hands=args.hands)
+                                 hands=args.hands, camera=args.camera_slants)
         size, n_out, out = (CROP_W, CROP_H), N_OUT, args.out or DEFAULT_CLASSIFIER
         if args.crop:
             w, _, h = args.crop.partition("x")
@@ -226,6 +229,8 @@ def main() -> None:
         sig["hands"] = args.hands
     if args.kind == "index" and args.partial_indices:  # likewise
         sig["partial_indices"] = True
+    if args.kind == "index" and args.camera_slants:  # likewise
+        sig["camera_slants"] = args.camera_slants
     sig.update(init=str(args.init_onnx) if args.init_onnx else None,
                detector=args.detector.name if args.detector else None)
     if args.fresh:
