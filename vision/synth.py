@@ -478,8 +478,9 @@ def held_hand(rng: np.random.Generator, size: tuple[int, int], cards: list[str],
                    for c in placed]
 
 
-#: The ``camera`` perspective's field of view across the photo, in degrees (a phone's main
-#: camera, a webcam's).
+#: A drawn camera's field of view across the photo's width, in degrees (a phone's main
+#: camera's, a webcam's; the tile scenes' ``camera`` perspective and the benchmarks' ``camera
+#: slant`` sources).
 CAMERA_FOV: Final = 66.0
 
 
