@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.labels import RANKS, SUITS
-from vision.reading import DetectedCard
+from vision.reading import Box, DetectedCard, box_area, intersection_area
 
 CARD_W, CARD_H = 250, 350
 #: A drawn face's corners (TL, TR, BR, BL) in its own pixels.
@@ -548,17 +548,12 @@ def warped(image: np.ndarray, cards: list[SceneCard], m: np.ndarray,
         moved: np.ndarray = cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float32), m)
         return moved.reshape(-1, 2).astype(np.float64)
 
-    def moved_box(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
-        x0, y0, x1, y1 = box
-        q = move(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+    def moved_box(box: Box) -> Box:
+        q = box_through(m, box)
         return float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())
 
-    def in_frame(box: tuple[float, float, float, float]) -> bool:
-        if not cut:
-            return True
-        x0, y0, x1, y1 = box
-        inside = max(0.0, min(x1, w) - max(x0, 0)) * max(0.0, min(y1, h) - max(y0, 0))
-        return bool(inside >= IN_FRAME * max((x1 - x0) * (y1 - y0), 1e-9))
+    def in_frame(box: Box) -> bool:
+        return not cut or intersection_area(box, (0.0, 0.0, float(w), float(h))) >= IN_FRAME * max(box_area(box), 1e-9)
 
     def moved_card(c: SceneCard) -> SceneCard:
         visible = (moved_box(b) for b in c.visible_indices)
