@@ -10,6 +10,7 @@ from the checkpoint, so a run of several hours may be spread over several sittin
 
 from __future__ import annotations
 
+import copy
 import math
 import os
 from collections.abc import Iterator
@@ -30,25 +31,51 @@ def cosine_lr(step: int, total: int, peak: float, warmup: int = 300, floor: floa
     return peak * 0.5 * (1 + math.cos(math.pi * frac)) + floor
 
 
+class Average:
+    """An exponential moving average of a network's weights and batch-norm statistics over
+    the optimizer's steps (``decay`` per step, ramped in from the first steps so that early
+    random weights weigh little). It only reads the network: a run with it trains bit for bit
+    as one without, and the average is a second network to export beside the last weights."""
+
+    def __init__(self, model: nn.Module, decay: float) -> None:
+        self.decay = decay
+        self.model = copy.deepcopy(model).eval()
+        for p in self.model.parameters():
+            p.requires_grad_(False)
+
+    def update(self, model: nn.Module, step: int) -> None:
+        """Fold ``model`` as it is after optimizer step ``step`` (counted from 1) in."""
+        d = min(self.decay, (1 + step) / (10 + step))
+        with torch.no_grad():
+            for mine, theirs in zip(self.model.state_dict().values(), model.state_dict().values(), strict=True):
+                if mine.dtype.is_floating_point:
+                    mine.mul_(d).add_(theirs.detach(), alpha=1 - d)
+                else:
+                    mine.copy_(theirs)
+
+
 def state_path(out: Path) -> Path:
     """Where the checkpoint of a run writing ``out`` lives (beside it, hidden)."""
     return out.with_name(f".{out.stem}.state.pt")
 
 
 def save(out: Path, signature: dict[str, Any], step: int, model: nn.Module,
-         opt: torch.optim.Optimizer, rng: np.random.Generator) -> None:
+         opt: torch.optim.Optimizer, rng: np.random.Generator, average: Average | None = None) -> None:
     """Write the checkpoint atomically (a power cut leaves the previous one whole)."""
     path = state_path(out)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    torch.save({"signature": signature, "step": step, "model": model.state_dict(),
-                "opt": opt.state_dict(), "rng": rng.bit_generator.state,
-                "torch_rng": torch.get_rng_state()}, tmp)
+    kept = {"signature": signature, "step": step, "model": model.state_dict(),
+            "opt": opt.state_dict(), "rng": rng.bit_generator.state,
+            "torch_rng": torch.get_rng_state()}
+    if average is not None:
+        kept["average"] = average.model.state_dict()
+    torch.save(kept, tmp)
     os.replace(tmp, path)
 
 
 def load(out: Path, signature: dict[str, Any], model: nn.Module, opt: torch.optim.Optimizer,
-         rng: np.random.Generator) -> int:
+         rng: np.random.Generator, average: Average | None = None) -> int:
     """Restore a checkpoint made with the same ``signature``; the step to go on from (0 with
     none). A checkpoint of other arguments is refused with the difference named."""
     path = state_path(out)
@@ -64,6 +91,8 @@ def load(out: Path, signature: dict[str, Any], model: nn.Module, opt: torch.opti
     opt.load_state_dict(state["opt"])
     rng.bit_generator.state = state["rng"]
     torch.set_rng_state(state["torch_rng"])
+    if average is not None:
+        average.model.load_state_dict(state["average"])
     return int(state["step"])
 
 

@@ -98,11 +98,11 @@ def export(model: IndexNet, path: Path, size: tuple[int, int]) -> None:
 
 def fit_epoch(model: nn.Module, opt: torch.optim.Optimizer, x: np.ndarray, y: np.ndarray,
               rng: np.random.Generator, step: int, args: argparse.Namespace,
-              smoothing: float) -> tuple[int, float]:
+              smoothing: float, average: state.Average | None = None) -> tuple[int, float]:
     """One pass over the crops ``x`` (N, H, W, 3) and labels ``y`` in an order drawn from
     ``rng``, in batches of ``args.batch``, until ``args.steps``: the learning rate follows the
-    step (``state.cosine_lr`` from ``args.lr``), the forward pass runs in ``args.precision``.
-    The step reached and the share of crops classed right on the way."""
+    step (``state.cosine_lr`` from ``args.lr``), the forward pass runs in ``args.precision``;
+    ``average`` (``--average``) folds in each step's weights. The step reached and the share of crops classed right on the way."""
     order = rng.permutation(len(x))
     total = correct = 0
     for i in range(0, len(order), args.batch):
@@ -121,6 +121,8 @@ def fit_epoch(model: nn.Module, opt: torch.optim.Optimizer, x: np.ndarray, y: np
         loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward unannotated
         opt.step()
         step += 1
+        if average is not None:
+            average.update(model, step)
         total += len(idx)
         correct += int((logits.argmax(1) == (yb.argmax(1) if yb.ndim == 2 else yb)).sum())
     return step, correct / max(total, 1)
@@ -166,6 +168,10 @@ def main() -> None:
     ap.add_argument("--partial-indices", action="store_true",
                     help="index crops: also the drawn scenes' indices partly under other cards, "
                          "taught by how much of their rank and suit shows (crops.partial_target)")
+    ap.add_argument("--average", type=float, default=0.0, metavar="DECAY",
+                    help="write the moving average of the weights over the steps (this decay a "
+                         "step, e.g. 0.999) instead of the last ones, which go beside it as "
+                         ".NAME.last.onnx; default 0: the last weights, no average kept")
     add_artwork_arguments(ap)
     args = ap.parse_args()
     torch.manual_seed(args.seed)
@@ -233,9 +239,12 @@ def main() -> None:
         sig["camera_slants"] = args.camera_slants
     sig.update(init=str(args.init_onnx) if args.init_onnx else None,
                detector=args.detector.name if args.detector else None)
+    if args.average:  # likewise
+        sig["average"] = args.average
+    average = state.Average(model, args.average) if args.average else None
     if args.fresh:
         state.forget(out)
-    step = state.load(out, sig, model, opt, rng)
+    step = state.load(out, sig, model, opt, rng, average)
     if step:
         print(f"resumed at step {step} of {args.steps}", flush=True)
     began, epoch = time.time(), 0
@@ -247,18 +256,25 @@ def main() -> None:
             if args.init_onnx is not None:
                 freeze_norms(model)
             x, y = crops(rng)
-            step, accuracy = fit_epoch(model, opt, x, y, rng, step, args, smoothing=0.05)
+            step, accuracy = fit_epoch(model, opt, x, y, rng, step, args, smoothing=0.05, average=average)
             epoch += 1
             print(f"epoch {epoch} step {step}/{args.steps} {(time.time() - began) / 60:.1f} min: "
                   f"{len(x)} crops, train acc {accuracy:.3f}", flush=True)
-            state.save(out, sig, step, model, opt, rng)
+            state.save(out, sig, step, model, opt, rng, average)
     except KeyboardInterrupt:
         pass  # the last checkpoint (an epoch's end) stands
     if step < args.steps:
         print(f"stopped at step {step} of {args.steps}; the same command resumes", flush=True)
         raise SystemExit(3)
-    export(model, out, size)
-    print(f"wrote {out} after {step} steps", flush=True)
+    if average is None:
+        export(model, out, size)
+    else:
+        last = out.with_name(f".{out.stem}.last.onnx")
+        export(model, last, size)
+        export(cast(IndexNet, average.model), out, size)
+        print(f"wrote the last weights to {last}", flush=True)
+    print(f"wrote {out} after {step} steps" + (f" (their moving average, decay {args.average})" if average else ""),
+          flush=True)
 
 
 if __name__ == "__main__":
