@@ -102,7 +102,8 @@ def fit_epoch(model: nn.Module, opt: torch.optim.Optimizer, x: np.ndarray, y: np
     """One pass over the crops ``x`` (N, H, W, 3) and labels ``y`` in an order drawn from
     ``rng``, in batches of ``args.batch``, until ``args.steps``: the learning rate follows the
     step (``state.cosine_lr`` from ``args.lr``), the forward pass runs in ``args.precision``;
-    ``average`` (``--average``) folds in each step's weights. The step reached and the share of crops classed right on the way."""
+    ``average`` (``--average``) folds in each step's weights. The step reached and the share
+    of crops classed right on the way."""
     order = rng.permutation(len(x))
     total = correct = 0
     for i in range(0, len(order), args.batch):
