@@ -42,14 +42,17 @@ class Average:
         self.model = copy.deepcopy(model).eval()
         for p in self.model.parameters():
             p.requires_grad_(False)
+        # a state dict's entries are the live tensors, which the optimizer and load_state_dict
+        # change in place: paired once, not looked up again every step
+        self._pairs = list(zip(self.model.state_dict().values(), model.state_dict().values(), strict=True))
 
-    def update(self, model: nn.Module, step: int) -> None:
-        """Fold ``model`` as it is after optimizer step ``step`` (counted from 1) in."""
+    def update(self, step: int) -> None:
+        """Fold the network as it is after optimizer step ``step`` (counted from 1) in."""
         d = min(self.decay, (1 + step) / (10 + step))
         with torch.no_grad():
-            for mine, theirs in zip(self.model.state_dict().values(), model.state_dict().values(), strict=True):
+            for mine, theirs in self._pairs:
                 if mine.dtype.is_floating_point:
-                    mine.mul_(d).add_(theirs.detach(), alpha=1 - d)
+                    mine.mul_(d).add_(theirs, alpha=1 - d)
                 else:
                     mine.copy_(theirs)
 

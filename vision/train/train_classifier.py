@@ -123,7 +123,7 @@ def fit_epoch(model: nn.Module, opt: torch.optim.Optimizer, x: np.ndarray, y: np
         opt.step()
         step += 1
         if average is not None:
-            average.update(model, step)
+            average.update(step)
         total += len(idx)
         correct += int((logits.argmax(1) == (yb.argmax(1) if yb.ndim == 2 else yb)).sum())
     return step, correct / max(total, 1)
