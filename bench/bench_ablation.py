@@ -204,6 +204,32 @@ def negatives(items: list[Item]) -> list[Item]:
     return [(lightness_negative(image), kind, want, optional) for image, kind, want, optional in items]
 
 
+#: The capture sessions held out of training: (folder, the names' mark, source name).
+PHOTO_SESSIONS = (("cards-corners", "IMG_", "phone-held"), ("cards-corners", "!IMG_", "webcam-held"),
+                  ("cards-ranks", "", "ranks-held"))
+
+
+def held_out_photos(data: Path) -> dict[str, list[Item]]:
+    """The real photo sources by name: each held-out capture session of the shared folders
+    under ``data`` (``PHOTO_SESSIONS``), the phone photos' close-ups (``phone-close``) and the
+    phone and webcam photos in the other lightness (``phone-negative``, ``webcam-negative``).
+    A folder missing under ``data`` is said and its sources left out."""
+    out: dict[str, list[Item]] = {}
+    for folder, session, name in PHOTO_SESSIONS:
+        if not (data / folder).is_dir():
+            print(f"{name}: {folder} not found under {data}; that source is left out")
+            continue
+        labels = json.loads((data / folder / "labels.json").read_text())
+        names = held_out_names(labels, session)
+        items = photo_source(data, folder, labels, names)
+        out[name] = items
+        if name == "phone-held":
+            out["phone-close"] = close_ups(items, {n: labels[n] for n in names})
+        if name in ("phone-held", "webcam-held"):
+            out[name.replace("held", "negative")] = negatives(items)
+    return out
+
+
 def _timed(image: np.ndarray, kwargs: dict[str, Any], times: list[float]) -> Any:
     start = time.perf_counter()
     reading = read_table(image, pieces="cards", **kwargs)
@@ -270,22 +296,9 @@ def main() -> int:
     if nets is None:
         return 2
     warm_up(nets["weights"], nets["index_weights"], nets["card_weights"])
-    sources: dict[str, Callable[[dict[str, Any]], tuple[float, float]]] = {}
-    for folder, session, name in (("cards-corners", "IMG_", "phone-held"), ("cards-corners", "!IMG_", "webcam-held"),
-                                  ("cards-ranks", "", "ranks-held")):
-        if not (args.data / folder).is_dir():
-            print(f"{name}: {folder} not found under {args.data}; that source is left out")
-            continue
-        labels = json.loads((args.data / folder / "labels.json").read_text())
-        names = held_out_names(labels, session)
-        items = photo_source(args.data, folder, labels, names)
-        sources[name] = lambda kw, items=items: photo_f1(items, kw)  # type: ignore[misc]
-        if name == "phone-held":
-            close = close_ups(items, {n: labels[n] for n in names})
-            sources["phone-close"] = lambda kw, items=close: photo_f1(items, kw)  # type: ignore[misc]
-        if name in ("phone-held", "webcam-held"):
-            negative = negatives(items)
-            sources[name.replace("held", "negative")] = lambda kw, items=negative: photo_f1(items, kw)  # type: ignore[misc]
+    sources: dict[str, Callable[[dict[str, Any]], tuple[float, float]]] = {
+        name: (lambda kw, items=items: photo_f1(items, kw))  # type: ignore[misc]
+        for name, items in held_out_photos(args.data).items()}
     for source, name in (("held-out", "tables-held"), ("four-corner", "tables-4c"),
                          ("light-on-dark", "tables-dark"), ("dim", "tables-dim"),
                          ("jumbo", "tables-jumbo"), ("hand", "tables-hand")):

@@ -181,8 +181,11 @@ def scale_of(cards: list[SceneCard], rng: np.random.Generator) -> float:
     return float(np.median(sides)) / CARD_MM * float(np.exp(rng.uniform(-0.18, 0.18)))
 
 
-def run(source: str, tables: int, size: tuple[int, int], seed: int,
-        weights: dict[str, Path] | None = None, calibrated: bool = False) -> dict[str, float]:
+def score_source(source: str, tables: int, size: tuple[int, int], seed: int,
+                 weights: dict[str, Path] | None = None,
+                 calibrated: bool = False) -> tuple[TableScore, list[float]]:
+    """``tables`` tables of ``source`` drawn from ``seed``, read with ``weights`` (the shipped
+    networks by default): their summed score and each table's ms."""
     weights = weights or networks(None)
     rng = np.random.default_rng(seed)
     # the calibrations' errors from a generator of their own: the tables are the same either way
@@ -198,6 +201,12 @@ def run(source: str, tables: int, size: tuple[int, int], seed: int,
                              card_weights=weights["card_weights"], turn_weights=weights["turn_weights"])
         times.append((time.perf_counter() - start) * 1000)
         total.add(score_table(cards, reading))
+    return total, times
+
+
+def run(source: str, tables: int, size: tuple[int, int], seed: int,
+        weights: dict[str, Path] | None = None, calibrated: bool = False) -> dict[str, float]:
+    total, times = score_source(source, tables, size, seed, weights, calibrated)
     p, r, f1 = prf(total.right, total.wrong, total.missed)
     strict_f1 = prf(total.right, total.strict_wrong, total.missed)[2]
     name = f"{source} mat" if calibrated else source
