@@ -20,8 +20,9 @@ The figures (25, F1 each, with the melds grouped exactly where there are melds):
   close-ups, phone turned over, webcam, webcam turned over, ``cards-ranks``; and the two
   turned-over sources read as one run, as ``tablekit see`` reads a folder.
 
-Each folder's figures are kept in ``--cache`` under the hash of its network files, so a
-folder is measured once (about 7 minutes on one core) and a second comparison is instant.
+Each folder's figures are kept in ``--cache`` under the hash of its network files and of the
+reading and scoring code (``code_hash``), so a folder is measured once (about 7 minutes on one
+core) and a second comparison is instant; a change to that code measures every folder again.
 Printed: each figure's mean over each side's folders, then how many figures the candidate
 is better and worse on, its mean change overall and by kind (camera, flat tables, hands,
 real photos), and the same for each pair of folders in the order given. ``--quick`` measures
@@ -81,6 +82,11 @@ def figures() -> list[Figure]:
     return out
 
 
+#: The code a figure depends on besides the networks: the reader and the scene drawing
+#: (``vision/*.py``) and the benchmarks that draw and score (``CODE_FILES`` under ``bench``).
+CODE_FILES = ("bench_tables.py", "table_score.py", "bench_ablation.py", "bench_see.py", "scoring.py")
+
+
 def networks_hash(nets: dict[str, Path]) -> str:
     """A hash of the network files ``nets`` read with (and their 8-bit copies)."""
     h = hashlib.sha256()
@@ -91,7 +97,18 @@ def networks_hash(nets: dict[str, Path]) -> str:
     return h.hexdigest()[:20]
 
 
+def code_hash() -> str:
+    """A hash of the code the figures depend on: changed, every folder is measured again."""
+    h = hashlib.sha256()
+    for path in [*sorted((REPO / "vision").glob("*.py")), *(REPO / "bench" / f for f in CODE_FILES)]:
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:12]
+
+
 Measure = Callable[[Figure], tuple[float, int | None]]
+#: A folder's figures by name: F1, and the melds grouped exactly (None for photos).
+Figures = dict[str, tuple[float, int | None]]
 
 
 def measurer(nets: dict[str, Path], data: Path, quick: bool) -> Measure:
@@ -114,16 +131,18 @@ def measurer(nets: dict[str, Path], data: Path, quick: bool) -> Measure:
 
 
 def measured(folder: str, data: Path, cache: Path, quick: bool = False,
-             say: Callable[[str], None] = print) -> dict[str, tuple[float, int | None]] | None:
+             say: Callable[[str], None] = print) -> Figures | None:
     """Every figure of the networks of ``folder`` (``shipped``: the shipped ones), from the
     cache where measured before; None (with the reason said) where ``folder`` is no folder."""
     chosen = networks(None) if folder == "shipped" else chosen_networks(Path(folder))
     if chosen is None:
         return None
-    key = f"{networks_hash(chosen)}-v{FIGURES_VERSION}" + ("-quick" if quick else "")
+    key = f"{networks_hash(chosen)}-{code_hash()}-v{FIGURES_VERSION}" + ("-quick" if quick else "")
     path = cache / f"{key}.json"
     try:
         known: dict[str, list[Any]] = json.loads(path.read_text()) if path.is_file() else {}
+        if not isinstance(known, dict):
+            raise ValueError("not an object")
     except (OSError, ValueError):
         say(f"{path}: unreadable, measured again")
         known = {}
@@ -141,9 +160,6 @@ def measured(folder: str, data: Path, cache: Path, quick: bool = False,
                 tmp.write_text(json.dumps(known, indent=1))
                 tmp.replace(path)
     return {f.name: (float(known[f.name][0]), known[f.name][1]) for f in wanted}
-
-
-Figures = dict[str, tuple[float, int | None]]
 
 
 def mean_of(side: Sequence[Figures], name: str) -> float:

@@ -51,8 +51,9 @@ def test_the_report_gives_each_pair_of_seeds_and_the_melds() -> None:
     assert "(a folder's, mean): 51.0 → 51.0" in text  # 17 drawn figures of 3 melds
 
 
-def test_a_folders_figures_are_measured_once_and_again_when_its_networks_change(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Puts a measurer that measures nothing in place of the real one: each figure asked for
+    is listed (in the list returned) and given F1 0.5."""
     calls: list[str] = []
 
     def fake_measurer(nets: dict[str, Path], data: Path, quick: bool) -> bc.Measure:
@@ -63,6 +64,12 @@ def test_a_folders_figures_are_measured_once_and_again_when_its_networks_change(
 
     monkeypatch.setattr(bc, "measurer", fake_measurer)
     monkeypatch.setattr(bc, "warm_up", lambda *a: None)
+    return calls
+
+
+def test_a_folders_figures_are_measured_once_and_again_when_its_networks_change(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _counting(monkeypatch)
     folder = tmp_path / "run"
     folder.mkdir()
     shutil.copy(DEFAULT_CLASSIFIER, folder / DEFAULT_CLASSIFIER.name)
@@ -89,3 +96,14 @@ def test_a_folder_that_is_not_there_is_said_and_nothing_measured(tmp_path: Path,
     assert bc.measured(str(tmp_path / "missing"), tmp_path, tmp_path / "cache") is None
     assert "no such folder" in capsys.readouterr().err
     assert not (tmp_path / "cache").exists()
+
+
+def test_a_change_to_the_reading_code_measures_a_folder_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _counting(monkeypatch)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / "stray.json").write_text("[]")  # a stray file is no harm
+    bc.measured("shipped", tmp_path, cache, say=lambda s: None)
+    monkeypatch.setattr(bc, "code_hash", lambda: "changed")
+    bc.measured("shipped", tmp_path, cache, say=lambda s: None)
+    assert len(calls) == 50 and len(list(cache.glob("*.json"))) == 3
