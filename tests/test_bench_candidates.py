@@ -107,3 +107,21 @@ def test_a_change_to_the_reading_code_measures_a_folder_again(tmp_path: Path, mo
     monkeypatch.setattr(bc, "code_hash", lambda: "changed")
     bc.measured("shipped", tmp_path, cache, say=lambda s: None)
     assert len(calls) == 50 and len(list(cache.glob("*.json"))) == 3
+
+
+def test_a_drawn_figure_is_read_by_the_real_reader_as_bench_tables_reads_it(tmp_path: Path) -> None:
+    """The measurer with the shipped networks, one table (``--quick``): the F1 and melds
+    ``bench_tables.score_source`` gives for that table; a real source whose photos are not
+    under the data folder is an error naming it, not a figure."""
+    from bench_tables import networks, score_source
+    from scoring import prf
+
+    nets = networks(None)
+    measure = bc.measurer(nets, tmp_path, quick=True)
+    fig = next(f for f in bc.figures() if f.name == "held-out s5")
+    f1, melds = measure(fig)
+    total, _ = score_source("held-out", 1, (1280, 960), 5, nets)
+    assert (f1, melds) == (prf(total.right, total.wrong, total.missed)[2], total.melds_hit)
+    assert 0.5 < f1 <= 1.0 and melds is not None
+    with pytest.raises(FileNotFoundError, match="webcam-held"):
+        measure(next(f for f in bc.figures() if f.name == "webcam-held"))
