@@ -36,7 +36,7 @@ import argparse
 import hashlib
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,11 +45,11 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from bench_ablation import held_out_photos, photo_f1  # noqa: E402
+from bench_ablation import Item, held_out_photos, photo_f1  # noqa: E402
 from bench_tables import chosen_networks, networks, score_source  # noqa: E402
 from scoring import prf  # noqa: E402
 
-from vision.inference import int8_copy  # noqa: E402
+from vision.inference import file_sha256, int8_copy  # noqa: E402
 from vision.recognize import warm_up  # noqa: E402
 
 FLAT = ("trained", "held-out", "light-on-dark", "four-corner", "jumbo", "dim")
@@ -87,23 +87,23 @@ def figures() -> list[Figure]:
 CODE_FILES = ("bench_tables.py", "table_score.py", "bench_ablation.py", "bench_see.py", "scoring.py")
 
 
+def _digest(files: Iterable[tuple[str, Path]], length: int) -> str:
+    """A short hash of labelled files' contents (a file not there counts as absent)."""
+    h = hashlib.sha256()
+    for label, path in files:
+        h.update(f"{label}:{file_sha256(path) if path.is_file() else '-'};".encode())
+    return h.hexdigest()[:length]
+
+
 def networks_hash(nets: dict[str, Path]) -> str:
     """A hash of the network files ``nets`` read with (and their 8-bit copies)."""
-    h = hashlib.sha256()
-    for arg in sorted(nets):
-        for path in (nets[arg], int8_copy(nets[arg])):
-            h.update(arg.encode())
-            h.update(path.read_bytes() if path.is_file() else b"-")
-    return h.hexdigest()[:20]
+    return _digest(((arg, path) for arg in sorted(nets) for path in (nets[arg], int8_copy(nets[arg]))), 20)
 
 
 def code_hash() -> str:
     """A hash of the code the figures depend on: changed, every folder is measured again."""
-    h = hashlib.sha256()
-    for path in [*sorted((REPO / "vision").glob("*.py")), *(REPO / "bench" / f for f in CODE_FILES)]:
-        h.update(path.name.encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()[:12]
+    code = [*sorted((REPO / "vision").glob("*.py")), *(REPO / "bench" / f for f in CODE_FILES)]
+    return _digest(((path.name, path) for path in code), 12)
 
 
 Measure = Callable[[Figure], tuple[float, int | None]]
@@ -114,7 +114,7 @@ Figures = dict[str, tuple[float, int | None]]
 def measurer(nets: dict[str, Path], data: Path, quick: bool) -> Measure:
     """A function measuring one figure with the networks ``nets``: its F1 and, for drawn
     tables, the melds grouped exactly (None for photos)."""
-    photos: dict[str, Any] = {}
+    photos: dict[str, list[Item]] = {}
 
     def measure(fig: Figure) -> tuple[float, int | None]:
         if fig.kind != "real":
