@@ -9,6 +9,14 @@ each a single card on a table, and ``vision.enroll.enroll`` learns the deck (its
 and its templates). Then tables of that deck alone (as ``bench_tables.py`` draws them, dimmed
 for some) are read without the enrolled deck, with the head alone, with the templates alone
 and with both. Printed per design: F1 of each, and the time enrolment took.
+
+With ``--minutes`` each deck is enrolled again with its networks fine-tuned for at most so
+long together (the training extra), and the same tables are read with the fine-tuned detector
+alone, with the fine-tuned index classifier as well, with the head fitted to their reads as
+well, and with everything; ``--others N`` also reads N tables of other held-out designs
+(``bench_tables.py``'s ``held-out`` source, from a generator of their own) without the deck
+and with its fine-tuned networks: what the deck's networks cost the decks they were not
+taught (a club's table where a guest brings a deck).
 """
 
 from __future__ import annotations
@@ -53,10 +61,20 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--kinds", default="standard,light-on-dark,metallic")
     ap.add_argument("--minutes", type=float, default=0.0,
-                    help="also fine-tune the detector to each deck for at most so long")
+                    help="also fine-tune the networks to each deck for at most so long together")
+    ap.add_argument("--others", type=int, default=0,
+                    help="with --minutes: also read so many tables of other held-out designs")
     args = ap.parse_args()
     warm_up()
     rng = np.random.default_rng(args.seed)
+    others = []
+    if args.minutes > 0 and args.others > 0:
+        from bench_tables import table
+
+        drawer = np.random.default_rng([args.seed, 7])
+        for _ in range(args.others):
+            image, cards = table(drawer, "held-out", (1280, 960))
+            others.append((image, Counter(c.card for c in cards if c.visible_indices)))
     for kind in [k for k in args.kinds.split(",") for _ in range(args.designs)]:
         style = random_style(rng, held_out=True, kind=kind)
 
@@ -90,14 +108,20 @@ def main() -> int:
               f"f1_both={f1(tables, deck=deck):.4f}", flush=True)
         if args.minutes > 0:
             start = time.perf_counter()
-            tuned = enroll(photos, detector_minutes=args.minutes, log=lambda line: None)
+            tuned = enroll(photos, tune_minutes=args.minutes, log=lambda line: None)
             took = time.perf_counter() - start
-            alone = replace(tuned, cards=(), patches=tuned.patches[:0], head=None)
+            networks = replace(tuned, cards=(), patches=tuned.patches[:0], head=None)
+            detector = replace(networks, index_onnx=None)
             print(f"enroll design={style.family}/{style.kind} fine-tuned={tuned.detector is not None} "
-                  f"enroll_s={took:.1f} f1_detector={f1(tables, deck=alone):.4f} "
-                  f"f1_detector_head={f1(tables, deck=replace(alone, head=tuned.head)):.4f} "
-                  f"f1_detector_templates={f1(tables, deck=replace(tuned, head=None)):.4f} "
+                  f"enroll_s={took:.1f} f1_detector={f1(tables, deck=detector):.4f} "
+                  f"f1_detector_index={f1(tables, deck=networks):.4f} "
+                  f"f1_detector_index_head={f1(tables, deck=replace(networks, head=tuned.head)):.4f} "
                   f"f1_all={f1(tables, deck=tuned):.4f}", flush=True)
+            if others:
+                print(f"enroll design={style.family}/{style.kind} other designs: tables={len(others)} "
+                      f"f1_without={f1(others):.4f} f1_detector={f1(others, deck=detector):.4f} "
+                      f"f1_detector_index={f1(others, deck=networks):.4f} "
+                      f"f1_all={f1(others, deck=tuned):.4f}", flush=True)
     return 0
 
 

@@ -1,4 +1,5 @@
-"""Cards cut out of enrolment photos, and a deck file that carries its own detector."""
+"""Cards cut out of enrolment photos, and a deck file that carries its own detector and index
+classifier."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ import numpy as np
 import pytest
 
 from vision.card_faces import cut_face, enrolled_faces, find_card, index_box
+from vision.classifier import DEFAULT_CLASSIFIER
 from vision.deck_styles import random_style, styled_face
 from vision.detector import DEFAULT_WEIGHTS
 from vision.enroll import DeckTemplates, enroll
 from vision.errors import VisionError
+from vision.inference import recording
 from vision.recognize import read_table
 from vision.synth import CARD_H, CARD_W, draw_face, scene
 
@@ -71,7 +74,7 @@ def _photos(*cards: str) -> list[tuple[str, np.ndarray]]:
 
 def test_too_few_cut_cards_leave_the_detector_as_shipped_and_say_why() -> None:
     said: list[str] = []
-    deck = enroll(_photos("QH", "4S"), detector_minutes=5, log=said.append)
+    deck = enroll(_photos("QH", "4S"), tune_minutes=5, log=said.append)
     assert deck.detector_onnx is None and deck.detector is None
     assert any("not fine-tuned" in line for line in said)
 
@@ -100,3 +103,46 @@ def test_a_deck_file_whose_detector_cannot_run_is_refused_by_name(tmp_path: Path
              detector=np.zeros((4, 4), np.float32))
     with pytest.raises(VisionError, match="detector must be"):
         DeckTemplates.load(path)
+
+
+def test_a_deck_file_carries_its_index_classifier_and_the_table_is_read_with_it(tmp_path: Path) -> None:
+    deck = enroll(_photos("QH", "4S"))
+    assert deck.index_onnx is None and deck.index_classifier is None  # nothing fine-tuned
+    tuned = DeckTemplates(deck.cards, deck.patches, deck.head, None, DEFAULT_CLASSIFIER.read_bytes())
+    path = tmp_path / "deck.npz"
+    tuned.save(path)
+    back = DeckTemplates.load(path)
+    assert back.detector is None
+    assert back.index_classifier is not None and back.index_classifier != DEFAULT_CLASSIFIER
+    assert back.index_classifier.read_bytes() == DEFAULT_CLASSIFIER.read_bytes()
+    image, _ = scene(np.random.default_rng(5), (640, 480), [["QH", "KH", "AH"]])
+    with recording(back.index_classifier, DEFAULT_CLASSIFIER) as fed:
+        got = read_table(image, pieces="cards", deck=back)
+    assert fed[str(back.index_classifier)] and not fed[str(DEFAULT_CLASSIFIER)]  # the deck's own reads
+    want = read_table(image, pieces="cards", deck=deck)
+    # the same network as the deck's own file, but in float where the shipped one runs its
+    # 8-bit copy: the same cards
+    assert sorted(c.card for c in got.cards) == sorted(c.card for c in want.cards)
+
+
+def test_a_deck_file_whose_index_classifier_cannot_read_crops_is_refused_by_name(tmp_path: Path) -> None:
+    path = tmp_path / "deck.npz"
+    cards, patches = np.array(["QH"]), np.zeros((1, 32, 32), np.float32)
+    np.savez(path, cards=cards, patches=patches, indexnet=np.frombuffer(b"not an onnx file", np.uint8))
+    with pytest.raises(VisionError, match="index classifier is not a network"):
+        DeckTemplates.load(path)
+    # a network the kit runs, but not on index crops: the detector's heat maps are no reads
+    np.savez(path, cards=cards, patches=patches, indexnet=np.frombuffer(DEFAULT_WEIGHTS.read_bytes(), np.uint8))
+    with pytest.raises(VisionError, match="index classifier is not a network"):
+        DeckTemplates.load(path)
+    np.savez(path, cards=cards, patches=patches, indexnet=np.zeros(3, np.int32))
+    with pytest.raises(VisionError, match="index classifier must be"):
+        DeckTemplates.load(path)
+
+
+def test_a_drawn_card_is_named_by_the_face_drawn_for_it() -> None:
+    # a deck's face maker draws an enrolled card where the one asked for was not enrolled:
+    # the scene names the card its face shows, so no network learns a face under another name
+    king = draw_face("KS", np.random.default_rng(3))
+    _, cards = scene(np.random.default_rng(5), (640, 480), [["7H", "2D"]], draw=lambda card, rng: king)
+    assert [c.card for c in cards] == ["KS", "KS"]

@@ -11,10 +11,11 @@ Each enrolled photo shows one known card. Two things are learnt from them:
 - **templates**: the clearest corner indices cut out and scaled to a fixed patch; when
   reading, every index patch is compared (normalised correlation, four quarter turns) with
   them and a close match sharpens the class distribution towards that card;
-- with the training extra installed, a **detector** trained on from the shipped one for a few
-  minutes on the photos and on tables drawn with the deck's own faces, cut from the photos
-  (``vision.card_faces``, ``vision.train.fine_tune``). It is kept in the deck file and read
-  in place of the shipped detector wherever the deck is used.
+- with the training extra installed, a **detector** and an **index classifier** trained on
+  from the shipped ones for a few minutes on the photos and on tables drawn with the deck's
+  own faces, cut from the photos (``vision.card_faces``, ``vision.train.fine_tune``). They are
+  kept in the deck file and read in place of the shipped ones wherever the deck is used, and
+  the head is fitted to the fine-tuned classifier's reads.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import hashlib
 import io
 import os
 import tempfile
+import time
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -42,8 +44,11 @@ from vision.reading import Box
 PATCH = 32
 #: More templates than any deck needs (54 cards, several photos each) is not a deck file.
 MAX_TEMPLATES = 4096
-#: A detector larger than this is not one the kit trained (the shipped one is about 2 MB).
-MAX_DETECTOR_BYTES = 64 << 20
+#: A network larger than this is not one the kit trained (the shipped detector is about 2 MB).
+MAX_NETWORK_BYTES = 64 << 20
+#: Of enrolment's minutes for fine-tuning, the detector's share at most; the index classifier
+#: has what the detector leaves (the detector usually ends at its steps, well before).
+DETECTOR_SHARE = 0.7
 #: Fewer cut faces than this cannot teach the detector a deck; enrolment then fits the head only.
 MIN_FACES = 8
 
@@ -110,9 +115,9 @@ def fit_head(reads: np.ndarray, labels: np.ndarray, pull: float = 0.05, steps: i
     return w.astype(np.float32)
 
 
-@lru_cache(maxsize=4)
-def _detector_file(onnx: bytes) -> Path:
-    """A deck's detector as a file the inference backends can open (kept, by content, in the
+@lru_cache(maxsize=8)
+def _network_file(onnx: bytes) -> Path:
+    """A deck's network as a file the inference backends can open (kept, by content, in the
     temporary folder: written once, atomically)."""
     folder = Path(tempfile.gettempdir()) / "tablekit-decks"
     folder.mkdir(exist_ok=True)
@@ -128,18 +133,25 @@ def _detector_file(onnx: bytes) -> Path:
 class DeckTemplates:
     """Enrolled index patches (N, PATCH, PATCH) and the card each shows, the head fitted to
     the deck (``head``: weights, classes × classes; None when the file was written before
-    heads, or no index could be read) and the detector trained on to it (``detector_onnx``:
-    an ONNX file's bytes; None when enrolment did not fine-tune one)."""
+    heads, or no index could be read), and the detector and index classifier trained on to
+    it (``detector_onnx``, ``index_onnx``: ONNX files' bytes; None when enrolment did not
+    fine-tune one, or the file was written before it could)."""
 
     cards: tuple[str, ...]
     patches: np.ndarray
     head: np.ndarray | None = None
     detector_onnx: bytes | None = field(default=None, repr=False)
+    index_onnx: bytes | None = field(default=None, repr=False)
 
     @property
     def detector(self) -> Path | None:
         """The deck's own detector as a file, to read tables with (None: the shipped one)."""
-        return None if self.detector_onnx is None else _detector_file(self.detector_onnx)
+        return None if self.detector_onnx is None else _network_file(self.detector_onnx)
+
+    @property
+    def index_classifier(self) -> Path | None:
+        """The deck's own index classifier as a file (None: the shipped one)."""
+        return None if self.index_onnx is None else _network_file(self.index_onnx)
 
     def save(self, path: Path) -> None:
         parts: dict[str, np.ndarray] = {"cards": np.array(self.cards), "patches": self.patches}
@@ -147,6 +159,8 @@ class DeckTemplates:
             parts["head"] = self.head
         if self.detector_onnx is not None:
             parts["detector"] = np.frombuffer(self.detector_onnx, np.uint8)
+        if self.index_onnx is not None:
+            parts["indexnet"] = np.frombuffer(self.index_onnx, np.uint8)
         buffer = io.BytesIO()  # written whole under the exact name given (numpy would add .npz)
         np.savez_compressed(buffer, **parts)  # type: ignore[arg-type]  # numpy types **kwds loosely
         write_atomically(path, buffer.getvalue())
@@ -174,7 +188,8 @@ class DeckTemplates:
                 names = tuple(str(c) for c in cards)
                 patches = patches.astype(np.float32)
                 head = _load_head(data)
-                detector = _load_detector(data)
+                detector = _load_network(data, "detector", "detector")
+                index = _load_network(data, "indexnet", "index classifier")
         except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise VisionError(f"cannot load deck templates {path}: {exc}") from None
         unknown = sorted({c for c in names if c not in INDEX_CLASSES})
@@ -182,7 +197,7 @@ class DeckTemplates:
             raise VisionError(f"cannot load deck templates {path}: unknown card(s) {', '.join(unknown[:5])}")
         if not np.isfinite(patches).all():
             raise VisionError(f"cannot load deck templates {path}: patches hold values that are not numbers")
-        deck = cls(names, patches, head, detector)
+        deck = cls(names, patches, head, detector, index)
         if deck.detector is not None:
             from vision.inference import load_network
 
@@ -191,6 +206,9 @@ class DeckTemplates:
             except VisionError:
                 raise VisionError(f"cannot load deck templates {path}: its detector is not a "
                                   f"network the kit can run") from None
+        if deck.index_classifier is not None and not _reads_index_crops(deck.index_classifier):
+            raise VisionError(f"cannot load deck templates {path}: its index classifier is not a "
+                              f"network the kit can run on index crops")
         return deck
 
     def similarity(self, patch: np.ndarray) -> np.ndarray:
@@ -250,14 +268,28 @@ def _load_head(data: NpzFile) -> np.ndarray | None:
     return out
 
 
-def _load_detector(data: NpzFile) -> bytes | None:
-    """The fine-tuned detector stored in the deck file, as bytes (None in a file without one)."""
-    if "detector" not in data.files:
+def _load_network(data: NpzFile, key: str, what: str) -> bytes | None:
+    """A fine-tuned network (``what``) stored in the deck file under ``key``, as bytes (None in
+    a file without one)."""
+    if key not in data.files:
         return None
-    raw = data["detector"]
-    if raw.ndim != 1 or raw.dtype != np.uint8 or not 0 < raw.size <= MAX_DETECTOR_BYTES:
-        raise ValueError(f"the detector must be an ONNX file's bytes (at most {MAX_DETECTOR_BYTES >> 20} MB)")
+    raw = data[key]
+    if raw.ndim != 1 or raw.dtype != np.uint8 or not 0 < raw.size <= MAX_NETWORK_BYTES:
+        raise ValueError(f"the {what} must be an ONNX file's bytes (at most {MAX_NETWORK_BYTES >> 20} MB)")
     return raw.tobytes()
+
+
+def _reads_index_crops(path: Path) -> bool:
+    """Whether the network in ``path`` runs on a batch of index crops and gives one read of
+    every index class (and background) for each."""
+    from vision.classifier import N_OUT, classify_crops, crop_size
+
+    try:
+        crop = np.zeros((*crop_size(path)[::-1], 3), np.uint8)
+        probs = classify_crops([crop, crop], path)
+    except Exception:  # noqa: BLE001  # each backend fails in its own way (onnxruntime's, cv2.error)
+        return False
+    return probs.shape == (2, N_OUT) and bool(np.isfinite(probs).all())
 
 
 def _views(image: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
@@ -268,46 +300,56 @@ def _views(image: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
     return [image, dim.astype(np.uint8), cv2.GaussianBlur(image, (5, 5), 1.2), small]
 
 
-def fine_tuned_detector(photos: list[tuple[str, np.ndarray]], minutes: float, seed: int = 0,
-                        log: Callable[[str], None] = print) -> bytes | None:
-    """The shipped detector trained on for at most ``minutes`` to the deck of ``photos``
-    (``vision.train.fine_tune``), as ONNX bytes; None, saying why through ``log``, when the
-    training extra is not installed or too few cards could be cut out of the photos."""
+def fine_tuned_networks(photos: list[tuple[str, np.ndarray]], minutes: float, seed: int = 0,
+                        log: Callable[[str], None] = print) -> tuple[bytes | None, bytes | None]:
+    """The shipped detector and index classifier trained on to the deck of ``photos``
+    (``vision.train.fine_tune``), as ONNX bytes, in at most ``minutes`` of training for both
+    (the detector at most ``DETECTOR_SHARE`` of them, the classifier what it leaves); (None,
+    None), saying why through ``log``, when the training extra is not installed or too few
+    cards could be cut out of the photos."""
     from vision.card_faces import enrolled_faces
 
     faces = enrolled_faces(photos)
     log(f"cut {len(faces)} of {len(photos)} cards out of their photos")
     if len(faces) < MIN_FACES:
-        log(f"the detector is not fine-tuned: it needs at least {MIN_FACES} cards cut out "
+        log(f"the networks are not fine-tuned: they need at least {MIN_FACES} cards cut out "
             f"(photograph each card alone, wholly in the frame, on a plain table)")
-        return None
+        return None, None
     try:
-        from vision.train.fine_tune import FineTuneSettings, fine_tune
+        from vision.train.fine_tune import FineTuneSettings, deck_scenes, fine_tune, fine_tune_index
     except ImportError:
-        log("the detector is not fine-tuned: that needs the training extra "
+        log("the networks are not fine-tuned: that needs the training extra "
             "(pip install -e '.[train]')")
-        return None
+        return None, None
+    began = time.monotonic()
+    settings = FineTuneSettings(minutes=minutes * DETECTOR_SHARE, seed=seed)
+    scenes = deck_scenes(faces, settings)
     with tempfile.TemporaryDirectory() as scratch:
-        out = fine_tune(faces, Path(scratch) / "detector.onnx",
-                        FineTuneSettings(minutes=minutes, seed=seed), log=log)
-        return out.read_bytes()
+        detector = fine_tune(faces, Path(scratch) / "detector.onnx", settings, log=log, scenes=scenes)
+        left = minutes - (time.monotonic() - began) / 60
+        settings = replace(settings, index_minutes=min(settings.index_minutes, max(left, 0.5)))
+        index = fine_tune_index(faces, detector, Path(scratch) / "indexnet.onnx", settings, log=log,
+                                scenes=scenes)
+        return detector.read_bytes(), index.read_bytes()
 
 
 def enroll(photos: list[tuple[str, np.ndarray]], detect_fn: object = None,
-           head: bool = True, seed: int = 0, detector_minutes: float = 0.0,
+           head: bool = True, seed: int = 0, tune_minutes: float = 0.0,
            log: Callable[[str], None] = print) -> DeckTemplates:
     """Templates and a fitted head from photos of known single cards: ``[(card, image), …]``.
     ``detect_fn`` (an image to detections) replaces the detector for the templates; the head
     reads the photos as the table does (the detector, the photo's negative, the index
-    classifier) and is left out with ``head=False``. With ``detector_minutes`` the detector is
-    first fine-tuned to the deck for at most that long (``fine_tuned_detector``), and the
-    templates and head are learnt from its reads."""
+    classifier) and is left out with ``head=False``. With ``tune_minutes`` the detector and
+    the index classifier are first fine-tuned to the deck for at most that long together
+    (``fine_tuned_networks``), and the templates and head are learnt from their reads."""
     from engine.cards import parse_card
-    from vision.classifier import refine_indices
+    from vision.classifier import DEFAULT_CLASSIFIER, refine_indices
     from vision.detector import DEFAULT_WEIGHTS, detect, detect_both
 
-    onnx = fine_tuned_detector(photos, detector_minutes, seed, log) if detector_minutes > 0 else None
-    weights = _detector_file(onnx) if onnx is not None else DEFAULT_WEIGHTS
+    onnx, index_onnx = (fine_tuned_networks(photos, tune_minutes, seed, log) if tune_minutes > 0
+                        else (None, None))
+    weights = _network_file(onnx) if onnx is not None else DEFAULT_WEIGHTS
+    classifier = _network_file(index_onnx) if index_onnx is not None else DEFAULT_CLASSIFIER
     detector = partial(detect, weights=weights) if detect_fn is None else detect_fn
     rng = np.random.default_rng(seed)
     cards: list[str] = []
@@ -326,7 +368,7 @@ def enroll(photos: list[tuple[str, np.ndarray]], detect_fn: object = None,
         if not head or name not in INDEX_CLASSES:
             continue
         for view in _views(image, rng):
-            indices = [d for d in refine_indices(view, detect_both(view, weights=weights))
+            indices = [d for d in refine_indices(view, detect_both(view, weights=weights), classifier)
                        if d.kind == "index"]
             indices.sort(key=lambda d: -d.score)
             for d in indices[:2]:
@@ -335,4 +377,4 @@ def enroll(photos: list[tuple[str, np.ndarray]], detect_fn: object = None,
     if not cards:
         raise VisionError("no corner index was found on any enrolment photo")
     fitted = fit_head(np.stack(reads), np.array(labels)) if reads else None
-    return DeckTemplates(tuple(cards), np.stack(patches).astype(np.float32), fitted, onnx)
+    return DeckTemplates(tuple(cards), np.stack(patches).astype(np.float32), fitted, onnx, index_onnx)

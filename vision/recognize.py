@@ -134,6 +134,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         return read_tile_table(image, DEFAULT_TILE_WEIGHTS, px_per_mm=px_per_mm)
     if deck is not None and deck.detector is not None and weights == DEFAULT_WEIGHTS:
         weights = deck.detector  # the detector enrolment trained on to the club's deck
+    if deck is not None and deck.index_classifier is not None and index_weights == DEFAULT_CLASSIFIER:
+        index_weights = deck.index_classifier  # and the index classifier
 
     # the detector's peaks for each (image, size, threshold): a look that differs from an
     # earlier one only in how the index crops are read reuses them

@@ -331,7 +331,8 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
         middle = np.concatenate(quads).mean(axis=0)
         for card, quad in zip(cards, quads, strict=True):
             quad = quad - middle + np.array([cx, cy])
-            placed.append((card, g, quad, draw(card, rng)))
+            face = draw(card, rng)  # named by the face drawn: a deck's maker may draw another
+            placed.append((face.card, g, quad, face))
     coverage = np.zeros((h, w), np.int32) - 1
     onto = [cv2.getPerspectiveTransform(FACE_CORNERS, quad.astype(np.float32)) for _, _, quad, _ in placed]
     for k, (_card, _g, quad, face) in enumerate(placed):

@@ -2,9 +2,9 @@
 
 The kit reads each photo as it reads the table and fits a small head over its index
 classifier to that deck (``vision.enroll``), and keeps the clearest indices as templates.
-Where the training extra is installed it first trains the detector on to the deck for up to
-``--minutes`` (drawn tables of the deck's own faces, cut from the photos); ``--minutes 0``
-skips that.
+Where the training extra is installed it first trains the detector and the index classifier
+on to the deck for up to ``--minutes`` together (drawn tables of the deck's own faces, cut
+from the photos); ``--minutes 0`` skips that.
 
 From photos: each file's name starts with the card it shows (``QH.jpg``, ``10C-2.png``,
 ``PJ.jpg``). From a camera: ``--source 0 --cards all`` asks for each card in turn and takes
@@ -35,8 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--source", help="a camera to photograph the cards with")
     parser.add_argument("--cards", default="all", help="comma-separated cards, or 'all' (camera)")
     parser.add_argument("--minutes", type=_minutes, default=20.0,
-                        help="fine-tune the detector to the deck for at most so long "
-                             "(default 20; 0: fit the head only)")
+                        help="fine-tune the detector and the index classifier to the deck for at "
+                             "most so long together (default 20; 0: fit the head only)")
     parser.add_argument("photos", nargs="*", metavar="PHOTO_OR_DIR")
 
 
@@ -105,13 +105,14 @@ def run(args: argparse.Namespace) -> int:
         finally:
             source.close()
     try:
-        deck = enroll(photos, detector_minutes=args.minutes,
+        deck = enroll(photos, tune_minutes=args.minutes,
                       log=lambda line: print(f"enroll: {line}", file=sys.stderr, flush=True))
     except VisionError as exc:
         print(f"enroll: {exc}", file=sys.stderr)
         return 1
     deck.save(Path(args.deck))
     learnt = "a detector trained on to the deck, " if deck.detector_onnx is not None else ""
+    learnt += "an index classifier trained on to it, " if deck.index_onnx is not None else ""
     learnt += "a head fitted to its reads and " if deck.head is not None else ""
     print(f"wrote {args.deck}: {learnt}{len(deck.cards)} index templates of {len(set(deck.cards))} cards")
     return 0

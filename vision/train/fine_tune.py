@@ -1,22 +1,28 @@
-"""Fine-tuning the detector to one club's deck (``tablekit enroll``; torch, the train extra).
+"""Fine-tuning the detector and the index classifier to one club's deck (``tablekit enroll``;
+torch, the train extra).
 
-The enrolment photos give the deck's faces (``vision.card_faces``). The detector is trained on
-from the shipped weights, for a few minutes, on three kinds of example:
+The enrolment photos give the deck's faces (``vision.card_faces``). Both networks are trained
+on from the shipped weights, for a few minutes each, on three kinds of example
+(``deck_scenes``, drawn once for both):
 
 - the enrolment photos themselves, each index labelled where the cut face puts it;
 - drawn tables of that deck alone (``vision.synth.scene`` with its faces, single cards and
   whole crowded tables, on the photos' own table with the card taken out and on drawn ones);
-- drawn tables of the designs the detector was trained on (``vision.deck_styles`` and the
-  project's drawn faces), so that it keeps reading the decks it knew.
+- drawn tables of the designs the networks were trained on (``vision.deck_styles`` and the
+  project's drawn faces), so that they keep reading the decks they knew.
 
-Batch norms stay as shipped and the learning rate is a tenth of a from-scratch run's, so a few
-minutes move the detector towards the deck without unlearning the rest.
+The detector (``fine_tune``) learns where the deck's indices lie; the index classifier
+(``fine_tune_index``) learns to read them, on crops of those examples and of the boxes the
+fine-tuned detector itself finds on the photos. Batch norms stay as shipped and the learning
+rates are a tenth (detector) and a quarter (classifier) of a from-scratch run's, so a few
+minutes move the networks towards the deck without unlearning the rest.
 """
 
 from __future__ import annotations
 
 import argparse
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +31,7 @@ import cv2
 import numpy as np
 
 from vision.card_faces import EnrolledFace, both_indices
+from vision.classifier import CROP_H, CROP_W, DEFAULT_CLASSIFIER, N_OUT, crop_size
 from vision.deck_styles import any_deck
 from vision.detector import DEFAULT_WEIGHTS
 from vision.labels import index_class
@@ -35,7 +42,7 @@ from vision.train.train import fit
 
 @dataclass(frozen=True)
 class FineTuneSettings:
-    """How long and how hard the detector is trained on (the defaults fit enrolment's budget)."""
+    """How long and how hard the networks are trained on (the defaults fit enrolment's budget)."""
 
     steps: int = 1500
     minutes: float = 20.0
@@ -48,6 +55,36 @@ class FineTuneSettings:
     crowded: float = 0.35
     threads: int = 2
     seed: int = 0
+    #: the index classifier's fine-tune (``fine_tune_index``): its steps, minutes, learning
+    #: rate and batch, and how many crops of each enrolment photo's index an epoch cuts
+    index_steps: int = 1500
+    index_minutes: float = 8.0
+    index_lr: float = 5e-4
+    index_batch: int = 64
+    index_per_photo: int = 4
+
+
+@dataclass(frozen=True)
+class DeckScenes:
+    """What both fine-tunes learn from: the enrolment photos labelled (``enrolment_photo``),
+    drawn tables of the deck, and drawn tables of the designs the networks knew."""
+
+    photos: list[Photo]
+    deck: list[Photo]
+    known: list[Photo]
+
+
+def deck_scenes(faces: list[EnrolledFace], settings: FineTuneSettings | None = None) -> DeckScenes:
+    """The enrolment photos of ``faces`` and the tables drawn for them (``settings``' counts)."""
+    s = settings or FineTuneSettings()
+    if not faces:
+        raise ValueError("no enrolled face to draw the deck's tables with")
+    photos = [enrolment_photo(f"enrolled-{i}", f) for i, f in enumerate(faces)]
+    deck = synthetic_photos(s.deck_scenes, s.seed + 1, deck_face_maker(faces), backgrounds(faces),
+                            crowded=s.crowded)
+    known = synthetic_photos(s.other_scenes, s.seed + 2, any_deck(False, draw_face, 0.5), None,
+                             crowded=s.crowded)
+    return DeckScenes(photos, deck, known)
 
 
 def deck_face_maker(faces: list[EnrolledFace]) -> Callable[[str, np.random.Generator], Face]:
@@ -91,23 +128,20 @@ def backgrounds(faces: list[EnrolledFace], limit: int = 30) -> list[np.ndarray]:
 
 
 def fine_tune(faces: list[EnrolledFace], out: Path, settings: FineTuneSettings | None = None,
-              init: Path = DEFAULT_WEIGHTS, log: Callable[[str], None] = print) -> Path:
+              init: Path = DEFAULT_WEIGHTS, log: Callable[[str], None] = print,
+              scenes: DeckScenes | None = None) -> Path:
     """Train the detector at ``init`` on towards the deck of ``faces`` (cut from enrolment
     photos) and write it to ``out`` (ONNX). Stops after ``settings.steps`` steps or
-    ``settings.minutes``, whichever comes first, and exports what it has."""
+    ``settings.minutes``, whichever comes first, and exports what it has. ``scenes`` are the
+    examples when already drawn (``deck_scenes``)."""
     import torch
 
     s = settings or FineTuneSettings()
-    if not faces:
-        raise ValueError("no enrolled face to draw the deck's tables with")
+    scenes = scenes or deck_scenes(faces, s)
     torch.manual_seed(s.seed)
     torch.set_num_threads(s.threads)
     rng = np.random.default_rng(s.seed)
-    photos = [enrolment_photo(f"enrolled-{i}", f) for i, f in enumerate(faces)]
-    deck = synthetic_photos(s.deck_scenes, s.seed + 1, deck_face_maker(faces), backgrounds(faces),
-                            crowded=s.crowded)
-    known = synthetic_photos(s.other_scenes, s.seed + 2, any_deck(False, draw_face, 0.5), None,
-                             crowded=s.crowded)
+    photos, deck, known = scenes.photos, scenes.deck, scenes.known
     log(f"fine-tuning the detector: {len(photos)} photos, {len(deck)} drawn tables of the deck, "
         f"{len(known)} of known designs; at most {s.steps} steps or {s.minutes:g} minutes")
     args = argparse.Namespace(
@@ -122,3 +156,47 @@ def fine_tune(faces: list[EnrolledFace], out: Path, settings: FineTuneSettings |
         out.write_bytes(work.read_bytes())
     return out
 
+
+def fine_tune_index(faces: list[EnrolledFace], detector: Path, out: Path,
+                    settings: FineTuneSettings | None = None, init: Path = DEFAULT_CLASSIFIER,
+                    log: Callable[[str], None] = print, scenes: DeckScenes | None = None) -> Path:
+    """Train the index classifier at ``init`` on towards the deck of ``faces`` and write it to
+    ``out`` (ONNX, the crop size of ``init``). Each epoch cuts fresh augmented crops: every
+    enrolment photo's indices ``index_per_photo`` times, the drawn tables' indices once (the
+    deck's and the known designs'), background around them, and the boxes ``detector`` (the
+    deck's own) finds on the photos, labelled by the index they hit or as background. Stops
+    after ``settings.index_steps`` steps or ``settings.index_minutes``, whichever comes first."""
+    import torch
+
+    from vision.train.crops import add_proposals, index_crops, proposal_crops
+    from vision.train.net import freeze_norms, load_folded
+    from vision.train.train_classifier import IndexNet, export, fit_epoch
+
+    s = settings or FineTuneSettings()
+    scenes = scenes or deck_scenes(faces, s)
+    torch.manual_seed(s.seed)
+    torch.set_num_threads(s.threads)
+    rng = np.random.default_rng([s.seed, 1])  # not the detector's crops' generator
+    photos = [enrolment_photo(p.name, f) for p, f in zip(scenes.photos, faces, strict=True)]
+    proposals = add_proposals(photos, detector)
+    drawn = scenes.deck + scenes.known
+    size = crop_size(init, (CROP_W, CROP_H))
+    model = IndexNet(size[0], size[1], N_OUT)
+    load_folded(str(init), *model.layers())
+    opt = torch.optim.AdamW(model.parameters(), lr=s.index_lr, weight_decay=1e-4)
+    args = argparse.Namespace(batch=s.index_batch, steps=s.index_steps, lr=s.index_lr, precision="bf16")
+    log(f"fine-tuning the index classifier: {len(photos)} photos ({proposals} of the detector's boxes), "
+        f"{len(drawn)} drawn tables; at most {s.index_steps} steps or {s.index_minutes:g} minutes")
+    step, began = 0, time.monotonic()
+    while step < s.index_steps and time.monotonic() - began < s.index_minutes * 60:
+        freeze_norms(model)  # the shipped statistics: a few minutes' batches would skew them
+        own_x, own_y = index_crops(photos, rng, per_index=s.index_per_photo, size=size)
+        drawn_x, drawn_y = index_crops(drawn, rng, per_index=1, background_per_photo=1, size=size)
+        box_x, box_y = proposal_crops(photos, "index", rng, size=size)
+        x = np.concatenate([own_x, drawn_x, np.array(box_x).reshape(-1, *own_x.shape[1:])])
+        y = np.concatenate([own_y, drawn_y, np.array(box_y, np.int64)])
+        step, _ = fit_epoch(model, opt, x, y, rng, step, args, smoothing=0.05)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    export(model, out, size)
+    log(f"index classifier fine-tuned: {step} steps in {(time.monotonic() - began) / 60:.1f} minutes")
+    return out
