@@ -3,6 +3,7 @@ classifier."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -15,7 +16,7 @@ from vision.deck_styles import random_style, styled_face
 from vision.detector import DEFAULT_WEIGHTS
 from vision.enroll import DeckTemplates, enroll
 from vision.errors import VisionError
-from vision.inference import recording
+from vision.inference import int8_copy, load_network, recording
 from vision.recognize import read_table
 from vision.synth import CARD_H, CARD_W, draw_face, scene
 
@@ -146,3 +147,28 @@ def test_a_drawn_card_is_named_by_the_face_drawn_for_it() -> None:
     king = draw_face("KS", np.random.default_rng(3))
     _, cards = scene(np.random.default_rng(5), (640, 480), [["7H", "2D"]], draw=lambda card, rng: king)
     assert [c.card for c in cards] == ["KS", "KS"]
+
+
+def test_a_deck_files_index_classifier_runs_its_8_bit_copy_as_the_shipped_one_does(tmp_path: Path) -> None:
+    deck = enroll(_photos("QH", "4S"))
+    shipped_int8 = int8_copy(DEFAULT_CLASSIFIER)
+    tuned = DeckTemplates(deck.cards, deck.patches, deck.head, None, DEFAULT_CLASSIFIER.read_bytes(),
+                          shipped_int8.read_bytes())
+    path = tmp_path / "deck.npz"
+    tuned.save(path)
+    back = DeckTemplates.load(path)
+    assert back.index_classifier is not None
+    assert int8_copy(back.index_classifier).read_bytes() == shipped_int8.read_bytes()
+    assert load_network(back.index_classifier, "onnxruntime", "int8").ran == int8_copy(back.index_classifier)
+    image, _ = scene(np.random.default_rng(6), (640, 480), [["QH", "KH", "AH", "2C"]])
+    want = read_table(image, pieces="cards")  # the shipped copy
+    got = read_table(image, pieces="cards", deck=replace(back, cards=(), patches=back.patches[:0], head=None))
+    assert [(c.card, c.box) for c in got.cards] == [(c.card, c.box) for c in want.cards]
+
+
+def test_an_8_bit_copy_without_its_index_classifier_is_not_kept(tmp_path: Path) -> None:
+    path = tmp_path / "deck.npz"
+    np.savez(path, cards=np.array(["QH"]), patches=np.zeros((1, 32, 32), np.float32),
+             indexnet_int8=np.frombuffer(int8_copy(DEFAULT_CLASSIFIER).read_bytes(), np.uint8))
+    back = DeckTemplates.load(path)
+    assert back.index_classifier is None and back.index_int8_onnx is None

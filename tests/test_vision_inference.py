@@ -88,3 +88,14 @@ def test_looks_at_one_size_share_one_read_only_letterbox_while_sharing() -> None
         assert letterbox(image, 96)[0] is not first  # another size is made anew
         assert letterbox(other, 128)[0] is not first  # so is another image, however alike
     assert letterbox(image, 128)[0] is not first  # closed: nothing kept
+
+
+def test_an_8_bit_copy_written_after_its_network_was_loaded_is_run_from_then_on(tmp_path: Path) -> None:
+    from vision.inference import int8_copy
+
+    net = tmp_path / "indexnet.onnx"
+    net.write_bytes(DEFAULT_CLASSIFIER.read_bytes())
+    assert load_network(net, "onnxruntime", "int8").ran == net  # no copy yet: the float file
+    int8_copy(net).write_bytes(int8_copy(DEFAULT_CLASSIFIER).read_bytes())
+    assert load_network(net, "onnxruntime", "int8").ran == int8_copy(net)
+    assert load_network(net, "onnxruntime", "float").ran == net

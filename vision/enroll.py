@@ -116,16 +116,20 @@ def fit_head(reads: np.ndarray, labels: np.ndarray, pull: float = 0.05, steps: i
 
 
 @lru_cache(maxsize=8)
-def _network_file(onnx: bytes) -> Path:
+def _network_file(onnx: bytes, int8: bytes | None = None) -> Path:
     """A deck's network as a file the inference backends can open (kept, by content, in the
-    temporary folder: written once, atomically)."""
+    temporary folder: written once, atomically), with its 8-bit copy ``int8`` beside it
+    (``vision.inference.int8_copy``) when there is one."""
+    from vision.inference import int8_copy
+
     folder = Path(tempfile.gettempdir()) / "tablekit-decks"
     folder.mkdir(exist_ok=True)
     path = folder / f"{hashlib.sha256(onnx).hexdigest()[:24]}.onnx"
-    if not path.is_file() or path.stat().st_size != len(onnx):
-        part = path.with_suffix(f".{os.getpid()}.part")
-        part.write_bytes(onnx)
-        part.replace(path)
+    for where, data in ((path, onnx), (int8_copy(path), int8)):
+        if data is not None and (not where.is_file() or where.read_bytes() != data):
+            part = where.with_suffix(f".{os.getpid()}.part")
+            part.write_bytes(data)
+            part.replace(where)
     return path
 
 
@@ -135,13 +139,15 @@ class DeckTemplates:
     the deck (``head``: weights, classes × classes; None when the file was written before
     heads, or no index could be read), and the detector and index classifier trained on to
     it (``detector_onnx``, ``index_onnx``: ONNX files' bytes; None when enrolment did not
-    fine-tune one, or the file was written before it could)."""
+    fine-tune one, or the file was written before it could), with the classifier's 8-bit copy
+    (``index_int8_onnx``, run in its place as the shipped one's is; None: it runs in float)."""
 
     cards: tuple[str, ...]
     patches: np.ndarray
     head: np.ndarray | None = None
     detector_onnx: bytes | None = field(default=None, repr=False)
     index_onnx: bytes | None = field(default=None, repr=False)
+    index_int8_onnx: bytes | None = field(default=None, repr=False)
 
     @property
     def detector(self) -> Path | None:
@@ -150,8 +156,9 @@ class DeckTemplates:
 
     @property
     def index_classifier(self) -> Path | None:
-        """The deck's own index classifier as a file (None: the shipped one)."""
-        return None if self.index_onnx is None else _network_file(self.index_onnx)
+        """The deck's own index classifier as a file, its 8-bit copy beside it (None: the
+        shipped one)."""
+        return None if self.index_onnx is None else _network_file(self.index_onnx, self.index_int8_onnx)
 
     def save(self, path: Path) -> None:
         parts: dict[str, np.ndarray] = {"cards": np.array(self.cards), "patches": self.patches}
@@ -161,6 +168,8 @@ class DeckTemplates:
             parts["detector"] = np.frombuffer(self.detector_onnx, np.uint8)
         if self.index_onnx is not None:
             parts["indexnet"] = np.frombuffer(self.index_onnx, np.uint8)
+        if self.index_onnx is not None and self.index_int8_onnx is not None:
+            parts["indexnet_int8"] = np.frombuffer(self.index_int8_onnx, np.uint8)
         buffer = io.BytesIO()  # written whole under the exact name given (numpy would add .npz)
         np.savez_compressed(buffer, **parts)  # type: ignore[arg-type]  # numpy types **kwds loosely
         write_atomically(path, buffer.getvalue())
@@ -190,6 +199,7 @@ class DeckTemplates:
                 head = _load_head(data)
                 detector = _load_network(data, "detector", "detector")
                 index = _load_network(data, "indexnet", "index classifier")
+                index_int8 = _load_network(data, "indexnet_int8", "index classifier's 8-bit copy")
         except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise VisionError(f"cannot load deck templates {path}: {exc}") from None
         unknown = sorted({c for c in names if c not in INDEX_CLASSES})
@@ -197,7 +207,8 @@ class DeckTemplates:
             raise VisionError(f"cannot load deck templates {path}: unknown card(s) {', '.join(unknown[:5])}")
         if not np.isfinite(patches).all():
             raise VisionError(f"cannot load deck templates {path}: patches hold values that are not numbers")
-        deck = cls(names, patches, head, detector, index)
+        # an 8-bit copy is run only beside the float file it was made from (else the float runs)
+        deck = cls(names, patches, head, detector, index, index_int8 if index is not None else None)
         if deck.detector is not None:
             from vision.inference import load_network
 
@@ -300,13 +311,18 @@ def _views(image: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
     return [image, dim.astype(np.uint8), cv2.GaussianBlur(image, (5, 5), 1.2), small]
 
 
+#: What enrolment's fine-tunes give, as ONNX files' bytes: the detector, the index classifier
+#: and the classifier's 8-bit copy.
+Tuned = tuple[bytes | None, bytes | None, bytes | None]
+
+
 def fine_tuned_networks(photos: list[tuple[str, np.ndarray]], minutes: float, seed: int = 0,
-                        log: Callable[[str], None] = print) -> tuple[bytes | None, bytes | None]:
+                        log: Callable[[str], None] = print) -> Tuned:
     """The shipped detector and index classifier trained on to the deck of ``photos``
-    (``vision.train.fine_tune``), as ONNX bytes, in at most ``minutes`` of training for both
-    (the detector at most ``DETECTOR_SHARE`` of them, the classifier what it leaves); (None,
-    None), saying why through ``log``, when the training extra is not installed or too few
-    cards could be cut out of the photos."""
+    (``vision.train.fine_tune``), in at most ``minutes`` of training for both (the detector
+    at most ``DETECTOR_SHARE`` of them, the classifier what it leaves), with the classifier's
+    8-bit copy; all None, saying why through ``log``, when the training extra is not installed
+    or too few cards could be cut out of the photos."""
     from vision.card_faces import enrolled_faces
 
     faces = enrolled_faces(photos)
@@ -314,13 +330,19 @@ def fine_tuned_networks(photos: list[tuple[str, np.ndarray]], minutes: float, se
     if len(faces) < MIN_FACES:
         log(f"the networks are not fine-tuned: they need at least {MIN_FACES} cards cut out "
             f"(photograph each card alone, wholly in the frame, on a plain table)")
-        return None, None
+        return None, None, None
     try:
-        from vision.train.fine_tune import FineTuneSettings, deck_scenes, fine_tune, fine_tune_index
+        from vision.train.fine_tune import (
+            FineTuneSettings,
+            deck_scenes,
+            fine_tune,
+            fine_tune_index,
+            quantize_index,
+        )
     except ImportError:
         log("the networks are not fine-tuned: that needs the training extra "
             "(pip install -e '.[train]')")
-        return None, None
+        return None, None, None
     began = time.monotonic()
     settings = FineTuneSettings(minutes=minutes * DETECTOR_SHARE, seed=seed)
     scenes = deck_scenes(faces, settings)
@@ -330,7 +352,8 @@ def fine_tuned_networks(photos: list[tuple[str, np.ndarray]], minutes: float, se
         settings = replace(settings, index_minutes=min(settings.index_minutes, max(left, 0.5)))
         index = fine_tune_index(faces, detector, Path(scratch) / "indexnet.onnx", settings, log=log,
                                 scenes=scenes)
-        return detector.read_bytes(), index.read_bytes()
+        int8 = quantize_index(index, detector, [image for _, image in photos])
+        return detector.read_bytes(), index.read_bytes(), int8.read_bytes()
 
 
 def enroll(photos: list[tuple[str, np.ndarray]], detect_fn: object = None,
@@ -346,10 +369,10 @@ def enroll(photos: list[tuple[str, np.ndarray]], detect_fn: object = None,
     from vision.classifier import DEFAULT_CLASSIFIER, refine_indices
     from vision.detector import DEFAULT_WEIGHTS, detect, detect_both
 
-    onnx, index_onnx = (fine_tuned_networks(photos, tune_minutes, seed, log) if tune_minutes > 0
-                        else (None, None))
+    onnx, index_onnx, index_int8 = (fine_tuned_networks(photos, tune_minutes, seed, log) if tune_minutes > 0
+                                    else (None, None, None))
     weights = _network_file(onnx) if onnx is not None else DEFAULT_WEIGHTS
-    classifier = _network_file(index_onnx) if index_onnx is not None else DEFAULT_CLASSIFIER
+    classifier = _network_file(index_onnx, index_int8) if index_onnx is not None else DEFAULT_CLASSIFIER
     detector = partial(detect, weights=weights) if detect_fn is None else detect_fn
     rng = np.random.default_rng(seed)
     cards: list[str] = []
@@ -377,4 +400,5 @@ def enroll(photos: list[tuple[str, np.ndarray]], detect_fn: object = None,
     if not cards:
         raise VisionError("no corner index was found on any enrolment photo")
     fitted = fit_head(np.stack(reads), np.array(labels)) if reads else None
-    return DeckTemplates(tuple(cards), np.stack(patches).astype(np.float32), fitted, onnx, index_onnx)
+    return DeckTemplates(tuple(cards), np.stack(patches).astype(np.float32), fitted, onnx, index_onnx,
+                         index_int8)

@@ -158,10 +158,23 @@ def _opencv(path: Path) -> Callable[[np.ndarray], np.ndarray]:
 
 
 def load_network(path: Path, backend: str | None = None, precision: str | None = None) -> Network:
-    """The network in ``path``, loaded once per backend and precision and kept."""
-    return _load(str(path), backend or default_backend(), precision or default_precision())
+    """The network in ``path``, loaded once per backend and precision and kept (loaded again
+    when the file, or the 8-bit copy that precision would run, has been written since)."""
+    precision = precision or default_precision()
+    copy = _stamp(int8_copy(path)) if precision == "int8" else None
+    return _load(str(path), backend or default_backend(), precision, _stamp(path), copy)
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    """A file's modification time and size, or None where there is no file."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
 
 
 @lru_cache(maxsize=16)
-def _load(path: str, backend: str, precision: str) -> Network:
+def _load(path: str, backend: str, precision: str, _file: tuple[int, int] | None,
+          _copy: tuple[int, int] | None) -> Network:
     return Network(Path(path), backend, precision)

@@ -13,7 +13,8 @@ on from the shipped weights, for a few minutes each, on three kinds of example
 
 The detector (``fine_tune``) learns where the deck's indices lie; the index classifier
 (``fine_tune_index``) learns to read them, on crops of those examples and of the boxes the
-fine-tuned detector itself finds on the photos. Batch norms stay as shipped and the learning
+fine-tuned detector itself finds on the photos, and is given an 8-bit copy
+(``quantize_index``) as the shipped one is. Batch norms stay as shipped and the learning
 rates are a tenth (detector) and a quarter (classifier) of a from-scratch run's, so a few
 minutes move the networks towards the deck without unlearning the rest.
 """
@@ -199,4 +200,21 @@ def fine_tune_index(faces: list[EnrolledFace], detector: Path, out: Path,
     out.parent.mkdir(parents=True, exist_ok=True)
     export(model, out, size)
     log(f"index classifier fine-tuned: {step} steps in {(time.monotonic() - began) / 60:.1f} minutes")
+    return out
+
+
+def quantize_index(classifier: Path, detector: Path, images: list[np.ndarray]) -> Path:
+    """Write the 8-bit copy of the fine-tuned ``classifier`` beside it (``vision.train.quantize``:
+    onnxruntime's static quantization, as the shipped copy is made), its activations' ranges
+    measured on the crops the kit cuts while the fine-tuned networks read ``images`` (the
+    enrolment photos: real photos set the ranges). The copy's path."""
+    from vision.inference import int8_copy, recording
+    from vision.recognize import read_table
+    from vision.train.quantize import quantize
+
+    with recording(classifier) as seen:
+        for image in images:
+            read_table(image, pieces="cards", weights=detector, index_weights=classifier)
+    out = int8_copy(classifier)
+    quantize(classifier, seen[str(classifier)], out)
     return out
