@@ -353,7 +353,9 @@ def fine_tuned_networks(photos: list[tuple[str, np.ndarray]], minutes: float, se
         index = fine_tune_index(faces, detector, Path(scratch) / "indexnet.onnx", settings, log=log,
                                 scenes=scenes)
         int8 = quantize_index(index, detector, [image for _, image in photos])
-        return detector.read_bytes(), index.read_bytes(), int8.read_bytes()
+        if int8 is None:
+            log("the index classifier has no 8-bit copy: no index crop was cut from the photos")
+        return detector.read_bytes(), index.read_bytes(), None if int8 is None else int8.read_bytes()
 
 
 def enroll(photos: list[tuple[str, np.ndarray]], detect_fn: object = None,

@@ -203,11 +203,12 @@ def fine_tune_index(faces: list[EnrolledFace], detector: Path, out: Path,
     return out
 
 
-def quantize_index(classifier: Path, detector: Path, images: list[np.ndarray]) -> Path:
+def quantize_index(classifier: Path, detector: Path, images: list[np.ndarray]) -> Path | None:
     """Write the 8-bit copy of the fine-tuned ``classifier`` beside it (``vision.train.quantize``:
     onnxruntime's static quantization, as the shipped copy is made), its activations' ranges
     measured on the crops the kit cuts while the fine-tuned networks read ``images`` (the
-    enrolment photos: real photos set the ranges). The copy's path."""
+    enrolment photos: real photos set the ranges). The copy's path; None when no crop was cut
+    to measure on (the classifier then runs in float)."""
     from vision.inference import int8_copy, recording
     from vision.recognize import read_table
     from vision.train.quantize import quantize
@@ -215,6 +216,8 @@ def quantize_index(classifier: Path, detector: Path, images: list[np.ndarray]) -
     with recording(classifier) as seen:
         for image in images:
             read_table(image, pieces="cards", weights=detector, index_weights=classifier)
+    if not seen[str(classifier)]:
+        return None
     out = int8_copy(classifier)
     quantize(classifier, seen[str(classifier)], out)
     return out
