@@ -32,7 +32,8 @@ from vision.inference import (  # noqa: E402
     recording,
 )
 from vision.train.dataset import load_corners  # noqa: E402
-from vision.train.quantize import NETS, quantize  # noqa: E402
+from vision.train.int8 import quantize  # noqa: E402
+from vision.train.quantize import NETS  # noqa: E402
 
 PHOTOS = Path(__file__).parent / "data" / "photos" / "cards-corners"
 

@@ -352,10 +352,23 @@ def fine_tuned_networks(photos: list[tuple[str, np.ndarray]], minutes: float, se
         settings = replace(settings, index_minutes=min(settings.index_minutes, max(left, 0.5)))
         index = fine_tune_index(faces, detector, Path(scratch) / "indexnet.onnx", settings, log=log,
                                 scenes=scenes)
-        int8 = quantize_index(index, detector, [image for _, image in photos])
+        int8 = quantize_index(index, _fed(index, detector, [image for _, image in photos]))
         if int8 is None:
             log("the index classifier has no 8-bit copy: no index crop was cut from the photos")
         return detector.read_bytes(), index.read_bytes(), None if int8 is None else int8.read_bytes()
+
+
+def _fed(classifier: Path, detector: Path, images: list[np.ndarray]) -> list[np.ndarray]:
+    """The inputs ``classifier`` is fed while the index crops of ``images`` are found by
+    ``detector`` (and in each photo's negative) and read, as the table reads them."""
+    from vision.classifier import refine_indices
+    from vision.detector import detect_both
+    from vision.inference import recording
+
+    with recording(classifier) as seen:
+        for image in images:
+            refine_indices(image, detect_both(image, weights=detector), classifier)
+    return seen[str(classifier)]
 
 
 def enroll(photos: list[tuple[str, np.ndarray]], detect_fn: object = None,

@@ -203,21 +203,17 @@ def fine_tune_index(faces: list[EnrolledFace], detector: Path, out: Path,
     return out
 
 
-def quantize_index(classifier: Path, detector: Path, images: list[np.ndarray]) -> Path | None:
-    """Write the 8-bit copy of the fine-tuned ``classifier`` beside it (``vision.train.quantize``:
+def quantize_index(classifier: Path, batches: list[np.ndarray]) -> Path | None:
+    """Write the 8-bit copy of the fine-tuned ``classifier`` beside it (``vision.train.int8``:
     onnxruntime's static quantization, as the shipped copy is made), its activations' ranges
-    measured on the crops the kit cuts while the fine-tuned networks read ``images`` (the
-    enrolment photos: real photos set the ranges). The copy's path; None when no crop was cut
-    to measure on (the classifier then runs in float)."""
-    from vision.inference import int8_copy, recording
-    from vision.recognize import read_table
-    from vision.train.quantize import quantize
+    measured on ``batches``, the inputs the kit fed it (enrolment: the crops cut while the
+    tuned networks read the enrolment photos; real photos set the ranges). The copy's path;
+    None when there was no input to measure on (the classifier then runs in float)."""
+    from vision.inference import int8_copy
+    from vision.train.int8 import quantize
 
-    with recording(classifier) as seen:
-        for image in images:
-            read_table(image, pieces="cards", weights=detector, index_weights=classifier)
-    if not seen[str(classifier)]:
+    if not batches:
         return None
     out = int8_copy(classifier)
-    quantize(classifier, seen[str(classifier)], out)
+    quantize(classifier, batches, out)
     return out
