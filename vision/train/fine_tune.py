@@ -25,7 +25,7 @@ import argparse
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -178,7 +178,7 @@ def fine_tune_index(faces: list[EnrolledFace], detector: Path, out: Path,
     torch.manual_seed(s.seed)
     torch.set_num_threads(s.threads)
     rng = np.random.default_rng([s.seed, 1])  # not the detector's crops' generator
-    photos = [enrolment_photo(p.name, f) for p, f in zip(scenes.photos, faces, strict=True)]
+    photos = [replace(p, proposals=[]) for p in scenes.photos]  # the detector's boxes: this one's
     proposals = add_proposals(photos, detector)
     drawn = scenes.deck + scenes.known
     size = crop_size(init, (CROP_W, CROP_H))
