@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import tarfile
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,18 +60,24 @@ def fetch(cache: Path | None = None) -> Path:
             continue
         if npm is None:
             raise RuntimeError("npm is needed to fetch card artwork for training (apt-get install npm)")
-        done = subprocess.run([npm, "pack", f"{name}@{version}", "--pack-destination", str(cache)],
-                              capture_output=True, text=True, timeout=300, check=False)
-        if done.returncode != 0:
-            raise RuntimeError(f"npm pack {name}@{version} failed: {done.stderr.strip()[-300:]}")
-        archive = cache / done.stdout.strip().splitlines()[-1]
-        tmp = cache / (folder.name + ".part")
-        shutil.rmtree(tmp, ignore_errors=True)
-        with tarfile.open(archive) as tar:
-            tar.extractall(tmp, filter="data")
-        (tmp / "package").rename(folder)
-        shutil.rmtree(tmp)
-        archive.unlink()
+        # each process unpacks in a folder of its own: two training runs started together
+        # fetch at once, and the first to finish moves its copy into place
+        tmp = Path(tempfile.mkdtemp(prefix=folder.name + ".", suffix=".part", dir=cache))
+        try:
+            done = subprocess.run([npm, "pack", f"{name}@{version}", "--pack-destination", str(tmp)],
+                                  capture_output=True, text=True, timeout=300, check=False)
+            if done.returncode != 0:
+                raise RuntimeError(f"npm pack {name}@{version} failed: {done.stderr.strip()[-300:]}")
+            archive = tmp / done.stdout.strip().splitlines()[-1]
+            with tarfile.open(archive) as tar:
+                tar.extractall(tmp / "unpacked", filter="data")
+            try:
+                (tmp / "unpacked" / "package").rename(folder)
+            except OSError:
+                if not folder.is_dir():  # not another process's copy already in place
+                    raise
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
     return cache
 
 
