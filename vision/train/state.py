@@ -22,6 +22,9 @@ import numpy as np
 import torch
 from torch import nn
 
+from vision.train.checkpoints import checkpoint_of as checkpoint_of  # the trainers name it here
+from vision.train.checkpoints import state_path
+
 
 def cosine_lr(step: int, total: int, peak: float, warmup: int = 300, floor: float = 2e-5) -> float:
     """The learning rate at ``step`` of ``total``: a linear warm-up, then half a cosine."""
@@ -55,11 +58,6 @@ class Average:
                     mine.mul_(d).add_(theirs, alpha=1 - d)
                 else:
                     mine.copy_(theirs)
-
-
-def state_path(out: Path) -> Path:
-    """Where the checkpoint of a run writing ``out`` lives (beside it, hidden)."""
-    return out.with_name(f".{out.stem}.state.pt")
 
 
 def save(out: Path, signature: dict[str, Any], step: int, model: nn.Module,

@@ -220,9 +220,10 @@ def fit(photos: list[Photo], synth: list[Photo], args: argparse.Namespace, total
     peak = float(getattr(args, "lr", 2e-3))
     opt = torch.optim.AdamW(model.parameters(), lr=peak, weight_decay=1e-4)
     sig = signature(args, total)
+    ckpt = state.checkpoint_of(out, init)  # an in-place stage's checkpoint apart
     if getattr(args, "fresh", False):
-        state.forget(out)
-    step = state.load(out, sig, model, opt, rng)
+        state.forget(ckpt)
+    step = state.load(ckpt, sig, model, opt, rng)
     if step:
         print(f"resumed at step {step} of {total}", flush=True)
     began = time.time()
@@ -261,13 +262,13 @@ def fit(photos: list[Photo], synth: list[Photo], args: argparse.Namespace, total
                 rate = (time.time() - began) / 60
                 print(f"step {step}/{total} {rate:.1f} min loss {running:.3f} lr {lr:.5f}", flush=True)
             if step % 500 == 0:
-                state.save(out, sig, step, model, opt, rng)
+                state.save(ckpt, sig, step, model, opt, rng)
             if step % 5000 == 0:
                 export(model, out.with_name(f".{out.stem}.partial.onnx"))
     except KeyboardInterrupt:
         stopped = True
     crops_for.close()
-    state.save(out, sig, step, model, opt, rng)
+    state.save(ckpt, sig, step, model, opt, rng)
     if stopped and not finish:
         print(f"stopped at step {step} of {total}; the same command resumes", flush=True)
         return False

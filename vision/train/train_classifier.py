@@ -243,9 +243,10 @@ def main() -> None:
     if args.average:  # likewise
         sig["average"] = args.average
     average = state.Average(model, args.average) if args.average else None
+    ckpt = state.checkpoint_of(out, args.init_onnx)  # an in-place stage's checkpoint apart
     if args.fresh:
-        state.forget(out)
-    step = state.load(out, sig, model, opt, rng, average)
+        state.forget(ckpt)
+    step = state.load(ckpt, sig, model, opt, rng, average)
     if step:
         print(f"resumed at step {step} of {args.steps}", flush=True)
     began, epoch = time.time(), 0
@@ -261,7 +262,7 @@ def main() -> None:
             epoch += 1
             print(f"epoch {epoch} step {step}/{args.steps} {(time.time() - began) / 60:.1f} min: "
                   f"{len(x)} crops, train acc {accuracy:.3f}", flush=True)
-            state.save(out, sig, step, model, opt, rng, average)
+            state.save(ckpt, sig, step, model, opt, rng, average)
     except KeyboardInterrupt:
         pass  # the last checkpoint (an epoch's end) stands
     if step < args.steps:

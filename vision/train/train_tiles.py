@@ -261,9 +261,10 @@ def main() -> None:
     sig.update(options.signature())
     if args.init_onnx is not None:
         sig["init"] = str(args.init_onnx)
+    ckpt = state.checkpoint_of(args.out, args.init_onnx)  # an in-place stage's checkpoint apart
     if args.fresh:
-        state.forget(args.out)
-    step = state.load(args.out, sig, model, opt, rng)
+        state.forget(ckpt)
+    step = state.load(ckpt, sig, model, opt, rng)
     if step:
         print(f"resumed at step {step} of {args.steps}", flush=True)
     warm = min(200, args.steps // 10)
@@ -297,11 +298,11 @@ def main() -> None:
                 print(f"step {step}/{args.steps} {(time.time() - start) / 60:.1f} min lr {lr:.5f} "
                       f"loss {sum(running.values()):.3f} ({shown})", flush=True)
             if step % args.every == 0:
-                state.save(args.out, sig, step, model, opt, rng)
+                state.save(ckpt, sig, step, model, opt, rng)
     except KeyboardInterrupt:
         pass
     drawn_for.close()
-    state.save(args.out, sig, step, model, opt, rng)
+    state.save(ckpt, sig, step, model, opt, rng)
     if step < args.steps:
         print(f"stopped at step {step} of {args.steps}; the same command resumes", flush=True)
         raise SystemExit(3)
