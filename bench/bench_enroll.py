@@ -12,8 +12,9 @@ and with both. Printed per design: F1 of each, and the time enrolment took.
 
 With ``--minutes`` each deck is enrolled again with its networks fine-tuned for at most so
 long together (the training extra), and the same tables are read with the fine-tuned detector
-alone, with the fine-tuned index classifier as well, with the head fitted to their reads as
-well, and with everything; ``--others N`` also reads N tables of other held-out designs
+alone, with the fine-tuned index classifier as well (and that classifier run in float, not
+its 8-bit copy), with the head fitted to their reads as well, and with everything;
+``--others N`` also reads N tables of other held-out designs
 (``bench_tables.py``'s ``held-out`` source, from a generator of their own) without the deck
 and with its fine-tuned networks: what the deck's networks cost the decks they were not
 taught (a club's table where a guest brings a deck).
@@ -115,6 +116,7 @@ def main() -> int:
             print(f"enroll design={style.family}/{style.kind} fine-tuned={tuned.detector is not None} "
                   f"enroll_s={took:.1f} f1_detector={f1(tables, deck=detector):.4f} "
                   f"f1_detector_index={f1(tables, deck=networks):.4f} "
+                  f"(float {f1(tables, deck=replace(networks, index_int8_onnx=None)):.4f}) "
                   f"f1_detector_index_head={f1(tables, deck=replace(networks, head=tuned.head)):.4f} "
                   f"f1_all={f1(tables, deck=tuned):.4f}", flush=True)
             if others:

@@ -172,3 +172,17 @@ def test_an_8_bit_copy_without_its_index_classifier_is_not_kept(tmp_path: Path) 
              indexnet_int8=np.frombuffer(int8_copy(DEFAULT_CLASSIFIER).read_bytes(), np.uint8))
     back = DeckTemplates.load(path)
     assert back.index_classifier is None and back.index_int8_onnx is None
+
+
+def test_a_deck_classifier_stored_without_its_copy_runs_in_float_after_one_stored_with_it() -> None:
+    deck = enroll(_photos("QH", "4S"))
+    network = DEFAULT_CLASSIFIER.read_bytes()
+    with_copy = DeckTemplates(deck.cards, deck.patches, deck.head, None, network,
+                              int8_copy(DEFAULT_CLASSIFIER).read_bytes())
+    assert with_copy.index_classifier is not None and int8_copy(with_copy.index_classifier).is_file()
+    # the same network without a copy: no copy another deck wrote is picked up beside it
+    alone = replace(with_copy, index_int8_onnx=None)
+    assert alone.index_classifier is not None and alone.index_classifier != with_copy.index_classifier
+    assert alone.index_classifier.read_bytes() == network
+    assert not int8_copy(alone.index_classifier).exists()
+    assert load_network(alone.index_classifier, "onnxruntime", "int8").ran == alone.index_classifier

@@ -119,12 +119,17 @@ def fit_head(reads: np.ndarray, labels: np.ndarray, pull: float = 0.05, steps: i
 def _network_file(onnx: bytes, int8: bytes | None = None) -> Path:
     """A deck's network as a file the inference backends can open (kept, by content, in the
     temporary folder: written once, atomically), with its 8-bit copy ``int8`` beside it
-    (``vision.inference.int8_copy``) when there is one."""
+    (``vision.inference.int8_copy``) when there is one. The name is taken from both, so the
+    same network stored without its copy runs in float, not with a copy another deck left."""
     from vision.inference import int8_copy
 
     folder = Path(tempfile.gettempdir()) / "tablekit-decks"
     folder.mkdir(exist_ok=True)
-    path = folder / f"{hashlib.sha256(onnx).hexdigest()[:24]}.onnx"
+    digest = hashlib.sha256(onnx)
+    if int8 is not None:
+        digest.update(b"int8")
+        digest.update(int8)
+    path = folder / f"{digest.hexdigest()[:24]}.onnx"
     for where, data in ((path, onnx), (int8_copy(path), int8)):
         if data is not None and (not where.is_file() or where.read_bytes() != data):
             part = where.with_suffix(f".{os.getpid()}.part")
