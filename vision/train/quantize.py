@@ -100,6 +100,12 @@ def main() -> int:
                        card_weights=args.weights / DEFAULT_CARD_CLASSIFIER.name,
                        turn_weights=args.weights / DEFAULT_TURN.name)
     print(f"read {len(images)} images for calibration in {(time.time() - began) / 60:.1f} min", flush=True)
+    unfed = [net.name for net in nets if not seen[str(net)]]
+    if unfed:  # networks that find no card on the shared photos (a trial at a tiny --scale)
+        print(f"error: {', '.join(unfed)} were fed nothing while the {len(images)} photos were read "
+              f"(the networks in {args.weights} find no card on them), so no 8-bit copy is made",
+              file=sys.stderr)
+        return 2
     for net in nets:
         batches = seen[str(net)]
         quantize(net, batches, int8_copy(net))
