@@ -116,11 +116,14 @@ def load_folded(path: str, convs: list[tuple[nn.Conv2d, nn.BatchNorm2d | None]],
 
     ``first_grid`` (channels, exported (h, w), wanted (h, w)) lets the first dense layer, which
     reads a flattened feature grid, come from a network trained on another input size: its
-    weights are resampled over the grid (see ``resample_dense``)."""
+    weights are resampled over the grid (see ``resample_dense``). A join of several classifiers
+    (``vision.train.ensemble``) gives its first member."""
     import onnx
     from onnx import numpy_helper
 
-    graph = onnx.load(path).graph
+    from vision.train.ensemble import member
+
+    graph = member(onnx.load(path)).graph  # a joined classifier trains on from its first member
     weights = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in graph.initializer}
     nodes = [n for n in graph.node if n.op_type == "Conv"]
     gemms = [n for n in graph.node if n.op_type == "Gemm"]
