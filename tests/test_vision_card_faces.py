@@ -185,4 +185,7 @@ def test_a_deck_classifier_stored_without_its_copy_runs_in_float_after_one_store
     assert alone.index_classifier is not None and alone.index_classifier != with_copy.index_classifier
     assert alone.index_classifier.read_bytes() == network
     assert not int8_copy(alone.index_classifier).exists()
+    # nor one an earlier version left under that name
+    int8_copy(alone.index_classifier).write_bytes(int8_copy(DEFAULT_CLASSIFIER).read_bytes())
+    assert not int8_copy(alone.index_classifier).exists()
     assert load_network(alone.index_classifier, "onnxruntime", "int8").ran == alone.index_classifier

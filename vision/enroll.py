@@ -135,6 +135,8 @@ def _network_file(onnx: bytes, int8: bytes | None = None) -> Path:
             part = where.with_suffix(f".{os.getpid()}.part")
             part.write_bytes(data)
             part.replace(where)
+    if int8 is None:  # a copy left under this name by an earlier version is not this network's
+        int8_copy(path).unlink(missing_ok=True)
     return path
 
 
