@@ -31,13 +31,19 @@ print(name)
 """
 
 
-@pytest.fixture
-def fake_npm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _npm(tmp_path: Path, script: str) -> Path:
+    """A folder holding ``script`` as an executable ``npm``."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     npm = bin_dir / "npm"
-    npm.write_text(FAKE_NPM.format(python=sys.executable))
+    npm.write_text(script)
     npm.chmod(npm.stat().st_mode | stat.S_IXUSR)
+    return bin_dir
+
+
+@pytest.fixture
+def fake_npm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bin_dir = _npm(tmp_path, FAKE_NPM.format(python=sys.executable))
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
 
 
@@ -68,12 +74,7 @@ def test_two_fetches_at_once_both_succeed(tmp_path: Path, fake_npm: None) -> Non
 
 def test_a_failed_pack_names_the_package_and_leaves_nothing(tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    npm = bin_dir / "npm"
-    npm.write_text("#!/bin/sh\necho 'network unreachable' >&2\nexit 1\n")
-    npm.chmod(npm.stat().st_mode | stat.S_IXUSR)
-    monkeypatch.setenv("PATH", str(bin_dir))
+    monkeypatch.setenv("PATH", str(_npm(tmp_path, "#!/bin/sh\necho 'network unreachable' >&2\nexit 1\n")))
     cache = tmp_path / "cache"
     with pytest.raises(RuntimeError, match="npm pack svg-cards@.*network unreachable"):
         artwork.fetch(cache)

@@ -24,15 +24,16 @@ Usage: ``.venv/bin/python -m vision.train.ensemble --out OUT.onnx MEMBER.onnx ME
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final
 
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper
+
+from vision.files import write_atomically
 
 #: The metadata key holding the number of members of a joined network.
 ENSEMBLE: Final = "ensemble_members"
@@ -54,31 +55,28 @@ def members(model: onnx.ModelProto) -> int:
     return 1
 
 
-def _renamed(graph: onnx.GraphProto, prefix: str, shared_input: str) -> tuple[list[onnx.NodeProto],
-                                                                               list[onnx.TensorProto], str]:
-    """``graph``'s nodes and weights under ``prefix``, reading ``shared_input``; and the name
-    its output now has."""
-    own = graph.input[0].name
-    names = {i.name: prefix + i.name for i in graph.initializer}
-    for node in graph.node:
-        names.update((o, prefix + o) for o in node.output)
+def _copied(graph: onnx.GraphProto, rename: Callable[[str], str],
+            keep: Callable[[str], bool] = lambda name: True,
+            ) -> tuple[list[onnx.NodeProto], list[onnx.TensorProto]]:
+    """Copies of ``graph``'s nodes and weights whose names ``keep`` takes, every name (node,
+    input, output, weight) passed through ``rename``."""
     nodes = []
-    for node in graph.node:
+    for node in (n for n in graph.node if keep(n.name)):
         copy = onnx.NodeProto()
         copy.CopyFrom(node)
-        copy.name = prefix + (node.name or node.op_type)
-        copy.ClearField("input")
-        copy.input.extend(shared_input if i == own else names.get(i, i) for i in node.input)
-        copy.ClearField("output")
-        copy.output.extend(names[o] for o in node.output)
+        copy.name = rename(node.name or node.op_type)
+        for field in (copy.input, copy.output):
+            names = [rename(n) for n in field]
+            del field[:]
+            field.extend(names)
         nodes.append(copy)
     weights = []
-    for tensor in graph.initializer:
-        renamed = onnx.TensorProto()
-        renamed.CopyFrom(tensor)
-        renamed.name = names[tensor.name]
-        weights.append(renamed)
-    return nodes, weights, names[graph.output[0].name]
+    for tensor in (t for t in graph.initializer if keep(t.name)):
+        tensor_copy = onnx.TensorProto()
+        tensor_copy.CopyFrom(tensor)
+        tensor_copy.name = rename(tensor.name)
+        weights.append(tensor_copy)
+    return nodes, weights
 
 
 def join(networks: Sequence[onnx.ModelProto]) -> onnx.ModelProto:
@@ -97,13 +95,20 @@ def join(networks: Sequence[onnx.ModelProto]) -> onnx.ModelProto:
     weights: list[onnx.TensorProto] = []
     logs = []
     for k, network in enumerate(networks):
-        own_nodes, own_weights, out = _renamed(network.graph, _prefix(k), shared.name)
-        nodes += own_nodes + [helper.make_node("LogSoftmax", [out], [_log_probs(k)], axis=1)]
+        own = network.graph.input[0].name  # each member reads the one shared input
+
+        def rename(name: str, prefix: str = _prefix(k), own: str = own) -> str:
+            return shared.name if name == own else prefix + name
+
+        own_nodes, own_weights = _copied(network.graph, rename)
+        out = rename(network.graph.output[0].name)
+        nodes += own_nodes + [helper.make_node("LogSoftmax", [out], [_log_probs(k)], name=f"join/log_softmax{k}",
+                                                 axis=1)]
         weights += own_weights
         logs.append(_log_probs(k))
     weights.append(numpy_helper.from_array(np.array(1.0 / len(networks), np.float32), "share"))
-    nodes += [helper.make_node("Sum", logs, ["sum"]),
-              helper.make_node("Mul", ["sum", "share"], [first.graph.output[0].name])]
+    nodes += [helper.make_node("Sum", logs, ["sum"], name="join/sum"),
+              helper.make_node("Mul", ["sum", "share"], [first.graph.output[0].name], name="join/mean")]
     graph = helper.make_graph(nodes, "ensemble", [shared], [first.graph.output[0]], weights)
     model = helper.make_model(graph, opset_imports=first.opset_import)
     model.ir_version = first.ir_version
@@ -124,27 +129,15 @@ def member(model: onnx.ModelProto, k: int = 0) -> onnx.ModelProto:
     graph = model.graph
     out_name = _log_probs(k)
     feeding = next(n for n in graph.node if n.output[0] == out_name).input[0]
-    own = [n for n in graph.node if n.name.startswith(prefix) and n.output[0] != out_name]
-    nodes = []
-    for node in own:
-        copy = onnx.NodeProto()
-        copy.CopyFrom(node)
-        copy.name = node.name[len(prefix):]
-        for field in (copy.input, copy.output):
-            names = [n[len(prefix):] if n.startswith(prefix) else n for n in field]
-            del field[:]
-            field.extend(names)
-        nodes.append(copy)
-    weights = []
-    for tensor in graph.initializer:
-        if tensor.name.startswith(prefix):
-            renamed = onnx.TensorProto()
-            renamed.CopyFrom(tensor)
-            renamed.name = tensor.name[len(prefix):]
-            weights.append(renamed)
+
+    def rename(name: str) -> str:  # the member's own names lose the prefix; the shared input stays
+        return name[len(prefix):] if name.startswith(prefix) else name
+
+    # the join's own nodes (``join/``: each member's LogSoftmax, the mean) are left out
+    nodes, weights = _copied(graph, rename, lambda name: name.startswith(prefix))
     output = onnx.ValueInfoProto()
     output.CopyFrom(graph.output[0])
-    output.name = feeding[len(prefix):]
+    output.name = rename(feeding)
     single = helper.make_graph(nodes, "member", [graph.input[0]], [output], weights)
     out = helper.make_model(single, opset_imports=model.opset_import)
     out.ir_version = model.ir_version
@@ -153,19 +146,15 @@ def member(model: onnx.ModelProto, k: int = 0) -> onnx.ModelProto:
 
 
 def write(model: onnx.ModelProto, out: Path) -> None:
-    """Save ``model`` at ``out`` atomically."""
+    """Save ``model`` at ``out``, whole or not at all (``vision.files.write_atomically``)."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    part = out.with_name(f".{out.name}.{os.getpid()}.part")
-    onnx.save(model, str(part))
-    part.replace(out)
+    write_atomically(out, model.SerializeToString())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("networks", type=Path, nargs="+")
-    ap.add_argument("--threads", type=int, default=None, help="accepted for the one command")
-    ap.add_argument("--seed", type=int, default=None, help="accepted for the one command")
     args = ap.parse_args(argv)
     missing = [str(p) for p in args.networks if not p.is_file()]
     if missing:
