@@ -124,12 +124,15 @@ def test_the_one_command_ends_with_the_8_bit_copies_of_the_weights_it_trained(tm
     assert argv[argv.index("--seed") + 1] == "3" and "--no-artwork" in argv
 
 
-def test_the_one_command_trains_in_float32_when_asked_and_counts_it_the_same_run() -> None:
+def test_the_one_command_trains_in_float32_when_asked_and_counts_it_the_same_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """``--precision fp32`` for a CPU without bfloat16 instructions (emulated there, the crop
     classifiers' steps many times slower): the torch stages take it, the tile stage stays in
     float32 as shipped, and a stage done either way is done (the data and schedule are the same)."""
+    from vision.train import precisions
     from vision.train.__main__ import _result_args, parser, stages
 
+    monkeypatch.setattr(precisions, "native_bf16", lambda: True)  # a CPU with the instructions
     shipped = dict(stages(parser().parse_args([])))
     fast = dict(stages(parser().parse_args(["--precision", "fp32"])))
     for name in ("detector", "index", "card", "turn"):

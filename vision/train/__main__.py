@@ -4,6 +4,7 @@ Usage (repo root, the ``train`` extra installed)::
 
     .venv/bin/python -m vision.train [--seed 0] [--out vision/weights] [--scale 1.0]
                                      [--minutes M] [--init vision/weights] [--all] [--threads 2]
+                                     [--precision auto|bf16|fp32]
 
 Seven stages run one after another, each a module of this package that can also be run on
 its own: the detector (``vision.train.train``, heat maps for corner indices and whole
@@ -40,6 +41,7 @@ from pathlib import Path
 
 from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER, DEFAULT_TURN
 from vision.detector import DEFAULT_WEIGHTS
+from vision.train import precisions
 
 #: Each training stage's optimizer steps at ``--scale 1``.
 STEPS = {"detector": 40000, "index": 30000, "card": 5000, "turn": 3000, "tiles": 11200, "tiles-light": 1500}
@@ -61,9 +63,12 @@ def stages(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
     def steps(name: str) -> list[str]:
         return ["--steps", str(max(1, round(STEPS[name] * args.scale)))]
 
-    # the torch stages' forward arithmetic: bf16 as shipped is left unsaid (the recipe's lines
+    # the torch stages' forward arithmetic (``auto``: by the processor, vision.train.precisions),
+    # left unsaid where it is bf16 and a stage's own default gives that too (the recipe's lines
     # as they were); the tile stage is float32 whatever is asked
-    precision = ["--precision", args.precision] if args.precision != "bf16" else []
+    chosen_precision = precisions.chosen(args.precision)
+    precision = ([] if chosen_precision == "bf16" == precisions.chosen(precisions.AUTO)
+                 else ["--precision", chosen_precision])
 
     return [
         ("detector", ["vision.train.train", "--out", str(detector), "--crop", "256", "--synth", "1500",
@@ -112,15 +117,6 @@ def _result_args(argv: list[str]) -> list[str]:
     return out
 
 
-def native_bf16() -> bool | None:
-    """Whether this CPU has bfloat16 instructions (None where it cannot be told: not Linux)."""
-    try:
-        flags = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return None
-    return "avx512_bf16" in flags or "amx_bf16" in flags
-
-
 def parser() -> argparse.ArgumentParser:
     """The command's options (``stages`` reads the parsed ones)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -136,18 +132,23 @@ def parser() -> argparse.ArgumentParser:
                     help="torch's CPU threads (1 on a machine busy with other work: spinning "
                          "threads that outnumber the free cores run several times slower)")
     ap.add_argument("--no-artwork", action="store_true", help="no npm artwork in drawn scenes")
-    ap.add_argument("--precision", choices=("bf16", "fp32"), default="bf16",
-                    help="the torch stages' forward passes (bf16 as shipped; fp32 on a CPU without "
-                         "bfloat16 instructions, where bf16 is emulated and many times slower)")
+    ap.add_argument("--precision", choices=(precisions.AUTO, "bf16", "fp32"), default=precisions.AUTO,
+                    help="the torch stages' forward passes: bf16 as shipped, fp32, or auto (default): "
+                         "bf16 where the CPU has bfloat16 instructions, fp32 where bf16 would be "
+                         "emulated and many times slower")
     ap.add_argument("--only", choices=STAGES, action="append", help="run only these stages")
     return ap
 
 
 def main() -> int:
     args = parser().parse_args()
-    if args.precision == "bf16" and native_bf16() is False:
-        print("note: this CPU has no bfloat16 instructions, so bf16 is emulated: the index and "
-              "card stages run about fifteen times slower than with --precision fp32", flush=True)
+    if precisions.native_bf16() is False:
+        if args.precision == "bf16":
+            print("note: this CPU has no bfloat16 instructions, so bf16 is emulated: the torch "
+                  "stages run ten to twenty times slower than with --precision fp32", flush=True)
+        elif args.precision == precisions.AUTO:
+            print("note: this CPU has no bfloat16 instructions: the torch stages train in fp32 "
+                  "(the same data and schedule as bf16, the arithmetic's last bits differ)", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     began = time.time()
     for name, argv in stages(args):

@@ -35,7 +35,7 @@ import torch.nn.functional as F
 
 from vision.detector import DEFAULT_WEIGHTS, INPUT_SIZE
 from vision.synth import JOKERS
-from vision.train import seeded, state
+from vision.train import precisions, seeded, state
 from vision.train.artwork import add_artwork_arguments, scene_faces
 from vision.train.dataset import (
     Photo,
@@ -146,8 +146,7 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2, help="torch's CPU threads")
-    ap.add_argument("--precision", choices=("bf16", "fp32"), default="bf16",
-                    help="the forward pass's arithmetic (bf16: weights and loss stay float32)")
+    precisions.add_argument(ap)
     seeded.add_arguments(ap, "--step-seeds", "crops")
     ap.add_argument("--pseudo", type=Path, default=None,
                     help="earlier weights that label indices on the whole-card photos")
@@ -174,6 +173,7 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
     add_artwork_arguments(ap)
     args = ap.parse_args()
+    precisions.resolve(args)
     if args.workers and not args.step_seeds:
         raise SystemExit("error: --workers cuts crops in parallel only with --step-seeds")
     torch.manual_seed(args.seed)

@@ -39,7 +39,7 @@ from vision.classifier import (
 )
 from vision.detector import DEFAULT_WEIGHTS
 from vision.synth import JOKERS
-from vision.train import state
+from vision.train import precisions, state
 from vision.train.artwork import add_artwork_arguments, scene_faces
 from vision.train.crops import (
     add_proposals,
@@ -138,8 +138,7 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=None,
                     help="stop this sitting after so many minutes; the same command resumes")
     ap.add_argument("--fresh", action="store_true", help="ignore a checkpoint and start over")
-    ap.add_argument("--precision", choices=("bf16", "fp32"), default="bf16",
-                    help="the forward pass's arithmetic (bf16: weights and loss stay float32)")
+    precisions.add_argument(ap)
     ap.add_argument("--all", action="store_true")
     ap.add_argument("--synth", type=int, default=500)
     ap.add_argument("--seed", type=int, default=0)
@@ -175,6 +174,7 @@ def main() -> None:
                          ".NAME.last.onnx; default 0: the last weights, no average kept")
     add_artwork_arguments(ap)
     args = ap.parse_args()
+    precisions.resolve(args)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)

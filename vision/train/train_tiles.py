@@ -35,7 +35,7 @@ import torch.nn.functional as F
 from vision.inference import file_sha256
 from vision.tile_reader import N_NUMBERS, TILE_OUT, description
 from vision.tile_synth import CASTS, JOLYS, SLANTS, SURFACES, tile_scene
-from vision.train import seeded, state, typefaces
+from vision.train import precisions, seeded, state, typefaces
 from vision.train.net import freeze_norms, load_exported
 from vision.train.seeded import Seed, SeededBatches
 from vision.train.tile_net import TileNet
@@ -202,9 +202,7 @@ def main() -> None:
                     help="the range of tile heights drawn, in pixels: MIN,MAX (log-uniform; default "
                          "%(default)s), recorded beside the weights: the reader looks at tiles at its geometric "
                          "middle (vision.tile_reader.target_tile)")
-    ap.add_argument("--precision", choices=("bf16", "float32"), default="bf16",
-                    help="the forward pass's arithmetic (bf16: faster where the processor has "
-                         "bfloat16 instructions, and on a GPU; float32 elsewhere)")
+    precisions.add_argument(ap, "float32")
     typefaces.add_argument(ap, "tiles-v1")
     ap.add_argument("--card-typefaces", default="cards-v1",
                     help="the pinned typeface list of the decks on tile tables (default cards-v1)")
@@ -234,6 +232,7 @@ def main() -> None:
                     help="train on from these exported weights (their batch norms folded in and "
                          "kept fixed) instead of from random ones")
     args = ap.parse_args()
+    precisions.resolve(args, "float32")
     tile_px = tile_range(args.tile_px)
     fonts, card_fonts = typefaces.required(args.typefaces), typefaces.required(args.card_typefaces)
     torch.set_num_threads(args.threads)

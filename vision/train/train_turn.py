@@ -24,7 +24,7 @@ import numpy as np
 import torch
 
 from vision.classifier import CROP_H, CROP_W, DEFAULT_TURN
-from vision.train import state
+from vision.train import precisions, state
 from vision.train.artwork import add_artwork_arguments, scene_faces
 from vision.train.train_classifier import IndexNet, export, fit_epoch
 from vision.train.turns import drawn_scenes, turn_crops
@@ -47,7 +47,7 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=None,
                     help="stop this sitting after so many minutes; the same command resumes")
     ap.add_argument("--fresh", action="store_true", help="ignore a checkpoint and start over")
-    ap.add_argument("--precision", choices=("bf16", "fp32"), default="bf16")
+    precisions.add_argument(ap)
     ap.add_argument("--synth", type=int, default=900, help="drawn scenes")
     ap.add_argument("--crowded-share", type=float, default=0.4)
     ap.add_argument("--seed", type=int, default=0)
@@ -60,6 +60,7 @@ def main() -> None:
     ap.add_argument("--all", action="store_true", help="accepted for the one command; no photos are used")
     add_artwork_arguments(ap)
     args = ap.parse_args()
+    precisions.resolve(args)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
