@@ -33,8 +33,8 @@ def native_bf16() -> bool | None:
 
 def chosen(name: str, device: str = "cpu", fp32: str = "fp32") -> str:
     """The arithmetic ``name`` means on ``device``: itself, or for ``auto`` ``bf16`` on a GPU
-    or a CPU with bfloat16 instructions (or one that cannot be told) and ``fp32`` (named
-    ``fp32``, as the trainer names float32) on a CPU that would emulate it."""
+    or a CPU with bfloat16 instructions (or one that cannot be told) and float32 on a CPU that
+    would emulate it, by the trainer's name for float32 (``fp32``)."""
     if name != AUTO:
         return name
     if not device.startswith("cpu"):
