@@ -59,3 +59,11 @@ def test_the_one_command_passes_each_torch_stage_the_arithmetic_it_means(
         assert precision_of(fp32[name]) == "fp32"
         assert _result_args(auto[name]) == _result_args(bf16[name]) == _result_args(fp32[name])
     assert auto["tiles"] == bf16["tiles"] == fp32["tiles"]  # float32, the tile stage's recipe
+
+
+def test_auto_is_resolved_once_a_process() -> None:
+    """The CPU does not change while a process runs: /proc/cpuinfo is read once."""
+    precisions.native_bf16.cache_clear()
+    first = precisions.native_bf16()
+    assert precisions.native_bf16.cache_info().hits == 0
+    assert precisions.native_bf16() == first and precisions.native_bf16.cache_info().hits == 1

@@ -149,7 +149,7 @@ def fine_tune(faces: list[EnrolledFace], out: Path, settings: FineTuneSettings |
     args = argparse.Namespace(
         seed=s.seed, batch=s.batch, crop=s.crop, synth=len(deck) + len(known),
         synth_share=1.0 - s.photo_share, lr=s.lr, all=False,
-        precision=precisions.chosen(precisions.AUTO), no_artwork=True, drawn_share=0.0, styled_share=0.0,
+        precision=precisions.AUTO, no_artwork=True, drawn_share=0.0, styled_share=0.0,
         crowded_share=s.crowded, init_onnx=init, pseudo=None, fresh=True, minutes=s.minutes)
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:  # the trainer's checkpoints live and die here
@@ -187,7 +187,7 @@ def fine_tune_index(faces: list[EnrolledFace], detector: Path, out: Path,
     load_folded(str(init), *model.layers())
     opt = torch.optim.AdamW(model.parameters(), lr=s.index_lr, weight_decay=1e-4)
     args = argparse.Namespace(batch=s.index_batch, steps=s.index_steps, lr=s.index_lr,
-                              precision=precisions.chosen(precisions.AUTO))
+                              precision=precisions.AUTO)
     log(f"fine-tuning the index classifier: {len(photos)} photos ({proposals} of the detector's boxes), "
         f"{len(drawn)} drawn tables; at most {s.index_steps} steps or {s.index_minutes:g} minutes")
     step, began = 0, time.monotonic()

@@ -15,6 +15,7 @@ plan its stages without the training extra.
 from __future__ import annotations
 
 import argparse
+from functools import cache
 from pathlib import Path
 from typing import Final
 
@@ -22,8 +23,10 @@ from typing import Final
 AUTO: Final = "auto"
 
 
+@cache
 def native_bf16() -> bool | None:
-    """Whether this CPU has bfloat16 instructions (None where it cannot be told: not Linux)."""
+    """Whether this CPU has bfloat16 instructions (None where it cannot be told: not Linux);
+    read once a process."""
     try:
         flags = Path("/proc/cpuinfo").read_text()
     except OSError:

@@ -22,6 +22,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from vision.train import precisions
 from vision.train.checkpoints import checkpoint_of as checkpoint_of  # the trainers name it here
 from vision.train.checkpoints import state_path
 
@@ -114,6 +115,8 @@ def forget(out: Path) -> None:
 @contextmanager
 def precision(name: str, device: str = "cpu") -> Iterator[None]:
     """The forward pass in bfloat16 (about 1.7 times faster on CPUs with bf16 instructions;
-    the weights and the loss stay float32) or plain float32, on ``device``'s kind."""
-    with torch.autocast(torch.device(device).type, dtype=torch.bfloat16, enabled=name == "bf16"):
+    the weights and the loss stay float32) or plain float32, on ``device``'s kind; ``auto``
+    as ``vision.train.precisions.chosen`` means it there."""
+    with torch.autocast(torch.device(device).type, dtype=torch.bfloat16,
+                        enabled=precisions.chosen(name, str(device)) == "bf16"):
         yield
