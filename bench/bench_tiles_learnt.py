@@ -287,7 +287,8 @@ def main() -> int:
     ap.add_argument("--ablate-level", action="store_true",
                     help="also read without reading a slanted table as seen from above "
                          "(vision.tile_plane; shipped: when the tiles' sizes from near to far differ "
-                         "by 1.8 or more), and with that ratio at 1.2 and 1.4")
+                         "by 1.8 or more), with that ratio at 1.2 and 1.4, and with the photo's "
+                         "looks all made before the view (shipped: none after the slant shows)")
     args = ap.parse_args()
     unknown = [s for s in args.sources.split(",") if s not in SOURCES]
     if unknown:
@@ -321,6 +322,7 @@ def main() -> int:
         readers["no level"] = lambda im, _: read_tile_table(im, args.weights, level=0.0)
         readers["level 1.2"] = lambda im, _: read_tile_table(im, args.weights, level=1.2)
         readers["level 1.4"] = lambda im, _: read_tile_table(im, args.weights, level=1.4)
+        readers["all looks"] = lambda im, _: read_tile_table(im, args.weights, view_early=False)
     if args.ablate_looks and args.weights.is_file():
         readers["1 look"] = lambda im, _: read_tile_table(im, args.weights, looks=1)
         readers["2 looks"] = lambda im, _: read_tile_table(im, args.weights, looks=2)

@@ -10,11 +10,20 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pygame
+import pytest
 
+import vision.tile_reader
 from vision.synth import camera_view
 from vision.tile_grouping import ASPECT
 from vision.tile_plane import LevelView, depth_plane, level_view
-from vision.tile_reader import TILE_CLASSES, TilePeak, read_tile_table, tiles_back
+from vision.tile_reader import (
+    LOOKS,
+    TILE_CLASSES,
+    TilePeak,
+    find_looks,
+    read_tile_table,
+    tiles_back,
+)
 from vision.tile_synth import tile_scene
 
 BUNDLED = (Path(pygame.__file__).parent / pygame.font.get_default_font(),)
@@ -153,6 +162,64 @@ def test_a_table_drawn_at_a_camera_s_slant_is_read_better_from_above() -> None:
     assert all(0 <= c.box[0] <= c.box[2] <= w and 0 <= c.box[1] <= c.box[3] <= h for c in level.cards)
     grouped = [i for g in level.groups for i in g]
     assert len(grouped) == len(set(grouped)) and all(0 <= i < len(level.cards) for i in grouped)
+
+
+def _camera_table() -> tuple[np.ndarray, Counter[str]]:
+    image, tiles = tile_scene(np.random.default_rng(3), (960, 720), (40.0, 90.0), "rows", None, True, 0.55,
+                              fonts=BUNDLED, perspective="camera")
+    return image, Counter(t.tile for t in tiles)
+
+
+def _looks_recorded(monkeypatch: pytest.MonkeyPatch, photo: np.ndarray) -> tuple[list[int], list[int]]:
+    """The input sizes of the tile network's looks at ``photo`` and at anything else (the
+    view from above), as they are made."""
+    at_photo: list[int] = []
+    elsewhere: list[int] = []
+    real = vision.tile_reader.tile_maps
+
+    def recorded(image: np.ndarray, weights: Path, size: int) -> tuple[np.ndarray, float]:
+        (at_photo if image is photo else elsewhere).append(size)
+        return real(image, weights, size)
+
+    monkeypatch.setattr(vision.tile_reader, "tile_maps", recorded)
+    return at_photo, elsewhere
+
+
+def test_a_plainly_slanted_table_is_read_from_above_without_more_looks_at_the_photo(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the looks made show the slant plainly, the photo is looked at no more: the view
+    from above is sized for its own tiles and read instead, and reads as well as ever."""
+    image, want = _camera_table()
+    at_photo, from_above = _looks_recorded(monkeypatch, image)
+    flat = read_tile_table(image, level=0.0)
+    every_look = list(at_photo)
+    assert len(every_look) == LOOKS and from_above == []  # the flat reader looks three times
+    at_photo.clear()
+    level = read_tile_table(image)
+    assert len(at_photo) < len(every_look) and at_photo == every_look[:len(at_photo)]
+    assert len(from_above) == 1
+
+    def right(reading) -> int:  # type: ignore[no-untyped-def]
+        return sum((Counter(c.card for c in reading.cards) & want).values())
+
+    assert right(level) >= right(flat) + 10
+    # looks stopped early take up where they stopped: the same looks as made in one go
+    stopped = find_looks(image, enough=lambda made: True)
+    assert stopped.sizes == tuple(every_look[:1])
+    assert find_looks(image, made=stopped).sizes == find_looks(image).sizes == tuple(every_look)
+
+
+def test_when_the_view_from_above_finds_no_more_the_photo_is_looked_at_as_ever(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    image, _ = _camera_table()
+    at_photo, _ = _looks_recorded(monkeypatch, image)
+    flat = read_tile_table(image, level=0.0)
+    every_look = list(at_photo)
+    monkeypatch.setattr(vision.tile_reader, "from_above", lambda *args: None)
+    at_photo.clear()
+    reading = read_tile_table(image)
+    assert at_photo == every_look
+    assert [c.card for c in reading.cards] == [c.card for c in flat.cards]
 
 
 def test_tiles_the_network_could_not_size_count_for_nothing() -> None:

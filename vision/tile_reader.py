@@ -18,8 +18,8 @@ scaled to the size it learnt (``read_upright``). A colour the network read unsur
 settled against the other tiles' inks on the table (``settle_inks``, ``vision.tile_inks``):
 one set's navy is near its black, and a player tells them apart by the others. A table seen
 at a slant, its far tiles smaller and squashed, is looked at again as from straight above
-(``from_above``, ``vision.tile_plane``) and read there when that look finds more tiles
-surely. A tile whose class the network is still not sure of is ``??``. Tiles are grouped
+(``from_above``, ``vision.tile_plane``), as soon as its looks show the slant plainly, and
+read there when that look finds more tiles surely. A tile whose class the network is still not sure of is ``??``. Tiles are grouped
 into the sets and runs they lie in by the rows they stand in (``vision.tile_grouping``,
 from each tile's own up direction and the table's pitch); the classical reader's tiles,
 which know no up, by their grown boxes (``vision.grouping``).
@@ -433,10 +433,12 @@ def first_size(image: np.ndarray) -> int:
 @dataclass(frozen=True, slots=True)
 class TileLooks:
     """The looks made at a photo so far: the input sizes looked at, in order, and the tiles
-    the last of them found."""
+    the last of them found; ``stand_ins`` of the looks stood in for a first look that found
+    nothing (they do not count against ``find_looks``' number of looks)."""
 
     sizes: tuple[int, ...]
     found: list[TilePeak]
+    stand_ins: int = 0
 
 
 def look_first(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
@@ -471,7 +473,7 @@ def look_again(image: np.ndarray, weights: Path, made: TileLooks) -> TileLooks |
     again = decode_tiles(*tile_maps(image, weights, better))
     if tile_height(again) is None:
         return None
-    return TileLooks((*made.sizes, better), again)
+    return replace(made, sizes=(*made.sizes, better), found=again)
 
 
 def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
@@ -486,6 +488,14 @@ def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
     if size is not None:
         check_photo(image)
         return decode_tiles(*tile_maps(image, weights, size))
+    return find_looks(image, weights, looks, made, px_per_mm).found
+
+
+def find_looks(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS, looks: int = LOOKS,
+               made: TileLooks | None = None, px_per_mm: float | None = None,
+               enough: Callable[[TileLooks], bool] | None = None) -> TileLooks:
+    """``find_tiles``'s looks at the measured sizes, all of them made: no more are made once
+    ``enough`` says the looks made so far are enough (``made`` again, it makes the rest)."""
     if made is None:
         made = look_first(image, weights, px_per_mm)
     if len(made.sizes) == 1 and tile_height(made.found) is None:
@@ -496,17 +506,17 @@ def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
             if MIN_SIZE <= other <= min(MAX_SIZE, max(MIN_SIZE, -(-side // 32) * 32)) and other != first:
                 more = decode_tiles(*tile_maps(image, weights, other))
                 if tile_height(more) is not None:
-                    made = TileLooks((*made.sizes, other), more)
+                    # the look twice or half as fine stands in for the first
+                    made = TileLooks((*made.sizes, other), more, stand_ins=1)
                     break
         else:
-            return made.found
-        looks += 1  # the look twice or half as fine stands in for the first
-    while len(made.sizes) < looks:
+            return made
+    while len(made.sizes) < looks + made.stand_ins and (enough is None or not enough(made)):
         again = look_again(image, weights, made)
         if again is None:
             break
         made = again
-    return made.found
+    return made
 
 
 def read_tile_peaks(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
@@ -609,7 +619,8 @@ def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGH
                     echoes: float = ECHO_INSIDE, by_rows: bool = True,
                     px_per_mm: float | None = None, rows: RowGrouping = group_tiles,
                     rounds: int = UPRIGHT_ROUNDS, ink_unsure: float = INK_UNSURE,
-                    ink_trust: float = INK_TRUST, level: float = MIN_RATIO) -> TableReading:
+                    ink_trust: float = INK_TRUST, level: float = MIN_RATIO,
+                    view_early: bool = True) -> TableReading:
     """The tiles on a table photo, grouped into sets and runs as they lie: with the learnt
     reader when its weights are there, else (or with ``weights`` None) with the classical
     one (``vision.tiles``). ``made`` holds the learnt reader's looks already made;
@@ -624,15 +635,28 @@ def read_tile_table(image: np.ndarray, weights: Path | None = DEFAULT_TILE_WEIGH
     look at the size for the height its tiles all have there; when that look finds more
     tiles read surely (at ``UPRIGHT_BELOW`` or more: tiles the reader would not read
     again), the tiles are read and grouped as they lie there, and each taken back to the
-    photo. A box is the tile's visible extent: cut to the photo."""
+    photo. With ``view_early`` the photo is looked at no more once the looks made show the
+    slant plainly: the view's one look stands in for the photo's larger ones (which the far
+    tiles, squashed, gain little from), and only when it finds no more do the photo's looks go
+    on. A box is the tile's visible extent: cut to the photo."""
     height, width = image.shape[:2]
     if weights is not None and weights.is_file():
-        seen = find_tiles(image, weights, None, looks, made, px_per_mm)
+        slanted = False
+
+        def plainly_slanted(so_far: TileLooks) -> bool:  # no more looks: the view will be read
+            nonlocal slanted
+            slanted = view_early and level > 0 and level_view(
+                [p for p in so_far.found if p.score >= SURE], image.shape[:2], min_ratio=level) is not None
+            return slanted
+
+        made = find_looks(image, weights, looks, made, px_per_mm, enough=plainly_slanted)
         read = partial(read_tile_peaks, weights=weights, looks=looks, upright=upright, patch=patch,
                        echoes=echoes, rounds=rounds, ink_unsure=ink_unsure, ink_trust=ink_trust)
-        above = from_above(image, seen, weights, level, read) if level > 0 else None
+        above = from_above(image, made.found, weights, level, read) if level > 0 else None
+        if above is None and slanted:  # the view found no more: the photo's looks go on
+            made = find_looks(image, weights, looks, made)
         if above is None:
-            peaks = as_grouped = read(image, found=seen)
+            peaks = as_grouped = read(image, found=made.found)
         else:
             peaks, as_grouped = above
         found = tuple(named(peaks))
