@@ -240,7 +240,7 @@ class FrameCamera:
         """The recognizer's reading of the next frame (the next still one, live); None when
         there is no frame, or when the recognizer cannot read it (a garbled frame, broken
         weights): said in the log, and the table goes on as when the camera reads nothing."""
-        from vision.calibration import frame_scale
+        from vision.calibration import read_calibrated
         from vision.errors import VisionError
         from vision.recognize import read_table
         from vision.runs import run_choice
@@ -251,13 +251,8 @@ class FrameCamera:
         # the open choices made as the camera's last frames made them (RUN_FRAMES)
         reader = partial(read_table, deck=self.deck, pieces=pieces, run=run_choice(self.told),
                          told=self.told.append)
-        try:
-            if self.calibration is not None:
-                if pieces == "tiles":  # the tile reader's first look sized from the mat's scale
-                    reader = partial(reader, px_per_mm=frame_scale(self.calibration, frame))
-                reading = self.calibration.read(frame, reader)
-            else:
-                reading = reader(frame)
+        try:  # a calibrated mat read from above, as `see --calibration` reads it
+            reading = read_calibrated(self.calibration, frame, reader)
         except VisionError as exc:
             log.warning("camera %s: a frame could not be read: %s", self.name, exc)
             self._last = None

@@ -149,8 +149,13 @@ def test_a_calibrated_camera_reads_each_seat_zone_and_the_pile_in_the_centre():
         def group_cards(self):
             return [["5S", "6S", "7S"], ["6C", "9H"], ["3H", "3D", "3C"], ["QS", "QS"], ["KD"]]
 
-    class Mat:
-        def read(self, frame, reader):
+    class Mat:  # the mat read from above (vision.calibration.read_calibrated)
+        px_per_mm = 2.0
+
+        def for_size(self, width, height):
+            return self
+
+        def read_top_down(self, frame, reader):
             return Reading()
 
         def group_zones(self, reading):
@@ -160,7 +165,10 @@ def test_a_calibrated_camera_reads_each_seat_zone_and_the_pile_in_the_centre():
         name = "frames"
 
         def frames(self):
-            yield from range(3)
+            import numpy as np
+
+            while True:
+                yield np.zeros((48, 64, 3), np.uint8)
 
     seen = FrameCamera(Frames(), Mat()).read_table(TableRequest(4, 1))
     assert seen == SeenTable(((), (("5S", "6S", "7S"),), (), (("3H", "3D", "3C"),)), ("6C", "9H"))
@@ -195,51 +203,6 @@ def test_the_camera_is_told_whether_the_game_is_played_with_cards_or_tiles(table
     camera.read_zone(ZoneRequest(0, 1, pieces="tiles"))
     camera.read_zone(ZoneRequest(0, 1))
     assert asked == ["tiles", "auto"]  # a request that does not say lets the photo tell
-
-
-def test_a_calibrated_tile_table_is_read_at_the_mat_s_scale(monkeypatch):
-    import numpy as np
-
-    import vision.recognize
-    from tablekit.cameras import FrameCamera, ZoneRequest
-    from vision.errors import CalibrationError
-    from vision.reading import TableReading
-
-    asked = []
-
-    def spy(image, **kwargs):
-        asked.append((kwargs["pieces"], kwargs.get("px_per_mm")))
-        return TableReading((), ())
-
-    monkeypatch.setattr(vision.recognize, "read_table", spy)
-
-    class Mat:
-        def __init__(self, shape):
-            self.shape = shape
-
-        def read(self, frame, reader):
-            return reader(frame)
-
-        def group_zones(self, reading):
-            return []
-
-        def frame_px_per_mm(self, width, height):
-            if (width, height) != self.shape:
-                raise CalibrationError("another shape")
-            return 1.7
-
-    class Frames:
-        name = "frames"
-
-        def frames(self):
-            while True:
-                yield np.zeros((48, 64, 3), np.uint8)
-
-    FrameCamera(Frames(), Mat((64, 48))).read_zone(ZoneRequest(0, 1, pieces="tiles"))
-    FrameCamera(Frames(), Mat((64, 48))).read_zone(ZoneRequest(0, 1, pieces="cards"))
-    # a frame of another shape than the calibration's: read as if uncalibrated, not an error
-    FrameCamera(Frames(), Mat((640, 480))).read_zone(ZoneRequest(0, 1, pieces="tiles"))
-    assert asked == [("tiles", 1.7), ("cards", None), ("tiles", None)]
 
 
 def test_a_reading_lost_in_a_crash_is_taken_again_on_resume(tmp_path):

@@ -422,8 +422,13 @@ def test_a_garbled_camera_frame_reads_as_nothing_and_is_logged(caplog: pytest.Lo
                 yield np.zeros((4, 4, 3), np.uint8)
                 yield np.zeros((480, 640), np.uint8)
 
-    class Mat:
-        def read(self, frame, reader):  # type: ignore[no-untyped-def]
+    class Mat:  # a calibration whose top-down view is the frame itself
+        px_per_mm = 2.0
+
+        def for_size(self, width, height):  # type: ignore[no-untyped-def]
+            return self
+
+        def read_top_down(self, frame, reader):  # type: ignore[no-untyped-def]
             return reader(frame)
 
         def group_zones(self, reading):  # type: ignore[no-untyped-def]

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.calibration import Calibration, calibrate, find_markers, frame_scale
+from vision.calibration import Calibration, calibrate, find_markers
 from vision.errors import CalibrationError
 from vision.mat import layout, render
 from vision.reading import DetectedCard, TableReading
@@ -134,21 +134,3 @@ def test_a_saved_calibration_loads_back_with_its_deck_beside_it(tmp_path: Path) 
     with pytest.raises(CalibrationError, match="'white_gains' must be positive") as caught:
         Calibration.load(path)
     assert str(caught.value).startswith(f"calibration {path}: ")
-
-
-def test_a_frame_sees_the_mat_at_its_mean_scale() -> None:
-    view, truth = _camera_view()
-    cal = calibrate(view, layout("A3"))
-    mat = layout("A3")
-    # the true mat quad in the frame: the corners the view warped the flat mat to
-    quad = np.float32([[140, 90], [1080, 60], [1160, 760], [70, 700]])
-    want = float(np.sqrt(cv2.contourArea(quad) / (mat.width * mat.height)))
-    got = cal.frame_px_per_mm(1240, 820)
-    assert got is not None and abs(got - want) < 0.02 * want
-    # the same camera at half the resolution sees it at half the scale
-    half = cal.frame_px_per_mm(620, 410)
-    assert half is not None and abs(half - got / 2) < 0.01 * got
-    # a frame of another shape than the calibration's has none, as has an uncalibrated one
-    assert frame_scale(cal, view) == got
-    assert frame_scale(cal, np.zeros((820, 820, 3), np.uint8)) is None
-    assert frame_scale(None, view) is None

@@ -363,3 +363,78 @@ def test_a_photo_that_waits_for_its_run_is_read_on_the_top_down_view_in_its_plac
     assert isinstance(calls[3][2], Unsettled)  # read on from its own looks
     assert lines[0]["cards"] == lines[1]["cards"] and sorted(c["zone"] for c in lines[0]["cards"]) == sorted(
         zone for zone, _, _ in PLACED)
+
+
+class _Photos:
+    """A camera that sees ``frames`` in turn, the last for ever."""
+
+    name = "photos"
+
+    def __init__(self, *frames: np.ndarray) -> None:
+        self.shown = frames
+
+    def frames(self):  # type: ignore[no-untyped-def]
+        yield from self.shown
+        while True:
+            yield self.shown[-1]
+
+
+def test_the_live_camera_reads_the_calibrated_mat_from_above_as_see_does(
+        calibration: Path, blue_reader: BlueCardReader) -> None:
+    """The table's camera and ``see --calibration`` read a calibrated frame alike: the
+    recognizer is handed the white-balanced top-down view at the calibration's scale, and
+    each seat's melds and the pile are told by the zone they lie in."""
+    from tablekit.cameras import FrameCamera, SeenTable, TableRequest, ZoneRequest
+
+    cal = Calibration.load(calibration)
+    camera = FrameCamera(_Photos(_photo()), cal)
+    seen = camera.read_table(TableRequest(4, 1))
+    assert seen == SeenTable(((("??",),), (), (("??",),), (("??",),)), ("??",))
+    view = blue_reader.images[-1]
+    assert view.shape[:2] == (round(MAT.height * cal.px_per_mm), round(MAT.width * cal.px_per_mm))
+    assert camera.read_zone(ZoneRequest(2, 1)) == (("??",),)  # seat 3's one card
+    frame, reading = camera.seen["seat3"]
+    extent, reported = _true_boxes()["seat3"]
+    (card,) = [c for c in reading.cards if c.zone == "seat3"]
+    assert np.abs(np.array(card.box) - reported).max() < 4  # its box in the frame's own pixels
+    # a frame of another shape (another camera set-up) is read as it lies, not refused
+    square = cv2.resize(_photo(), (820, 820), interpolation=cv2.INTER_AREA)
+    FrameCamera(_Photos(square), cal).read_zone(ZoneRequest(0, 1))
+    assert blue_reader.images[-1].shape[:2] == (820, 820)
+
+
+def test_the_live_camera_reads_a_tile_table_at_the_calibration_s_scale(
+        calibration: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tablekit.cameras import FrameCamera, ZoneRequest
+
+    asked: list[tuple[object, object, tuple[int, ...]]] = []
+
+    def spy(image: np.ndarray, **kwargs: object) -> TableReading:
+        asked.append((kwargs["pieces"], kwargs.get("px_per_mm"), image.shape[:2]))
+        return TableReading((), ())
+
+    monkeypatch.setattr(vision.recognize, "read_table", spy)
+    cal = Calibration.load(calibration)
+    for pieces in ("tiles", "cards"):
+        FrameCamera(_Photos(_photo()), cal).read_zone(ZoneRequest(0, 1, pieces=pieces))
+    view = (round(MAT.height * cal.px_per_mm), round(MAT.width * cal.px_per_mm))
+    assert asked == [("tiles", cal.px_per_mm, view), ("cards", cal.px_per_mm, view)]
+
+
+def test_the_camera_preview_reads_the_calibrated_mat_from_above_too(
+        tmp_path: Path, calibration: Path, blue_reader: BlueCardReader,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "table.png"), _photo())
+    out = tmp_path / "out"
+    assert main(["camera", "--source", str(frames), "--calibration", str(calibration), "--out", str(out)]) == 0
+    (line,) = [json.loads(s) for s in capsys.readouterr().out.splitlines()]
+    assert sorted(line["zones"]) == sorted(zone for zone, _, _ in PLACED)
+    cal = Calibration.load(calibration)
+    (seen,) = blue_reader.images
+    assert seen.shape[:2] == (round(MAT.height * cal.px_per_mm), round(MAT.width * cal.px_per_mm))
+    found = {c["zone"]: np.array(c["box"]) for c in line["cards"]}
+    for zone, (_, reported) in _true_boxes().items():
+        assert np.abs(found[zone] - reported).max() < 4, zone  # boxes in the frame's pixels
+    assert len(list(out.glob("frame-*.jpg"))) == 1

@@ -5,8 +5,10 @@ scale (``px_per_mm``) view of the mat. White balance gains come from the white p
 and around the markers. A calibration is saved to and loaded from a small JSON file.
 
 ``read_top_down`` reads the cards on that rectified view and maps every box back to the
-frame's own pixels, with the mat zone (``seat1``…, ``centre``) each card lies in. A frame of
-another resolution with the same shape is handled by scaling the homography.
+frame's own pixels, with the mat zone (``seat1``…, ``centre``) each card lies in; every
+calibrated reading in the kit goes that way (``read_calibrated``: the live camera, ``tablekit
+camera``, ``tablekit see --calibration``). A frame of another resolution with the same shape is
+handled by scaling the homography.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -79,23 +82,6 @@ class Calibration:
         sx, sy = cw / width, ch / height
         to_calibrated = np.array([[sx, 0, (sx - 1) / 2], [0, sy, (sy - 1) / 2], [0, 0, 1]])
         return replace(self, homography=self.homography @ to_calibrated, image_size=(width, height))
-
-    def frame_px_per_mm(self, width: int, height: int) -> float | None:
-        """The mean scale (pixels a millimetre) at which a ``width`` x ``height`` frame sees
-        the mat: the square root of the mat's area in the frame's pixels over its area in
-        square millimetres (a camera at a slant sees its near side larger, its far side
-        smaller). None when the mapping folds the mat (no scale to speak of)."""
-        cal = self.for_size(width, height)
-        corners = np.array([[0, 0], [self.mat.width, 0], [self.mat.width, self.mat.height],
-                            [0, self.mat.height]], np.float64).reshape(-1, 1, 2)
-        try:
-            pts = cv2.perspectiveTransform(corners, np.linalg.inv(cal.homography)).reshape(-1, 2)
-        except np.linalg.LinAlgError:
-            return None
-        x, y = pts[:, 0], pts[:, 1]
-        area = 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
-        scale = float(np.sqrt(area / (self.mat.width * self.mat.height)))
-        return scale if np.isfinite(scale) and scale > 0 else None
 
     def top_down_size(self) -> tuple[int, int]:
         """The (width, height) in pixels of the top-down view."""
@@ -300,13 +286,19 @@ def calibrate(image: np.ndarray, mat: MatLayout, px_per_mm: float = 2.0) -> Cali
                        tuple(mat.zones()))
 
 
-def frame_scale(calibration: Calibration | None, frame: np.ndarray) -> float | None:
-    """The calibrated mat's mean scale in ``frame`` (``Calibration.frame_px_per_mm``); None
-    without a calibration, or for a frame of another shape than it was made on (such a frame
-    is read as if uncalibrated)."""
+def read_calibrated(calibration: Calibration | None, frame: np.ndarray,
+                    reader: Callable[..., TableReading]) -> TableReading:
+    """A camera's frame read as the kit reads a calibrated mat: its white-balanced top-down
+    view at the calibration's scale (``Calibration.read_top_down``, which ``reader`` is handed
+    with ``px_per_mm``), every box back in the frame's pixels with its zone. The view undoes
+    the camera's slant, which the recognizers read far better (``vision/HISTORY.md``, "A
+    calibrated mat read from above by the live camera too"). Without a calibration, or for a
+    frame of another shape than it was made on (another camera set-up), the frame is read as it
+    lies (white-balanced when calibrated)."""
     if calibration is None:
-        return None
+        return reader(frame)
     try:
-        return calibration.frame_px_per_mm(frame.shape[1], frame.shape[0])
+        calibration.for_size(frame.shape[1], frame.shape[0])
     except CalibrationError:
-        return None
+        return calibration.read(frame, reader)
+    return calibration.read_top_down(frame, partial(reader, px_per_mm=calibration.px_per_mm))

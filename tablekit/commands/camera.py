@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from tablekit.values import ValueRefused, output_file, text_arg
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.variants import find
     from vision.annotate import annotate
-    from vision.calibration import Calibration, calibrate, frame_scale
+    from vision.calibration import Calibration, calibrate, read_calibrated
     from vision.enroll import DeckTemplates
     from vision.errors import CalibrationError, FrameSourceError, VisionError
     from vision.mat import layout
@@ -103,9 +104,7 @@ def run(args: argparse.Namespace) -> int:
                 continue
             read += 1
             try:
-                image = saved.white_balance(frame) if saved else frame
-                reading = read_table(image, deck=deck, pieces=pieces,
-                                     px_per_mm=frame_scale(saved, frame) if pieces == "tiles" else None)
+                reading = read_calibrated(saved, frame, partial(read_table, deck=deck, pieces=pieces))
             except VisionError as exc:  # a garbled frame: its error line, and the next frame
                 print(json.dumps({"frame": n, "error": str(exc)}), flush=True)
                 continue
