@@ -1,7 +1,7 @@
 """Benchmark of the recognizer on rendered tables of several decks, by source of design.
 
 Usage: ``.venv/bin/python bench/bench_tables.py [--tables 12] [--size 1280x960] [--seed 5]
-[--sources trained,held-out,...] [--weights DIR] [--calibrated]``
+[--sources trained,held-out,...] [--weights DIR] [--calibrated] [--top-down]``
 
 ``--weights DIR`` reads with candidate networks: each of ``cardnet.onnx``, ``indexnet.onnx``,
 ``cardrank.onnx`` and ``indexturn.onnx`` found in ``DIR`` (with its ``.int8.onnx`` copy beside
@@ -38,10 +38,14 @@ with an index showing), and median and p95 ms per table. A card with only part o
 showing may be read or not (its read is optional); the ``strict`` figures
 count its read as wrong, as this benchmark did before.
 
-``--calibrated`` also reads each table as a calibrated mat's would be read: given the scale a
-calibration would give (``px_per_mm``: the cards' median long side over ``CARD_MM``, off by a
-factor of up to 1.2 either way, as a camera at a slant sees the mat's near side larger than
-its far side), from which the detector's input size is chosen instead of a first look.
+``--calibrated`` also reads each table given the scale a calibration would give
+(``px_per_mm``: the cards' median long side over ``CARD_MM``, off by a factor of up to 1.2
+either way, as a camera at a slant sees the mat's near side larger than its far side), from
+which the detector's input size is chosen instead of a first look. ``--top-down`` also reads
+each table (not the hands, which lie on no table) as the kit reads a calibrated mat's frame:
+from above (``vision.calibration.read_calibrated``), the calibration that of a mat the size
+of the drawn table whose corners a calibration found each a pixel or so off (``mat_of``);
+printed as ``SOURCE above``.
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ import statistics
 import sys
 import time
 from dataclasses import replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 import cv2
@@ -62,9 +66,11 @@ sys.path.insert(0, str(REPO))
 
 sys.path.insert(0, str(REPO / "bench"))
 
+from mats import drawn_mat, drawn_sides  # noqa: E402
 from scoring import p95, prf  # noqa: E402
 from table_score import TableScore, score_table  # noqa: E402
 
+from vision.calibration import Calibration, read_calibrated  # noqa: E402
 from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER, DEFAULT_TURN  # noqa: E402
 from vision.deck_styles import deck_drawer, random_style, styled_face  # noqa: E402
 from vision.detector import DEFAULT_WEIGHTS  # noqa: E402
@@ -78,6 +84,7 @@ from vision.synth import (  # noqa: E402
     held_hand,
     random_card,
     scene,
+    slant_matrix,
     tilted,
     warped,
 )
@@ -116,9 +123,16 @@ def _held_fan(rng: np.random.Generator):  # type: ignore[no-untyped-def]
 def table(rng: np.random.Generator, source: str, size: tuple[int, int]):  # type: ignore[no-untyped-def]
     """One rendered table of ``source`` (a webcam's frame of a hand for ``hand``): the image,
     its cards and their melds."""
+    image, cards, _ = seen_table(rng, source, size)
+    return image, cards
+
+
+def seen_table(rng: np.random.Generator, source: str, size: tuple[int, int]):  # type: ignore[no-untyped-def]
+    """``table``'s image and cards, and the homography from the table as drawn (seen from
+    straight above) to the image; None for a hand, which lies on no table."""
     if source == "hand":
         image, cards = _held_fan(rng)
-        return _photographed(image, rng, dim=True), cards
+        return _photographed(image, rng, dim=True), cards, None
     kind = {"light-on-dark": "light-on-dark", "jumbo": "jumbo"}.get(source)
     draw = deck_drawer(rng, decks=int(rng.integers(2, 4)), held_out=source != "trained", kind=kind,
                        fonts=trained_typefaces() if source == "trained" else None)
@@ -129,10 +143,12 @@ def table(rng: np.random.Generator, source: str, size: tuple[int, int]):  # type
     scale = float(rng.uniform(0.34, 0.55)) * size[0] / 1280
     image, cards = scene(rng, size, groups, draw=draw, scale=scale)
     if source == "camera slant":
-        image, cards = warped(image, cards, camera_pose(*size, rng, CAMERA_SLANT), cut=True)
+        m = camera_pose(*size, rng, CAMERA_SLANT)
+        image, cards = warped(image, cards, m, cut=True)
     else:
-        image, cards = tilted(image, cards, rng, 0.06)
-    return _photographed(image, rng, dim=source == "dim"), cards
+        m = slant_matrix(size[0], size[1], rng, 0.06)
+        image, cards = warped(image, cards, m)
+    return _photographed(image, rng, dim=source == "dim"), cards, m
 
 
 def _photographed(image: np.ndarray, rng: np.random.Generator, dim: bool) -> np.ndarray:
@@ -181,11 +197,27 @@ def scale_of(cards: list[SceneCard], rng: np.random.Generator) -> float:
     return float(np.median(sides)) / CARD_MM * float(np.exp(rng.uniform(-0.18, 0.18)))
 
 
+def mat_of(cards: list[SceneCard], matrix: np.ndarray, size: tuple[int, int],
+           rng: np.random.Generator) -> Calibration:
+    """The calibration a mat the size of the drawn table would give (``mats.drawn_mat``), the
+    table's millimetres from its cards' median long side as drawn (``CARD_MM``)."""
+    return drawn_mat(matrix, size, CARD_MM / float(np.median(drawn_sides([c.quad for c in cards], matrix))), rng)
+
+
+#: How ``score_source`` may read a table as a calibrated mat's (``--calibrated``, ``--top-down``).
+CALIBRATED = ("", "scale", "top-down")
+
+
 def score_source(source: str, tables: int, size: tuple[int, int], seed: int,
                  weights: dict[str, Path] | None = None,
-                 calibrated: bool = False) -> tuple[TableScore, list[float]]:
+                 calibrated: str = "") -> tuple[TableScore, list[float]]:
     """``tables`` tables of ``source`` drawn from ``seed``, read with ``weights`` (the shipped
-    networks by default): their summed score and each table's ms."""
+    networks by default): their summed score and each table's ms. ``calibrated`` ``scale``
+    reads each given the scale a calibration would give (``scale_of``); ``top-down`` reads
+    it as the kit reads a calibrated mat's frame (``vision.calibration.read_calibrated``,
+    the calibration ``mat_of``; a hand, on no table, is read as it lies)."""
+    if calibrated not in CALIBRATED:
+        raise ValueError(f"calibrated must be one of {CALIBRATED}, not {calibrated!r}")
     weights = weights or networks(None)
     rng = np.random.default_rng(seed)
     # the calibrations' errors from a generator of their own: the tables are the same either way
@@ -193,23 +225,25 @@ def score_source(source: str, tables: int, size: tuple[int, int], seed: int,
     total = TableScore()
     times = []
     for _ in range(tables):
-        image, cards = table(rng, source, size)
-        px_per_mm = scale_of(cards, errors) if calibrated else None
+        image, cards, matrix = seen_table(rng, source, size)
+        px_per_mm = scale_of(cards, errors) if calibrated == "scale" else None
+        mat = mat_of(cards, matrix, size, errors) if calibrated == "top-down" and matrix is not None else None
+        reader = partial(read_table, pieces="cards", px_per_mm=px_per_mm, weights=weights["weights"],
+                         index_weights=weights["index_weights"], card_weights=weights["card_weights"],
+                         turn_weights=weights["turn_weights"])
         start = time.perf_counter()
-        reading = read_table(image, pieces="cards", px_per_mm=px_per_mm, weights=weights["weights"],
-                             index_weights=weights["index_weights"],
-                             card_weights=weights["card_weights"], turn_weights=weights["turn_weights"])
+        reading = read_calibrated(mat, image, reader)
         times.append((time.perf_counter() - start) * 1000)
         total.add(score_table(cards, reading))
     return total, times
 
 
 def run(source: str, tables: int, size: tuple[int, int], seed: int,
-        weights: dict[str, Path] | None = None, calibrated: bool = False) -> dict[str, float]:
+        weights: dict[str, Path] | None = None, calibrated: str = "") -> dict[str, float]:
     total, times = score_source(source, tables, size, seed, weights, calibrated)
     p, r, f1 = prf(total.right, total.wrong, total.missed)
     strict_f1 = prf(total.right, total.strict_wrong, total.missed)[2]
-    name = f"{source} mat" if calibrated else source
+    name = {"": source, "scale": f"{source} mat", "top-down": f"{source} above"}[calibrated]
     print(f"tables {name:14s} n={tables} cards={total.right + total.missed} precision={p:.4f} "
           f"recall={r:.4f} f1={f1:.4f} (strict {strict_f1:.4f}) exact={total.exact / tables:.3f} "
           f"melds={total.melds_hit}/{total.melds} (strict {total.melds_strict}) "
@@ -231,6 +265,8 @@ def main() -> int:
                     help="a folder of candidate networks replacing the shipped ones of the same name")
     ap.add_argument("--calibrated", action="store_true",
                     help="also read each table given the scale a mat calibration would give")
+    ap.add_argument("--top-down", action="store_true",
+                    help="also read each table from above, as the kit reads a calibrated mat's frame")
     args = ap.parse_args()
     chosen = chosen_networks(args.weights)
     if chosen is None:
@@ -248,7 +284,9 @@ def main() -> int:
             return 2
         run(source, args.tables, (w, h), args.seed, chosen)
         if args.calibrated:
-            run(source, args.tables, (w, h), args.seed, chosen, calibrated=True)
+            run(source, args.tables, (w, h), args.seed, chosen, calibrated="scale")
+        if args.top_down and source != "hand":  # a hand lies on no table
+            run(source, args.tables, (w, h), args.seed, chosen, calibrated="top-down")
     return 0
 
 

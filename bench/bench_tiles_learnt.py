@@ -3,7 +3,7 @@ sets use typefaces and plastics held out of training.
 
 Usage: ``.venv/bin/python bench/bench_tiles_learnt.py [--tables 12] [--seed 7] [--weights FILE]
 [--sources NAME,...] [--no-classical] [--ablate-looks] [--ablate-upright] [--ablate-echoes]
-[--ablate-grouping] [--ablate-inks] [--ablate-level] [--calibrated]``
+[--ablate-grouping] [--ablate-inks] [--ablate-level] [--calibrated] [--top-down]``
 
 These are renders (``vision.tile_synth``), not photographs: the project has no labelled
 photos of real tile sets, so photograph-like renders with held-out designs stand in for
@@ -29,7 +29,11 @@ whose numeral the photo's edge cuts, by how they were read (``cut_reads``: named
 each by its first cause (``meld_misses``). ``--calibrated`` also reads each table as on a
 calibrated mat: given the scale a mat calibration would give (``px_per_mm``: the drawn
 tiles' median height over ``vision.tile_reader.TILE_MM``, off by a factor of up to 1.1 either
-way, as real sets differ), which sizes the first look.
+way, as real sets differ), which sizes the first look. ``--top-down`` also reads each table
+as the kit reads a calibrated mat's frame, from above (``vision.calibration.read_calibrated``;
+the calibration that of a mat the size of the drawn table, its tiles ``TILE_MM`` high as
+drawn, whose corners a calibration found each a pixel or so off: ``mats.drawn_mat``), as the
+reader ``above``.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -51,8 +56,10 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from mats import drawn_mat, drawn_sides  # noqa: E402
 from scoring import p95  # noqa: E402
 
+from vision.calibration import Calibration, read_calibrated  # noqa: E402
 from vision.reading import TableReading  # noqa: E402
 from vision.tile_grouping import group_tiles  # noqa: E402
 from vision.tile_reader import DEFAULT_TILE_WEIGHTS, TILE_MM, read_tile_table  # noqa: E402
@@ -85,15 +92,17 @@ JOLY_SOURCES: dict[str, tuple[str, float]] = {"held-out jolys": ("held-out", 0.1
 
 
 def source_scene(source: str, rng: np.random.Generator, looks: np.random.Generator,
-                 size: tuple[int, int] = SIZE, tile_px: tuple[float, float] = TILE_PX
-                 ) -> tuple[np.ndarray, list[SceneTile]]:
+                 size: tuple[int, int] = SIZE, tile_px: tuple[float, float] = TILE_PX,
+                 seen_through: list[np.ndarray] | None = None) -> tuple[np.ndarray, list[SceneTile]]:
     """A table of ``source``, drawn from ``rng``, and its tiles; the light the benchmark puts on
-    it afterwards (``WARM``) is drawn from ``looks``, so the tables themselves are as drawn."""
+    it afterwards (``WARM``) is drawn from ``looks``, so the tables themselves are as drawn.
+    ``seen_through`` is given the homography from the table as drawn to the image
+    (``tile_scene``)."""
     layout, fonts, plastics, slant, surface = SOURCES[source]
     jolys, joly_share = JOLY_SOURCES.get(source, ("v1", 0.0))
     image, tiles = tile_scene(rng, size, tile_px, layout, fonts, plastics, slant, surface=surface,
                               perspective="camera" if source in CAMERA else "corners", jolys=jolys,
-                              joly_share=joly_share)
+                              joly_share=joly_share, seen_through=seen_through)
     if source in WARM:
         image = warm_cast(image, float(looks.uniform(*WARM[source])))
     return image, tiles
@@ -217,23 +226,37 @@ def scale_of(tiles: list[SceneTile], rng: np.random.Generator) -> float:
     return float(np.median(heights)) / TILE_MM * float(np.exp(rng.uniform(-0.1, 0.1)))
 
 
-#: A reader: a table photo, and the scale a calibration would give, to its reading.
-Reader = Callable[[np.ndarray, float], TableReading]
+@dataclass(frozen=True)
+class Mat:
+    """What a mat calibration would say of a table: its scale in the photo (``scale_of``) and
+    the calibration itself (``mats.drawn_mat``)."""
+
+    px_per_mm: float
+    calibration: Calibration
+
+
+#: A reader: a table photo, and what a calibration would say of it, to its reading.
+Reader = Callable[[np.ndarray, Mat], TableReading]
 
 
 def run(source: str, reader: Reader, tables: int, seed: int) -> dict[str, Any]:
     rng = np.random.default_rng([seed, list(SOURCES).index(source)])
     # the calibrations' errors from a generator of their own: every reader sees the same tables
     errors = np.random.default_rng([seed, list(SOURCES).index(source), 1])
+    markers = np.random.default_rng([seed, list(SOURCES).index(source), 2])  # the mats' corners found
     right = n_got = n_want = exact = melds_hit = melds = jolys = jolys_hit = 0
     missed: Counter[str] = Counter()
     cut: Counter[str] = Counter()
     times = []
     for _ in range(tables):
-        image, tiles = source_scene(source, rng, errors)
+        through: list[np.ndarray] = []
+        image, tiles = source_scene(source, rng, errors, seen_through=through)
         px_per_mm = scale_of(tiles, errors) if tiles else 1.0
+        mm_per_px = TILE_MM / float(np.median(drawn_sides([t.quad for t in tiles], through[0]))) \
+            if tiles else 1.0
+        mat = Mat(px_per_mm, drawn_mat(through[0], (image.shape[1], image.shape[0]), mm_per_px, markers))
         start = time.perf_counter()
-        reading = reader(image, px_per_mm)
+        reading = reader(image, mat)
         times.append((time.perf_counter() - start) * 1000)
         got = [c.card for c in reading.cards]
         want = [t.tile for t in tiles]
@@ -261,6 +284,8 @@ def main() -> int:
     ap.add_argument("--weights", type=Path, default=DEFAULT_TILE_WEIGHTS)
     ap.add_argument("--no-classical", action="store_true", help="skip the classical reader")
     ap.add_argument("--sources", default=",".join(SOURCES), help="comma-separated sources (default: all)")
+    ap.add_argument("--top-down", action="store_true",
+                    help="also read each table from above, as the kit reads a calibrated mat's frame")
     ap.add_argument("--calibrated", action="store_true",
                     help="also read each table given the scale a mat calibration would give ('mat'): "
                          "its first look sized from it")
@@ -301,7 +326,10 @@ def main() -> int:
     else:
         print(f"no learnt weights at {args.weights}")
     if args.calibrated and args.weights.is_file():
-        readers["mat"] = lambda im, mm: read_tile_table(im, args.weights, px_per_mm=mm)
+        readers["mat"] = lambda im, mat: read_tile_table(im, args.weights, px_per_mm=mat.px_per_mm)
+    if args.top_down and args.weights.is_file():
+        readers["above"] = lambda im, mat: read_calibrated(mat.calibration, im,
+                                                           partial(read_tile_table, weights=args.weights))
     if args.ablate_upright and args.weights.is_file():
         readers["as found"] = lambda im, _: read_tile_table(im, args.weights, upright=False)
         readers["patch 96"] = lambda im, _: read_tile_table(im, args.weights, patch=96)
@@ -329,7 +357,8 @@ def main() -> int:
     if not args.no_classical:
         readers["classical"] = lambda im, _: read_tile_table(im, None)
     if "learnt" in readers:  # load the network before timing
-        readers["learnt"](np.full((64, 64, 3), 128, np.uint8), 1.0)
+        blank = np.full((64, 64, 3), 128, np.uint8)
+        readers["learnt"](blank, Mat(1.0, drawn_mat(np.eye(3), (64, 64), 1.0, np.random.default_rng(0))))
     print(f"{'source':18} {'reader':9} {'tiles':>5} {'prec':>6} {'recall':>6} {'F1':>6} "
           f"{'exact':>6} {'melds':>7} {'med ms':>7} {'p95 ms':>7} {'jolys':>7}")
     for source in args.sources.split(","):

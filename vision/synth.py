@@ -519,13 +519,20 @@ def camera_pose(w: int, h: int, rng: np.random.Generator, strength: float) -> np
 def tilted(image: np.ndarray, cards: list[SceneCard], rng: np.random.Generator,
            strength: float = 0.12) -> tuple[np.ndarray, list[SceneCard]]:
     """The scene as a camera sees it from a slant: the image warped by a random perspective
-    (each corner moved up to ``strength`` of the image's size), and every card's quad and
-    visible index boxes moved with it."""
+    (``slant_matrix``: each corner moved up to ``strength`` of the image's size), and every
+    card's quad and visible index boxes moved with it."""
     h, w = image.shape[:2]
+    return warped(image, cards, slant_matrix(w, h, rng, strength))
+
+
+def slant_matrix(w: int, h: int, rng: np.random.Generator, strength: float) -> np.ndarray:
+    """A random perspective of a ``w``×``h`` image: each corner moved up to ``strength`` of
+    the image's size, within the image (the table still fills the frame)."""
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     dst = src + rng.uniform(-strength, strength, (4, 2)).astype(np.float32) * np.array([w, h], np.float32)
-    dst = np.clip(dst, [0, 0], [w, h]).astype(np.float32)  # the table still fills the frame
-    return warped(image, cards, cv2.getPerspectiveTransform(src, dst))
+    dst = np.clip(dst, [0, 0], [w, h]).astype(np.float32)
+    m: np.ndarray = cv2.getPerspectiveTransform(src, dst)
+    return m
 
 
 #: The share of an index box that must lie inside the photo for it to stay visible once the

@@ -838,7 +838,8 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
                surface: str | None = None, dark_decks: float = 0.0,
                casts: str = "v1", perspective: str = "corners",
                slants: str = "v1", jolys: str = "v1",
-               joly_share: float = 0.0) -> tuple[np.ndarray, list[SceneTile]]:
+               joly_share: float = 0.0,
+               seen_through: list[np.ndarray] | None = None) -> tuple[np.ndarray, list[SceneTile]]:
     """A drawn table ``size`` (w, h) of tiles, as a camera sees it, and its tiles.
 
     ``tile_px`` is the range of a tile's height in pixels (log-uniform); ``layout`` is
@@ -858,7 +859,9 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
     (``CASTS``). Its sets' Jolys are drawn from the designs of the version ``jolys``
     (``JOLYS``), and a share ``joly_share`` of the tiles laid face up at random (in racks,
     scattered, random rows) are Jolys besides those drawn as any tile (at 0 no draw is made
-    for it). Tiles whose centre lies outside the image are not listed."""
+    for it). Tiles whose centre lies outside the image are not listed. ``seen_through``, a list
+    when given, has the homography from the table as drawn (from straight above) to the image
+    appended (the identity for a table drawn with no slant)."""
     if casts not in CASTS:
         raise ValueError(f"casts must be one of {', '.join(CASTS)}, not {casts!r}")
     if perspective not in PERSPECTIVES:
@@ -929,8 +932,11 @@ def tile_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
     if drawn and slant > 0 and slants == "v2" and rng.random() < 0.5:  # (no draw at v1)
         perspective, slant = "camera", float(rng.uniform(0.3, 0.65))
     out = [t for t in out if 0 <= t.centre[0] < W and 0 <= t.centre[1] < H]  # drawn ones only
+    through = np.eye(3)
     if slant > 0:
-        canvas, out = _slanted(canvas, out, rng, slant, table, perspective)
+        canvas, out, through = _slanted(canvas, out, rng, slant, table, perspective)
+    if seen_through is not None:
+        seen_through.append(through)
     image = _photo(canvas, rng, casts=casts)
     seen = [t for t in out if 0 <= t.centre[0] < W and 0 <= t.centre[1] < H]
     return image, seen
@@ -982,9 +988,11 @@ def _corners_moved(w: int, h: int, rng: np.random.Generator, strength: float) ->
 
 
 def _slanted(canvas: np.ndarray, tiles: list[SceneTile], rng: np.random.Generator,
-             strength: float, table: np.ndarray, perspective: str = "corners") -> tuple[np.ndarray, list[SceneTile]]:
+             strength: float, table: np.ndarray,
+             perspective: str = "corners") -> tuple[np.ndarray, list[SceneTile], np.ndarray]:
     """The table seen from a slant of ``strength`` in the way ``perspective`` says
-    (``PERSPECTIVES``); uncovered margins show the bare ``table``."""
+    (``PERSPECTIVES``), and the homography that sees it so; uncovered margins show the bare
+    ``table``."""
     h, w = canvas.shape[:2]
     m = _corners_moved(w, h, rng, strength) if perspective == "corners" else camera_pose(w, h, rng, strength)
     seen = cv2.warpPerspective(canvas, m, (w, h), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0))
@@ -995,4 +1003,4 @@ def _slanted(canvas: np.ndarray, tiles: list[SceneTile], rng: np.random.Generato
         r: np.ndarray = cv2.perspectiveTransform(q.reshape(-1, 1, 2).astype(np.float32), m).reshape(-1, 2)
         return r
 
-    return seen, [SceneTile(t.tile, moved(t.quad), moved(t.numeral), t.meld) for t in tiles]
+    return seen, [SceneTile(t.tile, moved(t.quad), moved(t.numeral), t.meld) for t in tiles], m
