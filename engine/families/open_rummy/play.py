@@ -123,7 +123,11 @@ def _opening_moves(hand: Sequence[Card], seat: int) -> list[Move]:
 
 def _meld_moves(hand: Sequence[Card], seat: int, owner: int, index: int, meld: tuple[Card, ...],
                 peak: int, settled: bool = False) -> list[Move]:
-    """Adding to, and replacing jokers in, one meld of the team; ``settled``: untouched this turn."""
+    """Adding to, and replacing jokers in, one meld of the team; ``settled``: untouched this turn.
+
+    Only a settled meld's jokers are replaced: a joker laid this turn stood for no card before
+    it, so replacing it and sliding it beyond the end of a complete set would be a joker added
+    to that set (the referee's reading of the turn as a whole, ``turn_checks``)."""
     moves: list[Move] = []
     m = classify_open(meld)
     have = Counter(hand)
@@ -149,7 +153,7 @@ def _meld_moves(hand: Sequence[Card], seat: int, owner: int, index: int, meld: t
             if _valid_sequence(new):
                 moves.append(Move(owner, (index,), (new,), (max(peak, _jokers(new)),), (c,)))
     for i, (pos, c) in enumerate(zip(r.positions, meld, strict=True)):
-        if not is_joker(c) or not LOWEST <= pos <= ACE:
+        if not settled or not is_joker(c) or not LOWEST <= pos <= ACE:
             continue
         real = card_at(pos, r.suit)
         if have[real] == 0:
