@@ -5,10 +5,11 @@ scale (``px_per_mm``) view of the mat. White balance gains come from the white p
 and around the markers. A calibration is saved to and loaded from a small JSON file.
 
 ``read_top_down`` reads the cards on that rectified view and maps every box back to the
-frame's own pixels, with the mat zone (``seat1``…, ``centre``) each card lies in; every
-calibrated reading in the kit goes that way (``read_calibrated``: the live camera, ``tablekit
-camera``, ``tablekit see --calibration``). A frame of another resolution with the same shape is
-handled by scaling the homography.
+frame's own pixels, with the mat zone (``seat1``…, ``centre``) each card lies in. Every
+calibrated reading in the kit goes that way: the live camera's and ``tablekit camera``'s
+through ``read_calibrated``, ``tablekit see --calibration``'s directly (there a photo of
+another shape is an error line). A frame of another resolution with the same shape is handled
+by scaling the homography.
 """
 
 from __future__ import annotations

@@ -19,10 +19,11 @@ settled against the other tiles' inks on the table (``settle_inks``, ``vision.ti
 one set's navy is near its black, and a player tells them apart by the others. A table seen
 at a slant, its far tiles smaller and squashed, is looked at again as from straight above
 (``from_above``, ``vision.tile_plane``), as soon as its looks show the slant plainly, and
-read there when that look finds more tiles surely. A tile whose class the network is still not sure of is ``??``. Tiles are grouped
-into the sets and runs they lie in by the rows they stand in (``vision.tile_grouping``,
-from each tile's own up direction and the table's pitch); the classical reader's tiles,
-which know no up, by their grown boxes (``vision.grouping``).
+read there when that look finds more tiles surely. A tile whose class the network is still
+not sure of is ``??``. Tiles are grouped into the sets and runs they lie in by the rows they
+stand in (``vision.tile_grouping``, from each tile's own up direction and the table's
+pitch); the classical reader's tiles, which know no up, by their grown boxes
+(``vision.grouping``).
 """
 
 from __future__ import annotations
@@ -494,8 +495,9 @@ def find_tiles(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS,
 def find_looks(image: np.ndarray, weights: Path = DEFAULT_TILE_WEIGHTS, looks: int = LOOKS,
                made: TileLooks | None = None, px_per_mm: float | None = None,
                enough: Callable[[TileLooks], bool] | None = None) -> TileLooks:
-    """``find_tiles``'s looks at the measured sizes, all of them made: no more are made once
-    ``enough`` says the looks made so far are enough (``made`` again, it makes the rest)."""
+    """The looks ``find_tiles`` makes, the last one's tiles among them; none is made once
+    ``enough`` says those made so far will do (handed them back as ``made``, it makes the
+    rest)."""
     if made is None:
         made = look_first(image, weights, px_per_mm)
     if len(made.sizes) == 1 and tile_height(made.found) is None:
