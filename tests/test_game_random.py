@@ -286,6 +286,7 @@ def legal_open_rummy(seed: int, max_deals: int, variant: str = "open-rummy-2deck
                 step(Tick(d.state.deal.deadline_ms))
                 d.t = max(d.t, d.state.deal.deadline_ms)
                 table.seat = (seat + 1) % n
+                table.turns += 1  # the deal's first turn is gone: a turned-up joker is no longer free
                 step(seen(table))  # read afresh after a missed turn
                 continue
             play_turn(table, rng)
