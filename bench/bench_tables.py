@@ -66,7 +66,7 @@ sys.path.insert(0, str(REPO))
 
 sys.path.insert(0, str(REPO / "bench"))
 
-from mats import drawn_mat, drawn_sides  # noqa: E402
+from mats import drawn_mat, drawn_sides, long_side  # noqa: E402
 from scoring import p95, prf  # noqa: E402
 from table_score import TableScore, score_table  # noqa: E402
 
@@ -192,9 +192,7 @@ CARD_MM = 88.9
 def scale_of(cards: list[SceneCard], rng: np.random.Generator) -> float:
     """The scale (pixels a millimetre) a mat calibration would give for a table of ``cards``:
     their median long side over ``CARD_MM``, off by a factor of up to 1.2 either way."""
-    sides = [max(float(np.hypot(*(c.quad[1] - c.quad[0]))), float(np.hypot(*(c.quad[2] - c.quad[1]))))
-             for c in cards]
-    return float(np.median(sides)) / CARD_MM * float(np.exp(rng.uniform(-0.18, 0.18)))
+    return float(np.median([long_side(c.quad) for c in cards])) / CARD_MM * float(np.exp(rng.uniform(-0.18, 0.18)))
 
 
 def mat_of(cards: list[SceneCard], matrix: np.ndarray, size: tuple[int, int],

@@ -6,13 +6,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.calibration import Calibration
+from vision.calibration import TOP_DOWN_PX_PER_MM, Calibration
 from vision.mat import MatLayout
 
 #: A marker's corner as a calibration finds it: off by this many pixels (standard deviation).
 MARKER_ERROR = 1.0
-#: The scale the kit's calibrations read the mat from above at (``vision.calibration.calibrate``).
-TOP_DOWN_PX_PER_MM = 2.0
 
 
 def drawn_mat(matrix: np.ndarray, size: tuple[int, int], mm_per_px: float,
@@ -33,8 +31,10 @@ def drawn_sides(quads: list[np.ndarray], matrix: np.ndarray) -> list[float]:
     """The long side of each quad of the photo (N×2 corners, in order round it) as drawn:
     taken back through ``matrix`` (drawn pixels to the photo's)."""
     back = np.linalg.inv(matrix)
-    out = []
-    for quad in quads:
-        q = cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64), back).reshape(-1, 2)
-        out.append(max(float(np.hypot(*(q[1] - q[0]))), float(np.hypot(*(q[2] - q[1])))))
-    return out
+    return [long_side(cv2.perspectiveTransform(q.reshape(-1, 1, 2).astype(np.float64), back).reshape(-1, 2))
+            for q in quads]
+
+
+def long_side(quad: np.ndarray) -> float:
+    """The longer of a quad's first two sides (a card's or a tile's corners, in order round it)."""
+    return max(float(np.hypot(*(quad[1] - quad[0]))), float(np.hypot(*(quad[2] - quad[1]))))

@@ -12,8 +12,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from mats import TOP_DOWN_PX_PER_MM, drawn_mat, drawn_sides  # noqa: E402
+from mats import drawn_mat, drawn_sides  # noqa: E402
 
+from vision.calibration import TOP_DOWN_PX_PER_MM  # noqa: E402
 from vision.synth import camera_view  # noqa: E402
 
 SIZE = (640, 480)

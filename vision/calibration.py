@@ -6,9 +6,9 @@ and around the markers. A calibration is saved to and loaded from a small JSON f
 
 ``read_top_down`` reads the cards on that rectified view and maps every box back to the
 frame's own pixels, with the mat zone (``seat1``…, ``centre``) each card lies in. Every
-calibrated reading in the kit goes that way: the live camera's and ``tablekit camera``'s
-through ``read_calibrated``, ``tablekit see --calibration``'s directly (there a photo of
-another shape is an error line). A frame of another resolution with the same shape is handled
+calibrated reading in the kit goes that way, through ``read_calibrated``: the live
+camera's, ``tablekit camera``'s and ``tablekit see --calibration``'s (there a photo of another
+shape is an error line). A frame of another resolution with the same shape is handled
 by scaling the homography.
 """
 
@@ -31,6 +31,8 @@ from vision.reading import Box, DetectedCard, TableReading
 
 #: How far (relative) a frame's aspect ratio may differ from the calibrated one.
 ASPECT_TOLERANCE = 0.01
+#: The scale (pixels a millimetre) the mat is seen from above at, unless a calibration says.
+TOP_DOWN_PX_PER_MM = 2.0
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ class Calibration:
     homography: np.ndarray  # image pixels -> mat mm, 3x3
     image_size: tuple[int, int]
     white_gains: tuple[float, float, float] = (1.0, 1.0, 1.0)
-    px_per_mm: float = 2.0
+    px_per_mm: float = TOP_DOWN_PX_PER_MM
     zones: tuple[Zone, ...] = field(default=())
     deck: Path | None = None  # enrolled deck templates (``tablekit enroll``), if any
     #: The game played on this mat (a variant id, ``tablekit variants``), if one was named:
@@ -201,7 +203,7 @@ class Calibration:
         gains = _numbers(data.get("white_gains", [1.0, 1.0, 1.0]), "white_gains", (3,))
         if not all(g > 0 for g in gains):
             raise CalibrationError(f"'white_gains' must be positive, not {gains.tolist()}")
-        px_per_mm = _numbers([data.get("px_per_mm", 2.0)], "px_per_mm", (1,))[0]
+        px_per_mm = _numbers([data.get("px_per_mm", TOP_DOWN_PX_PER_MM)], "px_per_mm", (1,))[0]
         if not 0.1 <= px_per_mm <= 20:
             raise CalibrationError(f"'px_per_mm' must be between 0.1 and 20, not {px_per_mm}")
         deck = data.get("deck")
@@ -271,7 +273,7 @@ def _white_gains(image: np.ndarray, markers: dict[int, np.ndarray]) -> tuple[flo
     return tuple(float(target / max(m, 1.0)) for m in means)  # type: ignore[return-value]
 
 
-def calibrate(image: np.ndarray, mat: MatLayout, px_per_mm: float = 2.0) -> Calibration:
+def calibrate(image: np.ndarray, mat: MatLayout, px_per_mm: float = TOP_DOWN_PX_PER_MM) -> Calibration:
     """Calibrate from one frame showing the mat (at least two of its four markers)."""
     found = find_markers(image)
     if len(found) < 2:
@@ -288,18 +290,21 @@ def calibrate(image: np.ndarray, mat: MatLayout, px_per_mm: float = 2.0) -> Cali
 
 
 def read_calibrated(calibration: Calibration | None, frame: np.ndarray,
-                    reader: Callable[..., TableReading]) -> TableReading:
+                    reader: Callable[..., TableReading], other_shape: bool = True) -> TableReading:
     """A camera's frame read as the kit reads a calibrated mat: its white-balanced top-down
     view at the calibration's scale (``Calibration.read_top_down``, which ``reader`` is handed
     with ``px_per_mm``), every box back in the frame's pixels with its zone. The view undoes
     the camera's slant, which the recognizers read far better (``vision/HISTORY.md``, "A
     calibrated mat read from above by the live camera too"). Without a calibration, or for a
     frame of another shape than it was made on (another camera set-up), the frame is read as it
-    lies (white-balanced when calibrated)."""
+    lies (white-balanced when calibrated); with ``other_shape`` False such a frame is a
+    ``CalibrationError`` (``tablekit see``: its error line)."""
     if calibration is None:
         return reader(frame)
     try:
         calibration.for_size(frame.shape[1], frame.shape[0])
     except CalibrationError:
+        if not other_shape:
+            raise
         return calibration.read(frame, reader)
     return calibration.read_top_down(frame, partial(reader, px_per_mm=calibration.px_per_mm))

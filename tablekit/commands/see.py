@@ -80,7 +80,7 @@ def image_paths(args: list[str]) -> Iterator[tuple[str, str | None]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.calibration import Calibration
+    from vision.calibration import Calibration, read_calibrated
     from vision.enroll import DeckTemplates
     from vision.errors import VisionError
     from vision.images import read_photo
@@ -121,9 +121,8 @@ def run(args: argparse.Namespace) -> int:
         image, reduced = read_photo(path)
         reader = partial(read_table, pieces=pieces, run=run, defer=resume is None,
                          told=settled.append if resume is None else None, resume=resume)
-        if calibration is not None:
-            reader = partial(calibration.read_top_down,
-                             reader=partial(reader, deck=deck, px_per_mm=calibration.px_per_mm))
+        if calibration is not None:  # the mat read from above; a photo of another shape refused
+            reader = partial(read_calibrated, calibration, reader=partial(reader, deck=deck), other_shape=False)
         start = time.perf_counter()
         try:
             reading = reader(image)
