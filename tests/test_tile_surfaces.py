@@ -15,7 +15,7 @@ import pytest
 
 from vision.tile_synth import HELD_OUT_SURFACES, SURFACES, table_texture, tile_scene
 
-BUSY = ("speckle", "granite", "carpet", "grain", "terrazzo")
+BUSY = ("speckle", "granite", "carpet", "print", "grain", "terrazzo")
 #: pygame's bundled font, so that the scenes draw on a machine without font packages
 BUNDLED = (Path(pygame.__file__).parent / pygame.font.get_default_font(),)
 
@@ -32,6 +32,22 @@ def test_each_version_draws_known_kinds_and_never_a_held_out_one() -> None:
         assert not {name for name, _ in kinds} & set(HELD_OUT_SURFACES)
     assert {"speckle", "granite", "carpet"} <= set(_kinds_drawn("v2"))
     assert not {"speckle", "granite", "carpet"} & set(_kinds_drawn("v1"))
+    assert "print" in _kinds_drawn("v3") and "print" not in _kinds_drawn("v2")
+
+
+def test_a_printed_cloth_is_a_pale_ground_under_a_print_that_repeats() -> None:
+    cloth = table_texture(240, 320, np.random.default_rng(4), "print")
+    grey = cloth.mean(axis=2)
+    # the ground (the commonest lightness) is pale, and coloured motifs lie on it
+    ground = float(np.median(grey))
+    assert ground >= 150.0
+    assert 0.01 <= float((np.abs(grey - ground) > 30).mean()) <= 0.8
+    # the print repeats: some shift of a block's width across (16-90 pixels) maps the cloth
+    # onto itself far better than a shift of a few pixels does
+    def mismatch(dx: int) -> float:
+        return float(np.abs(cloth[:, dx:] - cloth[:, :-dx]).mean())
+
+    assert min(mismatch(dx) for dx in range(16, 91)) < 0.2 * mismatch(3)
 
 
 @pytest.mark.parametrize("kind", ["wood", "cloth", "felt", "floor", "plain", *BUSY])

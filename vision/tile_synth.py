@@ -482,11 +482,16 @@ def _lay(img: np.ndarray, m: np.ndarray, x0: int, y0: int, ink: np.ndarray, engr
 #: The table surfaces drawn at random, by version, with their chances. ``v1`` is what the
 #: first learnt tile reader learnt on; ``v2``, the shipped reader's, adds busy surfaces: fine
 #: speckle (laminate, cork), granite (dots of two to four shades) and carpet (fibres along one
-#: way), on which the ``v1`` reader took grain for tiles by the hundred.
+#: way), on which the ``v1`` reader took grain for tiles by the hundred. ``v3`` adds a printed
+#: oilcloth (``print``: a pale ground under a repeating print of small coloured motifs, as
+#: kitchen tablecloths have), on which a pale gap between two melds shows coloured marks the
+#: size of a numeral's strokes.
 SURFACES: Final = {
     "v1": (("wood", 0.3), ("cloth", 0.15), ("felt", 0.2), ("floor", 0.2), ("plain", 0.15)),
     "v2": (("wood", 0.2), ("cloth", 0.1), ("felt", 0.12), ("floor", 0.13), ("plain", 0.1),
            ("speckle", 0.13), ("granite", 0.12), ("carpet", 0.1)),
+    "v3": (("wood", 0.18), ("cloth", 0.09), ("felt", 0.11), ("floor", 0.12), ("plain", 0.09),
+           ("speckle", 0.11), ("granite", 0.11), ("carpet", 0.09), ("print", 0.1)),
 }
 #: Surfaces never drawn at random, for measuring only (``bench/bench_tiles_learnt.py``):
 #: ``grain``, blotches a few pixels wide (a coarse-grained cloth or stone), and ``terrazzo``,
@@ -579,6 +584,8 @@ def _busy_surface(h: int, w: int, rng: np.random.Generator, kind: str) -> np.nda
         kernel = (k / max(1e-6, float(k.sum()))).astype(np.float32)
         fibres = cv2.filter2D(noise, -1, kernel)
         img = img * (1 + float(rng.uniform(0.1, 0.3)) * fibres[..., None])
+    elif kind == "print":  # an oilcloth: one block of small coloured motifs, repeated
+        img = printed_cloth(h, w, rng)
     elif kind == "grain":  # blotches about four pixels across
         blotches = rng.normal(0, rng.uniform(5, 30), (h // 4 + 1, w // 4 + 1)).astype(np.float32)
         img = img + cv2.resize(blotches, (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
@@ -593,6 +600,46 @@ def _busy_surface(h: int, w: int, rng: np.random.Generator, kind: str) -> np.nda
         pebbles = cv2.GaussianBlur(cv2.resize(chips, (w, h), interpolation=cv2.INTER_NEAREST), (0, 0), cell / 3) > 0.5
         img[pebbles] = colours[pebbles]
     out: np.ndarray = np.clip(img, 0, 255)
+    return out
+
+
+def printed_cloth(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
+    """A printed tablecloth (float32 BGR, ``h``×``w``): a pale ground, and a square block 16–90
+    pixels wide holding three to ten motifs (dots, rings, petals, squares, short bars) in two
+    to five colours, repeated across the cloth, every other row of blocks shifted by half a
+    block or not."""
+    ground = rng.uniform(165, 245, 3).astype(np.float32)
+    side = int(rng.integers(16, 91))
+    block = np.ones((side, side, 3), np.float32) * ground
+    inks = [tuple(float(v) for v in rng.uniform(0, 230, 3)) for _ in range(int(rng.integers(2, 6)))]
+    for _ in range(int(rng.integers(3, 11))):
+        ink = inks[int(rng.integers(len(inks)))]
+        cx, cy = (int(v) for v in rng.integers(0, side, 2))
+        r = max(1, int(rng.uniform(0.04, 0.16) * side))
+        shape = int(rng.integers(5))
+        if shape == 0:
+            cv2.circle(block, (cx, cy), r, ink, -1, cv2.LINE_AA)
+        elif shape == 1:
+            cv2.circle(block, (cx, cy), r, ink, max(1, r // 3), cv2.LINE_AA)
+        elif shape == 2:  # a flower's petals round a centre
+            for k in range(int(rng.integers(4, 7))):
+                a = 2 * np.pi * k / 6
+                cv2.ellipse(block, (int(cx + r * np.cos(a)), int(cy + r * np.sin(a))), (max(1, r // 2), max(1, r // 3)),
+                            float(np.degrees(a)), 0, 360, ink, -1, cv2.LINE_AA)
+        elif shape == 3:
+            cv2.rectangle(block, (cx - r, cy - r), (cx + r, cy + r), ink, -1)
+        else:
+            a = float(rng.uniform(0, np.pi))
+            dx, dy = int(r * 1.5 * np.cos(a)), int(r * 1.5 * np.sin(a))
+            cv2.line(block, (cx - dx, cy - dy), (cx + dx, cy + dy), ink, max(1, r // 2), cv2.LINE_AA)
+    shift = side // 2 if rng.random() < 0.5 else 0
+    rows = []
+    for k in range(h // side + 2):
+        row = np.tile(block, (1, w // side + 3, 1))
+        rows.append(row[:, (k % 2) * shift:(k % 2) * shift + w + side])
+    cloth = np.concatenate(rows, axis=0)
+    y0, x0 = int(rng.integers(side)), int(rng.integers(side))
+    out: np.ndarray = np.ascontiguousarray(cloth[y0:y0 + h, x0:x0 + w])
     return out
 
 
