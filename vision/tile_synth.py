@@ -633,11 +633,9 @@ def printed_cloth(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
             dx, dy = int(r * 1.5 * np.cos(a)), int(r * 1.5 * np.sin(a))
             cv2.line(block, (cx - dx, cy - dy), (cx + dx, cy + dy), ink, max(1, r // 2), cv2.LINE_AA)
     shift = side // 2 if rng.random() < 0.5 else 0
-    rows = []
-    for k in range(h // side + 2):
-        row = np.tile(block, (1, w // side + 3, 1))
-        rows.append(row[:, (k % 2) * shift:(k % 2) * shift + w + side])
-    cloth = np.concatenate(rows, axis=0)
+    row = np.tile(block, (1, w // side + 3, 1))
+    plain, shifted = row[:, :w + side], row[:, shift:shift + w + side]
+    cloth = np.concatenate([shifted if k % 2 else plain for k in range(h // side + 2)], axis=0)
     y0, x0 = int(rng.integers(side)), int(rng.integers(side))
     out: np.ndarray = np.ascontiguousarray(cloth[y0:y0 + h, x0:x0 + w])
     return out
