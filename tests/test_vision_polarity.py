@@ -25,11 +25,23 @@ def first_look(image: np.ndarray):  # type: ignore[no-untyped-def]
     return detect(image, 0.1)  # as read_table's first look
 
 
+# read turned over as they lie, and read right all the same (4 of the 919 shared photos are
+# so with the index classifier of 2026-12-03, 3 with the one before it)
+MISFIRES = {"cc-10h-ce95d564-3990-11ed-8f50-ec2e98cc7ff6.jpg": ["10H"]}
+
+
 def test_no_test_photo_is_read_turned_over_as_it_lies() -> None:
-    assert len(ALL) == 17
+    assert len(ALL) == 19
     for path in ALL:
         image = read_image(path)
-        assert lightness_choice(image, first_look(image)) != "turned", path.name
+        chosen = lightness_choice(image, first_look(image))
+        assert (chosen == "turned") == (path.name in MISFIRES), path.name
+
+
+@pytest.mark.parametrize("name", sorted(MISFIRES))
+def test_a_photo_read_turned_over_as_it_lies_is_still_read_right(name: str) -> None:
+    image = read_image(PHOTOS / "cards-corners" / "images" / name)
+    assert sorted(c.card for c in read_table(image, pieces="cards").cards) == MISFIRES[name]
 
 
 @pytest.mark.parametrize("name", sorted(MENDED))

