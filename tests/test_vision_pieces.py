@@ -124,7 +124,7 @@ def test_without_a_game_a_tile_table_never_reaches_the_card_pipeline(
     image, tiles = tile_scene(rng, (960, 720), (70.0, 100.0), "rows", None, True, 0.0, fonts=BUNDLED)
     photo = tmp_path / "tiles.png"
     cv2.imwrite(str(photo), image)
-    # a phone photo of the two of diamonds, which tells cards on its own (a dark webcam photo
+    # a phone photo of the two of diamonds, which tells cards on its own (a webcam photo
     # that leaves it open would be read as the run's other photo is: tiles)
     card = PHOTOS / "cards-corners" / "images" / "cc-2d-c2639cd5-3991-11ed-91d6-ec2e98cc7ff6.jpg"
     (tmp_path / "z-card.jpg").write_bytes(card.read_bytes())

@@ -147,7 +147,7 @@ def test_a_close_up_is_read_at_a_smaller_size() -> None:
 
 
 @pytest.mark.parametrize(("name", "kinds"), [
-    # held-out photos of single cards in which nothing is read at first: a dark webcam
+    # held-out photos of single cards in which nothing is read at first: a noisy webcam
     # photo of the ten of hearts, read at the smaller size, and a phone photo of the jack of
     # diamonds, read at the smaller size and by the sharpest crops' look
     ("cc-10h-ce95d564-3990-11ed-8f50-ec2e98cc7ff6.jpg", (192,)),
@@ -176,7 +176,7 @@ def test_cards_lying_apart_are_separate_groups_though_their_boxes_touch() -> Non
 
 
 def test_a_card_the_first_look_misses_is_read_by_each_look_turned_a_quarter() -> None:
-    # a held-out dark webcam photo of the eight of hearts held at a slant: the first look
+    # a held-out webcam photo of the eight of hearts held at a slant: the first look
     # reads nothing, and a look at the photo turned a quarter either way, alone after it,
     # reads the card and gives its box back in the photo's own frame, around its index
     name = "cc-8h-e8206cc6-3990-11ed-8f64-ec2e98cc7ff6.jpg"
