@@ -47,9 +47,10 @@ class Look:
 
 #: The looks tried, in turn, while the reading still lacks something. The smaller size keeps
 #: only the detector's firmer peaks and zooms only the firmest, which costs about a quarter
-#: less time and takes no card it would have found. A look at 256 pixels before it paid on no
-#: held-out source with the index classifier of 2026-12-03 and cost the webcam photos turned
-#: over 0.027 F1, so it was dropped (vision/HISTORY.md, "The second looks measured again").
+#: less time and takes no card it would have found. A look at 256 pixels, which came first
+#: until 2026-12-03, paid on no held-out source with that day's index classifier and cost the
+#: webcam photos turned over 0.027 F1, so it was dropped (vision/HISTORY.md, "The second looks
+#: measured again").
 RESCAN_LOOKS: Final = (
     Look(192, threshold=0.15, zoom_score=0.25),
     Look(sharpest=True),
