@@ -4,8 +4,9 @@ Usage: ``.venv/bin/python bench/bench_tables.py [--tables 12] [--size 1280x960] 
 [--sources trained,held-out,...] [--weights DIR] [--calibrated] [--top-down]``
 
 ``--weights DIR`` reads with candidate networks: each of ``cardnet.onnx``, ``indexnet.onnx``,
-``cardrank.onnx`` and ``indexturn.onnx`` found in ``DIR`` (with its ``.int8.onnx`` copy beside
-it, as shipped) replaces the shipped one; the rest stay the shipped ones.
+``cardrank.onnx``, ``indexturn.onnx`` and ``indexbox.onnx`` found in ``DIR`` (with its
+``.int8.onnx`` copy beside it, as shipped) replaces the shipped one; the rest stay the
+shipped ones.
 
 Each table is a 1280×960 top-down photo stand-in: 3–6 melds of 3–7 cards in fans and rows,
 drawn from two or three decks at once (two identical cards from two decks count twice), at a
@@ -74,6 +75,7 @@ from vision.calibration import Calibration, read_calibrated  # noqa: E402
 from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER, DEFAULT_TURN  # noqa: E402
 from vision.deck_styles import deck_drawer, random_style, styled_face  # noqa: E402
 from vision.detector import DEFAULT_WEIGHTS  # noqa: E402
+from vision.index_boxes import DEFAULT_BOXES  # noqa: E402
 from vision.recognize import read_table, warm_up  # noqa: E402
 from vision.synth import (  # noqa: E402
     WEBCAM_SIZES,
@@ -166,7 +168,8 @@ def _photographed(image: np.ndarray, rng: np.random.Generator, dim: bool) -> np.
 
 #: The networks a candidate folder may replace, by ``read_table``'s argument.
 NETWORKS = {"weights": DEFAULT_WEIGHTS, "index_weights": DEFAULT_CLASSIFIER,
-            "card_weights": DEFAULT_CARD_CLASSIFIER, "turn_weights": DEFAULT_TURN}
+            "card_weights": DEFAULT_CARD_CLASSIFIER, "turn_weights": DEFAULT_TURN,
+            "box_weights": DEFAULT_BOXES}
 
 
 def networks(folder: Path | None) -> dict[str, Path]:
@@ -228,7 +231,7 @@ def score_source(source: str, tables: int, size: tuple[int, int], seed: int,
         mat = mat_of(cards, matrix, size, errors) if calibrated == "top-down" and matrix is not None else None
         reader = partial(read_table, pieces="cards", px_per_mm=px_per_mm, weights=weights["weights"],
                          index_weights=weights["index_weights"], card_weights=weights["card_weights"],
-                         turn_weights=weights["turn_weights"])
+                         turn_weights=weights["turn_weights"], box_weights=weights["box_weights"])
         start = time.perf_counter()
         reading = read_calibrated(mat, image, reader)
         times.append((time.perf_counter() - start) * 1000)

@@ -44,6 +44,7 @@ from vision.enroll import DeckTemplates
 from vision.errors import VisionError
 from vision.grouping import group_cards
 from vision.images import check_photo
+from vision.index_boxes import DEFAULT_BOXES, fit_boxes, fitted_boxes
 from vision.lightness import lightness_negative
 from vision.pieces import tell
 from vision.polarity import POLARITY_MARGIN, lightness_choice
@@ -87,7 +88,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                negative_unsure: float = NEGATIVE_UNSURE,
                polarity_margin: float | None = POLARITY_MARGIN, run: RunChoice = ALONE,
                defer: bool = False, told: Callable[[Told], None] | None = None,
-               resume: Unsettled | None = None) -> TableReading:
+               resume: Unsettled | None = None, box_weights: Path | None = DEFAULT_BOXES,
+               move_boxes: bool = False) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto``: first looks of the card detector and the
@@ -114,6 +116,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     which whole-card crops.
     ``turn_weights`` (None: not at all) reads which way each index faces, so that indices
     facing the same way never pair as one card's corners (``vision.assemble.facing``).
+    ``box_weights`` (None: not at all) sizes each index's box again before it is read
+    (``vision.index_boxes``; with ``move_boxes``, places it again too).
     ``polarity_margin`` (None: never) lets the first look's surest indices decide to read the
     photo turned over, light ink on dark cards read as dark on pale (``vision.polarity``);
     never with an enrolled ``deck``, which learnt its deck as it is printed.
@@ -163,8 +167,10 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     def read_cards(look: Look) -> list[DetectedCard]:
         seen = seen_by(look)
         cache = reads.setdefault((look.denoise, look.turn), {})
-        # only what assembly can use is read (no later step raises a score or moves a box)
-        detections = refine_indices(seen, usable(found_by(look, seen), params), index_weights,
+        # only what assembly can use is read (no later step raises a score), each index in
+        # the box the box network fits to it
+        found = fit_boxes(seen, usable(found_by(look, seen), params), box_weights, move_boxes)
+        detections = refine_indices(seen, found, index_weights,
                                     zoom_score=look.zoom_score, sharpest=look.sharpest,
                                     zoom_unsure=zoom_unsure, zoom_both_ways=zoom_both_ways,
                                     turn_unsure=turn_unsure, cache=cache,
@@ -312,5 +318,7 @@ def warm_up(weights: Path = DEFAULT_WEIGHTS, index_weights: Path = DEFAULT_CLASS
         classify_crops([np.zeros((*crop_size(index_weights)[::-1], 3), np.uint8)], index_weights)
     if DEFAULT_TURN.is_file():
         read_turns(blank, [(0, 0, 32, 48)])
+    if DEFAULT_BOXES.is_file():
+        fitted_boxes(blank, [(0, 0, 32, 48)])
     if card_weights.is_file():
         classify_crops([crop_card(blank, (0, 0, 64, 64))], card_weights, N_CARD_OUT)

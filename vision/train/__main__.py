@@ -6,12 +6,13 @@ Usage (repo root, the ``train`` extra installed)::
                                      [--minutes M] [--init vision/weights] [--all] [--threads 2]
                                      [--precision auto|bf16|fp32]
 
-Seven stages run one after another, each a module of this package that can also be run on
+Eight stages run one after another, each a module of this package that can also be run on
 its own: the detector (``vision.train.train``, heat maps for corner indices and whole
 cards), then the index classifier (``vision.train.train_classifier --kind index``, trained
 on label boxes, drawn scenes and the new detector's own boxes), then the whole-card rank
 classifier (``--kind card``), then the index-turn classifier (``vision.train.train_turn``,
-drawn scenes only), then the tile detector (``vision.train.train_tiles``), then that
+drawn scenes only), then the index-box network (``vision.train.train_boxes``: how big each
+index is in a detector box grown about it), then the tile detector (``vision.train.train_tiles``), then that
 detector trained on in place under strongly coloured light too (``tiles-light``), then the 8-bit
 copies of the two crop classifiers (``vision.train.quantize``: no training, their
 activations' ranges measured on what the new networks are fed). Each training stage's
@@ -41,10 +42,12 @@ from pathlib import Path
 
 from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER, DEFAULT_TURN
 from vision.detector import DEFAULT_WEIGHTS
+from vision.index_boxes import DEFAULT_BOXES
 from vision.train import precisions
 
 #: Each training stage's optimizer steps at ``--scale 1``.
-STEPS = {"detector": 40000, "index": 30000, "card": 5000, "turn": 3000, "tiles": 11200, "tiles-light": 1500}
+STEPS = {"detector": 40000, "index": 30000, "card": 5000, "turn": 3000, "boxes": 6000, "tiles": 11200,
+         "tiles-light": 1500}
 #: Every stage, in order: the training ones, then the 8-bit copies (no steps).
 STAGES = (*STEPS, "int8")
 
@@ -88,6 +91,10 @@ def stages(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
         # (no earlier weights)
         ("turn", ["vision.train.train_turn", "--out", str(out / DEFAULT_TURN.name), *steps("turn"),
                   "--directions", "8", *precision, *common]),
+        # where each index lies in a detector box grown about it, from nothing: labelled indices
+        # seen through boxes that stray as the detector's do (no detector needed)
+        ("boxes", ["vision.train.train_boxes", "--out", str(out / DEFAULT_BOXES.name), *steps("boxes"),
+                   *precision, *common]),
         # drawn tile scenes only, from nothing (no photos, artwork or earlier weights), on the
         # surfaces with busy ones (v2), in float32 as the shipped reader was trained
         ("tiles", ["vision.train.train_tiles", "--out", str(out / "tilenet.onnx"), *steps("tiles"),

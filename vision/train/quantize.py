@@ -80,6 +80,7 @@ def main() -> int:
     os.environ["TABLEKIT_PRECISION"] = "float"
     from vision.classifier import DEFAULT_CARD_CLASSIFIER, DEFAULT_CLASSIFIER, DEFAULT_TURN
     from vision.detector import DEFAULT_WEIGHTS
+    from vision.index_boxes import DEFAULT_BOXES
     from vision.recognize import read_table
 
     began = time.time()
@@ -98,7 +99,8 @@ def main() -> int:
             read_table(image, pieces="cards", weights=args.weights / DEFAULT_WEIGHTS.name,
                        index_weights=args.weights / DEFAULT_CLASSIFIER.name,
                        card_weights=args.weights / DEFAULT_CARD_CLASSIFIER.name,
-                       turn_weights=args.weights / DEFAULT_TURN.name)
+                       turn_weights=args.weights / DEFAULT_TURN.name,
+                       box_weights=args.weights / DEFAULT_BOXES.name)
     print(f"read {len(images)} images for calibration in {(time.time() - began) / 60:.1f} min", flush=True)
     unfed = [net.name for net in nets if not seen[str(net)]]
     if unfed:  # networks that find no card on the shared photos (a trial at a tiny --scale)
