@@ -112,10 +112,10 @@ def variants() -> dict[str, dict[str, Any]]:
     # two indices read surely facing opposite ways pair from nearer than pair_min (jumbo)
     out["turned pairs from 1.2"] = {"params": replace(p, turned_pair_min=1.2)}
     out["with look denoise"] = {"rescan": RESCAN_LOOKS + (Look(denoise=True),)}
-    # each index's box sized again by the box network before it is read (vision.index_boxes):
-    # not at all, or placed again by it too
+    # each index's box placed and sized again by the box network before it is read
+    # (vision.index_boxes): not at all, or only sized about the detector's centre
     out["no box fit"] = {"box_weights": None}
-    out["box fit moves centres"] = {"move_boxes": True}
+    out["box fit keeps centres"] = {"move_boxes": False}
     out["fixed size 384"] = {"size": INPUT_SIZE}
     # the negative's index peaks in every look, as shipped before (vision.detector.NEGATIVE_PEAKS)
     out["with negative peaks"] = {"negative_score": NEGATIVE_SCORE}

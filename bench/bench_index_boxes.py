@@ -16,8 +16,8 @@ Usage: ``.venv/bin/python bench/bench_index_boxes.py [--weights vision/weights/c
 For each index found, the box of its strongest peak is compared with the labelled box: the
 error of its size (``|log w'/w| + |log h'/h|``, median and 90th percentile) and of its centre
 (as a share of the index's longer side), as the detector gives it and after
-``vision.index_boxes.fit_boxes`` (``--boxes``, the shipped ``indexbox.onnx`` by default; its
-centre is the detector's, so only the size changes).
+``vision.index_boxes.fit_boxes`` (``--boxes``, the shipped ``indexbox.onnx`` by default),
+which places and sizes it again.
 
 This separates the detector from the classifiers (``bench_index_crops.py``) and from
 assembly: an index not found here is lost whatever reads it, so a candidate detector can be

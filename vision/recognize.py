@@ -89,7 +89,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                polarity_margin: float | None = POLARITY_MARGIN, run: RunChoice = ALONE,
                defer: bool = False, told: Callable[[Told], None] | None = None,
                resume: Unsettled | None = None, box_weights: Path | None = DEFAULT_BOXES,
-               move_boxes: bool = False) -> TableReading:
+               move_boxes: bool = True) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto``: first looks of the card detector and the
@@ -116,8 +116,9 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     which whole-card crops.
     ``turn_weights`` (None: not at all) reads which way each index faces, so that indices
     facing the same way never pair as one card's corners (``vision.assemble.facing``).
-    ``box_weights`` (None: not at all) sizes each index's box again before it is read
-    (``vision.index_boxes``; with ``move_boxes``, places it again too).
+    ``box_weights`` (None: not at all) places and sizes each index's box again before it is
+    read (``vision.index_boxes``; with ``move_boxes`` False, only sizes it about the
+    detector's centre).
     ``polarity_margin`` (None: never) lets the first look's surest indices decide to read the
     photo turned over, light ink on dark cards read as dark on pale (``vision.polarity``);
     never with an enrolled ``deck``, which learnt its deck as it is printed.
@@ -168,8 +169,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         seen = seen_by(look)
         cache = reads.setdefault((look.denoise, look.turn), {})
         # only what assembly can use is read (no later step raises a score), each index in
-        # the box the box network fits to it
-        found = fit_boxes(seen, usable(found_by(look, seen), params), box_weights, move_boxes)
+        # the box the box network places it in
+        found = fit_boxes(seen, usable(found_by(look, seen), params), box_weights, move_boxes, cache)
         detections = refine_indices(seen, found, index_weights,
                                     zoom_score=look.zoom_score, sharpest=look.sharpest,
                                     zoom_unsure=zoom_unsure, zoom_both_ways=zoom_both_ways,
