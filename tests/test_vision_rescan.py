@@ -3,6 +3,8 @@ size and the sharpest zoomed read, on hand-made readings and on drawn scenes."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import cv2
 import numpy as np
 import pytest
@@ -152,9 +154,12 @@ def test_in_a_drawn_fan_the_sharpest_look_reads_an_index_the_first_reading_left_
     image, cards = scene(np.random.default_rng(225), (1280, 960))
     image = cv2.GaussianBlur(image, (3, 3), 0.8)
     want = {c.card for c in cards if c.visible_indices}
-    first = [c.card for c in read_table(image, rescan=()).cards]
+    # (the look alone, without the box network: with it the first reading reads them all)
+    assert "??" not in [c.card for c in read_table(image, rescan=()).cards]
+    plain = partial(read_table, box_weights=None)
+    first = [c.card for c in plain(image, rescan=()).cards]
     assert "??" in first
-    again = [c.card for c in read_table(image, rescan=(Look(384, sharpest=True),)).cards]
+    again = [c.card for c in plain(image, rescan=(Look(384, sharpest=True),)).cards]
     assert again.count("??") < first.count("??")
     assert set(first) - {"??"} < set(again) - {"??"} <= want
 
