@@ -22,6 +22,7 @@ from vision.grouping import group_cards
 from vision.reading import inside
 from vision.recognize import read_table
 from vision.rescan import RESCAN_LOOKS
+from vision.scale import SMALLEST
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "photos"
@@ -126,8 +127,8 @@ def test_a_close_up_is_read_at_a_smaller_size() -> None:
     # a held-out photo of the two of clubs, its middle blown up 1.6 times as by a camera held
     # close: its indices are bigger than any the detector learnt from, and at the usual size
     # the detector's boxes are left unread; the size chosen from the first look is smaller, and
-    # reads it, as do the looks at smaller sizes (all without the box network, which, placing
-    # and sizing the boxes again, reads the card at the usual size as well)
+    # reads it, as does the smallest size a close-up is read at (all without the box network,
+    # which, placing and sizing the boxes again, reads the card at the usual size as well)
     name = "cc-IMG_20220921_194205.jpg"
     photo = cv2.imread(str(DATA / "cards-corners" / "images" / name))
     h, w = photo.shape[:2]
@@ -145,28 +146,24 @@ def test_a_close_up_is_read_at_a_smaller_size() -> None:
     x0, y0, x1, y1 = card.box  # its box is cut to the photo: the visible extent
     assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h
     assert [c.card for c in plain(image, smallest=INPUT_SIZE).cards] == want
-    smaller = [look for look in RESCAN_LOOKS if look.size < INPUT_SIZE]
-    assert smaller
-    for look in smaller:
-        assert [c.card for c in read_table(image, size=look.size, rescan=()).cards] == want
+    assert [c.card for c in read_table(image, size=SMALLEST, rescan=()).cards] == want
 
 
-@pytest.mark.parametrize(("name", "kinds"), [
+@pytest.mark.parametrize(("name", "turns"), [
     # held-out photos of single cards in which nothing is read at first: a noisy webcam
-    # photo of the ten of hearts, read at the smaller size, and a phone photo of the jack of
-    # diamonds, read at the smaller size and by the sharpest crops' look
-    ("cc-10h-ce95d564-3990-11ed-8f50-ec2e98cc7ff6.jpg", (192,)),
-    ("cc-IMG_20220921_201426.jpg", (192, "sharpest")),
+    # photo of the ten of hearts, read by the looks turned a quarter either way, and a phone
+    # photo of the jack of diamonds, read by the sharpest crops' look
+    ("cc-10h-ce95d564-3990-11ed-8f50-ec2e98cc7ff6.jpg", (1, 3)),
+    ("cc-IMG_20220921_201426.jpg", (0,)),
 ])
-def test_a_photo_read_in_no_part_is_read_by_a_later_look(name: str, kinds: tuple[int | str, ...]) -> None:
+def test_a_photo_read_in_no_part_is_read_by_a_later_look(name: str, turns: tuple[int, ...]) -> None:
     # (the looks alone, without the box network: with it the jack is read at the first look)
     image = cv2.imread(str(DATA / "cards-corners" / "images" / name))
     want = sorted(_want_cards(_labels("cards-corners")[name]))
     plain = partial(read_table, box_weights=None)
     assert not [c for c in plain(image, rescan=()).cards if c.readable]
-    looks = [look for look in RESCAN_LOOKS if not look.turn
-             and ("sharpest" if look.sharpest else look.size) in kinds]
-    assert len(looks) == len(kinds)
+    looks = [look for look in RESCAN_LOOKS if look.turn in turns]
+    assert len(looks) == len(turns) and all(look.sharpest for look in looks if not look.turn)
     for look in looks:
         assert [c.card for c in plain(image, rescan=(look,)).cards] == want, look
     assert [c.card for c in read_table(image).cards] == want

@@ -47,7 +47,9 @@ class AssemblyParams:
     min_agreement: float = 0.02
     #: Two indices each read at least this surely, as different cards, never pair (a five of
     #: spades and a five of clubs fanned a card's diagonal apart agree a little on the rank).
-    pair_sure: float = 0.6
+    #: Shipped off (above 1) since the box network: at 0.6 it paid on one source at one seed
+    #: and cost two (vision/HISTORY.md, "The rules after the networks measured again").
+    pair_sure: float = 1.01
     #: A card prints its two corner indices facing opposite ways, and the same corner of two
     #: alike cards (two decks in one fan or row) faces the same way: two indices whose turns
     #: (``Detection.upright``) are each read at least this surely, in boxes the same way

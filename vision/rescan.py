@@ -45,14 +45,13 @@ class Look:
     turn: int = 0
 
 
-#: The looks tried, in turn, while the reading still lacks something. The smaller size keeps
-#: only the detector's firmer peaks and zooms only the firmest, which costs about a quarter
-#: less time and takes no card it would have found. A look at 256 pixels, which came first
-#: until 2026-12-03, paid on no held-out source with that day's index classifier and cost the
-#: webcam photos turned over 0.027 F1, so it was dropped (vision/HISTORY.md, "The second looks
-#: measured again").
+#: The looks tried, in turn, while the reading still lacks something. A look at 256 pixels,
+#: which came first until 2026-12-03, paid on no held-out source with that day's index
+#: classifier and cost the webcam photos turned over 0.027 F1, so it was dropped; the look at
+#: 192 after it paid on no source either once the box network placed the index boxes, so it
+#: was dropped too (vision/HISTORY.md, "The second looks measured again" and "The rules
+#: after the networks measured again with the box network").
 RESCAN_LOOKS: Final = (
-    Look(192, threshold=0.15, zoom_score=0.25),
     Look(sharpest=True),
     Look(turn=1),
     Look(turn=3),
