@@ -119,6 +119,8 @@ def variants() -> dict[str, dict[str, Any]]:
     # (vision.index_boxes): not at all, or only sized about the detector's centre
     out["no box fit"] = {"box_weights": None}
     out["box fit keeps centres"] = {"move_boxes": False}
+    # each box fitted twice, the second pass shown the first one's box (shipped once)
+    out["box fit twice"] = {"box_passes": 2}
     out["fixed size 384"] = {"size": INPUT_SIZE}
     # the negative's index peaks in every look, as shipped before (vision.detector.NEGATIVE_PEAKS)
     out["with negative peaks"] = {"negative_score": NEGATIVE_SCORE}

@@ -186,3 +186,18 @@ def test_boxes_fitted_once_an_image_are_taken_from_the_cache() -> None:
     assert again == first
     fitted_boxes(image, truth[:4], cache=cache)
     assert len(cache) == 4
+
+
+def test_a_second_pass_fits_the_first_pass_s_boxes_again() -> None:
+    image, truth = _drawn_indices()
+    dets = [_index(zoom_box(b, 1.6)) for b in truth]
+    once = fit_boxes(image, dets, passes=1)
+    cache: dict[tuple[object, ...], np.ndarray] = {}
+    twice = fit_boxes(image, dets, passes=2, cache=cache)
+    # the network was shown the detector's boxes, then the boxes it gave for them
+    assert len(cache) == 2 * len(dets)
+    assert all(("box", str(DEFAULT_BOXES), o.box) in cache for o in once)
+    assert twice != once
+    start = _log_error([d.box for d in dets], truth)
+    assert _log_error([t.box for t in twice], truth) < 0.5 * start
+    assert _log_error([o.box for o in once], truth) < 0.5 * start

@@ -44,7 +44,7 @@ from vision.enroll import DeckTemplates
 from vision.errors import VisionError
 from vision.grouping import group_cards
 from vision.images import check_photo
-from vision.index_boxes import DEFAULT_BOXES, fit_boxes, fitted_boxes
+from vision.index_boxes import DEFAULT_BOXES, PASSES, fit_boxes, fitted_boxes
 from vision.lightness import lightness_negative
 from vision.pieces import tell
 from vision.polarity import POLARITY_MARGIN, lightness_choice
@@ -89,7 +89,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                polarity_margin: float | None = POLARITY_MARGIN, run: RunChoice = ALONE,
                defer: bool = False, told: Callable[[Told], None] | None = None,
                resume: Unsettled | None = None, box_weights: Path | None = DEFAULT_BOXES,
-               move_boxes: bool = True) -> TableReading:
+               move_boxes: bool = True, box_passes: int = PASSES) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto``: first looks of the card detector and the
@@ -118,7 +118,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     facing the same way never pair as one card's corners (``vision.assemble.facing``).
     ``box_weights`` (None: not at all) places and sizes each index's box again before it is
     read (``vision.index_boxes``; with ``move_boxes`` False, only sizes it about the
-    detector's centre).
+    detector's centre), ``box_passes`` times over.
     ``polarity_margin`` (None: never) lets the first look's surest indices decide to read the
     photo turned over, light ink on dark cards read as dark on pale (``vision.polarity``);
     never with an enrolled ``deck``, which learnt its deck as it is printed.
@@ -170,7 +170,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         cache = reads.setdefault((look.denoise, look.turn), {})
         # only what assembly can use is read (no later step raises a score), each index in
         # the box the box network places it in
-        found = fit_boxes(seen, usable(found_by(look, seen), params), box_weights, move_boxes, cache)
+        found = fit_boxes(seen, usable(found_by(look, seen), params), box_weights, move_boxes, cache,
+                          box_passes)
         detections = refine_indices(seen, found, index_weights,
                                     zoom_score=look.zoom_score, sharpest=look.sharpest,
                                     zoom_unsure=zoom_unsure, zoom_both_ways=zoom_both_ways,

@@ -13,7 +13,8 @@ from __future__ import annotations
 import copy
 import math
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,30 @@ def finished(out: Path, signature: dict[str, Any], total: int) -> bool:
         return False
     state = torch.load(path, weights_only=False, map_location="cpu")
     return bool(state["signature"] == signature and int(state["step"]) >= total)
+
+
+def run_epochs(out: Path, signature: dict[str, Any], step: int, total: int, minutes: float | None,
+               began: float, model: nn.Module, opt: torch.optim.Optimizer, rng: np.random.Generator,
+               epoch: Callable[[int], tuple[int, str]]) -> int:
+    """Epochs from ``step`` until ``total`` steps, or until this sitting's ``minutes`` (counted
+    from ``began``) are spent, each saved as the checkpoint at its end (stopped with Ctrl-C,
+    the last one stands). ``epoch`` runs one from the step reached and gives the step it
+    reached and what to print of it. Short of ``total``, says so and exits with status 3
+    (the same command resumes); the step reached otherwise."""
+    sitting = minutes * 60 if minutes else float("inf")
+    count = 0
+    try:
+        while step < total and time.time() - began < sitting:
+            step, said = epoch(step)
+            count += 1
+            print(f"epoch {count} step {step}/{total} {(time.time() - began) / 60:.1f} min: {said}", flush=True)
+            save(out, signature, step, model, opt, rng)
+    except KeyboardInterrupt:
+        pass  # the last checkpoint (an epoch's end) stands
+    if step < total:
+        print(f"stopped at step {step} of {total}; the same command resumes", flush=True)
+        raise SystemExit(3)
+    return step
 
 
 def forget(out: Path) -> None:

@@ -118,23 +118,15 @@ def main() -> None:
     step = state.load(args.out, sig, model, opt, rng)
     if step:
         print(f"resumed at step {step} of {args.steps}", flush=True)
-    sitting = args.minutes * 60 if args.minutes else float("inf")
-    epoch = 0
-    try:
-        while step < args.steps and time.time() - began < sitting:
-            real_x, real_y = box_crops(photos, rng, per_index=2, background=args.background)
-            syn_x, syn_y = box_crops(synth, rng, background=args.background)
-            x, y = np.concatenate([real_x, syn_x]), np.concatenate([real_y, syn_y])
-            step, error = fit_epoch(model, opt, x, y, rng, step, args)
-            epoch += 1
-            print(f"epoch {epoch} step {step}/{args.steps} {(time.time() - began) / 60:.1f} min: "
-                  f"{len(x)} crops, mean error {error:.4f}", flush=True)
-            state.save(args.out, sig, step, model, opt, rng)
-    except KeyboardInterrupt:
-        pass  # the last checkpoint (an epoch's end) stands
-    if step < args.steps:
-        print(f"stopped at step {step} of {args.steps}; the same command resumes", flush=True)
-        raise SystemExit(3)
+
+    def epoch(step: int) -> tuple[int, str]:
+        real_x, real_y = box_crops(photos, rng, per_index=2, background=args.background)
+        syn_x, syn_y = box_crops(synth, rng, background=args.background)
+        x, y = np.concatenate([real_x, syn_x]), np.concatenate([real_y, syn_y])
+        step, error = fit_epoch(model, opt, x, y, rng, step, args)
+        return step, f"{len(x)} crops, mean error {error:.4f}"
+
+    step = state.run_epochs(args.out, sig, step, args.steps, args.minutes, began, model, opt, rng, epoch)
     export(model, args.out, (CROP_W, CROP_H))
     print(f"wrote {args.out} after {step} steps", flush=True)
 

@@ -81,21 +81,13 @@ def main() -> None:
     step = state.load(args.out, sig, model, opt, rng)
     if step:
         print(f"resumed at step {step} of {args.steps}", flush=True)
-    sitting = args.minutes * 60 if args.minutes else float("inf")
-    epoch = 0
-    try:
-        while step < args.steps and time.time() - began < sitting:
-            x, y = turn_crops(scenes, rng, directions=args.directions)
-            step, accuracy = fit_epoch(model, opt, x, y, rng, step, args, smoothing=0.02)
-            epoch += 1
-            print(f"epoch {epoch} step {step}/{args.steps} {(time.time() - began) / 60:.1f} min: "
-                  f"{len(x)} crops, train acc {accuracy:.3f}", flush=True)
-            state.save(args.out, sig, step, model, opt, rng)
-    except KeyboardInterrupt:
-        pass  # the last checkpoint (an epoch's end) stands
-    if step < args.steps:
-        print(f"stopped at step {step} of {args.steps}; the same command resumes", flush=True)
-        raise SystemExit(3)
+
+    def epoch(step: int) -> tuple[int, str]:
+        x, y = turn_crops(scenes, rng, directions=args.directions)
+        step, accuracy = fit_epoch(model, opt, x, y, rng, step, args, smoothing=0.02)
+        return step, f"{len(x)} crops, train acc {accuracy:.3f}"
+
+    step = state.run_epochs(args.out, sig, step, args.steps, args.minutes, began, model, opt, rng, epoch)
     export(model, args.out, (CROP_W, CROP_H))
     print(f"wrote {args.out} after {step} steps", flush=True)
 
