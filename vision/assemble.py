@@ -48,7 +48,8 @@ class AssemblyParams:
     #: Two indices each read at least this surely, as different cards, never pair (a five of
     #: spades and a five of clubs fanned a card's diagonal apart agree a little on the rank).
     #: Shipped off (above 1) since the box network: at 0.6 it paid on one source at one seed
-    #: and cost two (vision/HISTORY.md, "The rules after the networks measured again").
+    #: and cost two (vision/HISTORY.md, "The rules after the networks measured again with the
+    #: box network").
     pair_sure: float = 1.01
     #: A card prints its two corner indices facing opposite ways, and the same corner of two
     #: alike cards (two decks in one fan or row) faces the same way: two indices whose turns
