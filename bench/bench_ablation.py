@@ -93,9 +93,8 @@ def variants() -> dict[str, dict[str, Any]]:
         label = (f"size {look.size}" if look.size != INPUT_SIZE else f"turn {look.turn}" if look.turn
                  else "denoise" if look.denoise else "sharpest" if look.sharpest else str(i))
         out[f"no look {label}"] = {"rescan": RESCAN_LOOKS[:i] + RESCAN_LOOKS[i + 1:]}
-    # the looks that each paid on nothing alone once the box network placed the boxes, together
-    out["no looks at 192 or turned 1 and 2"] = {"rescan": tuple(k for k in RESCAN_LOOKS
-                                                            if k.size >= INPUT_SIZE and k.turn not in (1, 2))}
+    # the quarter and the half turn together (alone, each pays on one real source)
+    out["no looks turned 1 and 2"] = {"rescan": tuple(k for k in RESCAN_LOOKS if k.turn not in (1, 2))}
     # how far apart (in index sizes) one card's corners may lie at the least
     for side in (1.1, 0.8):
         out[f"corner_side {side}"] = {"params": replace(p, corner_side=side)}

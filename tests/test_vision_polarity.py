@@ -156,8 +156,8 @@ def test_a_dark_run_reads_a_photo_whose_boxes_look_pale_both_ways() -> None:
     surer reading is kept: here the card, read turned back."""
     from vision.recognize import surety
 
-    # (the 7S photo of this session was such a photo too until the index boxes were placed
-    # and sized again by the box network: now it reads alone as it lies)
+    # (the webcam's photo of the seven of spades was such a photo too until the index boxes
+    # were placed and sized again by the box network: now it reads alone as it lies)
     for name, card in (("cc-2d-c2639cd5-3991-11ed-91d6-ec2e98cc7ff6.jpg", "2D"),):
         dark = lightness_negative(read_image(next(p for p in ALL if p.name == name)))
         assert lightness_choice(dark, first_look(dark)) == "as printed"
