@@ -108,6 +108,35 @@ def finished(out: Path, signature: dict[str, Any], total: int) -> bool:
     return bool(state["signature"] == signature and int(state["step"]) >= total)
 
 
+def epoch_batches(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, step: int,
+                  args: Any, opt: torch.optim.Optimizer) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
+    """The batches of one pass over the crops ``x`` (N, H, W, 3) and targets ``y``, in an
+    order drawn from ``rng``, ``args.batch`` at a time, until ``args.steps`` counting on from
+    ``step``, one optimizer step each: before each, the learning rate is set for its step
+    (``cosine_lr`` from ``args.lr``). Crops come channels first, as float32."""
+    order = rng.permutation(len(x))
+    for i in range(0, len(order), args.batch):
+        if step >= args.steps:
+            return
+        for group in opt.param_groups:
+            group["lr"] = cosine_lr(step, args.steps, args.lr, warmup=100, floor=1e-5)
+        idx = order[i:i + args.batch]
+        yield torch.from_numpy(x[idx].transpose(0, 3, 1, 2).astype(np.float32)), torch.from_numpy(y[idx])
+        step += 1
+
+
+def start(out: Path, signature: dict[str, Any], model: nn.Module, opt: torch.optim.Optimizer,
+          rng: np.random.Generator, fresh: bool, total: int) -> int:
+    """The step a run begins at: its checkpoint dropped first when ``fresh``, else restored
+    (``load``, said when there was one)."""
+    if fresh:
+        forget(out)
+    step = load(out, signature, model, opt, rng)
+    if step:
+        print(f"resumed at step {step} of {total}", flush=True)
+    return step
+
+
 def run_epochs(out: Path, signature: dict[str, Any], step: int, total: int, minutes: float | None,
                began: float, model: nn.Module, opt: torch.optim.Optimizer, rng: np.random.Generator,
                epoch: Callable[[int], tuple[int, str]]) -> int:

@@ -53,16 +53,8 @@ def fit_epoch(model: IndexNet, opt: torch.optim.Optimizer, x: np.ndarray, y: np.
               rng: np.random.Generator, step: int, args: argparse.Namespace) -> tuple[int, float]:
     """One pass over the crops in an order drawn from ``rng``, until ``args.steps``: the step
     reached and the mean absolute error of the outputs on the way."""
-    order = rng.permutation(len(x))
     total, error = 0, 0.0
-    for i in range(0, len(order), args.batch):
-        if step >= args.steps:
-            break
-        for group in opt.param_groups:
-            group["lr"] = state.cosine_lr(step, args.steps, args.lr, warmup=100, floor=1e-5)
-        idx = order[i:i + args.batch]
-        xb = torch.from_numpy(x[idx].transpose(0, 3, 1, 2).astype(np.float32))
-        yb = torch.from_numpy(y[idx])
+    for xb, yb in state.epoch_batches(x, y, rng, step, args, opt):
         with state.precision(args.precision):
             out = model(xb)
         loss = F.smooth_l1_loss(out.float(), yb, beta=0.1)
@@ -70,8 +62,8 @@ def fit_epoch(model: IndexNet, opt: torch.optim.Optimizer, x: np.ndarray, y: np.
         loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward unannotated
         opt.step()
         step += 1
-        total += len(idx)
-        error += float((out.detach().float() - yb).abs().mean()) * len(idx)
+        total += len(xb)
+        error += float((out.detach().float() - yb).abs().mean()) * len(xb)
     return step, error / max(total, 1)
 
 
@@ -121,11 +113,7 @@ def main() -> None:
                                          "typefaces")}
     if args.hands != HANDS:  # only when asked, so the shipped run's checkpoint still resumes
         sig["hands"] = args.hands
-    if args.fresh:
-        state.forget(args.out)
-    step = state.load(args.out, sig, model, opt, rng)
-    if step:
-        print(f"resumed at step {step} of {args.steps}", flush=True)
+    step = state.start(args.out, sig, model, opt, rng, args.fresh, args.steps)
 
     def epoch(step: int) -> tuple[int, str]:
         real_x, real_y = box_crops(photos, rng, per_index=2, background=args.background)

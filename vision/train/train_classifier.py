@@ -104,16 +104,8 @@ def fit_epoch(model: nn.Module, opt: torch.optim.Optimizer, x: np.ndarray, y: np
     step (``state.cosine_lr`` from ``args.lr``), the forward pass runs in ``args.precision``;
     ``average`` (``--average``) folds in each step's weights. The step reached and the share
     of crops classed right on the way."""
-    order = rng.permutation(len(x))
     total = correct = 0
-    for i in range(0, len(order), args.batch):
-        if step >= args.steps:
-            break
-        for group in opt.param_groups:
-            group["lr"] = state.cosine_lr(step, args.steps, args.lr, warmup=100, floor=1e-5)
-        idx = order[i:i + args.batch]
-        xb = torch.from_numpy(x[idx].transpose(0, 3, 1, 2).astype(np.float32))
-        yb = torch.from_numpy(y[idx])
+    for xb, yb in state.epoch_batches(x, y, rng, step, args, opt):
         with state.precision(args.precision):
             logits = model(xb)
         # class numbers, or (``--partial-indices``) the probabilities each crop is taught
@@ -124,7 +116,7 @@ def fit_epoch(model: nn.Module, opt: torch.optim.Optimizer, x: np.ndarray, y: np
         step += 1
         if average is not None:
             average.update(step)
-        total += len(idx)
+        total += len(xb)
         correct += int((logits.argmax(1) == (yb.argmax(1) if yb.ndim == 2 else yb)).sum())
     return step, correct / max(total, 1)
 

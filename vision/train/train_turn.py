@@ -76,11 +76,7 @@ def main() -> None:
                                          "typefaces")}
     if args.directions != 2:  # only when asked, so the shipped run's checkpoint still resumes
         sig["directions"] = args.directions
-    if args.fresh:
-        state.forget(args.out)
-    step = state.load(args.out, sig, model, opt, rng)
-    if step:
-        print(f"resumed at step {step} of {args.steps}", flush=True)
+    step = state.start(args.out, sig, model, opt, rng, args.fresh, args.steps)
 
     def epoch(step: int) -> tuple[int, str]:
         x, y = turn_crops(scenes, rng, directions=args.directions)
