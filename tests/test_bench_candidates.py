@@ -109,6 +109,18 @@ def test_a_change_to_the_reading_code_measures_a_folder_again(tmp_path: Path, mo
     assert len(calls) == 50 and len(list(cache.glob("*.json"))) == 3
 
 
+def test_reworded_comments_and_docstrings_keep_the_code_hash_and_code_changes_do_not() -> None:
+    source = ('"""A module."""\n\n\ndef f(x):\n    """Doubles."""\n    return 2 * x  # twice\n\n\n'
+              'class C:\n    """A class."""\n\n    y = 1\n')
+    reworded = (source.replace("A module.", "Another word.").replace("# twice", "# two times")
+                .replace("Doubles.", "Twice x.").replace("A class.", "Still a class."))
+    assert bc.code_meaning(reworded) == bc.code_meaning(source)
+    assert bc.code_meaning(source.replace("2 * x", "3 * x")) != bc.code_meaning(source)
+    assert bc.code_meaning(source.replace("y = 1", "y = 2")) != bc.code_meaning(source)
+    # a function whose docstring is its whole body still parses to something of its own
+    assert bc.code_meaning('def g():\n    """Nothing."""\n') != bc.code_meaning("def g():\n    return 1\n")
+
+
 def test_a_drawn_figure_is_read_by_the_real_reader_as_bench_tables_reads_it(tmp_path: Path) -> None:
     """The measurer with the shipped networks, one table (``--quick``): the F1 and melds
     ``bench_tables.score_source`` gives for that table; a real source whose photos are not

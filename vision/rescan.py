@@ -1,17 +1,16 @@
 """Second looks at a table that was not read in full.
 
-The detector sees the image with its longer side scaled to 384 pixels. In a close-up photo the
-corner indices are then far bigger than any it learnt from, and it finds nothing or reads
-them with too little confidence; a photo peppered with noise (black and white specks) hides
-the fine strokes of a small index; in a fan the detector's box for an index often reaches into
-the next card; the detector finds some cards (a card held upright to a webcam) less well
-lying sideways. So while the first reading leaves a card ``??`` or finds no card at all, the
-image is looked at again, one look after another (``RESCAN_LOOKS``): at a smaller detector size,
-then with the specks filtered out, then taking for each index the read of the box that frames
-it best, then turned a quarter clockwise, a quarter back and half round. The cards read
-there fill in what the first reading lacked: they replace the unread cards they overlap, or
-stand alone when the first reading read no card. Cards the first reading read are never
-dropped or changed.
+The first reading can leave a card ``??`` or find none where a card lies: in a fan the
+detector's box for an index often reaches into the next card, and the detector finds some
+cards (a card held upright to a webcam) less well lying sideways. So while the first reading
+leaves a card ``??`` or finds no card at all, the image is looked at again, one look after
+another (``RESCAN_LOOKS``): first taking for each index the read of the box that frames it
+best, then turned a quarter clockwise, a quarter back and half round. Each look is a
+``Look``, which can also ask for another detector size or an image cleared of specks; those
+looks paid on no held-out source and are not among the ones tried. The cards read there fill
+in what the first reading lacked: they replace the unread cards they overlap, or stand alone
+when the first reading read no card. Cards the first reading read are never dropped or
+changed.
 """
 
 from __future__ import annotations
