@@ -26,10 +26,13 @@ Sources (each scored apart; none is enough alone):
   labelled in the photo (one whose index is cut by the picture's edge, or shows only at an
   unlabelled corner) is optional, neither right nor wrong, as on the rendered tables.
 
-Printed per variant and source: F1, the change from the recognizer as shipped and the median
+Printed per variant and source: F1, the change from the recognizer as shipped, on the drawn
+tables the change in melds grouped exactly (``m``; the first row gives their number), and the median
 ms per image (times move with the machine's load; compare within one run). A rule
 pays where switching it off lowers F1 (``no …``); a rule shipped off is measured switched on
-(``with …``), and would pay where that raises F1.
+(``with …``), and would pay where that raises F1. A rule that only changes how the cards are
+counted, not what they are read as (``absorb_unread``: a ``??`` is an abstention, in no F1),
+pays in the melds grouped exactly.
 """
 
 from __future__ import annotations
@@ -80,7 +83,7 @@ def variants() -> dict[str, dict[str, Any]]:
         "ghost": (0.0, 1.5), "weak_rank": (False, True), "duplicate": (1.01, 0.6),
         "corner_side": (0.0, 1.5), "pair_sure": (1.01, 0.6), "hint_score": (1.0, 0.2),
         "turn_sure": (1.01, 0.9), "turned_side": (1.5, 1.0), "four_side": (1.5, 1.0),
-        "twin": (0.0, 0.5), "across": (False, True)}
+        "twin": (0.0, 0.5), "across": (False, True), "absorb_unread": (False, True)}
     for name, (off, on) in rules.items():
         if getattr(p, name) == off:
             out[f"with {name}"] = {"params": replace(p, **{name: on})}
@@ -283,12 +286,13 @@ def photo_f1(items: list[Item], kwargs: dict[str, Any]) -> tuple[float, float]:
     return prf(tp, fp, fn)[2], statistics.median(times)
 
 
-def table_f1(items: list[tuple[np.ndarray, list[SceneCard]]], kwargs: dict[str, Any]) -> tuple[float, float]:
+def table_f1(items: list[tuple[np.ndarray, list[SceneCard]]], kwargs: dict[str, Any]) -> tuple[float, float, int]:
+    """The tables' F1, median ms and melds grouped exactly (``table_score``)."""
     total = TableScore()
     times: list[float] = []
     for (_, cards), reading in zip(items, readings([image for image, _ in items], kwargs, times), strict=True):
         total.add(score_table(cards, reading))
-    return prf(total.right, total.wrong, total.missed)[2], statistics.median(times)
+    return prf(total.right, total.wrong, total.missed)[2], statistics.median(times), total.melds_hit
 
 
 def main() -> int:
@@ -305,8 +309,9 @@ def main() -> int:
     if nets is None:
         return 2
     warm_up(nets["weights"], nets["index_weights"], nets["card_weights"])
-    sources: dict[str, Callable[[dict[str, Any]], tuple[float, float]]] = {
-        name: (lambda kw, items=items: photo_f1(items, kw))  # type: ignore[misc]
+    # each source's F1, median ms and, for drawn tables, the melds grouped exactly
+    sources: dict[str, Callable[[dict[str, Any]], tuple[float, float, int | None]]] = {
+        name: (lambda kw, items=items: (*photo_f1(items, kw), None))  # type: ignore[misc]
         for name, items in held_out_photos(args.data).items()}
     for source, name in (("held-out", "tables-held"), ("four-corner", "tables-4c"),
                          ("light-on-dark", "tables-dark"), ("dim", "tables-dim"),
@@ -326,17 +331,21 @@ def main() -> int:
     chosen = variants()
     if args.only:
         chosen = {k: v for k, v in chosen.items() if k == "full" or k in args.only.split(",")}
-    print(f"{'variant':22s} " + " ".join(f"{s:>24s}" for s in sources), flush=True)
-    base: dict[str, float] = {}
+    print(f"{'variant':22s} " + " ".join(f"{s:>31s}" for s in sources), flush=True)
+    print(f"{'':22s} F1 (change), m: melds grouped exactly (change), median ms", flush=True)
+    base: dict[str, tuple[float, int | None]] = {}
     for variant, kwargs in chosen.items():
         cells = []
         for source, f1_of in sources.items():
-            f1, ms = f1_of({**nets, **kwargs})
+            f1, ms, melds = f1_of({**nets, **kwargs})
             if variant == "full":
-                base[source] = f1
-                cells.append(f"{f1:.4f} {ms:5.0f}ms".rjust(24))
+                base[source] = (f1, melds)
+                grouped = f" m{melds}" if melds is not None else ""
+                cells.append(f"{f1:.4f}{grouped} {ms:5.0f}ms".rjust(31))
             else:
-                cells.append(f"{f1:.4f} ({f1 - base[source]:+.4f}) {ms:4.0f}ms".rjust(24))
+                was_f1, was_melds = base[source]
+                grouped = f" m{melds - was_melds:+d}" if melds is not None and was_melds is not None else ""
+                cells.append(f"{f1:.4f} ({f1 - was_f1:+.4f}){grouped} {ms:4.0f}ms".rjust(31))
         print(f"{variant:22s} " + " ".join(cells), flush=True)
     return 0
 

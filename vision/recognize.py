@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.assemble import DEFAULT_PARAMS, AssemblyParams, assemble, usable
+from vision.assemble import DEFAULT_PARAMS, AssemblyParams, Turn, absorb_unread, assemble, usable
 from vision.classifier import (
     CARD_TURN_UNSURE,
     DEFAULT_CARD_CLASSIFIER,
@@ -48,7 +48,7 @@ from vision.index_boxes import DEFAULT_BOXES, PASSES, fit_boxes, fitted_boxes
 from vision.lightness import lightness_negative
 from vision.pieces import tell
 from vision.polarity import POLARITY_MARGIN, lightness_choice
-from vision.reading import DetectedCard, TableReading, within
+from vision.reading import Box, DetectedCard, TableReading, within
 from vision.rescan import (
     RESCAN_LOOKS,
     Look,
@@ -212,6 +212,19 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     if size is None and px_per_mm is not None:
         size = choose_size(max(image.shape[:2]), (), px_per_mm, index_px, smallest)
 
+    def first_turns() -> dict[Box, Turn]:
+        """The turn read of each index box of the first look (``with_turns``' reads)."""
+        if turn_weights is None:
+            return {}
+        cache = reads.get((False, 0), {})
+        directions = turn_directions(turn_weights) > 2 if turn_weights.is_file() else False
+        turns: dict[Box, Turn] = {}
+        for key, v in cache.items():
+            box = key[1]
+            if key[0] == str(turn_weights) and isinstance(box, tuple):
+                turns[box] = (float(v[0]), float(v[1])) if directions else float(v[0])
+        return turns
+
     def turn_over() -> None:  # a light-on-dark deck, read as dark ink on pale card
         nonlocal image
         image = lightness_negative(image)
@@ -232,6 +245,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
             if not needs_rescan(found):
                 break
             found = fill_unread(found, read_cards(look))
+        if params.absorb_unread:  # a ``??`` left lying as a read card's other corner
+            found = absorb_unread(found, params, regions, first_turns())
         cards = tuple(within(c, image.shape[1], image.shape[0]) for c in found)
         return TableReading(cards, group_cards(cards, regions=regions))
 
