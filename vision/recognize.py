@@ -222,7 +222,7 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         for key, v in cache.items():
             box = key[1]
             if key[0] == str(turn_weights) and isinstance(box, tuple):
-                turns[box] = (float(v[0]), float(v[1])) if directions else float(v[0])
+                turns[box] = _turn_read(v, directions)
         return turns
 
     def turn_over() -> None:  # a light-on-dark deck, read as dark ink on pale card
@@ -245,8 +245,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
             if not needs_rescan(found):
                 break
             found = fill_unread(found, read_cards(look))
-        if params.absorb_unread:  # a ``??`` left lying as a read card's other corner
-            found = absorb_unread(found, params, regions, first_turns())
+        if params.absorb_unread and any(not c.readable and c.indices for c in found):
+            found = absorb_unread(found, params, regions, first_turns())  # a ``??`` at a read card's corner
         cards = tuple(within(c, image.shape[1], image.shape[0]) for c in found)
         return TableReading(cards, group_cards(cards, regions=regions))
 
@@ -306,9 +306,14 @@ def with_turns(image: np.ndarray, detections: list[Detection], weights: Path,
     out = list(detections)
     for i, key in zip(which, keys, strict=True):
         read = cache[key]
-        out[i] = (replace(out[i], up=(float(read[0]), float(read[1]))) if directions
-                  else replace(out[i], upright=float(read[0])))
+        turn = _turn_read(read, directions)
+        out[i] = replace(out[i], up=turn) if isinstance(turn, tuple) else replace(out[i], upright=turn)
     return out
+
+
+def _turn_read(read: np.ndarray, directions: bool) -> tuple[float, float] | float:
+    """A cached turn read (``with_turns``): the way the index points, or whether it stands upright."""
+    return (float(read[0]), float(read[1])) if directions else float(read[0])
 
 
 def _tiles_reading(tiles: list[DetectedCard], regions: CardRegions | None) -> TableReading:
