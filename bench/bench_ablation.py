@@ -16,6 +16,8 @@ Sources (each scored apart; none is enough alone):
 - ``tables-dark``: the same in light-on-dark designs;
 - ``tables-dim``: the same in dim, warm, noisy light;
 - ``tables-jumbo``: the same in jumbo-index designs (an index a third or more of the card);
+- ``tables-cam``: the held-out tables seen by a camera tilted 25–50° from straight down
+  (``bench_tables.py``'s ``camera slant``): far cards small and foreshortened;
 - ``tables-hand``: webcam frames of a hand of 10–26 cards of held-out decks held in a fan,
   in dim light (``bench_tables.py``'s ``hand``);
 - ``phone-negative``, ``webcam-negative``: those held-out photos with their lightness turned
@@ -116,6 +118,9 @@ def variants() -> dict[str, dict[str, Any]]:
         out[f"twins {twin}"] = {"params": replace(p, twin=twin)}
     # two indices read surely facing opposite ways pair from nearer than pair_min (jumbo)
     out["turned pairs from 1.2"] = {"params": replace(p, turned_pair_min=1.2)}
+    # a finer look for the far indices of a table seen from its edge (vision.scale.far_size)
+    for spread in (1.6, 2.0):
+        out[f"with far look {spread}"] = {"far_spread": spread}
     out["with look denoise"] = {"rescan": RESCAN_LOOKS + (Look(denoise=True),)}
     # each index's box placed and sized again by the box network before it is read
     # (vision.index_boxes): not at all, or only sized about the detector's centre
@@ -315,7 +320,7 @@ def main() -> int:
         for name, items in held_out_photos(args.data).items()}
     for source, name in (("held-out", "tables-held"), ("four-corner", "tables-4c"),
                          ("light-on-dark", "tables-dark"), ("dim", "tables-dim"),
-                         ("jumbo", "tables-jumbo"), ("hand", "tables-hand")):
+                         ("jumbo", "tables-jumbo"), ("camera slant", "tables-cam"), ("hand", "tables-hand")):
         rng = np.random.default_rng(args.seed)
         tabs = []
         for _ in range(args.tables):

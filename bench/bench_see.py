@@ -1,6 +1,7 @@
 """Benchmark of ``tablekit see`` on the shared labelled photos: F1, exact share, ms (full and held-out).
 
-Usage: ``.venv/bin/python bench/bench_see.py [--data ../shared/data] [--misses] [--turn 1] [--negative]``
+Usage: ``.venv/bin/python bench/bench_see.py [--data ../shared/data] [--misses] [--turn 1] [--negative]
+[--resize 2.0]``
 
 Runs ``tablekit see --json`` once per folder (as ``../shared/tools/see-eval`` does) and scores
 it with see-eval's rules: per image, the set of distinct card labels (ranks only on rank-labelled
@@ -10,7 +11,9 @@ N quarter turns clockwise (written losslessly to a temporary folder): the same c
 a camera held the other way, a check on how much the reading leans on the photos' usual
 orientation. With ``--negative`` every photo is first turned to the other lightness (hues
 kept, ``vision.lightness``): real photos of light ink on dark cards, which ``see`` reads as one
-dark deck's run (``vision.runs``).
+dark deck's run (``vision.runs``). With ``--resize F`` every photo is first scaled by F (area
+averaging down, cubic up): the same scene taken by a camera of more or fewer pixels, a check that
+the reader sizes its looks from the photo rather than from the shared photos' usual size.
 """
 
 from __future__ import annotations
@@ -90,13 +93,17 @@ def score(names: list[str], want: dict[str, tuple[str, set[str]]],
     }
 
 
-def _turned(path: Path, turn: int, folder: Path, negative: bool = False) -> Path:
+def _turned(path: Path, turn: int, folder: Path, negative: bool = False, resize: float = 1.0) -> Path:
     """``path`` itself, or a lossless copy in ``folder`` turned ``turn`` quarter turns
-    clockwise, and to the other lightness when ``negative``."""
-    if not turn and not negative:
+    clockwise, to the other lightness when ``negative``, and scaled by ``resize``."""
+    if not turn and not negative and resize == 1.0:
         return path
     out = folder / (path.name + ".turned.png")
     image = turned(read_image(path), turn)
+    if resize != 1.0:
+        h, w = image.shape[:2]
+        size = (max(1, round(w * resize)), max(1, round(h * resize)))
+        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA if resize < 1 else cv2.INTER_CUBIC)
     cv2.imwrite(str(out), lightness_negative(image) if negative else image)
     return out
 
@@ -110,6 +117,8 @@ def main() -> int:
     ap.add_argument("--negative", action="store_true",
                     help="turn every photo to the other lightness first (hues kept): real photos of "
                          "light ink on dark cards, read as one run as see reads a folder")
+    ap.add_argument("--resize", type=float, default=1.0,
+                    help="scale every photo by this factor first (a camera of more or fewer pixels)")
     args = ap.parse_args()
     tablekit = [sys.executable, "-m", "tablekit"]
     for folder in FOLDERS:
@@ -120,7 +129,7 @@ def main() -> int:
         want = truth(json.loads((root / "labels.json").read_text()))
         names = sorted(want)
         with tempfile.TemporaryDirectory() as tmp:
-            paths = [_turned(root / "images" / n, args.turn, Path(tmp), args.negative) for n in names]
+            paths = [_turned(root / "images" / n, args.turn, Path(tmp), args.negative, args.resize) for n in names]
             proc = subprocess.run(tablekit + ["see", "--json"] + [str(p) for p in paths],
                                   capture_output=True, text=True, cwd=REPO)
         got = {}

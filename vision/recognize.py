@@ -52,6 +52,7 @@ from vision.reading import Box, DetectedCard, TableReading, within
 from vision.rescan import (
     RESCAN_LOOKS,
     Look,
+    add_unseen,
     at_size,
     despeckle,
     fill_unread,
@@ -60,7 +61,7 @@ from vision.rescan import (
     turned,
 )
 from vision.runs import ALONE, RunChoice, Told, Unsettled
-from vision.scale import SMALLEST, TARGET_INDEX, choose_size, next_size
+from vision.scale import SMALLEST, TARGET_INDEX, choose_size, far_size, next_size
 from vision.table_regions import CardRegions, card_regions
 from vision.tile_reader import (
     DEFAULT_TILE_WEIGHTS,
@@ -89,7 +90,8 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
                polarity_margin: float | None = POLARITY_MARGIN, run: RunChoice = ALONE,
                defer: bool = False, told: Callable[[Told], None] | None = None,
                resume: Unsettled | None = None, box_weights: Path | None = DEFAULT_BOXES,
-               move_boxes: bool = True, box_passes: int = PASSES) -> TableReading:
+               move_boxes: bool = True, box_passes: int = PASSES,
+               far_spread: float | None = None) -> TableReading:
     """Every card on a BGR image, one entry per physical card, grouped as they lie.
 
     ``pieces`` is ``cards``, ``tiles`` or ``auto``: first looks of the card detector and the
@@ -119,6 +121,10 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
     ``box_weights`` (None: not at all) places and sizes each index's box again before it is
     read (``vision.index_boxes``; with ``move_boxes`` False, only sizes it about the
     detector's centre), ``box_passes`` times over.
+    ``far_spread`` (None: never) looks again at a larger size where the first look's sure
+    indices differ in size by that much (``vision.scale.far_size``: a camera looking across
+    the table), taking the cards it reads where the first reading found none
+    (``vision.rescan.add_unseen``).
     ``polarity_margin`` (None: never) lets the first look's surest indices decide to read the
     photo turned over, light ink on dark cards read as dark on pale (``vision.polarity``);
     never with an enrolled ``deck``, which learnt its deck as it is printed.
@@ -241,6 +247,10 @@ def read_table(image: np.ndarray, params: AssemblyParams = DEFAULT_PARAMS,
         bigger = next_size(at, max(image.shape[:2])) if not any(c.readable for c in found) else None
         if bigger is not None:  # nothing read, not even to measure by: the photo's finer level
             found = fill_unread(found, read_cards(Look(size=bigger)))
+        far = far_size(found_by(Look(size=at), image), max(image.shape[:2]), at, far_spread,
+                       index_px) if far_spread is not None else None
+        if far is not None:  # the far indices too small at ``at``: a finer look for them
+            found = add_unseen(found, read_cards(Look(size=far)))
         for look in at_size(rescan, at):
             if not needs_rescan(found):
                 break

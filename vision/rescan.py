@@ -24,7 +24,7 @@ import numpy as np
 
 from vision.classifier import ZOOM_SCORE
 from vision.detector import INPUT_SIZE
-from vision.reading import Box, DetectedCard, box_area, intersection_area
+from vision.reading import Box, DetectedCard, box_area, intersection_area, long_side
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,3 +160,30 @@ def fill_unread(first: Sequence[DetectedCard], again: Sequence[DetectedCard],
             added.append(card)
             replaced.update(under)
     return read + added + [u for i, u in enumerate(unread) if i not in replaced]
+
+
+def add_unseen(first: Sequence[DetectedCard], again: Sequence[DetectedCard],
+               min_confidence: float = RESCAN_CONFIDENCE) -> list[DetectedCard]:
+    """``first`` with the confident cards of ``again`` (a finer look at the same image) that
+    lie where ``first`` found nothing: read from an index of their own that touches no index
+    of a card already taken, and not a card already taken a card's length away or nearer
+    (its other corner). Cards read whole, with no index, are not taken (at a finer look a
+    card's art is read as cards)."""
+    out = list(first)
+    for card in again:
+        if not card.readable or card.confidence < min_confidence or not card.indices:
+            continue
+        if any(intersection_area(a, b) > 0 for k in out for a in card.indices for b in k.indices):
+            continue
+        if any(k.card == card.card and _near(k, card) for k in out):
+            continue
+        out.append(card)
+    return out
+
+
+def _near(a: DetectedCard, b: DetectedCard) -> bool:
+    """Whether the two cards' boxes lie within the larger card's long side of each other."""
+    reach = max(long_side(a.box), long_side(b.box))
+    ax, ay = (a.box[0] + a.box[2]) / 2, (a.box[1] + a.box[3]) / 2
+    bx, by = (b.box[0] + b.box[2]) / 2, (b.box[1] + b.box[3]) / 2
+    return bool(np.hypot(ax - bx, ay - by) <= reach)

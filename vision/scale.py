@@ -89,6 +89,23 @@ def choose_size(image_side: int, first: Sequence[Detection], px_per_mm: float | 
     return size_for(measured, image_side, target)
 
 
+def far_size(found: Sequence[Detection], image_side: int, size: int, spread: float,
+             target: float = TARGET_INDEX) -> int | None:
+    """A larger input size for the far indices of a photo read at ``size`` (a camera looking
+    across the table: near indices large, far ones small): the size at which the smaller
+    tenth of its sure index peaks in ``found`` would span ``target`` input pixels, when the
+    larger tenth measure at least ``spread`` times the smaller; None when they do not, when
+    fewer than four indices are sure, or when that size is not larger than ``size``."""
+    sides = [long_side(d.box) for d in found if d.kind == "index" and d.score >= SURE]
+    if len(sides) < 4:
+        return None
+    small, large = np.percentile(sides, [10, 90])
+    if large < spread * small:
+        return None
+    far = size_for(float(small), image_side, target)
+    return far if far > size else None
+
+
 def next_size(size: int, image_side: int) -> int | None:
     """The next pyramid level up from ``size`` for a photo where nothing was read at it
     (cards too small even to measure): twice the size, when the photo has that much detail
